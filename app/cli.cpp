@@ -1,0 +1,362 @@
+#include "cli.h"
+
+#include "graphlayout.h"
+#include "model.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+namespace jitscope {
+
+namespace {
+
+const char* const usageText = R"(Usage: jitscope-cli COMMAND [OPTIONS]
+
+Inspect TorchScript archives (.pt/.pth/.zip) and .py files of TorchScript functions.
+
+Commands:
+  graph FILE [--fn NAME] [--inline] [--format text|json|dot|svg] [-o OUT]
+        Print a function's or method's script graph. text is what print(fn.graph)
+        shows in Python; json is JitScope's IR snapshot; dot and svg go through Graphviz.
+  list FILE [--format text|json]
+        List functions and methods, submodules, parameters, default input sets and
+        compile errors.
+
+Options for every command:
+  --load-ops LIB.so   load a library of custom operators first (repeatable)
+  -h, --help          show this help
+  --version           show versions of JitScope, libtorch and Graphviz
+
+Exit status: 0 on success, 2 on any error (one line on stderr).
+)";
+
+struct CliError
+{
+    QString text;
+};
+
+class Args
+{
+public:
+    explicit Args(QStringList args)
+        : m_args(std::move(args))
+    {
+    }
+
+    /// Takes "--name VALUE" or "--name=VALUE"; repeated options accumulate.
+    QStringList takeValues(const QStringList& names)
+    {
+        QStringList values;
+        for (int i = 0; i < m_args.size();) {
+            const QString a = m_args[i];
+            bool matched = false;
+            for (const QString& n : names) {
+                if (a == n) {
+                    if (i + 1 >= m_args.size())
+                        throw CliError{QStringLiteral("option %1 needs a value").arg(n)};
+                    values << m_args[i + 1];
+                    m_args.remove(i, 2);
+                    matched = true;
+                    break;
+                }
+                if (a.startsWith(n + QLatin1Char('='))) {
+                    values << a.mid(n.size() + 1);
+                    m_args.remove(i);
+                    matched = true;
+                    break;
+                }
+            }
+            if (!matched)
+                ++i;
+        }
+        return values;
+    }
+    QString takeValue(const QStringList& names, const QString& def = {})
+    {
+        const QStringList v = takeValues(names);
+        if (v.size() > 1)
+            throw CliError{QStringLiteral("option %1 given more than once").arg(names.first())};
+        return v.isEmpty() ? def : v.first();
+    }
+    bool takeFlag(const QString& name)
+    {
+        return m_args.removeAll(name) > 0;
+    }
+    QStringList rest()
+    {
+        for (const QString& a : m_args)
+            if (a.startsWith(QLatin1Char('-')) && a != QLatin1String("-"))
+                throw CliError{QStringLiteral("unknown option %1").arg(a)};
+        return m_args;
+    }
+
+private:
+    QStringList m_args;
+};
+
+QString fileArgument(Args& args, const QString& command)
+{
+    const QStringList rest = args.rest();
+    if (rest.isEmpty())
+        throw CliError{QStringLiteral("%1: missing FILE").arg(command)};
+    if (rest.size() > 1)
+        throw CliError{QStringLiteral("%1: unexpected argument '%2'").arg(command, rest[1])};
+    return rest.first();
+}
+
+void checkFormat(const QString& format, const QStringList& allowed)
+{
+    if (!allowed.contains(format))
+        throw CliError{QStringLiteral("unknown format '%1' (use %2)").arg(format, allowed.join(QLatin1Char('|')))};
+}
+
+ModelInfo load(const QString& path, const LoadOptions& options)
+{
+    LoadResult r = loadModel(path, options);
+    if (!r.ok)
+        throw CliError{r.error.toString()};
+    return r.model;
+}
+
+const FunctionInfo& selectFunction(const ModelInfo& model, const QString& name)
+{
+    QStringList names;
+    for (const FunctionInfo& f : model.functions)
+        names << f.name;
+    const FunctionInfo* fn = name.isEmpty() ? model.defaultFunction() : model.function(name);
+    if (!fn) {
+        if (names.isEmpty())
+            throw CliError{QStringLiteral("%1: no functions in this file").arg(model.path)};
+        if (name.isEmpty())
+            throw CliError{QStringLiteral("%1: several functions, choose one with --fn (%2)")
+                               .arg(model.path, names.join(QStringLiteral(", ")))};
+        throw CliError{QStringLiteral("%1: no function or method named '%2' (have: %3)")
+                           .arg(model.path, name, names.join(QStringLiteral(", ")))};
+    }
+    if (!fn->ok)
+        throw CliError{fn->error.toString()};
+    return *fn;
+}
+
+void writeOutput(const QByteArray& data, const QString& outPath, QTextStream& out)
+{
+    if (outPath.isEmpty() || outPath == QLatin1String("-")) {
+        out << QString::fromUtf8(data);
+        return;
+    }
+    QSaveFile file(outPath);
+    if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit())
+        throw CliError{QStringLiteral("%1: cannot write: %2").arg(outPath, file.errorString())};
+}
+
+int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
+{
+    LoadOptions options = baseOptions;
+    options.inlineCalls = args.takeFlag(QStringLiteral("--inline"));
+    const QString fnName = args.takeValue({QStringLiteral("--fn")});
+    const QString format = args.takeValue({QStringLiteral("--format"), QStringLiteral("-f")}, QStringLiteral("text"));
+    const QString outPath = args.takeValue({QStringLiteral("-o"), QStringLiteral("--output")});
+    checkFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("svg")});
+    const QString path = fileArgument(args, QStringLiteral("graph"));
+    const ModelInfo model = load(path, options);
+    const FunctionInfo& fn = selectFunction(model, fnName);
+    QByteArray data;
+    if (format == QLatin1String("text")) {
+        data = fn.graph.toText().toUtf8();
+    } else if (format == QLatin1String("json")) {
+        QJsonObject o{{QStringLiteral("file"), model.path},
+                      {QStringLiteral("function"), fn.name},
+                      {QStringLiteral("signature"), fn.signature},
+                      {QStringLiteral("graph"), fn.graph.toJson()}};
+        data = QJsonDocument(o).toJson(QJsonDocument::Indented);
+    } else {
+        const QString dot = toDot(fn.graph);
+        if (format == QLatin1String("dot")) {
+            data = dot.toUtf8();
+        } else {
+            QString error;
+            data = renderDotToSvg(dot, &error);
+            if (data.isEmpty())
+                throw CliError{QStringLiteral("%1: %2").arg(path, error)};
+        }
+    }
+    writeOutput(data, outPath, out);
+    return ExitOk;
+}
+
+QString parameterKind(ParameterInfo::Kind k)
+{
+    switch (k) {
+    case ParameterInfo::Kind::Parameter:
+        return QStringLiteral("parameter");
+    case ParameterInfo::Kind::Buffer:
+        return QStringLiteral("buffer");
+    case ParameterInfo::Kind::Attribute:
+        return QStringLiteral("attribute");
+    }
+    return {};
+}
+
+QString shapeText(const QVector<qint64>& shape)
+{
+    QStringList dims;
+    for (qint64 d : shape)
+        dims << QString::number(d);
+    return QLatin1Char('[') + dims.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+QJsonObject diagnosticJson(const Diagnostic& d)
+{
+    return QJsonObject{{QStringLiteral("message"), d.message},
+                       {QStringLiteral("file"), d.location.file},
+                       {QStringLiteral("line"), d.location.line},
+                       {QStringLiteral("column"), d.location.column}};
+}
+
+int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextStream& err)
+{
+    const QString format = args.takeValue({QStringLiteral("--format"), QStringLiteral("-f")}, QStringLiteral("text"));
+    checkFormat(format, {QStringLiteral("text"), QStringLiteral("json")});
+    const QString path = fileArgument(args, QStringLiteral("list"));
+    const ModelInfo model = load(path, options);
+    const bool archive = model.kind == ModelInfo::Kind::Archive;
+    const FunctionInfo* firstError = nullptr;
+    for (const FunctionInfo& f : model.functions)
+        if (!f.ok && !firstError)
+            firstError = &f;
+
+    if (format == QLatin1String("json")) {
+        QJsonArray fns, subs, params, sets, warnings;
+        for (const FunctionInfo& f : model.functions) {
+            QJsonObject o{{QStringLiteral("name"), f.name}, {QStringLiteral("ok"), f.ok}};
+            if (f.ok) {
+                o.insert(QStringLiteral("signature"), f.signature);
+                o.insert(QStringLiteral("nodes"), f.graph.nodes.size());
+            } else {
+                o.insert(QStringLiteral("error"), diagnosticJson(f.error));
+            }
+            if (f.location.isValid())
+                o.insert(QStringLiteral("line"), f.location.line);
+            fns.append(o);
+        }
+        for (const SubmoduleInfo& s : model.submodules)
+            subs.append(QJsonObject{{QStringLiteral("path"), s.path},
+                                    {QStringLiteral("type"), s.typeName},
+                                    {QStringLiteral("methods"), QJsonArray::fromStringList(s.methods)}});
+        for (const ParameterInfo& p : model.parameters) {
+            QJsonObject o{{QStringLiteral("name"), p.name},
+                          {QStringLiteral("kind"), parameterKind(p.kind)},
+                          {QStringLiteral("type"), p.type}};
+            if (!p.dtype.isEmpty()) {
+                o.insert(QStringLiteral("dtype"), p.dtype);
+                QJsonArray shape;
+                for (qint64 d : p.shape)
+                    shape.append(d);
+                o.insert(QStringLiteral("shape"), shape);
+            }
+            if (!p.value.isEmpty())
+                o.insert(QStringLiteral("value"), p.value);
+            params.append(o);
+        }
+        for (const InputSet& s : model.inputSets)
+            sets.append(QJsonObject{{QStringLiteral("set"), s.toString()}, {QStringLiteral("line"), s.line}});
+        for (const Diagnostic& d : model.warnings)
+            warnings.append(diagnosticJson(d));
+        QJsonObject o{{QStringLiteral("file"), model.path},
+                      {QStringLiteral("kind"), archive ? QStringLiteral("archive") : QStringLiteral("python")},
+                      {QStringLiteral("functions"), fns},
+                      {QStringLiteral("submodules"), subs},
+                      {QStringLiteral("parameters"), params},
+                      {QStringLiteral("input_sets"), sets},
+                      {QStringLiteral("warnings"), warnings}};
+        out << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented));
+    } else {
+        out << model.path << QStringLiteral(": ")
+            << (archive ? QStringLiteral("TorchScript archive") : QStringLiteral("Python source")) << '\n';
+        out << (archive ? "methods:\n" : "functions:\n");
+        for (const FunctionInfo& f : model.functions) {
+            if (f.ok) {
+                out << "  " << (archive ? f.name.section(QLatin1Char('.'), 0, -2) : QString());
+                if (archive && f.name.contains(QLatin1Char('.')))
+                    out << '.';
+                out << f.signature;
+                if (!archive && f.location.isValid())
+                    out << "  (line " << f.location.line << ')';
+                out << '\n';
+            } else {
+                out << "  " << f.name << "  ERROR " << f.error.location.line << ':' << f.error.location.column
+                    << ": " << f.error.message << '\n';
+            }
+        }
+        if (!model.submodules.isEmpty()) {
+            out << "submodules:\n";
+            for (const SubmoduleInfo& s : model.submodules)
+                out << "  " << (s.path.isEmpty() ? QStringLiteral("<root>") : s.path) << "  " << s.typeName << '\n';
+        }
+        if (!model.parameters.isEmpty()) {
+            out << "parameters:\n";
+            for (const ParameterInfo& p : model.parameters) {
+                out << "  " << p.name << "  " << parameterKind(p.kind) << "  " << p.type;
+                if (!p.dtype.isEmpty())
+                    out << "  " << p.dtype << shapeText(p.shape);
+                if (!p.value.isEmpty())
+                    out << "  = " << p.value;
+                out << '\n';
+            }
+        }
+        if (!model.inputSets.isEmpty()) {
+            out << "input sets:\n";
+            for (const InputSet& s : model.inputSets)
+                out << "  " << s.toString() << "  (line " << s.line << ")\n";
+        }
+        for (const Diagnostic& d : model.warnings)
+            out << "warning: " << d.toString() << '\n';
+    }
+    out.flush();
+    if (firstError) {
+        err << "jitscope-cli: error: " << firstError->error.toString() << '\n';
+        return ExitError;
+    }
+    return ExitOk;
+}
+
+} // namespace
+
+int runCli(const QStringList& arguments, QTextStream& out, QTextStream& err)
+{
+    try {
+        if (arguments.isEmpty()) {
+            err << usageText;
+            return ExitError;
+        }
+        if (arguments.contains(QStringLiteral("-h")) || arguments.contains(QStringLiteral("--help"))) {
+            out << usageText;
+            return ExitOk;
+        }
+        if (arguments.contains(QStringLiteral("--version"))) {
+            out << "jitscope-cli " << JITSCOPE_VERSION << " (libtorch " << libtorchVersion() << ", Graphviz "
+                << graphvizVersion() << ", Qt " << qVersion() << ")\n";
+            return ExitOk;
+        }
+        Args args(arguments.mid(1));
+        LoadOptions options;
+        options.opLibraries = args.takeValues({QStringLiteral("--load-ops")});
+        const QString command = arguments.first();
+        if (command == QLatin1String("graph"))
+            return commandGraph(args, options, out);
+        if (command == QLatin1String("list"))
+            return commandList(args, options, out, err);
+        throw CliError{QStringLiteral("unknown command '%1' (see --help)").arg(command)};
+    } catch (const CliError& e) {
+        out.flush();
+        QString text = e.text;
+        text.replace(QLatin1Char('\n'), QLatin1Char(' '));
+        err << "jitscope-cli: error: " << text << '\n';
+        return ExitError;
+    }
+}
+
+} // namespace jitscope

@@ -1,0 +1,92 @@
+#pragma once
+
+#include "irgraph.h"
+
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+#include <QVector>
+
+namespace jitscope {
+
+/// Broad op families, used for colouring boxes.
+enum class OpCategory {
+    Input,
+    Output,
+    Constant,
+    ConvLinear,
+    Normalization,
+    Activation,
+    Pooling,
+    ShapeView,
+    Arithmetic,
+    ControlFlow,
+    Creation,
+    Call,
+    Attribute,
+    Container,
+    Other,
+};
+OpCategory opCategory(const QString& kind);
+QString opCategoryName(OpCategory c);
+
+struct LayoutOptions
+{
+    bool foldConstants = true; ///< fold prim::Constant / int lists / GetAttr chains into the consuming node
+    bool showBlocks = true; ///< draw prim::Loop / prim::If bodies as nested clusters
+    QString fontName = QStringLiteral("Helvetica");
+    double fontSize = 10; ///< points
+};
+
+/// A drawable box: a graph node, or the graph's input/output terminal.
+struct LayoutNode
+{
+    int nodeId = -1; ///< IrGraph node id; -1 for the graph input/output terminals
+    enum class Role { Node, GraphInputs, GraphOutputs } role = Role::Node;
+    QString title; ///< "aten::conv2d"
+    QStringList details; ///< folded constants and attributes, one per line ("stride=[2, 2]")
+    OpCategory category = OpCategory::Other;
+    QRectF box; ///< scene coordinates, y grows downwards
+};
+
+struct LayoutEdge
+{
+    int fromNode = -1; ///< index into GraphLayout::nodes
+    int toNode = -1;
+    int valueId = -1; ///< the IrGraph value carried
+    QString label; ///< tensor shape when known, else the value name
+    QVector<QPointF> points; ///< cubic Bezier control points as Graphviz gives them (1 + 3n points)
+    QPointF labelPos;
+    bool hasArrow = true;
+};
+
+/// A prim::Loop / prim::If block drawn as a cluster.
+struct LayoutCluster
+{
+    int nodeId = -1; ///< the owning control-flow node
+    int blockIndex = 0;
+    int parentCluster = -1; ///< index into GraphLayout::clusters, -1 at top level
+    QString title; ///< "loop (line 5)" / "if (line 9): then"
+    QRectF box;
+};
+
+/// Geometry of a laid-out graph. Produced by layoutGraph(), consumed by views.
+struct GraphLayout
+{
+    QRectF bounds;
+    QVector<LayoutNode> nodes;
+    QVector<LayoutEdge> edges;
+    QVector<LayoutCluster> clusters;
+    QString error; ///< non-empty when Graphviz failed
+
+    int indexOfNode(int nodeId) const;
+};
+
+/// The graph in Graphviz DOT, with the same folding as the layout.
+QString toDot(const IrGraph& graph, const LayoutOptions& options = {});
+/// Runs Graphviz's dot layout on toDot()'s graph. Thread-safe (Graphviz calls are serialised).
+GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options = {});
+/// Renders DOT text to SVG with Graphviz. Returns empty and sets *error on failure.
+QByteArray renderDotToSvg(const QString& dot, QString* error = nullptr);
+
+} // namespace jitscope

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <QString>
+#include <QVector>
+
+#include <optional>
+
+namespace jitscope {
+
+/// One argument of an input set: a tensor to create, a scalar, or a tuple/list of those.
+struct InputValue
+{
+    enum class Kind { Tensor, Int, Float, Bool, None, Tuple, List };
+    enum class Fill { Rand, Randn, Zeros, Ones, Arange, Full, Values };
+
+    Kind kind = Kind::None;
+    // Tensor
+    QString dtype = QStringLiteral("f32"); ///< canonical short name: f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool
+    QVector<qint64> shape;
+    Fill fill = Fill::Rand;
+    double fillValue = 0; ///< for Fill::Full
+    QVector<double> values; ///< for Fill::Values, row-major
+    // Scalars
+    qint64 intValue = 0;
+    double floatValue = 0;
+    bool boolValue = false;
+    // Tuple, List
+    QVector<InputValue> items;
+
+    static InputValue tensor(const QString& dtype, QVector<qint64> shape, Fill fill = Fill::Rand);
+    static InputValue integer(qint64 v);
+    static InputValue real(double v);
+    static InputValue boolean(bool v);
+
+    /// The value in the CLI's SET syntax, e.g. "f32[3,4,5]" or "(i64[2]=zeros,3)".
+    QString toString() const;
+    /// Bytes the tensors of this value take once created.
+    qint64 byteSize() const;
+};
+
+/// The arguments of one call, in order.
+struct InputSet
+{
+    QVector<InputValue> args;
+    int line = 0; ///< where the set was written in a .py file, 0 otherwise
+
+    /// Arguments separated by "; " in the SET syntax.
+    QString toString() const;
+    qint64 byteSize() const;
+};
+
+struct InputParseError
+{
+    QString message;
+    int position = 0; ///< 0-based index of the offending character
+};
+
+/// Parses the SET syntax: arguments separated by ';'; a tensor is DTYPE[d0,d1,...] with an optional
+/// "=FILL" (rand, randn, zeros, ones, arange, full:V); scalars (3, 2.5, true, none); tuples (...) and
+/// lists [...] of these.
+std::optional<InputSet> parseInputSet(const QString& text, InputParseError* error = nullptr);
+
+/// Size in bytes of one element of a dtype in canonical short form, 0 if unknown.
+int dtypeElementSize(const QString& dtype);
+/// Maps a dtype spelling (f32, float, float32, torch.float32, long, ...) to the canonical short name, or empty.
+QString canonicalDtype(const QString& name);
+
+} // namespace jitscope

@@ -1,0 +1,194 @@
+#include "irsnapshot_p.h"
+
+#include <torch/csrc/jit/ir/ir.h>
+
+#include <sstream>
+#include <unordered_map>
+
+namespace jitscope {
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QString attributeValue(const torch::jit::Node* n, torch::jit::Symbol name)
+{
+    using torch::jit::AttributeKind;
+    std::ostringstream os;
+    switch (n->kindOf(name)) {
+    case AttributeKind::i:
+        os << n->i(name);
+        break;
+    case AttributeKind::f:
+        os << n->f(name);
+        break;
+    case AttributeKind::s:
+        os << n->s(name);
+        break;
+    case AttributeKind::is: {
+        const auto& v = n->is(name);
+        os << '[';
+        for (size_t i = 0; i < v.size(); ++i)
+            os << (i ? ", " : "") << v[i];
+        os << ']';
+        break;
+    }
+    case AttributeKind::fs: {
+        const auto& v = n->fs(name);
+        os << '[';
+        for (size_t i = 0; i < v.size(); ++i)
+            os << (i ? ", " : "") << v[i];
+        os << ']';
+        break;
+    }
+    case AttributeKind::ss: {
+        const auto& v = n->ss(name);
+        os << '[';
+        for (size_t i = 0; i < v.size(); ++i)
+            os << (i ? ", " : "") << v[i];
+        os << ']';
+        break;
+    }
+    case AttributeKind::ty:
+        os << n->ty(name)->repr_str();
+        break;
+    case AttributeKind::t: {
+        const auto& t = n->t(name);
+        if (t.numel() == 1)
+            os << t.item();
+        else
+            os << t.toString() << t.sizes();
+        break;
+    }
+    case AttributeKind::ival:
+        os << n->ival(name);
+        break;
+    default:
+        os << "<" << torch::jit::toString(n->kindOf(name)) << ">";
+        break;
+    }
+    return qs(os.str());
+}
+
+class Snapshotter
+{
+public:
+    IrGraph graph;
+
+    int valueId(const torch::jit::Value* v, int producer)
+    {
+        auto it = m_ids.find(v);
+        if (it != m_ids.end())
+            return it->second;
+        IrValue value;
+        value.id = graph.values.size();
+        value.name = qs(v->debugName());
+        std::ostringstream os;
+        os << *v->type();
+        value.type = qs(os.str());
+        value.producer = producer;
+        if (auto tt = v->type()->cast<c10::TensorType>()) {
+            TensorInfo info;
+            if (auto st = tt->scalarType())
+                info.dtype = qs(c10::toString(*st));
+            if (auto sizes = tt->symbolic_sizes().sizes()) {
+                QVector<qint64> dims;
+                for (const auto& d : *sizes)
+                    dims.push_back(d.is_static() ? d.static_size() : -1);
+                info.sizes = dims;
+            }
+            if (auto dev = tt->device())
+                info.device = qs(dev->str());
+            value.tensor = info;
+        }
+        m_ids.emplace(v, value.id);
+        graph.values.push_back(value);
+        return value.id;
+    }
+
+    void addBlock(const torch::jit::Block* b, IrBlock& out, int parentNode, int parentBlock)
+    {
+        for (auto* in : b->inputs())
+            out.inputs.push_back(valueId(in, -1));
+        for (auto* n : b->nodes())
+            out.nodes.push_back(addNode(n, parentNode, parentBlock));
+        for (auto* o : b->outputs())
+            out.outputs.push_back(valueId(o, -1));
+    }
+
+    int addNode(const torch::jit::Node* n, int parentNode, int parentBlock)
+    {
+        const int id = graph.nodes.size();
+        graph.nodes.push_back({});
+        IrNode node;
+        node.id = id;
+        node.kind = qs(n->kind().toQualString());
+        if (auto schema = n->maybeSchema()) {
+            std::ostringstream os;
+            os << *schema;
+            node.schema = qs(os.str());
+        }
+        for (auto* in : n->inputs())
+            node.inputs.push_back(valueId(in, -1));
+        for (auto* out : n->outputs())
+            node.outputs.push_back(valueId(out, id));
+        if (n->hasAttributes()) {
+            // Node::printAttributes is private: print the bare node line and cut the attribute list out of it.
+            std::ostringstream os;
+            n->print(os, 0, nullptr, /*print_source_locations=*/false, /*print_attributes=*/true,
+                     /*print_scopes=*/false, /*print_body=*/false);
+            const std::string line = os.str();
+            std::string inputs;
+            for (size_t i = 0; i < n->inputs().size(); ++i)
+                inputs += (i ? ", %" : "%") + n->inputs()[i]->debugName();
+            const std::string head = " = " + std::string(n->kind().toQualString());
+            const size_t start = line.find(head);
+            const size_t tail = inputs.size() + 2;
+            if (start != std::string::npos && line.size() >= start + head.size() + tail)
+                node.attributeText = qs(line.substr(start + head.size(), line.size() - start - head.size() - tail));
+            for (auto name : n->attributeNames()) {
+                IrAttribute a;
+                a.name = qs(name.toUnqualString());
+                a.kind = qs(torch::jit::toString(n->kindOf(name)));
+                a.value = attributeValue(n, name);
+                node.attributes.push_back(a);
+            }
+        }
+        torch::jit::SourceRange r = n->sourceRange();
+        if (r.source()) {
+            if (auto orig = r.source()->findSourceRangeThatGenerated(r))
+                r = *orig;
+        }
+        if (auto flc = r.file_line_col()) {
+            node.location.file = qs(std::get<0>(*flc));
+            node.location.line = int(std::get<1>(*flc));
+            node.location.column = int(std::get<2>(*flc));
+        }
+        node.scope = qs(n->scopeName());
+        node.parentNode = parentNode;
+        node.parentBlock = parentBlock;
+        for (size_t i = 0; i < n->blocks().size(); ++i) {
+            IrBlock block;
+            addBlock(n->blocks()[i], block, id, int(i));
+            node.blocks.push_back(block);
+        }
+        graph.nodes[id] = node;
+        return id;
+    }
+
+private:
+    std::unordered_map<const torch::jit::Value*, int> m_ids;
+};
+
+} // namespace
+
+IrGraph snapshotGraph(const torch::jit::Graph& g)
+{
+    Snapshotter s;
+    s.addBlock(g.block(), s.graph.top, -1, -1);
+    return std::move(s.graph);
+}
+
+} // namespace jitscope

@@ -1,0 +1,93 @@
+#pragma once
+
+#include "inputspec.h"
+#include "irgraph.h"
+
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace jitscope {
+
+/// An error with the place it refers to, when known.
+struct Diagnostic
+{
+    QString message;
+    SourceLocation location; ///< file always set; line 0 when no place is known
+
+    /// "FILE:LINE:COL: message", or "FILE: message" without a line.
+    QString toString() const;
+};
+
+/// A compiled function of a .py file, or a method of an archive (qualified like "layer1.0.forward").
+struct FunctionInfo
+{
+    QString name; ///< qualified name as the user selects it
+    QString signature; ///< "forward(self, x: Tensor) -> Tensor"
+    SourceLocation location; ///< the def line
+    bool ok = false;
+    Diagnostic error; ///< set when !ok
+    IrGraph graph; ///< the script graph, as fn.graph prints it
+};
+
+struct ParameterInfo
+{
+    enum class Kind { Parameter, Buffer, Attribute };
+    QString name; ///< qualified: "layer1.0.conv1.weight"
+    Kind kind = Kind::Attribute;
+    QString type; ///< "Tensor", "int", "Dict[str, Tensor]", ...
+    QString dtype; ///< tensors only
+    QVector<qint64> shape; ///< tensors only
+    QString value; ///< short printed value for scalars and small containers
+};
+
+struct SubmoduleInfo
+{
+    QString path; ///< "layer1.0"
+    QString typeName; ///< "__torch__.torchvision.models.resnet.BasicBlock"
+    QStringList methods;
+};
+
+/// Everything JitScope knows about an opened model file. Produced by loadModel(), passed by value.
+struct ModelInfo
+{
+    enum class Kind { Archive, PythonSource };
+    QString path;
+    Kind kind = Kind::PythonSource;
+    QString source; ///< the .py text, or the archive's code
+    QVector<FunctionInfo> functions;
+    QVector<SubmoduleInfo> submodules;
+    QVector<ParameterInfo> parameters;
+    QVector<InputSet> inputSets; ///< from the file's `inputs` and `check_inputs`; first is `inputs`
+    QVector<Diagnostic> warnings; ///< non-fatal problems (e.g. an input spec that could not be read)
+
+    const FunctionInfo* function(const QString& name) const;
+    /// The function --fn selects by default: "forward", else the only function, else nullptr.
+    const FunctionInfo* defaultFunction() const;
+};
+
+struct LoadOptions
+{
+    QStringList opLibraries; ///< shared libraries with custom operators, dlopen'ed before loading
+    bool inlineCalls = false; ///< graphs with calls inlined, as `fn.inlined_graph` shows them
+};
+
+/// Result of loadModel(): either a model or a fatal error naming the file and place.
+struct LoadResult
+{
+    bool ok = false;
+    ModelInfo model;
+    Diagnostic error;
+};
+
+/// Loads a TorchScript archive (.pt/.pth/.zip) or a .py file of TorchScript functions. Thread-safe; never throws.
+LoadResult loadModel(const QString& path, const LoadOptions& options = {});
+
+/// Loads a shared library of custom operators with RTLD_GLOBAL. Returns an empty string on success.
+QString loadOpLibrary(const QString& path);
+
+/// Versions of the libraries core is built on, for --version and the About box.
+QString libtorchVersion();
+QString graphvizVersion();
+
+} // namespace jitscope
