@@ -16,6 +16,11 @@
 #include <torch/csrc/jit/frontend/parser.h>
 #include <torch/csrc/jit/frontend/resolver.h>
 #include <torch/csrc/jit/frontend/sugared_value.h>
+#include <torch/csrc/jit/frontend/function_schema_parser.h>
+#include <torch/csrc/jit/frontend/schema_matching.h>
+#include <torch/csrc/jit/frontend/tree_views.h>
+#include <torch/csrc/jit/ir/constants.h>
+#include <torch/csrc/jit/ir/irparser.h>
 #include <torch/csrc/jit/passes/inliner.h>
 #include <torch/csrc/jit/serialization/import.h>
 #include <torch/version.h>
@@ -118,21 +123,110 @@ QString signatureOf(const QString& name, const c10::FunctionSchema& schema)
 // ---------------------------------------------------------------------------------------------
 // Name resolution for .py files, following what Python's torch.jit.script resolves.
 
+/// What Python's resolver does with names in torch, torch.nn.functional, math, ... recorded from PyTorch
+/// itself by resources/gen_torch_functions.py and embedded as a Qt resource.
+struct TorchNameTable
+{
+    struct Function
+    {
+        std::string qualifiedName;
+        std::string schema;
+        std::string graph;
+    };
+    struct Dispatch
+    {
+        std::string argName;
+        size_t index = 0;
+        bool defaultValue = false;
+        QString ifTrue, ifFalse; ///< paths of the two functions
+    };
+    QHash<QString, std::string> builtins;
+    QHash<QString, Function> functions;
+    QHash<QString, Dispatch> dispatches;
+};
+
+const TorchNameTable& torchNames()
+{
+    static const TorchNameTable table = [] {
+        TorchNameTable t;
+        QFile file(QStringLiteral(":/jitscope/torch_functions.txt"));
+        if (!file.open(QIODevice::ReadOnly))
+            return t;
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        for (int i = 0; i < lines.size(); ++i) {
+            const QByteArray& line = lines[i];
+            if (line.startsWith("builtin ")) {
+                const QList<QByteArray> parts = line.split(' ');
+                if (parts.size() == 3)
+                    t.builtins.insert(QString::fromLatin1(parts[1]), parts[2].toStdString());
+            } else if (line.startsWith("function ") && i + 2 < lines.size()) {
+                const QList<QByteArray> parts = line.split(' ');
+                TorchNameTable::Function f;
+                f.qualifiedName = parts.value(2).toStdString();
+                f.schema = lines[i + 1].mid(7).toStdString();
+                std::string graph;
+                int j = i + 3;
+                for (; j < lines.size() && lines[j] != "end"; ++j)
+                    graph += lines[j].toStdString() + "\n";
+                f.graph = graph;
+                t.functions.insert(QString::fromLatin1(parts.value(1)), f);
+                i = j;
+            } else if (line.startsWith("dispatch ")) {
+                const QList<QByteArray> parts = line.split(' ');
+                if (parts.size() != 7)
+                    continue;
+                const QString path = QString::fromLatin1(parts[1]);
+                const QString module = path.section(QLatin1Char('.'), 0, -2);
+                TorchNameTable::Dispatch d;
+                d.argName = parts[2].toStdString();
+                d.index = parts[3].toULong();
+                d.defaultValue = parts[4] == "1";
+                d.ifTrue = module + QLatin1Char('.') + QString::fromLatin1(parts[5]);
+                d.ifFalse = module + QLatin1Char('.') + QString::fromLatin1(parts[6]);
+                t.dispatches.insert(path, d);
+            }
+        }
+        return t;
+    }();
+    return table;
+}
+
 class PyFileCompiler;
+
+/// torch.nn.functional.max_pool2d and friends: Python picks one of two functions by a constant bool argument.
+struct BooleanDispatchValue : public tj::SugaredValue
+{
+    BooleanDispatchValue(PyFileCompiler* compiler, QString path, TorchNameTable::Dispatch dispatch)
+        : m_compiler(compiler)
+        , m_path(std::move(path))
+        , m_dispatch(std::move(dispatch))
+    {
+    }
+    std::string kind() const override { return "boolean dispatch"; }
+    std::shared_ptr<tj::SugaredValue> call(const tj::SourceRange& loc, tj::GraphFunction& caller,
+                                           at::ArrayRef<tj::NamedValue> args, at::ArrayRef<tj::NamedValue> kwargs,
+                                           size_t n_binders) override;
+
+    PyFileCompiler* m_compiler;
+    QString m_path;
+    TorchNameTable::Dispatch m_dispatch;
+};
 
 /// A Python module or object reached through the file's imports: "torch", "torch.nn.functional", "math".
 struct PyPathValue : public tj::SugaredValue
 {
-    PyPathValue(QString path)
-        : m_path(std::move(path))
+    PyPathValue(PyFileCompiler* compiler, QString path)
+        : m_compiler(compiler)
+        , m_path(std::move(path))
     {
     }
     std::string kind() const override { return "module '" + m_path.toStdString() + "'"; }
     std::shared_ptr<tj::SugaredValue> attr(const tj::SourceRange& loc, tj::GraphFunction& m,
                                            const std::string& field) override;
-    static std::shared_ptr<tj::SugaredValue> resolve(const QString& path, tj::GraphFunction& m,
-                                                     const tj::SourceRange& loc);
+    static std::shared_ptr<tj::SugaredValue> resolve(PyFileCompiler* compiler, const QString& path,
+                                                     tj::GraphFunction& m, const tj::SourceRange& loc);
 
+    PyFileCompiler* m_compiler;
     QString m_path;
 };
 
@@ -200,8 +294,11 @@ std::shared_ptr<tj::SugaredValue> builtin(const std::string& qualName)
     return std::make_shared<tj::BuiltinFunction>(c10::Symbol::fromQualString(qualName), c10::nullopt);
 }
 
-std::shared_ptr<tj::SugaredValue> PyPathValue::resolve(const QString& path, tj::GraphFunction& m,
-                                                       const tj::SourceRange& loc)
+std::shared_ptr<tj::SugaredValue> pythonFunctionValue(PyFileCompiler* compiler, const QString& path,
+                                                      const tj::SourceRange& loc);
+
+std::shared_ptr<tj::SugaredValue> PyPathValue::resolve(PyFileCompiler* compiler, const QString& path,
+                                                       tj::GraphFunction& m, const tj::SourceRange& loc)
 {
     static const QStringList modules = {
         QStringLiteral("torch"),        QStringLiteral("torch.nn"),          QStringLiteral("torch.nn.functional"),
@@ -209,7 +306,14 @@ std::shared_ptr<tj::SugaredValue> PyPathValue::resolve(const QString& path, tj::
         QStringLiteral("torch.special"), QStringLiteral("math"),             QStringLiteral("torch.autograd"),
     };
     if (modules.contains(path))
-        return std::make_shared<PyPathValue>(path);
+        return std::make_shared<PyPathValue>(compiler, path);
+    const TorchNameTable& table = torchNames();
+    if (table.functions.contains(path))
+        return pythonFunctionValue(compiler, path, loc);
+    if (table.dispatches.contains(path))
+        return std::make_shared<BooleanDispatchValue>(compiler, path, table.dispatches.value(path));
+    if (auto it = table.builtins.find(path); it != table.builtins.end())
+        return builtin(it.value());
     const int dot = path.lastIndexOf(QLatin1Char('.'));
     if (dot < 0)
         return nullptr;
@@ -254,11 +358,37 @@ std::shared_ptr<tj::SugaredValue> PyPathValue::resolve(const QString& path, tj::
 std::shared_ptr<tj::SugaredValue> PyPathValue::attr(const tj::SourceRange& loc, tj::GraphFunction& m,
                                                     const std::string& field)
 {
-    auto v = resolve(m_path + QLatin1Char('.') + qs(field), m, loc);
+    auto v = resolve(m_compiler, m_path + QLatin1Char('.') + qs(field), m, loc);
     if (!v)
         throw tj::ErrorReport(loc) << "JitScope cannot resolve '" << m_path.toStdString() << "." << field
                                    << "' in TorchScript";
     return v;
+}
+
+/// libtorch's C++ parser folds `-1` into one constant, while Python's frontend (what torch.jit.script uses)
+/// emits a unary minus that constant propagation folds later, which orders the graph's constants differently.
+/// Rewriting the tree the way Python builds it gives the graph Python gives.
+tj::TreeRef unfoldNegativeConstants(const tj::TreeRef& tree)
+{
+    if (tree->isAtom())
+        return tree;
+    if (tree->kind() == tj::TK_CONST) {
+        const std::string text = tj::Const(tree).text();
+        if (!text.empty() && text[0] == '-') {
+            const auto& range = tree->range();
+            return tj::Compound::create(tj::TK_UNARY_MINUS, range, {tj::Const::create(range, text.substr(1))});
+        }
+        return tree;
+    }
+    tj::TreeList children;
+    bool changed = false;
+    for (const auto& child : tree->trees()) {
+        children.push_back(unfoldNegativeConstants(child));
+        changed |= children.back().get() != child.get();
+    }
+    if (!changed)
+        return tree;
+    return tj::Compound::create(tree->kind(), tree->range(), std::move(children));
 }
 
 class PyFileCompiler
@@ -277,8 +407,11 @@ public:
 
     std::shared_ptr<tj::SugaredValue> resolveName(const std::string& name, tj::GraphFunction& m,
                                                   const tj::SourceRange& loc);
+    /// A Python-defined function of torch (F.relu, ...) from its recorded graph and schema.
+    tj::Function* pythonFunction(const QString& path);
 
 private:
+    std::map<QString, tj::Function*> m_pythonFunctions;
     const PyFileScan& m_scan;
     QString m_path;
     std::shared_ptr<tj::CompilationUnit> m_cu;
@@ -324,8 +457,120 @@ std::shared_ptr<tj::SugaredValue> PyFileCompiler::resolveName(const std::string&
     }
     const QString alias = m_scan.aliases.value(qname);
     if (!alias.isEmpty())
-        return PyPathValue::resolve(alias, m, loc);
+        return PyPathValue::resolve(this, alias, m, loc);
     return nullptr;
+}
+
+/// Python keeps `padding: BroadcastingList2[int] = 0` as the scalar 0 in the schema (the emitter then builds
+/// the list in the graph); the schema parser expands it to [0, 0]. Put the scalar back.
+c10::FunctionSchema scalarBroadcastDefaults(const c10::FunctionSchema& schema, const std::string& text)
+{
+    std::vector<c10::Argument> args;
+    bool changed = false;
+    for (const auto& a : schema.arguments()) {
+        const auto& def = a.default_value();
+        const size_t pos = text.find(" " + a.name() + "=");
+        if (a.N() && def && def->isList() && pos != std::string::npos && text[pos + a.name().size() + 2] != '['
+            && !def->toListRef().empty()) {
+            args.emplace_back(a.name(), a.type(), a.N(), def->toListRef().front(), a.kwarg_only(),
+                              a.alias_info() ? c10::optional<c10::AliasInfo>(*a.alias_info()) : c10::nullopt);
+            changed = true;
+        } else {
+            args.push_back(a);
+        }
+    }
+    return changed ? schema.cloneWithArguments(std::move(args)) : schema;
+}
+
+tj::Function* PyFileCompiler::pythonFunction(const QString& path)
+{
+    if (auto it = m_pythonFunctions.find(path); it != m_pythonFunctions.end())
+        return it->second;
+    const TorchNameTable::Function& spec = torchNames().functions.find(path).value();
+    // libtorch's IR parser cannot read nodes without outputs ("   = aten::warn(...)") that its own printer
+    // writes, and rejects an output on an op whose schema has none. Such nodes are parsed under a stand-in
+    // kind with a placeholder output, then rebuilt with their real kind. prim::If/Loop have no schema, so
+    // they keep their kind (and their blocks) and only lose the placeholder.
+    static const std::string placeholder = "jitscope_no_output_";
+    static const std::string standInNamespace = "jitscope_noout";
+    std::string text;
+    std::istringstream in(spec.graph);
+    int counter = 0;
+    for (std::string line; std::getline(in, line);) {
+        const size_t first = line.find_first_not_of(' ');
+        if (first != std::string::npos && first > 0 && line.compare(first, 2, "= ") == 0) {
+            std::string rest = line.substr(first + 2);
+            const size_t colons = rest.find("::");
+            const bool controlFlow = rest.rfind("prim::If", 0) == 0 || rest.rfind("prim::Loop", 0) == 0;
+            if (!controlFlow && colons != std::string::npos)
+                rest = standInNamespace + "::" + rest.substr(0, colons) + "__" + rest.substr(colons + 2);
+            line = line.substr(0, first - 1) + "%" + placeholder + std::to_string(counter++) + " : NoneType = " + rest;
+        }
+        text += line + "\n";
+    }
+    auto graph = std::make_shared<tj::Graph>();
+    tj::parseIR(text, graph.get(), /*parse_tensor_constants=*/true);
+    std::function<void(tj::Block*)> restore = [&](tj::Block* block) {
+        for (auto it = block->nodes().begin(); it != block->nodes().end();) {
+            tj::Node* node = *it;
+            ++it;
+            for (tj::Block* sub : node->blocks())
+                restore(sub);
+            if (node->outputs().size() != 1 || node->output()->debugName().rfind(placeholder, 0) != 0)
+                continue;
+            const std::string kind = node->kind().toQualString();
+            if (kind.rfind(standInNamespace + "::", 0) != 0) {
+                node->eraseOutput(0);
+                continue;
+            }
+            std::string real = kind.substr(standInNamespace.size() + 2);
+            real.replace(real.find("__"), 2, "::");
+            tj::Node* rebuilt = graph->create(c10::Symbol::fromQualString(real), node->inputs(), 0);
+            rebuilt->copyAttributes(*node);
+            rebuilt->insertBefore(node);
+            node->destroy();
+        }
+    };
+    restore(graph->block());
+    tj::Function* fn = m_cu->create_function(c10::QualifiedName(spec.qualifiedName), graph);
+    tj::toGraphFunction(*fn).setSchema(scalarBroadcastDefaults(tj::parseSchema(spec.schema), spec.schema));
+    m_pythonFunctions[path] = fn;
+    return fn;
+}
+
+std::shared_ptr<tj::SugaredValue> pythonFunctionValue(PyFileCompiler* compiler, const QString& path,
+                                                      const tj::SourceRange& loc)
+{
+    try {
+        return std::make_shared<tj::FunctionValue>(compiler->pythonFunction(path));
+    } catch (const tj::ErrorReport&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw tj::ErrorReport(loc) << "JitScope cannot use " << path.toStdString() << ": " << firstLine(e.what()).toStdString();
+    }
+}
+
+std::shared_ptr<tj::SugaredValue> BooleanDispatchValue::call(const tj::SourceRange& loc, tj::GraphFunction& caller,
+                                                             at::ArrayRef<tj::NamedValue> args,
+                                                             at::ArrayRef<tj::NamedValue> kwargs, size_t n_binders)
+{
+    // Mirrors Python's BooleanDispatchValue: the flag must be a constant where it is given.
+    tj::Graph& graph = *caller.graph();
+    c10::optional<bool> flag;
+    tj::ErrorReport error(loc);
+    if (m_dispatch.index < args.size()) {
+        flag = tj::constant_as<bool>(args.at(m_dispatch.index).value(graph));
+        error << "Argument for boolean dispatch at position " << m_dispatch.index << " was not constant";
+    } else if (auto i = tj::findInputWithName(m_dispatch.argName, kwargs)) {
+        flag = tj::constant_as<bool>(kwargs[*i].value(graph));
+        error << "Keyword argument '" << m_dispatch.argName << "' for boolean dispatch at position was not constant";
+    } else {
+        flag = m_dispatch.defaultValue;
+    }
+    if (!flag)
+        throw error;
+    auto target = pythonFunctionValue(m_compiler, *flag ? m_dispatch.ifTrue : m_dispatch.ifFalse, loc);
+    return target->call(loc, caller, args, kwargs, n_binders);
 }
 
 tj::Function* PyFileCompiler::compile(const PyDef& def)
@@ -340,7 +585,7 @@ tj::Function* PyFileCompiler::compile(const PyDef& def)
         auto source = std::make_shared<tj::Source>(m_scan.defSource(def).toStdString(), m_path.toStdString(),
                                                    size_t(def.defLine));
         tj::Parser parser(source);
-        auto tree = tj::Def(parser.parseFunction(/*is_method=*/false));
+        auto tree = tj::Def(unfoldNegativeConstants(parser.parseFunction(/*is_method=*/false)));
         auto resolver = std::make_shared<PyFileResolver>(this);
         auto fns = m_cu->define(c10::QualifiedName("__torch__"), {}, {}, {tree}, {resolver}, nullptr);
         result = fns.at(0);

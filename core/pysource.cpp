@@ -107,10 +107,10 @@ QVector<Statement> splitStatements(const QStringList& lines, Diagnostic* error)
             if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
                 quote = c;
                 triple = line.mid(i, 3) == QString(3, c);
-                if (triple)
-                    i += 2;
                 openLine = li + 1;
                 openCol = i;
+                if (triple)
+                    i += 2;
                 continue;
             }
             if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{')) {

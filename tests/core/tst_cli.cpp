@@ -1,0 +1,236 @@
+// jitscope-cli as a user runs it: exit codes, the one-line error format, and every output format.
+
+#include "irgraph.h"
+#include "testutil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace jitscope::test;
+
+namespace {
+
+struct Run
+{
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Run runCli(const QStringList& args)
+{
+    QProcess p;
+    p.start(QStringLiteral(JITSCOPE_BIN_DIR "/jitscope-cli"), args);
+    Run r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = QStringLiteral("timed out");
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+} // namespace
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("errorPattern");
+        const QString bad = dataDir() + QStringLiteral("/bad/");
+        const QString corpus = dataDir() + QStringLiteral("/corpus/");
+        QTest::addRow("missing file") << QStringList{"graph", bad + "nope.py"} << "nope\\.py: no such file$";
+        QTest::addRow("empty file") << QStringList{"graph", bad + "empty.py"} << "empty\\.py: file is empty$";
+        QTest::addRow("binary file") << QStringList{"list", bad + "binary.py"} << "binary\\.py: binary file";
+        QTest::addRow("non-UTF-8") << QStringList{"graph", bad + "latin1.py"}
+                                   << "latin1\\.py:4:19: not valid UTF-8 text";
+        QTest::addRow("truncated archive") << QStringList{"graph", bad + "truncated.pt"}
+                                           << "truncated\\.pt: not a valid TorchScript archive";
+        QTest::addRow("zip that is not TorchScript") << QStringList{"list", bad + "not_torchscript.zip"}
+                                                     << "not_torchscript\\.zip: not a valid TorchScript archive";
+        QTest::addRow("py as archive name") << QStringList{"graph", bad + "syntax_error.py", "--fn", "f"}
+                                            << "syntax_error\\.py:3:0: .*expected";
+        QTest::addRow("syntax error in list") << QStringList{"list", bad + "syntax_error.py"}
+                                              << "syntax_error\\.py:3:0: ";
+        QTest::addRow("unknown fn") << QStringList{"graph", corpus + "loop_in_traced_fn.py", "--fn", "nope"}
+                                    << "no function or method named 'nope' \\(have: loop_in_traced_fn\\)$";
+        QTest::addRow("compile error") << QStringList{"graph", corpus + "compile_error.py", "--fn", "uses_undefined"}
+                                       << "compile_error\\.py:10:15: undefined value undefined_scale$";
+        QTest::addRow("ambiguous fn") << QStringList{"graph", corpus + "arange_shape.py"}
+                                      << "several functions, choose one with --fn";
+        QTest::addRow("unknown format") << QStringList{"graph", corpus + "loop_in_traced_fn.py", "--format", "png"}
+                                        << "unknown format 'png'";
+        QTest::addRow("unknown option") << QStringList{"graph", "--frobnicate", corpus + "loop_in_traced_fn.py"}
+                                        << "unknown option --frobnicate";
+        QTest::addRow("unknown command") << QStringList{"paint", "x"} << "unknown command 'paint'";
+        QTest::addRow("missing ops library") << QStringList{"list", "--load-ops", bad + "nope.so", corpus + "loop_in_traced_fn.py"}
+                                             << "nope\\.so: cannot load operator library";
+        QTest::addRow("directory") << QStringList{"list", bad} << "is a directory";
+    }
+
+    void badInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, errorPattern);
+        const Run r = runCli(args);
+        QCOMPARE(r.code, 2);
+        const QStringList lines = r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1);
+        QVERIFY2(lines.first().startsWith(QLatin1String("jitscope-cli: error: ")), qPrintable(r.err));
+        QVERIFY2(QRegularExpression(errorPattern).match(lines.first()).hasMatch(), qPrintable(r.err));
+    }
+
+    void graphText()
+    {
+        const QString file = dataDir() + QStringLiteral("/corpus/loop_in_traced_fn.py");
+        const Run r = runCli({QStringLiteral("graph"), file});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.err.isEmpty());
+        QVERIFY(r.out.startsWith(QLatin1String("graph(%x")));
+        QVERIFY(r.out.contains(QLatin1String("prim::Loop")));
+        // Source comments name the user's file and line, as PyTorch prints them.
+        QVERIFY2(r.out.contains(file + QStringLiteral(":7:")), qPrintable(r.out));
+        const QString golden = dataDir() + QStringLiteral("/expected/loop_in_traced_fn.loop_in_traced_fn.script.txt");
+        QCOMPARE(jitscope::canonicalizeDump(r.out), jitscope::canonicalizeDump(readText(golden)));
+    }
+
+    void graphFormats()
+    {
+        const QString file = dataDir() + QStringLiteral("/corpus/loop_in_traced_fn.py");
+        const Run json = runCli({QStringLiteral("graph"), file, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.code, 0);
+        QJsonParseError pe;
+        const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8(), &pe).object();
+        QCOMPARE(pe.error, QJsonParseError::NoError);
+        QCOMPARE(o.value(QStringLiteral("function")).toString(), QStringLiteral("loop_in_traced_fn"));
+        QVERIFY(o.value(QStringLiteral("graph")).toObject().value(QStringLiteral("node_table")).toArray().size() > 3);
+
+        const Run dot = runCli({QStringLiteral("graph"), file, QStringLiteral("--format=dot")});
+        QCOMPARE(dot.code, 0);
+        QVERIFY(dot.out.startsWith(QLatin1String("digraph")));
+
+        QTemporaryDir dir;
+        const QString svgPath = dir.filePath(QStringLiteral("g.svg"));
+        const Run svg = runCli({QStringLiteral("graph"), file, QStringLiteral("-f"), QStringLiteral("svg"),
+                                QStringLiteral("-o"), svgPath});
+        QCOMPARE(svg.code, 0);
+        QVERIFY(svg.out.isEmpty());
+        QVERIFY(readText(svgPath).contains(QLatin1String("<svg")));
+
+        const Run unwritable = runCli({QStringLiteral("graph"), file, QStringLiteral("-o"),
+                                       dir.filePath(QStringLiteral("missing/dir/g.txt"))});
+        QCOMPARE(unwritable.code, 2);
+        QVERIFY(unwritable.err.contains(QLatin1String("cannot write")));
+    }
+
+    void inlineGraph()
+    {
+        const QString file = dataDir() + QStringLiteral("/corpus/helper_calls.py");
+        const Run plain = runCli({QStringLiteral("list"), file, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(plain.code, 0);
+        QString caller;
+        for (const auto& f : QJsonDocument::fromJson(plain.out.toUtf8()).object().value(QStringLiteral("functions")).toArray()) {
+            const QString name = f.toObject().value(QStringLiteral("name")).toString();
+            const Run g = runCli({QStringLiteral("graph"), file, QStringLiteral("--fn"), name});
+            if (g.out.contains(QLatin1String("prim::CallFunction")))
+                caller = name;
+        }
+        QVERIFY2(!caller.isEmpty(), "helper_calls.py has no function calling another");
+        const Run inlined = runCli({QStringLiteral("graph"), file, QStringLiteral("--fn"), caller, QStringLiteral("--inline")});
+        QCOMPARE(inlined.code, 0);
+        QVERIFY(!inlined.out.contains(QLatin1String("prim::CallFunction")));
+    }
+
+    void listPython()
+    {
+        const Run r = runCli({QStringLiteral("list"), dataDir() + QStringLiteral("/corpus/loop_in_traced_fn.py")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains(QLatin1String("loop_in_traced_fn(x: Tensor) -> Tensor")));
+        QVERIFY(r.out.contains(QLatin1String("f32[3,4,5]")));
+        QVERIFY(r.out.contains(QLatin1String("f32[4,5,6]")));
+        QVERIFY(r.out.contains(QLatin1String("f32[2,3,4]")));
+    }
+
+    void listCompileErrorsExitTwo()
+    {
+        const Run r = runCli({QStringLiteral("list"), dataDir() + QStringLiteral("/corpus/compile_error.py"),
+                              QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 2);
+        const QJsonArray fns = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("functions")).toArray();
+        QCOMPARE(fns.size(), 2);
+        QVERIFY(fns[0].toObject().value(QStringLiteral("ok")).toBool());
+        const QJsonObject error = fns[1].toObject().value(QStringLiteral("error")).toObject();
+        QCOMPARE(error.value(QStringLiteral("line")).toInt(), 10);
+        QVERIFY(r.err.contains(QLatin1String("compile_error.py:10:15")));
+        // The function that compiles stays usable.
+        const Run works = runCli({QStringLiteral("graph"), dataDir() + QStringLiteral("/corpus/compile_error.py"),
+                                  QStringLiteral("--fn"), QStringLiteral("works")});
+        QCOMPARE(works.code, 0);
+    }
+
+    void listArchive()
+    {
+        const Run r = runCli({QStringLiteral("list"), dataDir() + QStringLiteral("/archives/conv_block.pt")});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains(QLatin1String("layer1.0.forward(")), qPrintable(r.out));
+        QVERIFY(r.out.contains(QLatin1String("layer1.0.weight  parameter  Tensor  Float[4, 3, 3, 3]")));
+        const Run g = runCli({QStringLiteral("graph"), dataDir() + QStringLiteral("/archives/conv_block.pt"),
+                              QStringLiteral("--fn"), QStringLiteral("layer1.0.forward")});
+        QCOMPARE(g.code, 0);
+        QVERIFY(g.out.contains(QLatin1String("prim::CallMethod")));
+    }
+
+    void torchvisionResnet18()
+    {
+        const QString python = QStringLiteral("/usr/bin/python3");
+        if (QProcess::execute(python, {QStringLiteral("-c"), QStringLiteral("import torchvision")}) != 0)
+            QSKIP("python3-torchvision is not installed");
+        QTemporaryDir dir;
+        const QString archive = dir.filePath(QStringLiteral("resnet18.pt"));
+        QProcess make;
+        make.start(python, {QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_resnet18.py"), archive});
+        QVERIFY(make.waitForFinished(300000));
+        QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+        QProcess dump;
+        dump.start(python, {QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/dump_graph.py"), archive});
+        QVERIFY(dump.waitForFinished(300000));
+        QVERIFY2(dump.exitCode() == 0, dump.readAllStandardError().constData());
+        const QString expected = QString::fromUtf8(dump.readAllStandardOutput());
+        const Run list = runCli({QStringLiteral("list"), archive});
+        QCOMPARE(list.code, 0);
+        QVERIFY(list.out.contains(QLatin1String("layer4.1.forward(")));
+        QVERIFY(list.out.contains(QLatin1String("fc.weight  parameter  Tensor  Float[1000, 512]")));
+        const Run graph = runCli({QStringLiteral("graph"), archive});
+        QCOMPARE(graph.code, 0);
+        QCOMPARE(jitscope::canonicalizeDump(graph.out), jitscope::canonicalizeDump(expected));
+    }
+
+    void helpAndVersion()
+    {
+        const Run help = runCli({QStringLiteral("--help")});
+        QCOMPARE(help.code, 0);
+        QVERIFY(help.out.contains(QLatin1String("graph FILE")));
+        const Run version = runCli({QStringLiteral("--version")});
+        QCOMPARE(version.code, 0);
+        QVERIFY2(version.out.contains(QLatin1String("libtorch 1.13")), qPrintable(version.out));
+        const Run none = runCli({});
+        QCOMPARE(none.code, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,130 @@
+#include "graphlayout.h"
+#include "model.h"
+#include "testutil.h"
+
+#include <QTest>
+
+using namespace jitscope;
+using namespace jitscope::test;
+
+class TestGraphLayout : public QObject
+{
+    Q_OBJECT
+
+private:
+    static IrGraph graphOf(const QString& file, const QString& fn)
+    {
+        const LoadResult r = loadModel(dataDir() + file);
+        if (!r.ok || !r.model.function(fn))
+            return {};
+        return r.model.function(fn)->graph;
+    }
+
+private Q_SLOTS:
+    void foldsConstantsAndDrawsLoopsAsClusters()
+    {
+        const IrGraph g = graphOf(QStringLiteral("/corpus/loop_in_traced_fn.py"), QStringLiteral("loop_in_traced_fn"));
+        QVERIFY(!g.isEmpty());
+        const GraphLayout layout = layoutGraph(g);
+        QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
+        int constants = 0;
+        for (const IrNode& n : g.nodes)
+            constants += n.kind == QLatin1String("prim::Constant");
+        QVERIFY(constants > 0);
+        // Every non-constant node is drawn once, plus the used input and the return terminal.
+        int drawn = 0;
+        for (const LayoutNode& n : layout.nodes) {
+            if (n.role == LayoutNode::Role::Node) {
+                QVERIFY(g.node(n.nodeId).kind != QLatin1String("prim::Constant"));
+                ++drawn;
+            }
+            QVERIFY2(n.box.width() > 0 && n.box.height() > 0, qPrintable(n.title));
+            QVERIFY(layout.bounds.contains(n.box.center()));
+        }
+        QCOMPARE(drawn, int(g.nodes.size()) - constants);
+        // One cluster for the loop, one for its body, nested.
+        QCOMPARE(layout.clusters.size(), 2);
+        QCOMPARE(layout.clusters[1].parentCluster, 0);
+        QVERIFY(layout.clusters[0].box.contains(layout.clusters[1].box));
+        const int loopIndex = layout.indexOfNode(layout.clusters[0].nodeId);
+        QVERIFY(loopIndex >= 0);
+        QCOMPARE(layout.nodes[loopIndex].title, QStringLiteral("prim::Loop"));
+        // Nodes of the body sit inside the body's cluster.
+        for (const LayoutNode& n : layout.nodes)
+            if (n.role == LayoutNode::Role::Node && g.node(n.nodeId).parentNode == layout.clusters[0].nodeId)
+                QVERIFY(layout.clusters[1].box.contains(n.box));
+        // Constants folded into their consumer's detail lines.
+        bool foldedShown = false;
+        for (const LayoutNode& n : layout.nodes)
+            foldedShown |= n.details.contains(QStringLiteral("dim=0"));
+        QVERIFY(foldedShown);
+        // Edges have Bezier points; y grows downwards: the input is above the return terminal.
+        for (const LayoutEdge& e : layout.edges)
+            QVERIFY(e.points.size() >= 4);
+        QVERIFY(layout.nodes.first().box.top() < layout.nodes.last().box.top());
+    }
+
+    void unfoldedShowsConstants()
+    {
+        const IrGraph g = graphOf(QStringLiteral("/corpus/loop_in_traced_fn.py"), QStringLiteral("loop_in_traced_fn"));
+        LayoutOptions options;
+        options.foldConstants = false;
+        const GraphLayout layout = layoutGraph(g, options);
+        int drawn = 0;
+        for (const LayoutNode& n : layout.nodes)
+            drawn += n.role == LayoutNode::Role::Node;
+        QCOMPARE(drawn, int(g.nodes.size()));
+    }
+
+    void ifHasTwoBranchClusters()
+    {
+        const IrGraph g = graphOf(QStringLiteral("/corpus/branch_on_data.py"), QStringLiteral("branch_on_data"));
+        QVERIFY(!g.isEmpty());
+        const GraphLayout layout = layoutGraph(g);
+        QStringList titles;
+        for (const LayoutCluster& c : layout.clusters)
+            titles << c.title;
+        QVERIFY2(titles.contains(QStringLiteral("then")) && titles.contains(QStringLiteral("else")),
+                 qPrintable(titles.join(QLatin1Char(','))));
+    }
+
+    void dotAndSvg()
+    {
+        const IrGraph g = graphOf(QStringLiteral("/corpus/loop_in_traced_fn.py"), QStringLiteral("loop_in_traced_fn"));
+        const QString dot = toDot(g);
+        QVERIFY(dot.startsWith(QLatin1String("digraph")));
+        QVERIFY(dot.contains(QLatin1String("subgraph cluster_0")));
+        QString error;
+        const QByteArray svg = renderDotToSvg(dot, &error);
+        QVERIFY2(svg.contains("<svg"), qPrintable(error));
+        QVERIFY(svg.contains("aten::mul"));
+        QVERIFY(renderDotToSvg(QStringLiteral("digraph { a -> "), &error).isEmpty());
+        QVERIFY(!error.isEmpty());
+    }
+
+    void categories_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("category");
+        QTest::addRow("conv") << "aten::conv2d" << int(OpCategory::ConvLinear);
+        QTest::addRow("linear") << "aten::linear" << int(OpCategory::ConvLinear);
+        QTest::addRow("bn") << "aten::batch_norm" << int(OpCategory::Normalization);
+        QTest::addRow("relu_") << "aten::relu_" << int(OpCategory::Activation);
+        QTest::addRow("pool") << "aten::max_pool2d" << int(OpCategory::Pooling);
+        QTest::addRow("view") << "aten::view" << int(OpCategory::ShapeView);
+        QTest::addRow("add") << "aten::add" << int(OpCategory::Arithmetic);
+        QTest::addRow("loop") << "prim::Loop" << int(OpCategory::ControlFlow);
+        QTest::addRow("zeros") << "aten::zeros" << int(OpCategory::Creation);
+        QTest::addRow("call") << "prim::CallMethod" << int(OpCategory::Call);
+    }
+
+    void categories()
+    {
+        QFETCH(QString, kind);
+        QFETCH(int, category);
+        QCOMPARE(int(opCategory(kind)), category);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGraphLayout)
+#include "tst_graphlayout.moc"

@@ -1,0 +1,94 @@
+#include "inputspec.h"
+
+#include <QTest>
+
+using namespace jitscope;
+
+class TestInputSpec : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void parseValid_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("canonical");
+        QTest::addColumn<qint64>("bytes");
+        QTest::addRow("one tensor") << "f32[3,4,5]" << "f32[3,4,5]" << qint64(3 * 4 * 5 * 4);
+        QTest::addRow("aliases and fills") << "long[2] = zeros ; double[2,2]=randn" << "i64[2]=zeros; f64[2,2]=randn"
+                                           << qint64(16 + 32);
+        QTest::addRow("full") << "i32[3]=full:7" << "i32[3]=full:7" << qint64(12);
+        QTest::addRow("scalar tensor") << "f32[]" << "f32[]" << qint64(4);
+        QTest::addRow("scalars") << "3; 2.5; true; -1; none" << "3; 2.5; true; -1; none" << qint64(0);
+        QTest::addRow("tuple and list") << "(f32[2], 3); [i64[1], i64[2]]" << "(f32[2],3); [i64[1],i64[2]]"
+                                        << qint64(8 + 8 + 16);
+        QTest::addRow("one-tuple") << "(u8[4],)" << "(u8[4],)" << qint64(4);
+        QTest::addRow("values") << "i64[2,2]=values:1,2,3,4" << "i64[2,2]=values:1,2,3,4" << qint64(32);
+        QTest::addRow("bool and half") << "bool[2]; f16[2]; bf16[2]" << "bool[2]; f16[2]; bf16[2]" << qint64(2 + 4 + 4);
+    }
+
+    void parseValid()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, canonical);
+        QFETCH(qint64, bytes);
+        InputParseError error;
+        const auto set = parseInputSet(text, &error);
+        QVERIFY2(set, qPrintable(error.message));
+        QCOMPARE(set->toString(), canonical);
+        QCOMPARE(set->byteSize(), bytes);
+        // The canonical form parses back to itself.
+        const auto again = parseInputSet(canonical);
+        QVERIFY(again);
+        QCOMPARE(again->toString(), canonical);
+    }
+
+    void parseInvalid_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("position");
+        QTest::addColumn<QString>("messagePart");
+        QTest::addRow("empty") << "" << 0 << "empty";
+        QTest::addRow("unknown dtype") << "f31[2]" << 0 << "unknown dtype";
+        QTest::addRow("missing bracket") << "f32[2,3" << 7 << "missing ']'";
+        QTest::addRow("bad dim") << "f32[2,x]" << 6 << "dimension";
+        QTest::addRow("negative dim") << "f32[-2]" << 4 << "negative";
+        QTest::addRow("bad fill") << "f32[2]=lots" << 7 << "unknown fill";
+        QTest::addRow("missing separator") << "f32[2] f32[3]" << 7 << "';'";
+        QTest::addRow("full without value") << "f32[2]=full" << 11 << "':'";
+        QTest::addRow("wrong value count") << "f32[3]=values:1,2" << 7 << "3 elements";
+        QTest::addRow("unclosed tuple") << "(f32[2], 3" << 10 << "missing ')'";
+        QTest::addRow("stray character") << "f32[2]; @" << 8 << "unexpected '@'";
+        QTest::addRow("huge dim") << "f32[99999999999999999999]" << 4 << "too large";
+    }
+
+    void parseInvalid()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, position);
+        QFETCH(QString, messagePart);
+        InputParseError error;
+        QVERIFY(!parseInputSet(text, &error));
+        QVERIFY2(error.message.contains(messagePart), qPrintable(error.message));
+        QCOMPARE(error.position, position);
+    }
+
+    void byteSizeSaturates()
+    {
+        const auto set = parseInputSet(QStringLiteral("f64[100000000000,100000000000,100000000000]"));
+        QVERIFY(set);
+        QCOMPARE(set->byteSize(), std::numeric_limits<qint64>::max());
+    }
+
+    void dtypeNames()
+    {
+        QCOMPARE(canonicalDtype(QStringLiteral("torch.float32")), QStringLiteral("f32"));
+        QCOMPARE(canonicalDtype(QStringLiteral("torch.long")), QStringLiteral("i64"));
+        QCOMPARE(canonicalDtype(QStringLiteral("int")), QStringLiteral("i32"));
+        QCOMPARE(canonicalDtype(QStringLiteral("torch.complex64")), QString());
+        QCOMPARE(dtypeElementSize(QStringLiteral("bf16")), 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInputSpec)
+#include "tst_inputspec.moc"
