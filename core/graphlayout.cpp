@@ -198,7 +198,9 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
             ln.nodeId = id;
             ln.title = n.kind;
             ln.category = opCategory(n.kind);
-            const QStringList argNames = schemaArgumentNames(n.schema);
+            QStringList argNames = schemaArgumentNames(n.schema);
+            if (n.kind == QLatin1String("prim::Loop"))
+                argNames = {QStringLiteral("max_trip_count"), QStringLiteral("initial_condition")};
             for (int i = 0; i < n.inputs.size(); ++i) {
                 const int p = g.value(n.inputs[i]).producer;
                 if (p >= 0 && folder.isFolded(p)) {

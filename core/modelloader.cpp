@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSet>
 
 #include <caffe2/serialize/inline_container.h>
 #include <torch/csrc/jit/api/compilation_unit.h>
@@ -365,30 +366,121 @@ std::shared_ptr<tj::SugaredValue> PyPathValue::attr(const tj::SourceRange& loc, 
     return v;
 }
 
-/// libtorch's C++ parser folds `-1` into one constant, while Python's frontend (what torch.jit.script uses)
-/// emits a unary minus that constant propagation folds later, which orders the graph's constants differently.
-/// Rewriting the tree the way Python builds it gives the graph Python gives.
-tj::TreeRef unfoldNegativeConstants(const tj::TreeRef& tree)
+bool isComparison(int kind)
 {
-    if (tree->isAtom())
-        return tree;
-    if (tree->kind() == tj::TK_CONST) {
-        const std::string text = tj::Const(tree).text();
-        if (!text.empty() && text[0] == '-') {
-            const auto& range = tree->range();
-            return tj::Compound::create(tj::TK_UNARY_MINUS, range, {tj::Const::create(range, text.substr(1))});
+    switch (kind) {
+    case '<':
+    case '>':
+    case tj::TK_LE:
+    case tj::TK_GE:
+    case tj::TK_EQ:
+    case tj::TK_NE:
+    case tj::TK_IS:
+    case tj::TK_ISNOT:
+    case tj::TK_IN:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/// libtorch's C++ parser and Python's frontend (what torch.jit.script uses) build different trees for a few
+/// constructs; this rewrites the C++ tree into Python's so that the graphs come out the same:
+/// - `-1` is one constant for the C++ parser, a unary minus on 1 for Python (constant propagation folds it
+///   later, which orders the graph's constants differently);
+/// - `a < b < c` is `(a < b) < c` for the C++ parser, `(a < b) and (b < c)` for Python.
+class PythonFrontendRewriter
+{
+public:
+    tj::TreeRef rewrite(const tj::TreeRef& tree)
+    {
+        if (tree->isAtom())
+            return tree;
+        if (tree->kind() == tj::TK_CONST) {
+            const std::string text = tj::Const(tree).text();
+            if (!text.empty() && text[0] == '-') {
+                const auto& range = tree->range();
+                return tj::Compound::create(tj::TK_UNARY_MINUS, range, {tj::Const::create(range, text.substr(1))});
+            }
+            return tree;
         }
-        return tree;
+        tj::TreeList children;
+        bool changed = false;
+        for (const auto& child : tree->trees()) {
+            children.push_back(rewrite(child));
+            changed |= children.back().get() != child.get();
+        }
+        if (isComparison(tree->kind()) && children.size() == 2) {
+            const tj::TreeRef& lhs = children[0];
+            const tj::Tree* lastComparison = nullptr;
+            if (isComparison(lhs->kind()))
+                lastComparison = lhs.get();
+            else if (m_chains.count(lhs.get()))
+                lastComparison = lhs->trees()[1].get();
+            if (lastComparison) {
+                const tj::TreeRef middle = lastComparison->trees()[1];
+                auto next = tj::Compound::create(tree->kind(), tree->range(), {middle, children[1]});
+                auto chain = tj::Compound::create(tj::TK_AND, tree->range(), {lhs, next});
+                m_chains.insert(chain.get());
+                m_keepAlive.push_back(chain);
+                return chain;
+            }
+        }
+        if (!changed)
+            return tree;
+        return tj::Compound::create(tree->kind(), tree->range(), std::move(children));
     }
-    tj::TreeList children;
-    bool changed = false;
-    for (const auto& child : tree->trees()) {
-        children.push_back(unfoldNegativeConstants(child));
-        changed |= children.back().get() != child.get();
+
+private:
+    std::set<const tj::Tree*> m_chains;
+    std::vector<tj::TreeRef> m_keepAlive;
+};
+
+/// A Python exception class (ValueError, ...): raising it records its qualified name as Python does.
+struct PyExceptionValue : public tj::ExceptionValue
+{
+    explicit PyExceptionValue(const std::string& name)
+        : tj::ExceptionValue(name)
+        , m_qualifiedName("builtins." + name)
+    {
     }
-    if (!changed)
-        return tree;
-    return tj::Compound::create(tree->kind(), tree->range(), std::move(children));
+    std::string kind() const override { return "Python exception"; }
+    std::shared_ptr<tj::SugaredValue> call(const tj::SourceRange& loc, tj::GraphFunction& caller,
+                                           at::ArrayRef<tj::NamedValue> args, at::ArrayRef<tj::NamedValue> kwargs,
+                                           size_t) override
+    {
+        tj::Graph& g = *caller.graph();
+        tj::Value* message = nullptr;
+        if (args.empty()) {
+            message = tj::insertConstant(g, "", loc);
+        } else if (args.size() == 1) {
+            message = args.at(0).value(g);
+        } else {
+            std::vector<tj::Value*> values;
+            for (const auto& a : args)
+                values.push_back(a.value(g));
+            for (const auto& k : kwargs)
+                values.push_back(k.value(g));
+            message = g.insertNode(g.createTuple(values))->output();
+        }
+        tj::Value* qualified = tj::insertConstant(g, m_qualifiedName, loc);
+        return std::make_shared<tj::ExceptionMessageValue>(message, qualified);
+    }
+
+    std::string m_qualifiedName;
+};
+
+bool isBuiltinException(const QString& name)
+{
+    static const QSet<QString> names = {
+        QStringLiteral("Exception"),          QStringLiteral("ValueError"),     QStringLiteral("RuntimeError"),
+        QStringLiteral("TypeError"),          QStringLiteral("IndexError"),     QStringLiteral("KeyError"),
+        QStringLiteral("AssertionError"),     QStringLiteral("NotImplementedError"), QStringLiteral("ZeroDivisionError"),
+        QStringLiteral("AttributeError"),     QStringLiteral("ArithmeticError"), QStringLiteral("OverflowError"),
+        QStringLiteral("LookupError"),        QStringLiteral("StopIteration"),  QStringLiteral("FloatingPointError"),
+        QStringLiteral("ImportError"),        QStringLiteral("OSError"),        QStringLiteral("UserWarning"),
+    };
+    return names.contains(name);
 }
 
 class PyFileCompiler
@@ -458,6 +550,12 @@ std::shared_ptr<tj::SugaredValue> PyFileCompiler::resolveName(const std::string&
     const QString alias = m_scan.aliases.value(qname);
     if (!alias.isEmpty())
         return PyPathValue::resolve(this, alias, m, loc);
+    if (auto it = m_scan.globals.find(qname); it != m_scan.globals.end())
+        throw tj::ErrorReport(loc) << "python value of type '" << it.value().toStdString()
+                                   << "' cannot be used as a value. Perhaps it is a closed over global variable? If "
+                                      "so, please consider passing it in as an argument or use a local varible instead.";
+    if (isBuiltinException(qname))
+        return std::make_shared<PyExceptionValue>(name);
     return nullptr;
 }
 
@@ -585,7 +683,7 @@ tj::Function* PyFileCompiler::compile(const PyDef& def)
         auto source = std::make_shared<tj::Source>(m_scan.defSource(def).toStdString(), m_path.toStdString(),
                                                    size_t(def.defLine));
         tj::Parser parser(source);
-        auto tree = tj::Def(unfoldNegativeConstants(parser.parseFunction(/*is_method=*/false)));
+        auto tree = tj::Def(PythonFrontendRewriter().rewrite(parser.parseFunction(/*is_method=*/false)));
         auto resolver = std::make_shared<PyFileResolver>(this);
         auto fns = m_cu->define(c10::QualifiedName("__torch__"), {}, {}, {tree}, {resolver}, nullptr);
         result = fns.at(0);

@@ -25,6 +25,84 @@ const PyDef* PyFileScan::def(const QString& name) const
     return nullptr;
 }
 
+namespace {
+
+/// Python's frontend turns f"a{x}b" into "a{}b".format(x); libtorch's C++ lexer has no f-strings, so the
+/// same rewrite is done on the text (within its line, so line numbers stay). Conversions (!r) and format
+/// specs (:3d) are left alone: TorchScript rejects them too.
+QString rewriteFStrings(const QString& line)
+{
+    QString out;
+    int i = 0;
+    while (i < line.size()) {
+        const QChar c = line[i];
+        if (c == QLatin1Char('#'))
+            return out + line.mid(i);
+        const bool prefix = (c == QLatin1Char('f') || c == QLatin1Char('F')) && i + 1 < line.size()
+            && (line[i + 1] == QLatin1Char('"') || line[i + 1] == QLatin1Char('\''))
+            && (i == 0 || !(line[i - 1].isLetterOrNumber() || line[i - 1] == QLatin1Char('_')));
+        if (c == QLatin1Char('"') || c == QLatin1Char('\'') || prefix) {
+            const int start = i;
+            const QChar quote = prefix ? line[i + 1] : c;
+            int j = prefix ? i + 2 : i + 1;
+            QString literal;
+            QStringList args;
+            bool ok = true;
+            while (j < line.size() && line[j] != quote) {
+                if (line[j] == QLatin1Char('\\') && j + 1 < line.size()) {
+                    literal += line.mid(j, 2);
+                    j += 2;
+                    continue;
+                }
+                if (prefix && line[j] == QLatin1Char('{')) {
+                    if (j + 1 < line.size() && line[j + 1] == QLatin1Char('{')) {
+                        literal += QStringLiteral("{{");
+                        j += 2;
+                        continue;
+                    }
+                    int depth = 1, k = j + 1;
+                    while (k < line.size() && depth > 0) {
+                        if (line[k] == QLatin1Char('{') || line[k] == QLatin1Char('(') || line[k] == QLatin1Char('['))
+                            ++depth;
+                        else if (line[k] == QLatin1Char('}') || line[k] == QLatin1Char(')') || line[k] == QLatin1Char(']'))
+                            --depth;
+                        else if (depth == 1 && (line[k] == QLatin1Char('!') || line[k] == QLatin1Char(':'))
+                                 && !(line[k] == QLatin1Char('!') && k + 1 < line.size() && line[k + 1] == QLatin1Char('=')))
+                            ok = false;
+                        else if (line[k] == quote)
+                            ok = false;
+                        ++k;
+                    }
+                    if (depth != 0)
+                        ok = false;
+                    args << line.mid(j + 1, k - j - 2).trimmed();
+                    literal += QStringLiteral("{}");
+                    j = k;
+                    continue;
+                }
+                literal += line[j];
+                ++j;
+            }
+            if (j >= line.size() || !prefix || !ok) {
+                // A plain string, an unterminated one or an f-string TorchScript rejects: keep the text.
+                const int end = std::min<int>(j + 1, line.size());
+                out += line.mid(start, end - start);
+                i = end;
+                continue;
+            }
+            out += quote + literal + quote + QStringLiteral(".format(") + args.join(QStringLiteral(", "))
+                + QLatin1Char(')');
+            i = j + 1;
+            continue;
+        }
+        out += c;
+        ++i;
+    }
+    return out;
+}
+
+} // namespace
+
 QString PyFileScan::defSource(const PyDef& def) const
 {
     QStringList body;
@@ -34,6 +112,9 @@ QString PyFileScan::defSource(const PyDef& def) const
         // `typing.List[int]` is spelled `List[int]` for libtorch's type parser; spaces keep every column.
         if (typingModule && text.contains(QLatin1String("typing.")))
             text.replace(QLatin1String("typing."), QStringLiteral("       "));
+        if (text.contains(QLatin1String("f\"")) || text.contains(QLatin1String("f'"))
+            || text.contains(QLatin1String("F\"")) || text.contains(QLatin1String("F'")))
+            text = rewriteFStrings(text);
         body << text;
     }
     return body.join(QLatin1Char('\n')) + QLatin1Char('\n');
@@ -631,6 +712,8 @@ PyFileScan scanPythonSource(const QString& source, const QString& fileName)
     static const QRegularExpression defRe(QStringLiteral("^(async\\s+)?def\\s+([A-Za-z_][A-Za-z0-9_]*)\\s*\\("));
     static const QRegularExpression classRe(QStringLiteral("^class\\s+([A-Za-z_][A-Za-z0-9_]*)"));
     static const QRegularExpression assignRe(QStringLiteral("^(inputs|check_inputs)\\s*(:[^=]*)?=(?!=)"));
+    static const QRegularExpression globalRe(QStringLiteral("^([A-Za-z_][A-Za-z0-9_]*)\\s*(:[^=]*)?=(?!=)\\s*(.*)$"),
+                                             QRegularExpression::DotMatchesEverythingOption);
     QStringList pendingDecorators;
     int pendingFirstLine = 0;
     QVector<InputSet> inputs, checkInputs;
@@ -681,6 +764,24 @@ PyFileScan scanPythonSource(const QString& source, const QString& fileName)
                     set.line = s.firstLine;
                 (isCheck ? checkInputs : inputs) = *sets;
             }
+        } else if (auto m = globalRe.match(s.text); m.hasMatch()) {
+            const QString value = m.captured(3).trimmed();
+            static const QRegularExpression intRe(QStringLiteral("^-?\\d+$"));
+            static const QRegularExpression floatRe(QStringLiteral("^-?(\\d+\\.\\d*|\\.\\d+|\\d+)([eE][-+]?\\d+)?$"));
+            QString type = QStringLiteral("object");
+            if (intRe.match(value).hasMatch())
+                type = QStringLiteral("int");
+            else if (floatRe.match(value).hasMatch())
+                type = QStringLiteral("float");
+            else if (value == QLatin1String("True") || value == QLatin1String("False"))
+                type = QStringLiteral("bool");
+            else if (value.startsWith(QLatin1Char('"')) || value.startsWith(QLatin1Char('\'')))
+                type = QStringLiteral("str");
+            else if (value.startsWith(QLatin1Char('(')))
+                type = QStringLiteral("tuple");
+            else if (value.startsWith(QLatin1Char('[')))
+                type = QStringLiteral("list");
+            scan.globals.insert(m.captured(1), type);
         }
         pendingDecorators.clear();
     }

@@ -30,6 +30,9 @@ struct PyFileScan
     QVector<PyDef> classes; ///< top-level classes (not compiled from .py files)
     /// Local name to dotted path: "F" -> "torch.nn.functional", "List" -> "typing.List", "torch" -> "torch".
     QHash<QString, QString> aliases;
+    /// Other top-level assignments `NAME = ...`: name to the Python type of the value when it is a literal
+    /// ("int", "float", "str", ...), else "object". TorchScript cannot read globals; this names them in errors.
+    QHash<QString, QString> globals;
     QVector<InputSet> inputSets; ///< `inputs` first, then each of `check_inputs`
     QVector<Diagnostic> problems; ///< statements that could not be read (bad input expressions, ...)
     Diagnostic syntaxError; ///< set (line > 0) when the file cannot be split into statements

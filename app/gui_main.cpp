@@ -1,0 +1,104 @@
+// The JitScope GUI: jitscope [FILE] [--fn NAME] [--screenshot OUT.png]
+
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QImage>
+#include <QTimer>
+
+#include <cstdio>
+
+#ifndef JITSCOPE_VERSION
+#define JITSCOPE_VERSION "dev"
+#endif
+
+namespace {
+
+// Grabs the window once every job is done, writes the PNG and ends the event loop with the exit code.
+void takeScreenshot(jitscope::MainWindow* window, const QString& out)
+{
+    if (!window->lastError().isEmpty()) {
+        std::fprintf(stderr, "jitscope: %s\n", qPrintable(window->lastError().simplified()));
+        QCoreApplication::exit(2);
+        return;
+    }
+    // The file loaded, so the screenshot (showing the compile error) is still worth writing; say so on stderr.
+    if (const jitscope::FunctionInfo* fn = window->model().function(window->currentFunction()); fn && !fn->ok)
+        std::fprintf(stderr, "jitscope: warning: %s\n", qPrintable(fn->error.toString().simplified()));
+    const QImage image = window->grab().toImage();
+    if (image.isNull() || !image.save(out)) {
+        std::fprintf(stderr, "jitscope: cannot write screenshot %s\n", qPrintable(out));
+        QCoreApplication::exit(2);
+        return;
+    }
+    QCoreApplication::exit(0);
+}
+
+} // namespace
+
+int main(int argc, char* argv[])
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("JitScope"));
+    QApplication::setApplicationName(QStringLiteral("JitScope"));
+    QApplication::setApplicationVersion(QStringLiteral(JITSCOPE_VERSION));
+    QApplication::setApplicationDisplayName(QStringLiteral("JitScope"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Debugger for PyTorch TorchScript graphs."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(
+        QStringLiteral("FILE"), QStringLiteral("A .py, .pt, .pth or .zip file to open."), QStringLiteral("[FILE]"));
+    const QCommandLineOption fnOption(
+        QStringLiteral("fn"), QStringLiteral("Function or method to show."), QStringLiteral("NAME"));
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
+        QStringLiteral("Show the window at 1400x900, wait until loading and layout are done, save it as a PNG and "
+                       "exit."),
+        QStringLiteral("OUT.png"));
+    parser.addOption(fnOption);
+    parser.addOption(screenshotOption);
+    parser.process(app);
+
+    const QStringList positional = parser.positionalArguments();
+    if (positional.size() > 1) {
+        std::fprintf(stderr, "jitscope: expected at most one FILE, got %d\n", int(positional.size()));
+        return 2;
+    }
+    const QString file = positional.value(0);
+    const QString screenshot = parser.value(screenshotOption);
+    const bool screenshotMode = parser.isSet(screenshotOption);
+    if (parser.isSet(fnOption) && file.isEmpty()) {
+        std::fprintf(stderr, "jitscope: --fn needs a FILE\n");
+        return 2;
+    }
+    if (!file.isEmpty() && !QFileInfo(file).isFile()) {
+        std::fprintf(stderr, "jitscope: %s: no such file\n", qPrintable(file));
+        if (screenshotMode)
+            return 2;
+    }
+
+    jitscope::MainWindow window;
+    if (screenshotMode) {
+        // A fixed size and no restored state keep screenshots comparable between machines and runs.
+        window.resize(1400, 900);
+    } else {
+        window.restoreSettings();
+    }
+    window.show();
+
+    if (screenshotMode) {
+        // Queued: the last layout is applied and the window has processed its pending resize before the grab.
+        QObject::connect(
+            &window, &jitscope::MainWindow::idle, &window,
+            [&window, screenshot] { takeScreenshot(&window, screenshot); }, Qt::QueuedConnection);
+    }
+    if (!file.isEmpty())
+        window.openFile(file, parser.value(fnOption));
+    if (screenshotMode && window.isIdle())
+        QTimer::singleShot(0, &window, [&window, screenshot] { takeScreenshot(&window, screenshot); });
+
+    return app.exec();
+}

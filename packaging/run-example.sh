@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# `make run`: opens the GUI on the bundled example, or prints its graph where there is no display.
+set -euo pipefail
+BUILD=${1:-build}
+EXAMPLE=examples/loop_in_traced_fn.py
+if [ -n "${DISPLAY:-}" ] || [ -n "${WAYLAND_DISPLAY:-}" ]; then
+  exec "$BUILD/bin/jitscope" "$EXAMPLE"
+fi
+echo "make run: no display (DISPLAY and WAYLAND_DISPLAY are unset), so the GUI cannot open."
+echo "Showing what 'jitscope-cli graph $EXAMPLE' prints instead; with a display, run: $BUILD/bin/jitscope $EXAMPLE"
+echo
+exec "$BUILD/bin/jitscope-cli" graph "$EXAMPLE"

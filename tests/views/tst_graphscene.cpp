@@ -1,0 +1,367 @@
+#include "graphitems.h"
+#include "graphlayout.h"
+#include "graphscene.h"
+#include "graphview.h"
+#include "irgraph.h"
+
+#include <QSet>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace jitscope;
+
+namespace {
+
+enum NodeIds { ConstTwo, Mul, TripCount, CondTrue, Loop, BodyMul, BodyRelu, Sigmoid };
+
+int addValue(IrGraph& g, const QString& name, const QString& type, int producer, QVector<qint64> sizes = {})
+{
+    IrValue v;
+    v.id = g.values.size();
+    v.name = name;
+    v.type = type;
+    v.producer = producer;
+    if (!sizes.isEmpty()) {
+        TensorInfo t;
+        t.dtype = QStringLiteral("Float");
+        t.sizes = sizes;
+        v.tensor = t;
+    }
+    g.values.append(v);
+    return v.id;
+}
+
+int addNode(IrGraph& g, const QString& kind, QVector<int> inputs, int line, int parentNode = -1)
+{
+    IrNode n;
+    n.id = g.nodes.size();
+    n.kind = kind;
+    n.inputs = inputs;
+    n.location = SourceLocation { QStringLiteral("model.py"), line, 4 };
+    n.parentNode = parentNode;
+    n.parentBlock = parentNode >= 0 ? 0 : -1;
+    g.nodes.append(n);
+    return n.id;
+}
+
+/// def f(x):
+///     y = x * 2
+///     for i in range(3):
+///         y = relu(y * x)
+///     return sigmoid(y)
+IrGraph loopGraph()
+{
+    IrGraph g;
+    const int x = addValue(g, QStringLiteral("x.1"), QStringLiteral("Float(3, 4)"), -1, { 3, 4 });
+    g.top.inputs = { x };
+
+    addNode(g, QStringLiteral("prim::Constant"), {}, 2);
+    g.nodes[ConstTwo].attributes
+        = { IrAttribute { QStringLiteral("value"), QStringLiteral("i"), QStringLiteral("2") } };
+    g.nodes[ConstTwo].attributeText = QStringLiteral("[value=2]");
+    const int two = addValue(g, QStringLiteral("2"), QStringLiteral("int"), ConstTwo);
+    g.nodes[ConstTwo].outputs = { two };
+
+    addNode(g, QStringLiteral("aten::mul"), { x, two }, 2);
+    const int y = addValue(g, QStringLiteral("y.1"), QStringLiteral("Tensor"), Mul, { 3, 4 });
+    g.nodes[Mul].outputs = { y };
+
+    addNode(g, QStringLiteral("prim::Constant"), {}, 3);
+    g.nodes[TripCount].attributes
+        = { IrAttribute { QStringLiteral("value"), QStringLiteral("i"), QStringLiteral("3") } };
+    const int n = addValue(g, QStringLiteral("3"), QStringLiteral("int"), TripCount);
+    g.nodes[TripCount].outputs = { n };
+
+    addNode(g, QStringLiteral("prim::Constant"), {}, 3);
+    g.nodes[CondTrue].attributes
+        = { IrAttribute { QStringLiteral("value"), QStringLiteral("i"), QStringLiteral("1") } };
+    const int cond = addValue(g, QStringLiteral("4"), QStringLiteral("bool"), CondTrue);
+    g.nodes[CondTrue].outputs = { cond };
+
+    addNode(g, QStringLiteral("prim::Loop"), { n, cond, y }, 3);
+    const int loopOut = addValue(g, QStringLiteral("y"), QStringLiteral("Tensor"), Loop);
+    g.nodes[Loop].outputs = { loopOut };
+
+    const int i = addValue(g, QStringLiteral("i"), QStringLiteral("int"), -1);
+    const int acc = addValue(g, QStringLiteral("y.6"), QStringLiteral("Tensor"), -1);
+    addNode(g, QStringLiteral("aten::mul"), { acc, x }, 4, Loop);
+    const int prod = addValue(g, QStringLiteral("5"), QStringLiteral("Tensor"), BodyMul);
+    g.nodes[BodyMul].outputs = { prod };
+    addNode(g, QStringLiteral("aten::relu"), { prod }, 4, Loop);
+    const int relu = addValue(g, QStringLiteral("y.3"), QStringLiteral("Tensor"), BodyRelu);
+    g.nodes[BodyRelu].outputs = { relu };
+
+    IrBlock body;
+    body.inputs = { i, acc };
+    body.nodes = { BodyMul, BodyRelu };
+    body.outputs = { cond, relu };
+    g.nodes[Loop].blocks = { body };
+
+    addNode(g, QStringLiteral("aten::sigmoid"), { loopOut }, 5);
+    const int out = addValue(g, QStringLiteral("6"), QStringLiteral("Tensor"), Sigmoid, { 3, 4 });
+    g.nodes[Sigmoid].outputs = { out };
+
+    g.top.nodes = { ConstTwo, Mul, TripCount, CondTrue, Loop, Sigmoid };
+    g.top.outputs = { out };
+    return g;
+}
+
+} // namespace
+
+class TestGraphScene : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_graph = loopGraph();
+        m_layout = layoutGraph(m_graph);
+        QVERIFY2(m_layout.error.isEmpty(), qPrintable(m_layout.error));
+        QVERIFY(!m_layout.nodes.isEmpty());
+    }
+
+    void itemCounts()
+    {
+        GraphScene scene;
+        scene.setGraph(m_graph, m_layout);
+        QVERIFY(scene.hasGraph());
+        QCOMPARE(scene.nodeCount(), m_layout.nodes.size());
+        QCOMPARE(scene.edgeCount(), m_layout.edges.size());
+        QCOMPARE(scene.clusterCount(), m_layout.clusters.size());
+
+        int nodes = 0, edges = 0, clusters = 0;
+        for (QGraphicsItem* item : scene.items()) {
+            nodes += item->type() == NodeItem::Type;
+            edges += item->type() == EdgeItem::Type;
+            clusters += item->type() == ClusterItem::Type;
+        }
+        QCOMPARE(nodes, scene.nodeCount());
+        QCOMPARE(edges, scene.edgeCount());
+        QCOMPARE(clusters, scene.clusterCount());
+        QVERIFY(scene.edgeCount() >= 4);
+
+        for (int id : { Mul, Loop, BodyMul, BodyRelu, Sigmoid }) {
+            NodeItem* item = scene.nodeItem(id);
+            QVERIFY2(item, qPrintable(QStringLiteral("no item for node %1").arg(id)));
+            QCOMPARE(item->type(), int(NodeItem::Type));
+            QCOMPARE(item->nodeId(), id);
+            QCOMPARE(item->title(), m_graph.node(id).kind);
+            // Items sit where Graphviz put them and keep the box size.
+            const QRectF box = m_layout.nodes.at(item->layoutIndex()).box;
+            QVERIFY(qAbs(item->sceneBoundingRect().center().x() - box.center().x()) < 3);
+            QVERIFY(item->shape().boundingRect().width() >= box.width() - 0.5);
+            QVERIFY(item->flags() & QGraphicsItem::ItemIsSelectable);
+            QCOMPARE(item->cacheMode(), QGraphicsItem::DeviceCoordinateCache);
+        }
+        QCOMPARE(scene.nodeItem(12345), nullptr);
+        QVERIFY(scene.sceneRect().contains(scene.contentsRect()));
+    }
+
+    void edgesHavePathsAndLabels()
+    {
+        GraphScene scene;
+        scene.setGraph(m_graph, m_layout);
+        bool anyLabel = false;
+        for (EdgeItem* edge : scene.edgeItems()) {
+            QVERIFY(!edge->path().isEmpty());
+            QVERIFY(edge->boundingRect().isValid());
+            QVERIFY(!edge->shape().isEmpty());
+            QVERIFY(edge->zValue() < scene.nodeItems().first()->zValue());
+            anyLabel |= !edge->label().isEmpty();
+        }
+        // x.1 is Float(3, 4): its edges carry the shape as a label.
+        QVERIFY(anyLabel);
+    }
+
+    void clustersNest()
+    {
+        GraphScene scene;
+        scene.setGraph(m_graph, m_layout);
+        QVERIFY(scene.clusterCount() >= 1);
+        const QList<ClusterItem*> clusters = scene.clusterItems();
+        bool nested = false;
+        for (ClusterItem* cluster : clusters) {
+            QCOMPARE(cluster->type(), int(ClusterItem::Type));
+            QCOMPARE(cluster->nodeId(), int(Loop));
+            QCOMPARE(cluster->kind(), ClusterItem::Kind::Loop);
+            QVERIFY(cluster->zValue() < scene.edgeItems().first()->zValue());
+            if (cluster->parentCluster() >= 0) {
+                nested = true;
+                ClusterItem* parent = clusters.at(cluster->parentCluster());
+                QCOMPARE(cluster->depth(), parent->depth() + 1);
+                QVERIFY(cluster->zValue() > parent->zValue());
+                QVERIFY(parent->rect().adjusted(-1, -1, 1, 1).contains(cluster->rect()));
+            }
+        }
+        if (clusters.size() > 1)
+            QVERIFY(nested);
+        // The loop body's nodes are inside some cluster.
+        const QPointF bodyCenter = scene.nodeItem(BodyMul)->sceneBoundingRect().center();
+        QVERIFY(std::any_of(
+            clusters.begin(), clusters.end(), [&](ClusterItem* c) { return c->rect().contains(bodyCenter); }));
+        QVERIFY(!clusters.first()->title().isEmpty());
+    }
+
+    void coloursByCategory()
+    {
+        GraphScene scene;
+        scene.setGraph(m_graph, m_layout);
+        NodeItem* mul = scene.nodeItem(Mul);
+        NodeItem* relu = scene.nodeItem(BodyRelu);
+        NodeItem* loop = scene.nodeItem(Loop);
+        QCOMPARE(mul->category(), OpCategory::Arithmetic);
+        QCOMPARE(relu->category(), OpCategory::Activation);
+        QCOMPARE(loop->category(), OpCategory::ControlFlow);
+        QCOMPARE(mul->fillColor(), scene.nodeItem(BodyMul)->fillColor());
+        QVERIFY(mul->fillColor() != relu->fillColor());
+        QVERIFY(mul->fillColor() != loop->fillColor());
+        QVERIFY(relu->fillColor() != loop->fillColor());
+
+        const QVector<OpCategory> shown = scene.categories();
+        for (OpCategory c : { OpCategory::Input, OpCategory::Output, OpCategory::Arithmetic, OpCategory::Activation,
+                 OpCategory::ControlFlow })
+            QVERIFY2(shown.contains(c), qPrintable(opCategoryName(c)));
+        QVERIFY(!shown.contains(OpCategory::ConvLinear));
+
+        QSet<QRgb> all;
+        for (int c = int(OpCategory::Input); c <= int(OpCategory::Other); ++c)
+            all.insert(categoryColor(OpCategory(c)).rgb());
+        QCOMPARE(all.size(), int(OpCategory::Other) + 1);
+        // Light fills keep dark text readable.
+        for (QRgb rgb : all)
+            QVERIFY(QColor(rgb).lightness() > 190);
+    }
+
+    void selectionEmitsNodeSelected()
+    {
+        GraphScene scene;
+        scene.setGraph(m_graph, m_layout);
+        QSignalSpy spy(&scene, &GraphScene::nodeSelected);
+
+        scene.selectNode(BodyRelu);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.takeFirst().at(0).toInt(), int(BodyRelu));
+        QCOMPARE(scene.selectedNodeId(), int(BodyRelu));
+        QVERIFY(scene.nodeItem(BodyRelu)->isSelected());
+
+        // Edges touching the selected node are highlighted, the others are not.
+        const int reluIndex = scene.nodeItem(BodyRelu)->layoutIndex();
+        for (EdgeItem* edge : scene.edgeItems())
+            QCOMPARE(edge->isHighlighted(), edge->fromIndex() == reluIndex || edge->toIndex() == reluIndex);
+
+        scene.selectNode(Sigmoid);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.takeFirst().at(0).toInt(), int(Sigmoid));
+        QVERIFY(!scene.nodeItem(BodyRelu)->isSelected());
+
+        scene.clearSelection();
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.takeFirst().at(0).toInt(), -1);
+        for (EdgeItem* edge : scene.edgeItems())
+            QVERIFY(!edge->isHighlighted());
+    }
+
+    void clickSelectsAndBackgroundClears()
+    {
+        GraphScene scene;
+        scene.setGraph(m_graph, m_layout);
+        GraphView view;
+        view.setScene(&scene);
+        view.resize(800, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.fitGraph();
+        QVERIFY(view.zoom() > GraphView::MinZoom);
+        QCOMPARE(view.dragMode(), QGraphicsView::ScrollHandDrag);
+
+        QSignalSpy spy(&scene, &GraphScene::nodeSelected);
+        NodeItem* target = scene.nodeItem(Sigmoid);
+        const QPoint pos = view.mapFromScene(target->sceneBoundingRect().center());
+        QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, pos);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.takeFirst().at(0).toInt(), int(Sigmoid));
+
+        // A click on empty background clears the selection (the drag-to-pan mode must not swallow it).
+        const QPoint empty(2, 2);
+        QVERIFY(!view.itemAt(empty));
+        QTest::mouseClick(view.viewport(), Qt::LeftButton, {}, empty);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.takeFirst().at(0).toInt(), -1);
+    }
+
+    void zoom()
+    {
+        GraphScene scene;
+        scene.setGraph(m_graph, m_layout);
+        GraphView view;
+        view.setScene(&scene);
+        view.resize(600, 400);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.resetZoom();
+        QCOMPARE(view.zoom(), 1.0);
+        QSignalSpy spy(&view, &GraphView::zoomChanged);
+        view.zoomIn();
+        QVERIFY(view.zoom() > 1.0);
+        view.zoomOut();
+        QVERIFY(qFuzzyCompare(view.zoom(), 1.0));
+        QCOMPARE(spy.count(), 2);
+        for (int i = 0; i < 50; ++i)
+            view.zoomIn();
+        QCOMPARE(view.zoom(), GraphView::MaxZoom);
+
+        // Ctrl+wheel zooms and keeps the point under the cursor in place.
+        view.setTransform(QTransform::fromScale(2.5, 2.5));
+        view.centerOn(scene.contentsRect().center());
+        const QPoint cursor = view.viewport()->rect().center() + QPoint(40, 30);
+        const QPointF before = view.mapToScene(cursor);
+        QWheelEvent wheel(cursor, view.viewport()->mapToGlobal(cursor), QPoint(), QPoint(0, 240), Qt::NoButton,
+            Qt::ControlModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view.viewport(), &wheel);
+        QVERIFY(view.zoom() > 2.5 * 1.2);
+        const QPointF after = view.mapToScene(cursor);
+        QVERIFY2(QLineF(before, after).length() < 3,
+            qPrintable(QStringLiteral("moved by %1").arg(QLineF(before, after).length())));
+
+        // Fitting never magnifies a small graph beyond 150%.
+        view.fitGraph();
+        QVERIFY(view.zoom() <= 1.5 + 1e-9);
+    }
+
+    void messageReplacesGraph()
+    {
+        GraphScene scene;
+        scene.setGraph(m_graph, m_layout);
+        scene.selectNode(Mul);
+        QSignalSpy spy(&scene, &GraphScene::nodeSelected);
+        scene.showMessage(QStringLiteral("f failed to compile"), QStringLiteral("line 3: unknown builtin op"), true);
+        QCOMPARE(spy.count(), 0);
+        QVERIFY(!scene.hasGraph());
+        QCOMPARE(scene.nodeCount(), 0);
+        QCOMPARE(scene.edgeCount(), 0);
+        QCOMPARE(scene.messageTitle(), QStringLiteral("f failed to compile"));
+        QCOMPARE(scene.items().size(), 1);
+        QCOMPARE(scene.items().first()->type(), int(MessageItem::Type));
+        QVERIFY(scene.contentsRect().width() > 100);
+
+        scene.setGraph(m_graph, m_layout);
+        QVERIFY(scene.messageTitle().isEmpty());
+        QCOMPARE(scene.selectedNodeId(), -1);
+    }
+
+    void emptyLayout()
+    {
+        GraphScene scene;
+        scene.setGraph(IrGraph(), GraphLayout());
+        QCOMPARE(scene.nodeCount(), 0);
+        scene.selectNode(3);
+        QCOMPARE(scene.selectedNodeId(), -1);
+    }
+
+private:
+    IrGraph m_graph;
+    GraphLayout m_layout;
+};
+
+QTEST_MAIN(TestGraphScene)
+#include "tst_graphscene.moc"

@@ -1,0 +1,488 @@
+#include "graphitems.h"
+
+#include <QFontDatabase>
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPathStroker>
+#include <QStyleOptionGraphicsItem>
+#include <QtMath>
+
+namespace jitscope {
+
+namespace {
+
+const QColor kSelectionColor(0x1f, 0x6f, 0xeb);
+const QColor kTextColor(0x1f, 0x23, 0x28);
+const QColor kDetailColor(0x4b, 0x55, 0x63);
+const QColor kEdgeColor(0x8c, 0x93, 0x9d);
+const QColor kEdgeLabelColor(0x6b, 0x72, 0x80);
+
+constexpr qreal kNodePadding = 3;
+constexpr qreal kNodeRadius = 5;
+constexpr qreal kSelectedPenWidth = 3;
+constexpr qreal kArrowLength = 8;
+
+QFont pixelFont(int pixelSize, bool bold = false)
+{
+    QFont font;
+    font.setPixelSize(qMax(1, pixelSize));
+    font.setBold(bold);
+    return font;
+}
+
+qreal levelOfDetail(const QStyleOptionGraphicsItem* option, const QPainter* painter)
+{
+    return option ? option->levelOfDetailFromTransform(painter->worldTransform()) : 1.0;
+}
+
+// Where the ray from @p from along @p dir leaves/enters @p box, or @p from when it misses.
+QPointF rayHitsBox(QPointF from, QPointF dir, const QRectF& box)
+{
+    qreal best = -1;
+    auto consider = [&](qreal t) {
+        if (t <= 0)
+            return;
+        const QPointF p = from + dir * t;
+        if (p.x() < box.left() - 0.5 || p.x() > box.right() + 0.5 || p.y() < box.top() - 0.5
+            || p.y() > box.bottom() + 0.5)
+            return;
+        if (best < 0 || t < best)
+            best = t;
+    };
+    if (!qFuzzyIsNull(dir.x())) {
+        consider((box.left() - from.x()) / dir.x());
+        consider((box.right() - from.x()) / dir.x());
+    }
+    if (!qFuzzyIsNull(dir.y())) {
+        consider((box.top() - from.y()) / dir.y());
+        consider((box.bottom() - from.y()) / dir.y());
+    }
+    return best < 0 ? from : from + dir * best;
+}
+
+qreal distanceToBox(QPointF p, const QRectF& box)
+{
+    const qreal dx = qMax(qMax(box.left() - p.x(), 0.0), p.x() - box.right());
+    const qreal dy = qMax(qMax(box.top() - p.y(), 0.0), p.y() - box.bottom());
+    return std::hypot(dx, dy);
+}
+
+} // namespace
+
+QColor categoryColor(OpCategory category)
+{
+    switch (category) {
+    case OpCategory::Input:
+        return QColor(0xd9, 0xf2, 0xdc);
+    case OpCategory::Output:
+        return QColor(0xfc, 0xe2, 0xcf);
+    case OpCategory::Constant:
+        return QColor(0xee, 0xef, 0xf1);
+    case OpCategory::ConvLinear:
+        return QColor(0xcd, 0xe3, 0xfa);
+    case OpCategory::Normalization:
+        return QColor(0xdf, 0xd8, 0xf6);
+    case OpCategory::Activation:
+        return QColor(0xfd, 0xec, 0xc4);
+    case OpCategory::Pooling:
+        return QColor(0xcc, 0xef, 0xea);
+    case OpCategory::ShapeView:
+        return QColor(0xec, 0xe6, 0xda);
+    case OpCategory::Arithmetic:
+        return QColor(0xf7, 0xdb, 0xe8);
+    case OpCategory::ControlFlow:
+        return QColor(0xff, 0xf1, 0xa8);
+    case OpCategory::Creation:
+        return QColor(0xe4, 0xf4, 0xc9);
+    case OpCategory::Call:
+        return QColor(0xfa, 0xd4, 0xcf);
+    case OpCategory::Attribute:
+        return QColor(0xe1, 0xe8, 0xf0);
+    case OpCategory::Container:
+        return QColor(0xe9, 0xdd, 0xf3);
+    case OpCategory::Other:
+        break;
+    }
+    return QColor(0xf3, 0xf4, 0xf6);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+NodeItem::NodeItem(const LayoutNode& node, int layoutIndex, double fontSize)
+    : m_nodeId(node.nodeId)
+    , m_layoutIndex(layoutIndex)
+    , m_role(node.role)
+    , m_category(node.category)
+    , m_title(node.title)
+    , m_details(node.details)
+    , m_fill(categoryColor(node.category))
+{
+    setPos(node.box.center());
+    m_rect = QRectF(-node.box.width() / 2, -node.box.height() / 2, node.box.width(), node.box.height());
+    m_titleFont = pixelFont(qRound(fontSize), true);
+    m_detailFont = pixelFont(qRound(fontSize) - 1);
+    fitFonts();
+
+    setFlag(ItemIsSelectable);
+    setAcceptHoverEvents(true);
+    setCacheMode(DeviceCoordinateCache);
+    setCursor(Qt::PointingHandCursor);
+    setZValue(10);
+}
+
+// Graphviz sized the box for its own font metrics; shrink ours until the text fits the box it gave us.
+void NodeItem::fitFonts()
+{
+    const qreal availableWidth = m_rect.width() - 2 * kNodePadding;
+    const int minTitle = qMax(6, m_titleFont.pixelSize() - 2);
+    while (m_titleFont.pixelSize() > minTitle && QFontMetricsF(m_titleFont).horizontalAdvance(m_title) > availableWidth)
+        m_titleFont.setPixelSize(m_titleFont.pixelSize() - 1);
+
+    const qreal available = m_rect.height() - 2 * kNodePadding + 2;
+    for (int i = 0; i < 6; ++i) {
+        const qreal needed
+            = QFontMetricsF(m_titleFont).height() + m_details.size() * QFontMetricsF(m_detailFont).height();
+        if (needed <= available || m_detailFont.pixelSize() <= 6)
+            return;
+        m_titleFont.setPixelSize(m_titleFont.pixelSize() - 1);
+        m_detailFont.setPixelSize(m_detailFont.pixelSize() - 1);
+    }
+}
+
+QRectF NodeItem::boundingRect() const
+{
+    const qreal m = kSelectedPenWidth / 2 + 1;
+    return m_rect.adjusted(-m, -m, m + 2, m + 2);
+}
+
+QPainterPath NodeItem::shape() const
+{
+    QPainterPath path;
+    const qreal radius = m_role == LayoutNode::Role::Node ? kNodeRadius : m_rect.height() / 2;
+    path.addRoundedRect(m_rect, radius, radius);
+    return path;
+}
+
+void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    painter->setRenderHint(QPainter::Antialiasing);
+    const qreal radius = m_role == LayoutNode::Role::Node ? kNodeRadius : qMin(m_rect.height() / 2, 14.0);
+
+    // A soft shadow gives the boxes some depth on the light background.
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(QColor(0, 0, 0, 22));
+    painter->drawRoundedRect(m_rect.translated(1.2, 1.5), radius, radius);
+
+    QColor fill = m_hovered ? m_fill.lighter(104) : m_fill;
+    QPen pen(m_fill.darker(m_hovered ? 190 : 145), m_hovered ? 1.6 : 1.0);
+    if (isSelected())
+        pen = QPen(kSelectionColor, kSelectedPenWidth);
+    painter->setPen(pen);
+    painter->setBrush(fill);
+    painter->drawRoundedRect(m_rect, radius, radius);
+
+    const qreal lod = levelOfDetail(option, painter);
+    if (lod < 0.25)
+        return;
+
+    const QFontMetricsF titleMetrics(m_titleFont);
+    const QFontMetricsF detailMetrics(m_detailFont);
+    const bool showDetails = lod >= 0.45;
+    const int detailCount = showDetails ? m_details.size() : 0;
+    const qreal textWidth = m_rect.width() - 2 * kNodePadding;
+    const qreal total = titleMetrics.height() + detailCount * detailMetrics.height();
+    qreal y = m_rect.center().y() - total / 2;
+
+    painter->setPen(kTextColor);
+    painter->setFont(m_titleFont);
+    QRectF line(m_rect.left() + kNodePadding, y, textWidth, titleMetrics.height());
+    painter->drawText(line, Qt::AlignCenter, titleMetrics.elidedText(m_title, Qt::ElideMiddle, textWidth));
+    y += titleMetrics.height();
+
+    painter->setPen(kDetailColor);
+    painter->setFont(m_detailFont);
+    for (int i = 0; i < detailCount; ++i) {
+        line = QRectF(m_rect.left() + kNodePadding, y, textWidth, detailMetrics.height());
+        painter->drawText(line, Qt::AlignCenter, detailMetrics.elidedText(m_details.at(i), Qt::ElideRight, textWidth));
+        y += detailMetrics.height();
+    }
+}
+
+void NodeItem::hoverEnterEvent(QGraphicsSceneHoverEvent* event)
+{
+    m_hovered = true;
+    update();
+    QGraphicsItem::hoverEnterEvent(event);
+}
+
+void NodeItem::hoverLeaveEvent(QGraphicsSceneHoverEvent* event)
+{
+    m_hovered = false;
+    update();
+    QGraphicsItem::hoverLeaveEvent(event);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+EdgeItem::EdgeItem(const LayoutEdge& edge, int edgeIndex, const QRectF& targetBox, double fontSize)
+    : m_edgeIndex(edgeIndex)
+    , m_fromIndex(edge.fromNode)
+    , m_toIndex(edge.toNode)
+    , m_valueId(edge.valueId)
+    , m_label(edge.label)
+    , m_labelPos(edge.labelPos)
+    , m_labelFont(pixelFont(qMax(7, qRound(fontSize * 0.85))))
+{
+    // Graphviz gives 1 + 3n Bezier control points, optionally followed by the arrow tip (its "e," point).
+    const QVector<QPointF>& pts = edge.points;
+    int curveCount = int(pts.size());
+    bool explicitTip = false;
+    if (pts.size() >= 5 && (pts.size() - 2) % 3 == 0) {
+        curveCount = int(pts.size()) - 1;
+        explicitTip = true;
+    }
+    if (curveCount > 0) {
+        m_path.moveTo(pts.first());
+        if (curveCount >= 4 && (curveCount - 1) % 3 == 0) {
+            for (int i = 1; i + 2 < curveCount; i += 3)
+                m_path.cubicTo(pts.at(i), pts.at(i + 1), pts.at(i + 2));
+        } else {
+            for (int i = 1; i < curveCount; ++i)
+                m_path.lineTo(pts.at(i));
+        }
+    }
+
+    if (edge.hasArrow && curveCount >= 2) {
+        const QPointF end = pts.at(curveCount - 1);
+        QPointF base = end;
+        QPointF tip = end;
+        QPointF dir;
+        if (explicitTip) {
+            tip = pts.last();
+            dir = tip - base;
+        }
+        if (std::hypot(dir.x(), dir.y()) < 0.01) {
+            // Direction at the end: from the last control point that differs from the end point.
+            for (int i = curveCount - 2; i >= 0; --i) {
+                dir = end - pts.at(i);
+                if (std::hypot(dir.x(), dir.y()) > 0.01)
+                    break;
+            }
+        }
+        const qreal len = std::hypot(dir.x(), dir.y());
+        if (len > 0.01) {
+            dir /= len;
+            // Without an explicit tip the spline stops where the arrow head begins: put the tip on the border.
+            if (!explicitTip && targetBox.isValid()) {
+                const qreal gap = distanceToBox(end, targetBox);
+                if (gap > 2 && gap < 25)
+                    tip = rayHitsBox(end, dir, targetBox);
+            }
+            if (std::hypot(tip.x() - base.x(), tip.y() - base.y()) < 3)
+                base = tip - dir * kArrowLength;
+            const QPointF along = tip - base;
+            const qreal arrowLen = std::hypot(along.x(), along.y());
+            const QPointF normal(-along.y() / arrowLen, along.x() / arrowLen);
+            const qreal halfWidth = qMin(3.5, arrowLen * 0.45);
+            m_arrow << tip << base + normal * halfWidth << base - normal * halfWidth;
+        }
+    }
+
+    if (!m_label.isEmpty() && m_labelPos.isNull() && !m_path.isEmpty())
+        m_labelPos
+            = m_path.pointAtPercent(0.5) + QPointF(QFontMetricsF(m_labelFont).horizontalAdvance(m_label) / 2 + 4, 0);
+
+    m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-3, -3, 3, 3);
+    if (!m_label.isEmpty())
+        m_bounds = m_bounds.united(labelRect().adjusted(-2, -2, 2, 2));
+
+    setCacheMode(DeviceCoordinateCache);
+    setZValue(5);
+}
+
+QRectF EdgeItem::labelRect() const
+{
+    const QFontMetricsF metrics(m_labelFont);
+    const QSizeF size(metrics.horizontalAdvance(m_label) + 2, metrics.height());
+    return QRectF(m_labelPos - QPointF(size.width() / 2, size.height() / 2), size);
+}
+
+void EdgeItem::setHighlighted(bool highlighted)
+{
+    if (m_highlighted == highlighted)
+        return;
+    m_highlighted = highlighted;
+    setZValue(highlighted ? 6 : 5);
+    update();
+}
+
+QRectF EdgeItem::boundingRect() const
+{
+    return m_bounds;
+}
+
+QPainterPath EdgeItem::shape() const
+{
+    QPainterPathStroker stroker;
+    stroker.setWidth(6);
+    QPainterPath hit = stroker.createStroke(m_path);
+    hit.addPolygon(m_arrow);
+    if (!m_label.isEmpty())
+        hit.addRect(labelRect());
+    return hit;
+}
+
+void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    painter->setRenderHint(QPainter::Antialiasing);
+    const QColor color = m_highlighted ? kSelectionColor : kEdgeColor;
+    painter->setPen(QPen(color, m_highlighted ? 2.0 : 1.2, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+    painter->setBrush(Qt::NoBrush);
+    painter->drawPath(m_path);
+    if (!m_arrow.isEmpty()) {
+        painter->setPen(QPen(color, 1.0, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        painter->setBrush(color);
+        painter->drawPolygon(m_arrow);
+    }
+    if (!m_label.isEmpty() && levelOfDetail(option, painter) >= 0.45) {
+        painter->setFont(m_labelFont);
+        painter->setPen(m_highlighted ? kSelectionColor : kEdgeLabelColor);
+        painter->drawText(labelRect(), Qt::AlignCenter, m_label);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+ClusterItem::ClusterItem(const LayoutCluster& cluster, int clusterIndex, Kind kind, int depth, double fontSize)
+    : m_clusterIndex(clusterIndex)
+    , m_parentCluster(cluster.parentCluster)
+    , m_nodeId(cluster.nodeId)
+    , m_blockIndex(cluster.blockIndex)
+    , m_depth(depth)
+    , m_kind(kind)
+    , m_title(cluster.title)
+    , m_rect(cluster.box)
+    , m_font(pixelFont(qRound(fontSize), true))
+{
+    setCacheMode(DeviceCoordinateCache);
+    // Outer blocks below inner ones, all below edges and nodes.
+    setZValue(-100 + depth);
+}
+
+QRectF ClusterItem::boundingRect() const
+{
+    return m_rect.adjusted(-1, -1, 1, 1);
+}
+
+void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
+{
+    QColor base;
+    switch (m_kind) {
+    case Kind::Loop:
+        base = QColor(0x63, 0x66, 0xf1);
+        break;
+    case Kind::If:
+        base = QColor(0xd9, 0x77, 0x06);
+        break;
+    case Kind::Block:
+        base = QColor(0x6b, 0x72, 0x80);
+        break;
+    }
+    painter->setRenderHint(QPainter::Antialiasing);
+    QColor fill = base;
+    fill.setAlpha(16);
+    QColor border = base;
+    border.setAlpha(140);
+    painter->setPen(QPen(border, 1.2, m_kind == Kind::If ? Qt::DashLine : Qt::SolidLine));
+    painter->setBrush(fill);
+    painter->drawRoundedRect(m_rect, 8, 8);
+
+    if (m_title.isEmpty() || levelOfDetail(option, painter) < 0.3)
+        return;
+    const QFontMetricsF metrics(m_font);
+    const qreal barHeight = metrics.height() + 4;
+    QPainterPath bar;
+    bar.addRoundedRect(QRectF(m_rect.left(), m_rect.top(), m_rect.width(), barHeight + 8), 8, 8);
+    QPainterPath clip;
+    clip.addRect(QRectF(m_rect.left(), m_rect.top(), m_rect.width(), barHeight));
+    QColor barFill = base;
+    barFill.setAlpha(38);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(barFill);
+    painter->drawPath(bar.intersected(clip));
+
+    QColor titleColor = base.darker(150);
+    painter->setPen(titleColor);
+    painter->setFont(m_font);
+    const QRectF textRect(m_rect.left() + 8, m_rect.top() + 2, m_rect.width() - 16, metrics.height());
+    painter->drawText(
+        textRect, Qt::AlignLeft | Qt::AlignVCenter, metrics.elidedText(m_title, Qt::ElideRight, textRect.width()));
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+MessageItem::MessageItem(const QString& title, const QString& text, Kind kind)
+    : m_kind(kind)
+    , m_title(title)
+    , m_text(text)
+    , m_titleFont(pixelFont(17, true))
+{
+    if (kind == Kind::Error) {
+        m_textFont = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        m_textFont.setPixelSize(13);
+    } else {
+        m_textFont = pixelFont(14);
+    }
+    constexpr qreal padding = 20;
+    constexpr qreal maxWidth = 520;
+    const QFontMetricsF titleMetrics(m_titleFont);
+    const QFontMetricsF textMetrics(m_textFont);
+    const QRectF textBounds = m_text.isEmpty()
+        ? QRectF()
+        : textMetrics.boundingRect(QRectF(0, 0, maxWidth, 1e6), Qt::TextWordWrap | Qt::AlignLeft, m_text);
+    const qreal width = qMax(qMin(maxWidth, titleMetrics.horizontalAdvance(m_title)), textBounds.width()) + 1;
+    const qreal titleHeight = titleMetrics.height();
+    const qreal gap = m_text.isEmpty() ? 0 : 10;
+    m_rect = QRectF(0, 0, width + 2 * padding + 6, titleHeight + gap + textBounds.height() + 2 * padding);
+    m_textRect = QRectF(padding + 6, padding + titleHeight + gap, width, textBounds.height());
+}
+
+QRectF MessageItem::boundingRect() const
+{
+    return m_rect.adjusted(-1, -1, 3, 3);
+}
+
+void MessageItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    const bool error = m_kind == Kind::Error;
+    const QColor accent = error ? QColor(0xcf, 0x22, 0x2e) : kSelectionColor;
+    painter->setRenderHint(QPainter::Antialiasing);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(QColor(0, 0, 0, 18));
+    painter->drawRoundedRect(m_rect.translated(1.5, 2), 8, 8);
+    painter->setPen(QPen(error ? QColor(0xf1, 0xae, 0xb5) : QColor(0xd0, 0xd7, 0xde), 1));
+    painter->setBrush(error ? QColor(0xff, 0xf6, 0xf6) : QColor(Qt::white));
+    painter->drawRoundedRect(m_rect, 8, 8);
+
+    QPainterPath card;
+    card.addRoundedRect(m_rect, 8, 8);
+    QPainterPath stripe;
+    stripe.addRect(QRectF(m_rect.left(), m_rect.top(), 6, m_rect.height()));
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(accent);
+    painter->drawPath(card.intersected(stripe));
+
+    const qreal padding = 20;
+    painter->setPen(error ? accent.darker(120) : kTextColor);
+    painter->setFont(m_titleFont);
+    painter->drawText(
+        QRectF(padding + 6, padding, m_rect.width() - 2 * padding - 6, QFontMetricsF(m_titleFont).height()),
+        Qt::AlignLeft | Qt::AlignVCenter, m_title);
+    if (!m_text.isEmpty()) {
+        painter->setPen(kTextColor);
+        painter->setFont(m_textFont);
+        painter->drawText(m_textRect, Qt::TextWordWrap | Qt::AlignLeft, m_text);
+    }
+}
+
+} // namespace jitscope

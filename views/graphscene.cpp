@@ -1,0 +1,217 @@
+#include "graphscene.h"
+
+#include "graphitems.h"
+
+#include <QGraphicsItem>
+#include <QSet>
+
+namespace jitscope {
+
+namespace {
+
+constexpr qreal kSceneMargin = 24;
+
+ClusterItem::Kind clusterKind(const IrGraph& graph, int nodeId)
+{
+    if (nodeId >= 0 && nodeId < graph.nodes.size()) {
+        const QString& kind = graph.node(nodeId).kind;
+        if (kind == QLatin1String("prim::Loop"))
+            return ClusterItem::Kind::Loop;
+        if (kind == QLatin1String("prim::If"))
+            return ClusterItem::Kind::If;
+    }
+    return ClusterItem::Kind::Block;
+}
+
+QString valueDescription(const IrGraph& graph, int valueId)
+{
+    if (valueId < 0 || valueId >= graph.values.size())
+        return {};
+    const IrValue& value = graph.value(valueId);
+    QString text = QLatin1Char('%') + value.name;
+    if (!value.type.isEmpty())
+        text += QLatin1String(" : ") + value.type;
+    return text;
+}
+
+} // namespace
+
+GraphScene::GraphScene(QObject* parent)
+    : QGraphicsScene(parent)
+{
+    setBackgroundBrush(QColor(0xfa, 0xfb, 0xfc));
+    // Items are placed once per layout; BSP indexing pays off for hit tests on large graphs.
+    setItemIndexMethod(BspTreeIndex);
+    connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
+}
+
+void GraphScene::clearContents()
+{
+    removeAllItems();
+    Q_EMIT contentsReplaced();
+}
+
+void GraphScene::removeAllItems()
+{
+    // clear() emits selectionChanged for selected items; do not report that as a user selection.
+    const QSignalBlocker blocker(this);
+    clear();
+    m_nodes.clear();
+    m_edges.clear();
+    m_clusters.clear();
+    m_nodeById.clear();
+    m_message = nullptr;
+    m_contentsRect = QRectF();
+    m_lastEmitted = -2;
+    setSceneRect(QRectF());
+}
+
+void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
+{
+    removeAllItems();
+    const double fontSize = LayoutOptions().fontSize;
+
+    // Depth of each cluster from its parent chain; the layout lists parents before children but do not rely on it.
+    QVector<int> depth(layout.clusters.size(), 0);
+    for (int i = 0; i < layout.clusters.size(); ++i) {
+        int parent = layout.clusters.at(i).parentCluster;
+        int guard = 0;
+        while (parent >= 0 && parent < layout.clusters.size() && guard++ < layout.clusters.size()) {
+            ++depth[i];
+            parent = layout.clusters.at(parent).parentCluster;
+        }
+    }
+    for (int i = 0; i < layout.clusters.size(); ++i) {
+        const LayoutCluster& cluster = layout.clusters.at(i);
+        auto* item = new ClusterItem(cluster, i, clusterKind(graph, cluster.nodeId), depth.at(i), fontSize);
+        if (cluster.nodeId >= 0 && cluster.nodeId < graph.nodes.size()) {
+            const IrNode& node = graph.node(cluster.nodeId);
+            item->setToolTip(node.location.isValid()
+                    ? QStringLiteral("%1, block %2 (line %3)")
+                          .arg(node.kind)
+                          .arg(cluster.blockIndex)
+                          .arg(node.location.line)
+                    : QStringLiteral("%1, block %2").arg(node.kind).arg(cluster.blockIndex));
+        }
+        addItem(item);
+        m_clusters.append(item);
+    }
+
+    for (int i = 0; i < layout.nodes.size(); ++i) {
+        const LayoutNode& node = layout.nodes.at(i);
+        auto* item = new NodeItem(node, i, fontSize);
+        if (node.nodeId >= 0 && node.nodeId < graph.nodes.size()) {
+            QString tip = graph.nodeLine(node.nodeId, true).toHtmlEscaped();
+            const QString& scope = graph.node(node.nodeId).scope;
+            if (!scope.isEmpty())
+                tip += QLatin1String("<br/><i>scope: ") + scope.toHtmlEscaped() + QLatin1String("</i>");
+            item->setToolTip(QLatin1String("<pre style='white-space:pre-wrap'>") + tip + QLatin1String("</pre>"));
+            m_nodeById.insert(node.nodeId, item);
+        } else {
+            const QVector<int>& ids
+                = node.role == LayoutNode::Role::GraphOutputs ? graph.top.outputs : graph.top.inputs;
+            QStringList lines;
+            for (int id : ids)
+                lines << valueDescription(graph, id);
+            item->setToolTip(lines.join(QLatin1Char('\n')));
+        }
+        addItem(item);
+        m_nodes.append(item);
+    }
+
+    for (int i = 0; i < layout.edges.size(); ++i) {
+        const LayoutEdge& edge = layout.edges.at(i);
+        const QRectF target
+            = edge.toNode >= 0 && edge.toNode < layout.nodes.size() ? layout.nodes.at(edge.toNode).box : QRectF();
+        auto* item = new EdgeItem(edge, i, target, fontSize);
+        item->setToolTip(valueDescription(graph, edge.valueId));
+        addItem(item);
+        m_edges.append(item);
+    }
+
+    m_contentsRect = layout.bounds;
+    if (!m_contentsRect.isValid())
+        m_contentsRect = itemsBoundingRect();
+    else
+        m_contentsRect = m_contentsRect.united(itemsBoundingRect());
+    setSceneRect(m_contentsRect.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
+    Q_EMIT contentsReplaced();
+}
+
+void GraphScene::showMessage(const QString& title, const QString& text, bool isError)
+{
+    removeAllItems();
+    m_message = new MessageItem(title, text, isError ? MessageItem::Kind::Error : MessageItem::Kind::Info);
+    addItem(m_message);
+    m_contentsRect = m_message->boundingRect();
+    setSceneRect(m_contentsRect.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
+    Q_EMIT contentsReplaced();
+}
+
+QVector<OpCategory> GraphScene::categories() const
+{
+    QSet<int> seen;
+    for (NodeItem* node : m_nodes)
+        seen.insert(int(node->category()));
+    QVector<OpCategory> result;
+    for (int c = int(OpCategory::Input); c <= int(OpCategory::Other); ++c) {
+        if (seen.contains(c))
+            result.append(OpCategory(c));
+    }
+    return result;
+}
+
+QString GraphScene::messageTitle() const
+{
+    return m_message ? m_message->title() : QString();
+}
+
+QString GraphScene::messageText() const
+{
+    return m_message ? m_message->text() : QString();
+}
+
+void GraphScene::selectNode(int nodeId)
+{
+    NodeItem* item = nodeItem(nodeId);
+    {
+        // One selectionChanged for the whole change, not one per item.
+        const QSignalBlocker blocker(this);
+        clearSelection();
+        if (item)
+            item->setSelected(true);
+    }
+    onSelectionChanged();
+}
+
+int GraphScene::selectedNodeId() const
+{
+    const QList<QGraphicsItem*> items = selectedItems();
+    if (items.size() != 1 || items.first()->type() != NodeItem::Type)
+        return -1;
+    return static_cast<NodeItem*>(items.first())->nodeId();
+}
+
+NodeItem* GraphScene::nodeItem(int nodeId) const
+{
+    return m_nodeById.value(nodeId, nullptr);
+}
+
+void GraphScene::onSelectionChanged()
+{
+    QSet<int> selectedIndexes;
+    for (QGraphicsItem* item : selectedItems()) {
+        if (item->type() == NodeItem::Type)
+            selectedIndexes.insert(static_cast<NodeItem*>(item)->layoutIndex());
+    }
+    for (EdgeItem* edge : std::as_const(m_edges))
+        edge->setHighlighted(selectedIndexes.contains(edge->fromIndex()) || selectedIndexes.contains(edge->toIndex()));
+
+    const int id = selectedNodeId();
+    if (id == m_lastEmitted)
+        return;
+    m_lastEmitted = id;
+    Q_EMIT nodeSelected(id);
+}
+
+} // namespace jitscope

@@ -1,0 +1,208 @@
+#include "graphview.h"
+
+#include "graphitems.h"
+#include "graphscene.h"
+
+#include <QDragEnterEvent>
+#include <QDragMoveEvent>
+#include <QDropEvent>
+#include <QKeyEvent>
+#include <QMimeData>
+#include <QPainter>
+#include <QScrollBar>
+#include <QWheelEvent>
+#include <QtMath>
+
+namespace jitscope {
+
+namespace {
+constexpr double kZoomStep = 1.25;
+constexpr double kMaxFitZoom = 1.5;
+constexpr double kReadableZoom = 0.6;
+} // namespace
+
+GraphView::GraphView(QWidget* parent)
+    : QGraphicsView(parent)
+{
+    setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
+    setDragMode(ScrollHandDrag);
+    setTransformationAnchor(AnchorViewCenter);
+    setResizeAnchor(AnchorViewCenter);
+    setViewportUpdateMode(SmartViewportUpdate);
+    setFrameShape(QFrame::NoFrame);
+    setBackgroundBrush(QColor(0xfa, 0xfb, 0xfc));
+    setFocusPolicy(Qt::StrongFocus);
+}
+
+GraphScene* GraphView::graphScene() const
+{
+    return qobject_cast<GraphScene*>(scene());
+}
+
+double GraphView::zoom() const
+{
+    return transform().m11();
+}
+
+void GraphView::setZoom(double zoom)
+{
+    zoom = qBound(MinZoom, zoom, MaxZoom);
+    if (qFuzzyCompare(zoom, this->zoom()))
+        return;
+    setTransform(QTransform::fromScale(zoom, zoom));
+    Q_EMIT zoomChanged(zoom);
+}
+
+void GraphView::zoomBy(double factor, QPoint viewportAnchor)
+{
+    const double target = qBound(MinZoom, zoom() * factor, MaxZoom);
+    if (viewportAnchor.isNull()) {
+        setZoom(target);
+        return;
+    }
+    const QPointF before = mapToScene(viewportAnchor);
+    setZoom(target);
+    // Move the scroll bars so the anchored scene point is back under the cursor.
+    const QPointF after = mapFromScene(before);
+    const QPointF delta = after - QPointF(viewportAnchor);
+    horizontalScrollBar()->setValue(horizontalScrollBar()->value() + qRound(delta.x()));
+    verticalScrollBar()->setValue(verticalScrollBar()->value() + qRound(delta.y()));
+}
+
+void GraphView::zoomIn()
+{
+    zoomBy(kZoomStep);
+}
+
+void GraphView::zoomOut()
+{
+    zoomBy(1 / kZoomStep);
+}
+
+void GraphView::resetZoom()
+{
+    setZoom(1.0);
+}
+
+// The scene rect holds the graph plus a margin: fitting it exactly leaves no scroll bars.
+static QRectF framedRect(const QGraphicsView* view)
+{
+    return view->sceneRect();
+}
+
+void GraphView::fitGraph()
+{
+    const QRectF rect = framedRect(this);
+    if (rect.isEmpty() || viewport()->width() < 10 || viewport()->height() < 10)
+        return;
+    const double fit = qMin(viewport()->width() / rect.width(), viewport()->height() / rect.height());
+    setZoom(qMin(fit, kMaxFitZoom));
+    centerOn(rect.center());
+}
+
+void GraphView::showGraph()
+{
+    const QRectF rect = framedRect(this);
+    if (rect.isEmpty() || viewport()->width() < 10 || viewport()->height() < 10)
+        return;
+    const double fitAll = qMin(viewport()->width() / rect.width(), viewport()->height() / rect.height());
+    if (fitAll >= kReadableZoom) {
+        fitGraph();
+        return;
+    }
+    // Too big to read when shown whole: fit the width if that is readable, and start at the top.
+    const double fitWidth = viewport()->width() / rect.width();
+    const double zoom = qBound(kReadableZoom, fitWidth, 1.0);
+    setZoom(zoom);
+    const double visibleHeight = viewport()->height() / zoom;
+    centerOn(QPointF(rect.center().x(), rect.top() + visibleHeight / 2));
+}
+
+void GraphView::showMessage()
+{
+    const QRectF rect = framedRect(this);
+    if (rect.isEmpty() || viewport()->width() < 10 || viewport()->height() < 10)
+        return;
+    const double fit = qMin(viewport()->width() / rect.width(), viewport()->height() / rect.height());
+    setZoom(qMin(fit, 1.0));
+    centerOn(rect.center());
+}
+
+void GraphView::centerOnNode(int nodeId)
+{
+    GraphScene* graph = graphScene();
+    NodeItem* item = graph ? graph->nodeItem(nodeId) : nullptr;
+    if (!item)
+        return;
+    const QRectF box = item->sceneBoundingRect();
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    if (!visible.contains(box))
+        centerOn(item);
+}
+
+void GraphView::wheelEvent(QWheelEvent* event)
+{
+    if (event->modifiers() & Qt::ControlModifier) {
+        const QPoint delta = event->angleDelta();
+        const int steps = delta.y() != 0 ? delta.y() : delta.x();
+        if (steps != 0)
+            zoomBy(qPow(1.0015, steps), event->position().toPoint());
+        event->accept();
+        return;
+    }
+    QGraphicsView::wheelEvent(event);
+}
+
+void GraphView::keyPressEvent(QKeyEvent* event)
+{
+    // Reached only when no action owns these shortcuts (the view used outside the main window).
+    if (event->modifiers() & Qt::ControlModifier) {
+        switch (event->key()) {
+        case Qt::Key_Plus:
+        case Qt::Key_Equal:
+            zoomIn();
+            event->accept();
+            return;
+        case Qt::Key_Minus:
+            zoomOut();
+            event->accept();
+            return;
+        case Qt::Key_0:
+            fitGraph();
+            event->accept();
+            return;
+        default:
+            break;
+        }
+    }
+    QGraphicsView::keyPressEvent(event);
+}
+
+void GraphView::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls()) {
+        event->ignore();
+        return;
+    }
+    QGraphicsView::dragEnterEvent(event);
+}
+
+void GraphView::dragMoveEvent(QDragMoveEvent* event)
+{
+    if (event->mimeData()->hasUrls()) {
+        event->ignore();
+        return;
+    }
+    QGraphicsView::dragMoveEvent(event);
+}
+
+void GraphView::dropEvent(QDropEvent* event)
+{
+    if (event->mimeData()->hasUrls()) {
+        event->ignore();
+        return;
+    }
+    QGraphicsView::dropEvent(event);
+}
+
+} // namespace jitscope

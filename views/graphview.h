@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QGraphicsView>
+
+namespace jitscope {
+
+class GraphScene;
+
+/// A view on a GraphScene: Ctrl+wheel zooms about the cursor, the wheel scrolls, dragging the background pans
+/// and a click still selects. Ctrl+plus/minus zoom, Ctrl+0 fits the graph.
+class GraphView : public QGraphicsView
+{
+    Q_OBJECT
+public:
+    explicit GraphView(QWidget* parent = nullptr);
+
+    GraphScene* graphScene() const;
+
+    /// Current scale factor (1 = one scene unit per pixel).
+    double zoom() const;
+
+    static constexpr double MinZoom = 0.05;
+    static constexpr double MaxZoom = 8.0;
+
+    /// Zooms by @p factor, keeping the scene point under @p viewportAnchor fixed (the centre when null).
+    void zoomBy(double factor, QPoint viewportAnchor = QPoint());
+
+public Q_SLOTS:
+    void zoomIn();
+    void zoomOut();
+    void resetZoom();
+    /// Shows the whole graph (never magnified above 1.5x).
+    void fitGraph();
+    /// How a freshly laid-out graph is first shown: whole when that stays readable, else at a readable scale
+    /// with the top of the graph (its inputs) in view.
+    void showGraph();
+    /// Shows a message card at no more than 100% so its text stays the size of the UI's.
+    void showMessage();
+    void centerOnNode(int nodeId);
+
+Q_SIGNALS:
+    void zoomChanged(double zoom);
+
+protected:
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    // File drops are for the main window, not for the scene.
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dragMoveEvent(QDragMoveEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void setZoom(double zoom);
+};
+
+} // namespace jitscope

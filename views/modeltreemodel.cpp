@@ -1,0 +1,294 @@
+#include "modeltreemodel.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
+namespace jitscope {
+
+namespace {
+
+QString shapeText(const QVector<qint64>& shape)
+{
+    QStringList dims;
+    dims.reserve(shape.size());
+    for (qint64 d : shape)
+        dims << QString::number(d);
+    return QLatin1Char('[') + dims.join(QLatin1String(", ")) + QLatin1Char(']');
+}
+
+QString parameterDetails(const ParameterInfo& p)
+{
+    QStringList parts;
+    parts << p.type;
+    if (!p.dtype.isEmpty())
+        parts << p.dtype;
+    if (!p.dtype.isEmpty() || !p.shape.isEmpty())
+        parts << shapeText(p.shape);
+    if (!p.value.isEmpty())
+        parts << QLatin1String("= ") + p.value;
+    if (p.kind == ParameterInfo::Kind::Buffer)
+        parts << QStringLiteral("(buffer)");
+    return parts.join(QLatin1Char(' '));
+}
+
+// The Name column already shows the name: "forward(self, x: Tensor) -> Tensor" becomes "(self, x: Tensor) -> Tensor".
+QString signatureWithoutName(const FunctionInfo& fn)
+{
+    const QString base = fn.name.section(QLatin1Char('.'), -1);
+    if (fn.signature.startsWith(base + QLatin1Char('(')))
+        return fn.signature.mid(base.size());
+    return fn.signature;
+}
+
+QString shortTypeName(QString name)
+{
+    if (name.startsWith(QLatin1String("__torch__.")))
+        name.remove(0, int(qstrlen("__torch__.")));
+    return name;
+}
+
+} // namespace
+
+ModelTreeModel::ModelTreeModel(QObject* parent)
+    : QAbstractItemModel(parent)
+{ }
+
+int ModelTreeModel::addRow(int parent, Row row)
+{
+    row.parent = parent;
+    const int id = m_rows.size();
+    QVector<int>& siblings = parent < 0 ? m_topLevel : m_rows[parent].children;
+    row.rowInParent = siblings.size();
+    siblings.append(id);
+    m_rows.append(std::move(row));
+    return id;
+}
+
+void ModelTreeModel::clear()
+{
+    beginResetModel();
+    m_rows.clear();
+    m_topLevel.clear();
+    endResetModel();
+}
+
+void ModelTreeModel::setModel(const ModelInfo& model)
+{
+    beginResetModel();
+    m_rows.clear();
+    m_topLevel.clear();
+
+    auto addGroup = [this](const QString& name, ItemKind kind, int count) {
+        Row group;
+        group.kind = ItemKind::Group;
+        group.groupOf = kind;
+        group.name = name;
+        group.details = QString::number(count);
+        return addRow(-1, group);
+    };
+
+    const int functions = addGroup(tr("Functions"), ItemKind::Function, model.functions.size());
+    for (const FunctionInfo& fn : model.functions) {
+        Row row;
+        row.kind = ItemKind::Function;
+        row.name = fn.name;
+        row.details = signatureWithoutName(fn);
+        row.toolTip = fn.signature.isEmpty() ? fn.name : fn.signature;
+        row.functionName = fn.name;
+        row.line = fn.location.line;
+        row.error = !fn.ok;
+        const int id = addRow(functions, row);
+        if (!fn.ok) {
+            Row error;
+            error.kind = ItemKind::CompileError;
+            const QString message = fn.error.message.trimmed();
+            error.name = message.section(QLatin1Char('\n'), 0, 0);
+            error.details = fn.error.location.line > 0 ? tr("line %1").arg(fn.error.location.line) : QString();
+            error.toolTip = fn.error.toString();
+            error.functionName = fn.name;
+            error.line = fn.error.location.line;
+            error.error = true;
+            addRow(id, error);
+        }
+    }
+
+    const int submodules = addGroup(tr("Submodules"), ItemKind::Submodule, model.submodules.size());
+    for (const SubmoduleInfo& sub : model.submodules) {
+        Row row;
+        row.kind = ItemKind::Submodule;
+        row.name = sub.path.isEmpty() ? tr("(root)") : sub.path;
+        row.details = shortTypeName(sub.typeName);
+        row.toolTip = sub.typeName;
+        const int id = addRow(submodules, row);
+        for (const QString& method : sub.methods) {
+            Row m;
+            m.kind = ItemKind::Method;
+            m.name = method;
+            const QString qualified = sub.path.isEmpty() ? method : sub.path + QLatin1Char('.') + method;
+            if (const FunctionInfo* fn = model.function(qualified)) {
+                m.functionName = fn->name;
+                m.details = signatureWithoutName(*fn);
+                m.line = fn->location.line;
+                m.error = !fn->ok;
+            }
+            addRow(id, m);
+        }
+    }
+
+    const int parameters = addGroup(tr("Parameters"), ItemKind::Parameter, model.parameters.size());
+    for (const ParameterInfo& p : model.parameters) {
+        Row row;
+        row.kind = ItemKind::Parameter;
+        row.name = p.name;
+        row.details = parameterDetails(p);
+        row.toolTip = p.name + QLatin1String(": ") + row.details;
+        addRow(parameters, row);
+    }
+
+    const int inputSets = addGroup(tr("Input sets"), ItemKind::InputSet, model.inputSets.size());
+    for (int i = 0; i < model.inputSets.size(); ++i) {
+        const InputSet& set = model.inputSets.at(i);
+        Row row;
+        row.kind = ItemKind::InputSet;
+        row.name = tr("Set %1").arg(i + 1);
+        row.details = set.toString();
+        row.toolTip = set.line > 0 ? tr("line %1: %2").arg(set.line).arg(row.details) : row.details;
+        row.line = set.line;
+        addRow(inputSets, row);
+    }
+
+    endResetModel();
+}
+
+QModelIndex ModelTreeModel::indexOfFunction(const QString& name) const
+{
+    const QModelIndex group = groupIndex(ItemKind::Function);
+    if (!group.isValid())
+        return {};
+    const Row& g = m_rows.at(int(group.internalId()));
+    for (int id : g.children) {
+        const Row& row = m_rows.at(id);
+        if (row.functionName == name)
+            return createIndex(row.rowInParent, 0, quintptr(id));
+    }
+    return {};
+}
+
+QModelIndex ModelTreeModel::groupIndex(ItemKind kind) const
+{
+    for (int id : m_topLevel) {
+        if (m_rows.at(id).groupOf == kind)
+            return createIndex(m_rows.at(id).rowInParent, 0, quintptr(id));
+    }
+    return {};
+}
+
+const ModelTreeModel::Row* ModelTreeModel::rowFor(const QModelIndex& index) const
+{
+    if (!index.isValid() || index.model() != this)
+        return nullptr;
+    const auto id = index.internalId();
+    return id < quintptr(m_rows.size()) ? &m_rows.at(int(id)) : nullptr;
+}
+
+QModelIndex ModelTreeModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (row < 0 || column < 0 || column >= NumColumns)
+        return {};
+    if (parent.isValid() && parent.column() != 0)
+        return {};
+    const QVector<int>* children = &m_topLevel;
+    if (parent.isValid()) {
+        const Row* p = rowFor(parent);
+        if (!p)
+            return {};
+        children = &p->children;
+    }
+    if (row >= children->size())
+        return {};
+    return createIndex(row, column, quintptr(children->at(row)));
+}
+
+QModelIndex ModelTreeModel::parent(const QModelIndex& child) const
+{
+    const Row* row = rowFor(child);
+    if (!row || row->parent < 0)
+        return {};
+    return createIndex(m_rows.at(row->parent).rowInParent, 0, quintptr(row->parent));
+}
+
+int ModelTreeModel::rowCount(const QModelIndex& parent) const
+{
+    if (!parent.isValid())
+        return m_topLevel.size();
+    if (parent.column() != 0)
+        return 0;
+    const Row* row = rowFor(parent);
+    return row ? row->children.size() : 0;
+}
+
+int ModelTreeModel::columnCount(const QModelIndex&) const
+{
+    return NumColumns;
+}
+
+QVariant ModelTreeModel::data(const QModelIndex& index, int role) const
+{
+    const Row* row = rowFor(index);
+    if (!row)
+        return {};
+    switch (role) {
+    case Qt::DisplayRole:
+        return index.column() == NameColumn ? row->name : row->details;
+    case Qt::ToolTipRole:
+        return row->toolTip.isEmpty() ? QVariant() : QVariant(row->toolTip);
+    case Qt::ForegroundRole:
+        if (row->error)
+            return QBrush(QColor(0xcf, 0x22, 0x2e));
+        if (index.column() == DetailsColumn && row->kind != ItemKind::Group)
+            return QBrush(QColor(0x57, 0x60, 0x6a));
+        return {};
+    case Qt::FontRole:
+        if (row->kind == ItemKind::Group) {
+            QFont font;
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    case FunctionNameRole:
+        return row->functionName;
+    case SourceLineRole:
+        return row->line;
+    case ItemKindRole:
+        return int(row->kind);
+    case IsErrorRole:
+        return row->error;
+    default:
+        return {};
+    }
+}
+
+QVariant ModelTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn:
+        return tr("Name");
+    case DetailsColumn:
+        return tr("Details");
+    default:
+        return {};
+    }
+}
+
+Qt::ItemFlags ModelTreeModel::flags(const QModelIndex& index) const
+{
+    if (!rowFor(index))
+        return Qt::NoItemFlags;
+    return Qt::ItemIsEnabled | Qt::ItemIsSelectable
+        | (rowCount(index) == 0 ? Qt::ItemNeverHasChildren : Qt::NoItemFlags);
+}
+
+} // namespace jitscope

@@ -1,0 +1,290 @@
+#include "sourceview.h"
+
+#include <QFontDatabase>
+#include <QPaintEvent>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QSyntaxHighlighter>
+#include <QTextBlock>
+
+namespace jitscope {
+
+namespace {
+
+const QColor kCurrentLineColor(0xdd, 0xeb, 0xff);
+const QColor kErrorLineColor(0xff, 0xe3, 0xe3);
+const QColor kGutterBackground(0xf3, 0xf4, 0xf6);
+const QColor kGutterText(0x9c, 0xa3, 0xaf);
+
+QTextCharFormat charFormat(const QColor& color, bool bold = false, bool italic = false)
+{
+    QTextCharFormat f;
+    f.setForeground(color);
+    if (bold)
+        f.setFontWeight(QFont::Bold);
+    f.setFontItalic(italic);
+    return f;
+}
+
+/// Just enough Python colouring to read TorchScript sources: keywords, builtins, numbers, strings (including
+/// triple-quoted strings across lines), comments and decorators.
+class PythonHighlighter : public QSyntaxHighlighter
+{
+public:
+    explicit PythonHighlighter(QTextDocument* document)
+        : QSyntaxHighlighter(document)
+    {
+        static const char* const keywords[]
+            = { "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del", "elif", "else",
+                  "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda", "nonlocal", "not",
+                  "or", "pass", "raise", "return", "try", "while", "with", "yield", "None", "True", "False" };
+        QStringList words;
+        for (const char* k : keywords)
+            words << QLatin1String(k);
+        m_keyword = QRegularExpression(QLatin1String("\\b(") + words.join(QLatin1Char('|')) + QLatin1String(")\\b"));
+        m_builtin = QRegularExpression(QStringLiteral(
+            "\\b(self|int|float|bool|str|list|tuple|dict|len|range|print|isinstance|super|torch|Tensor|Optional|"
+            "List|Tuple|Dict)\\b"));
+        m_number = QRegularExpression(
+            QStringLiteral("\\b(0[xX][0-9a-fA-F_]+|[0-9][0-9_]*\\.?[0-9_]*([eE][-+]?[0-9]+)?j?)\\b"));
+        m_defName = QRegularExpression(QStringLiteral("\\b(?:def|class)\\s+([A-Za-z_][A-Za-z0-9_]*)"));
+        m_decorator = QRegularExpression(QStringLiteral("^\\s*@[A-Za-z_][A-Za-z0-9_.]*"));
+
+        m_keywordFormat = charFormat(QColor(0x8a, 0x2b, 0xb2), true);
+        m_builtinFormat = charFormat(QColor(0x00, 0x5c, 0xc5));
+        m_numberFormat = charFormat(QColor(0x09, 0x86, 0x58));
+        m_stringFormat = charFormat(QColor(0xa3, 0x15, 0x15));
+        m_commentFormat = charFormat(QColor(0x6a, 0x73, 0x7d), false, true);
+        m_defNameFormat = charFormat(QColor(0x79, 0x5e, 0x26), true);
+        m_decoratorFormat = charFormat(QColor(0xb3, 0x5e, 0x00));
+    }
+
+protected:
+    void highlightBlock(const QString& text) override
+    {
+        applyRegex(text, m_number, m_numberFormat, 0);
+        applyRegex(text, m_builtin, m_builtinFormat, 0);
+        applyRegex(text, m_keyword, m_keywordFormat, 0);
+        applyRegex(text, m_defName, m_defNameFormat, 1);
+        applyRegex(text, m_decorator, m_decoratorFormat, 0);
+        scanStringsAndComments(text);
+    }
+
+private:
+    enum State { Normal = 0, InTripleSingle = 1, InTripleDouble = 2 };
+
+    void applyRegex(const QString& text, const QRegularExpression& re, const QTextCharFormat& f, int group)
+    {
+        auto it = re.globalMatch(text);
+        while (it.hasNext()) {
+            const auto match = it.next();
+            setFormat(int(match.capturedStart(group)), int(match.capturedLength(group)), f);
+        }
+    }
+
+    // Strings and comments win over everything else, so they are scanned last, character by character.
+    void scanStringsAndComments(const QString& text)
+    {
+        int state = previousBlockState() < 0 ? Normal : previousBlockState();
+        int i = 0;
+        const int n = int(text.size());
+        if (state != Normal) {
+            const QString delim = state == InTripleDouble ? QStringLiteral("\"\"\"") : QStringLiteral("'''");
+            const int end = int(text.indexOf(delim));
+            if (end < 0) {
+                setFormat(0, n, m_stringFormat);
+                setCurrentBlockState(state);
+                return;
+            }
+            setFormat(0, end + 3, m_stringFormat);
+            i = end + 3;
+            state = Normal;
+        }
+        while (i < n) {
+            const QChar c = text.at(i);
+            if (c == QLatin1Char('#')) {
+                setFormat(i, n - i, m_commentFormat);
+                break;
+            }
+            if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
+                const QString triple(3, c);
+                if (text.mid(i, 3) == triple) {
+                    const int end = int(text.indexOf(triple, i + 3));
+                    if (end < 0) {
+                        setFormat(i, n - i, m_stringFormat);
+                        state = c == QLatin1Char('"') ? InTripleDouble : InTripleSingle;
+                        break;
+                    }
+                    setFormat(i, end + 3 - i, m_stringFormat);
+                    i = end + 3;
+                    continue;
+                }
+                int j = i + 1;
+                while (j < n && text.at(j) != c) {
+                    if (text.at(j) == QLatin1Char('\\'))
+                        ++j;
+                    ++j;
+                }
+                const int end = qMin(j + 1, n);
+                setFormat(i, end - i, m_stringFormat);
+                i = end;
+                continue;
+            }
+            ++i;
+        }
+        setCurrentBlockState(state);
+    }
+
+    QRegularExpression m_keyword, m_builtin, m_number, m_defName, m_decorator;
+    QTextCharFormat m_keywordFormat, m_builtinFormat, m_numberFormat, m_stringFormat, m_commentFormat, m_defNameFormat,
+        m_decoratorFormat;
+};
+
+} // namespace
+
+class LineNumberArea : public QWidget
+{
+public:
+    explicit LineNumberArea(SourceView* view)
+        : QWidget(view)
+        , m_view(view)
+    { }
+    QSize sizeHint() const override { return QSize(m_view->lineNumberAreaWidth(), 0); }
+
+protected:
+    void paintEvent(QPaintEvent* event) override { m_view->paintLineNumbers(event); }
+
+private:
+    SourceView* m_view;
+};
+
+SourceView::SourceView(QWidget* parent)
+    : QPlainTextEdit(parent)
+    , m_lineNumberArea(new LineNumberArea(this))
+{
+    setReadOnly(true);
+    setLineWrapMode(NoWrap);
+    setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    mono.setStyleHint(QFont::Monospace);
+    setFont(mono);
+    new PythonHighlighter(document());
+
+    connect(this, &QPlainTextEdit::blockCountChanged, this, &SourceView::updateLineNumberAreaWidth);
+    connect(this, &QPlainTextEdit::updateRequest, this, &SourceView::updateLineNumberArea);
+    updateLineNumberAreaWidth();
+}
+
+void SourceView::setSource(const QString& text)
+{
+    m_currentLine = 0;
+    m_errorLines.clear();
+    setPlainText(text);
+    updateExtraSelections();
+}
+
+int SourceView::lineNumberAreaWidth() const
+{
+    int digits = 1;
+    for (int max = qMax(1, blockCount()); max >= 10; max /= 10)
+        ++digits;
+    digits = qMax(digits, 3);
+    return 12 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
+}
+
+void SourceView::updateLineNumberAreaWidth()
+{
+    setViewportMargins(lineNumberAreaWidth(), 0, 0, 0);
+}
+
+void SourceView::updateLineNumberArea(const QRect& rect, int dy)
+{
+    if (dy)
+        m_lineNumberArea->scroll(0, dy);
+    else
+        m_lineNumberArea->update(0, rect.y(), m_lineNumberArea->width(), rect.height());
+    if (rect.contains(viewport()->rect()))
+        updateLineNumberAreaWidth();
+}
+
+void SourceView::resizeEvent(QResizeEvent* event)
+{
+    QPlainTextEdit::resizeEvent(event);
+    const QRect cr = contentsRect();
+    m_lineNumberArea->setGeometry(QRect(cr.left(), cr.top(), lineNumberAreaWidth(), cr.height()));
+}
+
+void SourceView::paintLineNumbers(QPaintEvent* event)
+{
+    QPainter painter(m_lineNumberArea);
+    painter.fillRect(event->rect(), kGutterBackground);
+    painter.setFont(font());
+
+    QTextBlock block = firstVisibleBlock();
+    int number = block.blockNumber() + 1;
+    int top = qRound(blockBoundingGeometry(block).translated(contentOffset()).top());
+    int bottom = top + qRound(blockBoundingRect(block).height());
+    const int width = m_lineNumberArea->width() - 6;
+    while (block.isValid() && top <= event->rect().bottom()) {
+        if (block.isVisible() && bottom >= event->rect().top()) {
+            QFont f = font();
+            if (m_errorLines.contains(number)) {
+                painter.setPen(QColor(0xcf, 0x22, 0x2e));
+                f.setBold(true);
+            } else if (number == m_currentLine) {
+                painter.setPen(QColor(0x1f, 0x6f, 0xeb));
+                f.setBold(true);
+            } else {
+                painter.setPen(kGutterText);
+            }
+            painter.setFont(f);
+            painter.drawText(
+                0, top, width, fontMetrics().height(), Qt::AlignRight | Qt::AlignVCenter, QString::number(number));
+        }
+        block = block.next();
+        top = bottom;
+        bottom = top + qRound(blockBoundingRect(block).height());
+        ++number;
+    }
+}
+
+void SourceView::highlightLine(int line)
+{
+    m_currentLine = line > 0 && line <= blockCount() ? line : 0;
+    updateExtraSelections();
+    if (m_currentLine > 0) {
+        QTextCursor cursor(document()->findBlockByNumber(m_currentLine - 1));
+        setTextCursor(cursor);
+        centerCursor();
+    }
+    m_lineNumberArea->update();
+}
+
+void SourceView::setErrorLines(const QSet<int>& lines)
+{
+    m_errorLines = lines;
+    updateExtraSelections();
+    m_lineNumberArea->update();
+}
+
+void SourceView::updateExtraSelections()
+{
+    QList<QTextEdit::ExtraSelection> selections;
+    auto addLine = [&](int line, const QColor& color) {
+        const QTextBlock block = document()->findBlockByNumber(line - 1);
+        if (!block.isValid())
+            return;
+        QTextEdit::ExtraSelection selection;
+        selection.format.setBackground(color);
+        selection.format.setProperty(QTextFormat::FullWidthSelection, true);
+        selection.cursor = QTextCursor(block);
+        selections.append(selection);
+    };
+    for (int line : std::as_const(m_errorLines))
+        addLine(line, kErrorLineColor);
+    if (m_currentLine > 0)
+        addLine(m_currentLine, m_errorLines.contains(m_currentLine) ? kErrorLineColor.darker(108) : kCurrentLineColor);
+    setExtraSelections(selections);
+}
+
+} // namespace jitscope
