@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "executor.h"
 #include "graphlayout.h"
 #include "model.h"
 
@@ -24,6 +25,16 @@ Commands:
   list FILE [--format text|json]
         List functions and methods, submodules, parameters, default input sets and
         compile errors.
+  trace FILE [--fn NAME] --inputs SET [--inputs SET ...] [--format text|json|dot|svg]
+        Trace the function once per input set, as torch.jit.trace would; text prints
+        each trace graph as libtorch dumps it. Without --inputs, the file's own
+        `inputs` and `check_inputs`.
+
+Input sets (SET): arguments separated by ';'. A tensor is DTYPE[d0,d1,...] with an
+optional =FILL (rand, the default; randn, zeros, ones, arange, full:V); DTYPE is one of
+f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool (aliases float, double, long, int). Scalars
+(3, 2.5, true), tuples (...) and lists [...]. Options: --seed N (default 0),
+--max-memory BYTES (default 2G; K, M, G suffixes), --timeout SECONDS (default 600).
 
 Options for every command:
   --load-ops LIB.so   load a library of custom operators first (repeatable)
@@ -183,6 +194,135 @@ int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
                 throw CliError{QStringLiteral("%1: %2").arg(path, error)};
         }
     }
+    writeOutput(data, outPath, out);
+    return ExitOk;
+}
+
+qint64 parseBytes(const QString& text)
+{
+    QString t = text.trimmed().toUpper();
+    qint64 factor = 1;
+    if (t.endsWith(QLatin1Char('B')))
+        t.chop(1);
+    if (t.endsWith(QLatin1Char('K')))
+        factor = qint64(1) << 10;
+    else if (t.endsWith(QLatin1Char('M')))
+        factor = qint64(1) << 20;
+    else if (t.endsWith(QLatin1Char('G')))
+        factor = qint64(1) << 30;
+    if (factor > 1)
+        t.chop(1);
+    bool ok = false;
+    const double v = t.toDouble(&ok);
+    if (!ok || v <= 0)
+        throw CliError{QStringLiteral("--max-memory: '%1' is not a size (e.g. 512M, 2G)").arg(text)};
+    return qint64(v * double(factor));
+}
+
+/// The input sets of --inputs, or the file's own; a malformed SET is reported with a caret.
+QVector<InputSet> inputSets(const QStringList& specs, const ModelInfo& model)
+{
+    QVector<InputSet> sets;
+    for (int i = 0; i < specs.size(); ++i) {
+        InputParseError error;
+        auto set = parseInputSet(specs[i], &error);
+        if (!set)
+            throw CliError{QStringLiteral("--inputs '%1': %2 at column %3\n  %1\n  %4^")
+                               .arg(specs[i], error.message)
+                               .arg(error.position + 1)
+                               .arg(QString(error.position, QLatin1Char(' ')))};
+        sets.push_back(*set);
+    }
+    if (sets.isEmpty())
+        sets = model.inputSets;
+    if (sets.isEmpty())
+        throw CliError{QStringLiteral("%1: no input sets: give --inputs SET, or define `inputs = (...)` in the file")
+                           .arg(model.path)};
+    return sets;
+}
+
+ExecOptions execOptions(Args& args)
+{
+    ExecOptions o;
+    const QString seed = args.takeValue({QStringLiteral("--seed")}, QStringLiteral("0"));
+    bool ok = false;
+    o.seed = seed.toULongLong(&ok);
+    if (!ok)
+        throw CliError{QStringLiteral("--seed: '%1' is not a non-negative integer").arg(seed)};
+    const QString mem = args.takeValue({QStringLiteral("--max-memory")});
+    if (!mem.isEmpty())
+        o.maxMemory = parseBytes(mem);
+    const QString timeout = args.takeValue({QStringLiteral("--timeout")}, QStringLiteral("600"));
+    const double seconds = timeout.toDouble(&ok);
+    if (!ok || seconds < 0)
+        throw CliError{QStringLiteral("--timeout: '%1' is not a number of seconds").arg(timeout)};
+    o.timeoutMs = int(std::min(seconds * 1000.0, 2.0e9));
+    return o;
+}
+
+QJsonObject warningJson(const TraceWarning& w)
+{
+    return QJsonObject{{QStringLiteral("kind"), w.kind},
+                       {QStringLiteral("message"), w.message},
+                       {QStringLiteral("trace"), w.traceIndex},
+                       {QStringLiteral("node"), w.traceNode},
+                       {QStringLiteral("script_node"), w.scriptNode},
+                       {QStringLiteral("file"), w.location.file},
+                       {QStringLiteral("line"), w.location.line},
+                       {QStringLiteral("column"), w.location.column},
+                       {QStringLiteral("suggestion"), w.suggestion}};
+}
+
+int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
+{
+    const QString fnName = args.takeValue({QStringLiteral("--fn")});
+    const QString format = args.takeValue({QStringLiteral("--format"), QStringLiteral("-f")}, QStringLiteral("text"));
+    const QString outPath = args.takeValue({QStringLiteral("-o"), QStringLiteral("--output")});
+    const QStringList specs = args.takeValues({QStringLiteral("--inputs"), QStringLiteral("-i")});
+    checkFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("svg")});
+    const ExecOptions exec = execOptions(args);
+    const QString path = fileArgument(args, QStringLiteral("trace"));
+    const ModelInfo model = load(path, options);
+    const FunctionInfo& fn = selectFunction(model, fnName);
+    const QVector<InputSet> sets = inputSets(specs, model);
+    QByteArray data;
+    QJsonArray traces;
+    for (int i = 0; i < sets.size(); ++i) {
+        TraceResult t = traceFunction(model, fn.name, sets[i], exec);
+        if (!t.ok)
+            throw CliError{QStringLiteral("%1 (input set %2: %3)").arg(t.error.toString()).arg(i + 1).arg(sets[i].toString())};
+        if (format == QLatin1String("text")) {
+            if (sets.size() > 1)
+                data += QStringLiteral("# trace %1: %2\n").arg(i + 1).arg(sets[i].toString()).toUtf8();
+            data += t.graph.toText().toUtf8();
+        } else if (format == QLatin1String("json")) {
+            QJsonArray warnings;
+            for (TraceWarning w : t.warnings) {
+                w.traceIndex = i;
+                warnings.append(warningJson(w));
+            }
+            traces.append(QJsonObject{{QStringLiteral("inputs"), sets[i].toString()},
+                                      {QStringLiteral("graph"), t.graph.toJson()},
+                                      {QStringLiteral("text"), t.graph.toText()},
+                                      {QStringLiteral("warnings"), warnings}});
+        } else {
+            const QString dot = toDot(t.graph);
+            if (format == QLatin1String("dot")) {
+                data += dot.toUtf8();
+            } else {
+                QString error;
+                const QByteArray svg = renderDotToSvg(dot, &error);
+                if (svg.isEmpty())
+                    throw CliError{QStringLiteral("%1: %2").arg(path, error)};
+                data += svg;
+            }
+        }
+    }
+    if (format == QLatin1String("json"))
+        data = QJsonDocument(QJsonObject{{QStringLiteral("file"), model.path},
+                                         {QStringLiteral("function"), fn.name},
+                                         {QStringLiteral("traces"), traces}})
+                   .toJson(QJsonDocument::Indented);
     writeOutput(data, outPath, out);
     return ExitOk;
 }
@@ -349,12 +489,13 @@ int runCli(const QStringList& arguments, QTextStream& out, QTextStream& err)
             return commandGraph(args, options, out);
         if (command == QLatin1String("list"))
             return commandList(args, options, out, err);
+        if (command == QLatin1String("trace"))
+            return commandTrace(args, options, out);
         throw CliError{QStringLiteral("unknown command '%1' (see --help)").arg(command)};
     } catch (const CliError& e) {
         out.flush();
-        QString text = e.text;
-        text.replace(QLatin1Char('\n'), QLatin1Char(' '));
-        err << "jitscope-cli: error: " << text << '\n';
+        // One line names the problem; a malformed input set adds the set and a caret under the bad character.
+        err << "jitscope-cli: error: " << e.text << '\n';
         return ExitError;
     }
 }

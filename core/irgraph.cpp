@@ -173,6 +173,16 @@ QJsonObject IrGraph::toJson() const
                                                            {QStringLiteral("column"), n.location.column}});
         if (!n.scope.isEmpty())
             o.insert(QStringLiteral("scope"), n.scope);
+        if (n.originNode >= 0)
+            o.insert(QStringLiteral("origin"), n.originNode);
+        if (!n.loopPath.isEmpty()) {
+            QJsonArray path;
+            for (const LoopFrame& f : n.loopPath)
+                path.append(QJsonObject{{QStringLiteral("loop"), f.loopNode},
+                                        {QStringLiteral("iteration"), f.iteration},
+                                        {QStringLiteral("line"), f.line}});
+            o.insert(QStringLiteral("loop_path"), path);
+        }
         jnodes.append(o);
     }
     QJsonObject top = blockToJson(this->top);
@@ -243,6 +253,12 @@ IrGraph IrGraph::fromJson(const QJsonObject& json, QString* error)
         n.location = {src.value(QStringLiteral("file")).toString(), src.value(QStringLiteral("line")).toInt(),
                       src.value(QStringLiteral("column")).toInt()};
         n.scope = o.value(QStringLiteral("scope")).toString();
+        n.originNode = o.value(QStringLiteral("origin")).toInt(-1);
+        for (const auto& f : o.value(QStringLiteral("loop_path")).toArray()) {
+            const QJsonObject fo = f.toObject();
+            n.loopPath.push_back({fo.value(QStringLiteral("loop")).toInt(-1), fo.value(QStringLiteral("iteration")).toInt(),
+                                  fo.value(QStringLiteral("line")).toInt()});
+        }
         g.nodes.push_back(n);
     }
     // Every reference must point into the tables, or later code would index out of range.

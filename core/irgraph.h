@@ -16,6 +16,8 @@ struct SourceLocation
     int column = 0;
 
     bool isValid() const { return line > 0; }
+    bool operator==(const SourceLocation& o) const { return line == o.line && column == o.column && file == o.file; }
+    bool operator!=(const SourceLocation& o) const { return !(*this == o); }
 };
 
 /// Shape and dtype of a tensor value where the graph knows them.
@@ -49,6 +51,14 @@ struct IrBlock
     QVector<int> nodes; ///< node ids in order
 };
 
+/// One enclosing loop iteration of the script node that recorded a trace node.
+struct LoopFrame
+{
+    int loopNode = -1; ///< the prim::Loop node in the script graph
+    int iteration = 0; ///< 0-based
+    int line = 0; ///< the loop's source line
+};
+
 struct IrNode
 {
     int id = -1;
@@ -63,6 +73,9 @@ struct IrNode
     QString scope; ///< module scope ("layer1/0/conv1") for traced graphs, else empty
     int parentNode = -1; ///< the node owning the block this node is in, -1 at top level
     int parentBlock = -1; ///< index of that block within the parent node
+    // Provenance, for trace graphs: which script node recorded this node, in which loop iterations.
+    int originNode = -1; ///< node id in the script graph of the traced function, -1 if unknown
+    QVector<LoopFrame> loopPath; ///< outermost first
 
     bool hasAttribute(const QString& name) const;
     QString attribute(const QString& name) const;

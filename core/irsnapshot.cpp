@@ -76,6 +76,7 @@ class Snapshotter
 {
 public:
     IrGraph graph;
+    std::function<void(const torch::jit::Node*, IrNode&)> decorate;
 
     int valueId(const torch::jit::Value* v, int producer)
     {
@@ -174,6 +175,8 @@ public:
             addBlock(n->blocks()[i], block, id, int(i));
             node.blocks.push_back(block);
         }
+        if (decorate)
+            decorate(n, node);
         graph.nodes[id] = node;
         return id;
     }
@@ -184,9 +187,10 @@ private:
 
 } // namespace
 
-IrGraph snapshotGraph(const torch::jit::Graph& g)
+IrGraph snapshotGraph(const torch::jit::Graph& g, const std::function<void(const torch::jit::Node*, IrNode&)>& decorate)
 {
     Snapshotter s;
+    s.decorate = decorate;
     s.addBlock(g.block(), s.graph.top, -1, -1);
     return std::move(s.graph);
 }

@@ -5,15 +5,20 @@
 
 #include "irgraph.h"
 
+#include <functional>
+
 namespace torch {
 namespace jit {
 struct Graph;
+struct Node;
 } // namespace jit
 } // namespace torch
 
 namespace jitscope {
 
 /// Copies a libtorch graph into core's plain value types. Must be called where torch is initialised.
-IrGraph snapshotGraph(const torch::jit::Graph& graph);
+/// `decorate`, when given, is called for every node to add what the graph itself does not hold (provenance).
+IrGraph snapshotGraph(const torch::jit::Graph& graph,
+                      const std::function<void(const torch::jit::Node*, IrNode&)>& decorate = {});
 
 } // namespace jitscope

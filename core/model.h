@@ -7,7 +7,12 @@
 #include <QStringList>
 #include <QVector>
 
+#include <memory>
+
 namespace jitscope {
+
+/// Core's private hold on the compiled code (libtorch objects), shared by copies of a ModelInfo.
+struct ModelHandle;
 
 /// An error with the place it refers to, when known.
 struct Diagnostic
@@ -60,6 +65,7 @@ struct ModelInfo
     QVector<ParameterInfo> parameters;
     QVector<InputSet> inputSets; ///< from the file's `inputs` and `check_inputs`; first is `inputs`
     QVector<Diagnostic> warnings; ///< non-fatal problems (e.g. an input spec that could not be read)
+    std::shared_ptr<ModelHandle> handle; ///< for running and tracing; opaque outside core
 
     const FunctionInfo* function(const QString& name) const;
     /// The function --fn selects by default: "forward", else the only function, else nullptr.

@@ -3,6 +3,7 @@
 
 #include "irsnapshot_p.h"
 #include "model.h"
+#include "modelhandle_p.h"
 #include "pysource.h"
 
 #include <QFile>
@@ -496,6 +497,7 @@ public:
     /// Compiles a def (and, on demand, the defs it calls). Returns nullptr and records the error on failure.
     tj::Function* compile(const PyDef& def);
     const std::map<QString, Diagnostic>& errors() const { return m_errors; }
+    const std::shared_ptr<tj::CompilationUnit>& cu() const { return m_cu; }
 
     std::shared_ptr<tj::SugaredValue> resolveName(const std::string& name, tj::GraphFunction& m,
                                                   const tj::SourceRange& loc);
@@ -769,6 +771,10 @@ LoadResult loadPython(const QString& path, const QByteArray& bytes, bool inlineC
     model.warnings = scan.problems;
 
     PyFileCompiler compiler(scan, path);
+    auto handle = std::make_shared<ModelHandle>();
+    handle->cu = compiler.cu();
+    handle->sourceText = source;
+    model.handle = handle;
     for (const PyDef& def : scan.defs) {
         FunctionInfo fn;
         fn.name = def.name;
@@ -783,6 +789,7 @@ LoadResult loadPython(const QString& path, const QByteArray& bytes, bool inlineC
         }
         try {
             if (tj::Function* f = compiler.compile(def)) {
+                handle->functions.insert(def.name, f);
                 fn.signature = signatureOf(def.name, f->getSchema());
                 fn.graph = snapshotOf(*tj::toGraphFunction(*f).graph(), inlineCalls);
                 fn.ok = true;
@@ -941,12 +948,44 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
         return fail(path, firstLine(e.what()));
     }
     result.model.source = archiveCode(path);
+    auto handle = std::make_shared<ModelHandle>();
+    handle->module = module;
+    result.model.handle = handle;
     return result;
 }
 
 std::once_flag g_torchInit;
 
 } // namespace
+
+tj::Function* ModelHandle::find(const QString& name, std::optional<tj::Module>* owner) const
+{
+    if (!module) {
+        if (owner)
+            owner->reset();
+        return functions.value(name, nullptr);
+    }
+    const QStringList parts = name.split(QLatin1Char('.'));
+    tj::Module m = *module;
+    for (int i = 0; i + 1 < parts.size(); ++i) {
+        bool found = false;
+        for (const auto& child : m.named_children()) {
+            if (qs(child.name) == parts[i]) {
+                m = child.value;
+                found = true;
+                break;
+            }
+        }
+        if (!found)
+            return nullptr;
+    }
+    auto method = m.find_method(parts.last().toStdString());
+    if (!method)
+        return nullptr;
+    if (owner)
+        *owner = m;
+    return &method->function();
+}
 
 QString loadOpLibrary(const QString& path)
 {

@@ -185,3 +185,40 @@ ARCHIVES = {
     "traced_nested": (build_traced_nested, lambda: (torch.rand(2, 4),)),
     "traced_fn_wrapper": (build_traced_fn_wrapper, lambda: (torch.rand(2, 3), torch.rand(2, 3))),
 }
+
+
+# --------------------------------------------------------------------------
+# Modules used only by generate_traces.py (tests/oracle/trace_cases.py): it traces
+# the eager module and saves torch.jit.script of it. Keep new classes below this
+# line: inserting lines above would shift the source ranges stored in the
+# archives that generate.py builds.
+
+
+class ShapeBranch(nn.Module):
+    """forward branches on x.dim() / x.shape (tracing bakes one branch in)."""
+
+    def __init__(self, features: int = 4):
+        super().__init__()
+        self.proj = nn.Linear(features, features)
+
+    def forward(self, x: Tensor) -> Tensor:
+        if x.dim() == 3:
+            b, t, f = x.shape
+            return self.proj(x.reshape(b * t, f)).reshape(b, t, f)
+        if x.shape[0] > 2:
+            return self.proj(x[:2])
+        return self.proj(x)
+
+
+class BufferScale(nn.Module):
+    """Buffers read in forward, around a Sequential of Linear + ReLU."""
+
+    def __init__(self, features: int = 3):
+        super().__init__()
+        self.register_buffer("shift", torch.arange(features, dtype=torch.float32))
+        self.register_buffer("count", torch.ones((), dtype=torch.int64))
+        self.body = nn.Sequential(nn.Linear(features, features), nn.ReLU())
+
+    def forward(self, x: Tensor) -> Tensor:
+        y = self.body(x - self.shift)
+        return y * (self.count + 1)

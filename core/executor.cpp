@@ -1,0 +1,1576 @@
+// The built-in executor: walks a TorchScript graph node by node (not libtorch's GraphExecutor, which runs an
+// optimised copy), and, when tracing, records what Python's torch.jit.trace would record for the same code.
+//
+// Python's tracer sees a different program than TorchScript does: `x.size(0)` is a 0-dim tensor there (the
+// tracer records aten::size + prim::NumToTensor), arithmetic on it is tensor arithmetic, and ints handed to
+// ops are looked up through tracer::ArgumentStash. The executor therefore keeps, next to every int that
+// came from a size, a "shadow": the tensor Python would hold. Python numbers in add/sub/mul/div become
+// wrapped 0-dim tensors, as Python's argument parser makes them, and factories get their options filled
+// in as Python's bindings do.
+
+#include "executor.h"
+#include "irsnapshot_p.h"
+#include "modelhandle_p.h"
+
+#include <ATen/ATen.h>
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <torch/csrc/autograd/grad_mode.h>
+#include <torch/csrc/jit/api/function_impl.h>
+#include <torch/csrc/jit/frontend/tracer.h>
+#include <torch/csrc/jit/ir/constants.h>
+#include <torch/csrc/jit/ir/ir.h>
+#include <torch/csrc/jit/runtime/jit_exception.h>
+#include <torch/csrc/jit/runtime/operator.h>
+
+#include <QElapsedTimer>
+#include <QRegularExpression>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <mutex>
+#include <sstream>
+#include <unordered_map>
+
+namespace jitscope {
+
+namespace tj = torch::jit;
+using c10::IValue;
+
+struct RuntimeValues
+{
+    std::vector<IValue> values;
+};
+
+struct TraceProgram
+{
+    std::shared_ptr<tj::Graph> graph;
+    std::optional<tj::Module> self;
+    std::mutex mutex;
+};
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+/// Raised to stop a run (cancel, timeout); carries the message for the user.
+struct Interrupted : std::runtime_error
+{
+    using std::runtime_error::runtime_error;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Inputs, created by the contract shared with tests/oracle/inputsets.py.
+
+at::ScalarType scalarTypeOf(const QString& dtype)
+{
+    static const QHash<QString, at::ScalarType> types = {
+        {QStringLiteral("f32"), at::kFloat}, {QStringLiteral("f64"), at::kDouble}, {QStringLiteral("f16"), at::kHalf},
+        {QStringLiteral("bf16"), at::kBFloat16}, {QStringLiteral("i64"), at::kLong}, {QStringLiteral("i32"), at::kInt},
+        {QStringLiteral("i16"), at::kShort}, {QStringLiteral("i8"), at::kChar}, {QStringLiteral("u8"), at::kByte},
+        {QStringLiteral("bool"), at::kBool},
+    };
+    return types.value(dtype, at::kFloat);
+}
+
+at::Tensor makeTensor(const InputValue& v)
+{
+    std::vector<int64_t> shape(v.shape.begin(), v.shape.end());
+    const at::ScalarType dt = scalarTypeOf(v.dtype);
+    const bool isFloat = dt == at::kFloat || dt == at::kDouble;
+    const bool isReduced = dt == at::kHalf || dt == at::kBFloat16;
+    const bool isBool = dt == at::kBool;
+    const auto opts = at::TensorOptions().dtype(dt);
+    switch (v.fill) {
+    case InputValue::Fill::Rand:
+        if (isFloat)
+            return at::rand(shape, opts);
+        if (isReduced)
+            return at::rand(shape, at::kFloat).to(dt);
+        if (isBool)
+            return at::rand(shape) < 0.5;
+        return at::randint(0, 10, shape, opts);
+    case InputValue::Fill::Randn:
+        if (isFloat)
+            return at::randn(shape, opts);
+        if (isReduced)
+            return at::randn(shape, at::kFloat).to(dt);
+        if (isBool)
+            return at::randn(shape) > 0;
+        if (dt == at::kByte)
+            return at::randint(0, 10, shape, opts);
+        return at::randint(-10, 10, shape, opts);
+    case InputValue::Fill::Zeros:
+        return at::zeros(shape, opts);
+    case InputValue::Fill::Ones:
+        return at::ones(shape, opts);
+    case InputValue::Fill::Full:
+        return at::full(shape, v.fillValue, opts);
+    case InputValue::Fill::Arange: {
+        int64_t n = 1;
+        for (auto d : shape)
+            n *= d;
+        auto t = at::arange(n, at::kLong).reshape(shape);
+        if (isBool)
+            return (t % 2) == 1;
+        return t.to(dt);
+    }
+    case InputValue::Fill::Values: {
+        std::vector<double> values(v.values.begin(), v.values.end());
+        return at::tensor(values, at::kDouble).reshape(shape).to(dt);
+    }
+    }
+    return at::Tensor();
+}
+
+IValue makeValue(const InputValue& v)
+{
+    switch (v.kind) {
+    case InputValue::Kind::Tensor:
+        return makeTensor(v);
+    case InputValue::Kind::Int:
+        return IValue(int64_t(v.intValue));
+    case InputValue::Kind::Float:
+        return IValue(v.floatValue);
+    case InputValue::Kind::Bool:
+        return IValue(v.boolValue);
+    case InputValue::Kind::None:
+        return IValue();
+    case InputValue::Kind::Tuple: {
+        std::vector<IValue> items;
+        for (const auto& i : v.items)
+            items.push_back(makeValue(i));
+        return c10::ivalue::Tuple::create(std::move(items));
+    }
+    case InputValue::Kind::List: {
+        std::vector<IValue> items;
+        for (const auto& i : v.items)
+            items.push_back(makeValue(i));
+        c10::TypePtr elem = items.empty() ? c10::TensorType::get() : items.front().type();
+        c10::impl::GenericList list(elem);
+        for (auto& i : items)
+            list.push_back(std::move(i));
+        return list;
+    }
+    }
+    return IValue();
+}
+
+std::vector<IValue> makeInputs(const InputSet& set, quint64 seed)
+{
+    at::NoGradGuard noGrad;
+    at::manual_seed(seed);
+    std::vector<IValue> values;
+    for (const auto& a : set.args)
+        values.push_back(makeValue(a));
+    return values;
+}
+
+ValueSummary summarize(const IValue& v)
+{
+    ValueSummary s;
+    if (v.isTensor()) {
+        const at::Tensor& t = v.toTensor();
+        s.kind = QStringLiteral("tensor");
+        if (!t.defined()) {
+            s.text = QStringLiteral("undefined tensor");
+            return s;
+        }
+        s.dtype = qs(std::string(c10::toString(t.scalar_type())));
+        static const QHash<QString, QString> pythonNames = {
+            {QStringLiteral("Float"), QStringLiteral("float32")}, {QStringLiteral("Double"), QStringLiteral("float64")},
+            {QStringLiteral("Half"), QStringLiteral("float16")},  {QStringLiteral("BFloat16"), QStringLiteral("bfloat16")},
+            {QStringLiteral("Long"), QStringLiteral("int64")},    {QStringLiteral("Int"), QStringLiteral("int32")},
+            {QStringLiteral("Short"), QStringLiteral("int16")},   {QStringLiteral("Char"), QStringLiteral("int8")},
+            {QStringLiteral("Byte"), QStringLiteral("uint8")},    {QStringLiteral("Bool"), QStringLiteral("bool")},
+        };
+        s.dtype = pythonNames.value(s.dtype, s.dtype);
+        for (auto d : t.sizes())
+            s.shape.push_back(d);
+        if (t.numel() > 0 && !t.is_complex())
+            s.sum = t.to(at::kDouble).sum().item<double>();
+        QStringList dims;
+        for (auto d : s.shape)
+            dims << QString::number(d);
+        s.text = QStringLiteral("%1[%2]").arg(s.dtype, dims.join(QLatin1Char(',')));
+        return s;
+    }
+    if (v.isTuple() || v.isList()) {
+        s.kind = v.isTuple() ? QStringLiteral("tuple") : QStringLiteral("list");
+        const auto items = v.isTuple() ? v.toTupleRef().elements().vec() : v.toListRef().vec();
+        QStringList parts;
+        for (const auto& i : items) {
+            s.items.push_back(summarize(i));
+            parts << s.items.last().text;
+        }
+        s.text = (v.isTuple() ? QStringLiteral("(%1)") : QStringLiteral("[%1]")).arg(parts.join(QStringLiteral(", ")));
+        return s;
+    }
+    s.kind = v.isInt() ? QStringLiteral("int")
+        : v.isDouble() ? QStringLiteral("float")
+        : v.isBool()   ? QStringLiteral("bool")
+        : v.isNone()   ? QStringLiteral("none")
+        : v.isString() ? QStringLiteral("str")
+                       : QStringLiteral("other");
+    std::ostringstream os;
+    os << v;
+    s.text = qs(os.str());
+    if (s.text.size() > 80)
+        s.text = s.text.left(77) + QStringLiteral("...");
+    return s;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/// A runtime value and, while tracing, the tensor Python would hold in its place.
+struct Slot
+{
+    IValue value;
+    at::Tensor shadow; ///< defined when the value is a number Python would have as a traced 0-dim tensor
+    std::vector<at::Tensor> elems; ///< for int lists: per-element shadows (undefined where none)
+    bool fromSize = false; ///< value derives from a tensor's shape (for explaining baked constants)
+    bool fromData = false; ///< value derives from tensor data (bool(), item(), ...)
+    QString origin; ///< Python-like text of where the value came from ("x.size(0)")
+
+    bool hasShadow() const { return shadow.defined(); }
+    bool hasElemShadows() const
+    {
+        for (const auto& e : elems)
+            if (e.defined())
+                return true;
+        return false;
+    }
+};
+
+using Env = std::unordered_map<const tj::Value*, Slot>;
+
+struct Provenance
+{
+    int scriptNode = -1;
+    QVector<LoopFrame> loops;
+};
+
+class Executor;
+thread_local Executor* t_executor = nullptr;
+
+void recordSourceLocationHook(tj::Node* n);
+void tracerWarningHook(const std::string& msg);
+
+class Executor
+{
+public:
+    Executor(const ExecOptions& options, bool tracing, const QString& sourceFile)
+        : m_options(options)
+        , m_tracing(tracing)
+        , m_sourceFile(sourceFile)
+    {
+        m_clock.start();
+    }
+
+    std::vector<Slot> runFunction(tj::Graph& graph, std::vector<Slot> inputs)
+    {
+        return runGraph(graph, std::move(inputs), 0);
+    }
+
+    /// Numbers the top-level graph's nodes the same way the IR snapshot does (depth-first).
+    void indexScriptGraph(const tj::Graph& graph)
+    {
+        int next = 0;
+        std::function<void(const tj::Block*)> walk = [&](const tj::Block* b) {
+            for (const tj::Node* n : b->nodes()) {
+                m_scriptIds[n] = next++;
+                for (const tj::Block* sub : n->blocks())
+                    walk(sub);
+            }
+        };
+        walk(graph.block());
+    }
+
+    const QVector<TraceWarning>& warnings() const { return m_warnings; }
+    const std::unordered_map<const tj::Source*, Provenance>& provenance() const { return m_provenance; }
+
+    // Called from libtorch's tracer through the hooks above.
+    void onRecordedNode(tj::Node* n)
+    {
+        n->setSourceRange(currentRange());
+    }
+    void onTracerWarning(const std::string& msg)
+    {
+        addWarning(classifyTracerWarning(msg), qs(msg), QString());
+    }
+    std::string nameFor(const at::Tensor& t) const
+    {
+        auto it = m_names.find(t.unsafeGetTensorImpl());
+        return it == m_names.end() ? std::string() : it->second;
+    }
+
+private:
+    // ----- bookkeeping
+
+    void checkInterrupt()
+    {
+        if (m_options.cancel && m_options.cancel->load())
+            throw Interrupted("cancelled");
+        if (m_options.timeoutMs > 0 && (++m_steps & 63) == 0 && m_clock.elapsed() > m_options.timeoutMs)
+            throw Interrupted(QStringLiteral("did not finish within %1 s; stopped (a loop that never ends?)")
+                                  .arg(m_options.timeoutMs / 1000.0)
+                                  .toStdString());
+    }
+
+    SourceLocation locationOf(const tj::Node* n) const
+    {
+        SourceLocation loc;
+        auto r = n->sourceRange();
+        if (auto flc = r.file_line_col()) {
+            loc.file = qs(std::get<0>(*flc));
+            loc.line = int(std::get<1>(*flc));
+            loc.column = int(std::get<2>(*flc));
+        }
+        return loc;
+    }
+
+    /// A distinct (cheap, empty) Source per provenance, so that trace nodes can be mapped back.
+    tj::SourceRange currentRange()
+    {
+        if (!m_rangeValid) {
+            const SourceLocation loc = m_currentNode ? locationOf(m_currentNode) : SourceLocation{};
+            auto source = std::make_shared<tj::Source>(c10::string_view(""),
+                                                        c10::optional<std::string>(loc.file.toStdString()),
+                                                        size_t(std::max(loc.line, 0)));
+            m_provenance[source.get()] = {m_currentTopNode, m_loops};
+            m_sources.push_back(source);
+            m_range = tj::SourceRange(source, 0, 0);
+            m_rangeValid = true;
+        }
+        return m_range;
+    }
+
+    void addWarning(const QString& kind, const QString& message, const QString& suggestion,
+                    const tj::Node* at = nullptr)
+    {
+        TraceWarning w;
+        w.kind = kind;
+        w.message = message;
+        w.suggestion = suggestion;
+        w.scriptNode = m_currentTopNode;
+        const tj::Node* n = at ? at : m_currentNode;
+        if (n)
+            w.location = locationOf(n);
+        for (const auto& existing : m_warnings)
+            if (existing.kind == w.kind && existing.message == w.message && existing.location == w.location)
+                return;
+        m_warnings.push_back(w);
+    }
+
+    static QString classifyTracerWarning(const std::string& msg)
+    {
+        const QString m = qs(msg);
+        if (m.startsWith(QLatin1String("torch.tensor")))
+            return QStringLiteral("baked-constant");
+        if (m.contains(QLatin1String("resize")))
+            return QStringLiteral("in-place-on-view");
+        if (m.contains(QLatin1String("Python boolean")))
+            return QStringLiteral("tensor-to-bool");
+        if (m.contains(QLatin1String("Python index")))
+            return QStringLiteral("tensor-to-index");
+        if (m.contains(QLatin1String("Python")))
+            return QStringLiteral("tensor-to-number");
+        return QStringLiteral("tracer");
+    }
+
+    // ----- graph walking
+
+    std::vector<Slot> runGraph(tj::Graph& graph, std::vector<Slot> inputs, int depth)
+    {
+        if (depth > 200)
+            throw std::runtime_error("call depth exceeds 200: recursion?");
+        Env env;
+        auto gInputs = graph.inputs();
+        if (gInputs.size() != inputs.size())
+            throw std::runtime_error("expected " + std::to_string(gInputs.size()) + " arguments, got "
+                                     + std::to_string(inputs.size()));
+        for (size_t i = 0; i < inputs.size(); ++i)
+            bind(env, gInputs[i], std::move(inputs[i]));
+        ++m_depth;
+        runBlock(graph.block(), env);
+        --m_depth;
+        std::vector<Slot> outs;
+        for (auto* o : graph.outputs())
+            outs.push_back(get(env, o));
+        return outs;
+    }
+
+    void bind(Env& env, const tj::Value* v, Slot slot)
+    {
+        if (m_tracing && slot.value.isTensor() && v->hasDebugName()) {
+            const at::Tensor& t = slot.value.toTensor();
+            if (t.defined())
+                m_names[t.unsafeGetTensorImpl()] = v->debugNameBase();
+        }
+        env[v] = std::move(slot);
+    }
+
+    const Slot& get(Env& env, const tj::Value* v)
+    {
+        auto it = env.find(v);
+        if (it != env.end())
+            return it->second;
+        if (v->node()->kind() == c10::prim::Constant) {
+            Slot s;
+            s.value = *tj::toIValue(v);
+            return env.emplace(v, std::move(s)).first->second;
+        }
+        throw std::runtime_error("value %" + v->debugName() + " used before it was defined");
+    }
+
+    void runBlock(tj::Block* block, Env& env)
+    {
+        for (tj::Node* n : block->nodes())
+            runNode(n, env);
+    }
+
+    void enterNode(tj::Node* n)
+    {
+        m_currentNode = n;
+        if (m_depth == 1) {
+            auto it = m_scriptIds.find(n);
+            m_currentTopNode = it == m_scriptIds.end() ? -1 : it->second;
+        }
+        m_rangeValid = false;
+    }
+
+    void notify(tj::Node* n, bool after)
+    {
+        if (!m_options.observer)
+            return;
+        NodeEvent e;
+        e.scriptNode = m_currentTopNode;
+        e.depth = m_depth - 1;
+        e.loopPath = m_loops;
+        e.location = locationOf(n);
+        e.kind = qs(n->kind().toQualString());
+        e.after = after;
+        m_options.observer(e);
+    }
+
+    void runNode(tj::Node* n, Env& env)
+    {
+        checkInterrupt();
+        tj::Node* savedNode = m_currentNode;
+        const int savedTop = m_currentTopNode;
+        enterNode(n);
+        notify(n, false);
+        dispatchNode(n, env);
+        notify(n, true);
+        // Nested blocks and callees changed the current node; restore for what follows.
+        m_currentNode = savedNode;
+        m_currentTopNode = savedTop;
+        m_rangeValid = false;
+    }
+
+    void dispatchNode(tj::Node* n, Env& env)
+    {
+        using namespace c10;
+        switch (n->kind()) {
+        case prim::Constant:
+            get(env, n->output());
+            return;
+        case prim::If:
+            return runIf(n, env);
+        case prim::Loop:
+            return runLoop(n, env);
+        case prim::ListConstruct:
+            return listConstruct(n, env);
+        case prim::ListUnpack:
+            return listUnpack(n, env);
+        case prim::TupleConstruct: {
+            std::vector<IValue> items;
+            for (auto* in : n->inputs())
+                items.push_back(get(env, in).value);
+            auto tt = n->output()->type()->expect<c10::TupleType>();
+            Slot s;
+            s.value = tt->schema() ? IValue(c10::ivalue::Tuple::createNamed(std::move(items), tt))
+                                   : IValue(c10::ivalue::Tuple::create(std::move(items)));
+            bind(env, n->output(), std::move(s));
+            return;
+        }
+        case prim::TupleUnpack: {
+            const auto elems = get(env, n->input()).value.toTupleRef().elements().vec();
+            for (size_t i = 0; i < n->outputs().size(); ++i)
+                bind(env, n->outputs()[i], Slot{elems.at(i)});
+            return;
+        }
+        case prim::TupleIndex: {
+            const IValue tup = get(env, n->input(0)).value;
+            int64_t idx = get(env, n->input(1)).value.toInt();
+            const auto& elems = tup.toTupleRef().elements();
+            if (idx < 0)
+                idx += int64_t(elems.size());
+            bind(env, n->output(), Slot{elems.at(size_t(idx))});
+            return;
+        }
+        case prim::DictConstruct: {
+            auto dt = n->output()->type()->expect<c10::DictType>();
+            c10::impl::GenericDict dict(dt->getKeyType(), dt->getValueType());
+            for (size_t i = 0; i + 1 < n->inputs().size(); i += 2)
+                dict.insert_or_assign(get(env, n->input(i)).value, get(env, n->input(i + 1)).value);
+            bind(env, n->output(), Slot{dict});
+            return;
+        }
+        case prim::GetAttr: {
+            auto obj = get(env, n->input()).value.toObject();
+            bind(env, n->output(), Slot{obj->getAttr(n->s(attr::name))});
+            return;
+        }
+        case prim::SetAttr: {
+            auto obj = get(env, n->input(0)).value.toObject();
+            obj->setAttr(n->s(attr::name), get(env, n->input(1)).value);
+            return;
+        }
+        case prim::CreateObject: {
+            auto cls = n->output()->type()->expect<c10::ClassType>();
+            auto obj = c10::ivalue::Object::create(c10::StrongTypePtr(cls->compilation_unit(), cls),
+                                                   cls->numAttributes());
+            bind(env, n->output(), Slot{obj});
+            return;
+        }
+        case prim::isinstance: {
+            const IValue v = get(env, n->input()).value;
+            bool result = false;
+            for (const auto& t : n->tys(attr::types))
+                result |= v.type()->isSubtypeOf(*t);
+            bind(env, n->output(), Slot{result});
+            return;
+        }
+        case prim::Uninitialized:
+            bind(env, n->output(), Slot{});
+            return;
+        case prim::unchecked_cast:
+            bind(env, n->output(), get(env, n->input()));
+            return;
+        case prim::RaiseException: {
+            const IValue msg = get(env, n->input(0)).value;
+            std::ostringstream os;
+            if (n->inputs().size() > 1 && !get(env, n->input(1)).value.isNone())
+                os << get(env, n->input(1)).value.toStringRef() << ": ";
+            if (msg.isString())
+                os << msg.toStringRef();
+            else
+                os << msg;
+            throw tj::JITException(os.str());
+        }
+        case prim::CallFunction:
+            return callFunction(n, env);
+        case prim::CallMethod:
+            return callMethod(n, env);
+        default:
+            return runOperator(n, env);
+        }
+    }
+
+    void runIf(tj::Node* n, Env& env)
+    {
+        const Slot& cond = get(env, n->input());
+        const bool taken = cond.value.toBool();
+        if (m_tracing && (cond.hasShadow() || cond.fromSize)) {
+            addWarning(QStringLiteral("shape-dependent-branch"),
+                       QStringLiteral("branch at line %1 frozen to its %2 branch: its condition %3 depends on an "
+                                      "input's shape")
+                           .arg(locationOf(n).line)
+                           .arg(taken ? QStringLiteral("then") : QStringLiteral("else"))
+                           .arg(cond.origin.isEmpty() ? QStringLiteral("(a shape)") : cond.origin),
+                       QStringLiteral("script this function (torch.jit.script) or trace it for each shape it "
+                                      "will see"),
+                       n);
+        } else if (m_tracing && cond.fromData) {
+            addWarning(QStringLiteral("data-dependent-branch"),
+                       QStringLiteral("branch at line %1 frozen to its %2 branch: its condition %3 depends on "
+                                      "tensor values")
+                           .arg(locationOf(n).line)
+                           .arg(taken ? QStringLiteral("then") : QStringLiteral("else"))
+                           .arg(cond.origin.isEmpty() ? QStringLiteral("(tensor data)") : cond.origin),
+                       QStringLiteral("use torch.where or script this function so that both branches stay in "
+                                      "the graph"),
+                       n);
+        }
+        tj::Block* block = n->blocks().at(taken ? 0 : 1);
+        runBlock(block, env);
+        for (size_t i = 0; i < n->outputs().size(); ++i)
+            bind(env, n->outputs()[i], get(env, block->outputs()[i]));
+    }
+
+    void runLoop(tj::Node* n, Env& env)
+    {
+        const Slot& tripSlot = get(env, n->input(0));
+        const int64_t maxTrips = tripSlot.value.toInt();
+        Slot condSlot = get(env, n->input(1));
+        bool cond = condSlot.value.toBool();
+        const size_t carried = n->inputs().size() - 2;
+        std::vector<Slot> values;
+        for (size_t i = 0; i < carried; ++i)
+            values.push_back(get(env, n->input(i + 2)));
+        tj::Block* body = n->blocks().at(0);
+        const int line = locationOf(n).line;
+        const int loopId = m_depth == 1 && m_scriptIds.count(n) ? m_scriptIds[n] : -1;
+        bool dataDependent = false;
+        int64_t i = 0;
+        for (; i < maxTrips && cond; ++i) {
+            m_loops.push_back({loopId, int(i), line});
+            bind(env, body->inputs()[0], Slot{IValue(i)});
+            for (size_t k = 0; k < carried; ++k)
+                bind(env, body->inputs()[k + 1], values[k]);
+            runBlock(body, env);
+            m_loops.pop_back();
+            condSlot = get(env, body->outputs()[0]);
+            cond = condSlot.value.toBool();
+            dataDependent |= condSlot.fromData;
+            for (size_t k = 0; k < carried; ++k)
+                values[k] = get(env, body->outputs()[k + 1]);
+        }
+        if (m_tracing && maxTrips != std::numeric_limits<int64_t>::max() && (tripSlot.hasShadow() || tripSlot.fromSize)) {
+            addWarning(QStringLiteral("shape-dependent-loop"),
+                       QStringLiteral("loop at line %1 unrolled %2 times: trip count %3")
+                           .arg(line)
+                           .arg(i)
+                           .arg(tripSlot.origin.isEmpty() ? QStringLiteral("depends on an input's shape")
+                                                          : tripSlot.origin),
+                       QStringLiteral("script the loop (torch.jit.script) or use a vectorised op; a trace "
+                                      "repeats exactly %1 iterations for every input")
+                           .arg(i),
+                       n);
+        } else if (m_tracing && (dataDependent || condSlot.fromData || get(env, n->input(1)).fromData)) {
+            addWarning(QStringLiteral("data-dependent-loop"),
+                       QStringLiteral("loop at line %1 unrolled %2 times: its condition depends on tensor values")
+                           .arg(line)
+                           .arg(i),
+                       QStringLiteral("script the loop (torch.jit.script); a trace repeats exactly %1 iterations")
+                           .arg(i),
+                       n);
+        }
+        for (size_t k = 0; k < carried; ++k)
+            bind(env, n->outputs()[k], values[k]);
+    }
+
+    void listConstruct(tj::Node* n, Env& env)
+    {
+        auto lt = n->output()->type()->expect<c10::ListType>();
+        c10::impl::GenericList list(lt->getElementType());
+        list.reserve(n->inputs().size());
+        Slot s;
+        bool anyShadow = false;
+        for (auto* in : n->inputs()) {
+            const Slot& e = get(env, in);
+            list.push_back(e.value);
+            s.elems.push_back(e.shadow);
+            anyShadow |= e.hasShadow();
+            s.fromSize |= e.fromSize;
+            s.fromData |= e.fromData;
+        }
+        if (!anyShadow)
+            s.elems.clear();
+        s.value = list;
+        bind(env, n->output(), std::move(s));
+    }
+
+    void listUnpack(tj::Node* n, Env& env)
+    {
+        const Slot& l = get(env, n->input());
+        const auto items = l.value.toListRef().vec();
+        if (items.size() != n->outputs().size())
+            throw std::runtime_error("cannot unpack a list of " + std::to_string(items.size()) + " elements into "
+                                     + std::to_string(n->outputs().size()) + " values");
+        for (size_t i = 0; i < items.size(); ++i) {
+            Slot s{items[i]};
+            if (i < l.elems.size())
+                s.shadow = l.elems[i];
+            s.fromSize = l.fromSize;
+            s.fromData = l.fromData;
+            if (!l.origin.isEmpty())
+                s.origin = QStringLiteral("%1[%2]").arg(l.origin).arg(i);
+            bind(env, n->outputs()[i], std::move(s));
+        }
+    }
+
+    void callFunction(tj::Node* n, Env& env)
+    {
+        auto fnType = n->input(0)->type()->expect<c10::FunctionType>();
+        tj::Function* fn = fnType->function();
+        std::vector<Slot> args;
+        for (size_t i = 1; i < n->inputs().size(); ++i)
+            args.push_back(get(env, n->input(i)));
+        auto outs = runGraph(*tj::toGraphFunction(*fn).graph(), std::move(args), m_depth);
+        for (size_t i = 0; i < n->outputs().size(); ++i)
+            bind(env, n->outputs()[i], std::move(outs.at(i)));
+    }
+
+    void callMethod(tj::Node* n, Env& env)
+    {
+        const IValue self = get(env, n->input(0)).value;
+        auto cls = self.type()->cast<c10::ClassType>();
+        if (!cls)
+            throw std::runtime_error("prim::CallMethod on a value that is not an object");
+        tj::Function* fn = cls->findMethod(n->s(c10::attr::name));
+        if (!fn)
+            throw std::runtime_error("no method " + n->s(c10::attr::name));
+        std::vector<Slot> args;
+        for (auto* in : n->inputs())
+            args.push_back(get(env, in));
+        auto outs = runGraph(*tj::toGraphFunction(*fn).graph(), std::move(args), m_depth);
+        for (size_t i = 0; i < n->outputs().size(); ++i)
+            bind(env, n->outputs()[i], std::move(outs.at(i)));
+    }
+
+    // ----- operators
+
+    tj::Operation& operationFor(tj::Node* n)
+    {
+        auto it = m_ops.find(n);
+        if (it != m_ops.end())
+            return it->second;
+        const tj::Operator* op = n->maybeOperator();
+        if (!op)
+            throw std::runtime_error("no operator for " + std::string(n->kind().toQualString())
+                                     + " (JitScope cannot run this node)");
+        return m_ops.emplace(n, n->getOperation()).first->second;
+    }
+
+    static bool isIntLike(const IValue& v) { return v.isInt() || v.isDouble() || v.isBool(); }
+
+    /// Python's view of a number: its shadow tensor, or a wrapped 0-dim tensor as the argument parser makes.
+    static at::Tensor asPythonTensor(const Slot& s)
+    {
+        if (s.hasShadow())
+            return s.shadow;
+        at::Tensor t;
+        {
+            at::AutoDispatchBelowADInplaceOrView guard;
+            t = at::scalar_to_tensor(s.value.toScalar());
+        }
+        t.unsafeGetTensorImpl()->set_wrapped_number(true);
+        return t;
+    }
+
+    QString describe(const tj::Value* v, Env& env, int depth = 0)
+    {
+        auto it = env.find(v);
+        if (it != env.end() && !it->second.origin.isEmpty())
+            return it->second.origin;
+        if (depth > 3)
+            return QStringLiteral("...");
+        const tj::Node* p = v->node();
+        auto arg = [&](size_t i) { return describe(p->input(i), env, depth + 1); };
+        if (p->kind() == c10::prim::Constant) {
+            std::ostringstream os;
+            os << *tj::toIValue(v);
+            return qs(os.str());
+        }
+        if (v->hasDebugName() && (p->kind() == c10::prim::Param || depth > 0))
+            return qs(v->debugNameBase());
+        return qs(v->debugNameBase());
+        Q_UNUSED(arg);
+    }
+
+    /// Runs int/float arithmetic on shadowed numbers as Python would run it on 0-dim tensors.
+    /// Returns true when handled.
+    bool emulateNumberOp(tj::Node* n, Env& env)
+    {
+        const std::string kind = n->kind().toQualString();
+        const size_t nin = n->inputs().size();
+        if (nin == 0 || nin > 2)
+            return false;
+        std::vector<const Slot*> in;
+        bool anyShadow = false, allNumbers = true;
+        for (auto* v : n->inputs()) {
+            in.push_back(&get(env, v));
+            anyShadow |= in.back()->hasShadow();
+            allNumbers &= isIntLike(in.back()->value);
+        }
+        if (!anyShadow || !allNumbers)
+            return false;
+        static const std::unordered_map<std::string, std::string> binary = {
+            {"aten::add", "add"}, {"aten::sub", "sub"},  {"aten::mul", "mul"}, {"aten::div", "div"},
+            {"aten::floordiv", "floor_divide"}, {"aten::remainder", "remainder"}, {"aten::pow", "pow"},
+            {"aten::eq", "eq"}, {"aten::ne", "ne"}, {"aten::lt", "lt"}, {"aten::le", "le"}, {"aten::gt", "gt"},
+            {"aten::ge", "ge"},
+        };
+        // Compute the TorchScript result first: it is what the program goes on with.
+        runPlain(n, env);
+        Slot& out = env[n->output()];
+        at::Tensor shadow;
+        if (nin == 1) {
+            if (kind == "aten::neg")
+                shadow = at::neg(in[0]->shadow);
+            else if (kind == "aten::Int" || kind == "aten::Float" || kind == "aten::ScalarImplicit")
+                return true; // Python: int(tensor) is baked; the value stays as computed
+            else
+                return true;
+        } else {
+            auto it = binary.find(kind);
+            if (it == binary.end())
+                return true;
+            const std::string& op = it->second;
+            const bool lhsTensor = in[0]->hasShadow();
+            const Slot& a = *in[0];
+            const Slot& b = *in[1];
+            const bool arithmetic = op == "add" || op == "sub" || op == "mul" || op == "div" || op == "floor_divide";
+            if (lhsTensor) {
+                const at::Tensor& ta = a.shadow;
+                if (arithmetic || b.hasShadow())
+                    shadow = callBinary(op, ta, asPythonTensor(b));
+                else
+                    shadow = callBinaryScalar(op, ta, b.value.toScalar());
+            } else {
+                // number OP tensor: Python calls the tensor's reflected method.
+                const at::Tensor& tb = b.shadow;
+                if (op == "add" || op == "mul")
+                    shadow = callBinary(op, tb, asPythonTensor(a));
+                else if (op == "sub")
+                    shadow = at::rsub(tb, a.value.toScalar());
+                else if (op == "div")
+                    shadow = at::mul(at::reciprocal(tb), asPythonTensor(a));
+                else if (op == "floor_divide")
+                    shadow = at::floor_divide(asPythonTensor(a), tb);
+                else if (op == "eq" || op == "ne")
+                    shadow = callBinaryScalar(op, tb, a.value.toScalar());
+                else if (op == "lt")
+                    shadow = at::gt(tb, a.value.toScalar());
+                else if (op == "le")
+                    shadow = at::ge(tb, a.value.toScalar());
+                else if (op == "gt")
+                    shadow = at::lt(tb, a.value.toScalar());
+                else if (op == "ge")
+                    shadow = at::le(tb, a.value.toScalar());
+                else if (op == "pow")
+                    shadow = at::pow(a.value.toScalar(), tb);
+                else if (op == "remainder")
+                    shadow = at::remainder(a.value.toScalar(), tb);
+            }
+        }
+        out.shadow = shadow;
+        out.fromSize = true;
+        return true;
+    }
+
+    static at::Tensor callBinary(const std::string& op, const at::Tensor& a, const at::Tensor& b)
+    {
+        if (op == "add")
+            return at::add(a, b);
+        if (op == "sub")
+            return at::sub(a, b);
+        if (op == "mul")
+            return at::mul(a, b);
+        if (op == "div")
+            return at::div(a, b);
+        if (op == "floor_divide")
+            return at::floor_divide(a, b);
+        if (op == "remainder")
+            return at::remainder(a, b);
+        if (op == "pow")
+            return at::pow(a, b);
+        if (op == "eq")
+            return at::eq(a, b);
+        if (op == "ne")
+            return at::ne(a, b);
+        if (op == "lt")
+            return at::lt(a, b);
+        if (op == "le")
+            return at::le(a, b);
+        if (op == "gt")
+            return at::gt(a, b);
+        if (op == "ge")
+            return at::ge(a, b);
+        return at::Tensor();
+    }
+
+    static at::Tensor callBinaryScalar(const std::string& op, const at::Tensor& a, const at::Scalar& b)
+    {
+        if (op == "remainder")
+            return at::remainder(a, b);
+        if (op == "pow")
+            return at::pow(a, b);
+        if (op == "eq")
+            return at::eq(a, b);
+        if (op == "ne")
+            return at::ne(a, b);
+        if (op == "lt")
+            return at::lt(a, b);
+        if (op == "le")
+            return at::le(a, b);
+        if (op == "gt")
+            return at::gt(a, b);
+        if (op == "ge")
+            return at::ge(a, b);
+        return callBinary(op, a, at::scalar_to_tensor(b));
+    }
+
+    /// Runs a node's operator on the current values, untouched.
+    void runPlain(tj::Node* n, Env& env)
+    {
+        tj::Operation& op = operationFor(n);
+        tj::Stack stack;
+        stack.reserve(n->inputs().size());
+        for (auto* in : n->inputs())
+            stack.push_back(get(env, in).value);
+        op(stack);
+        storeOutputs(n, env, stack);
+    }
+
+    void storeOutputs(tj::Node* n, Env& env, tj::Stack& stack)
+    {
+        const size_t nout = n->outputs().size();
+        if (stack.size() < nout)
+            throw std::runtime_error(std::string(n->kind().toQualString()) + " returned too few values");
+        for (size_t i = 0; i < nout; ++i)
+            bind(env, n->outputs()[i], Slot{std::move(stack[stack.size() - nout + i])});
+    }
+
+    static bool allowsNumbersAsTensors(const std::string& name)
+    {
+        static const std::set<std::string> allowed = {
+            "add", "add_", "div", "div_", "divide", "divide_", "mul", "mul_", "multiply", "multiply_", "sub",
+            "sub_", "subtract", "subtract_", "true_divide", "true_divide_", "floor_divide", "floor_divide_",
+        };
+        return allowed.count(name) > 0;
+    }
+
+    void runOperator(tj::Node* n, Env& env)
+    {
+        if (!m_tracing)
+            return runPlain(n, env);
+        const std::string kind = n->kind().toQualString();
+
+        // Sizes: Python's tracer records them and hands out 0-dim tensors.
+        if (kind == "aten::size" && n->inputs().size() == 2 && n->input(0)->type()->cast<c10::TensorType>()) {
+            const at::Tensor self = get(env, n->input(0)).value.toTensor();
+            const Slot& dimSlot = get(env, n->input(1));
+            const int64_t dim = dimSlot.value.toInt();
+            Slot s{IValue(self.size(dim))};
+            s.shadow = tj::tracer::getSizeOf(self, dim);
+            s.fromSize = true;
+            s.origin = QStringLiteral("%1.size(%2)").arg(describe(n->input(0), env)).arg(dim);
+            bind(env, n->output(), std::move(s));
+            return;
+        }
+        if (kind == "aten::size" && n->inputs().size() == 1) {
+            const at::Tensor self = get(env, n->input(0)).value.toTensor();
+            Slot s{IValue(c10::List<int64_t>(self.sizes().vec()))};
+            for (int64_t d = 0; d < self.dim(); ++d)
+                s.elems.push_back(tj::tracer::getSizeOf(self, d));
+            s.fromSize = true;
+            s.origin = QStringLiteral("%1.shape").arg(describe(n->input(0), env));
+            bind(env, n->output(), std::move(s));
+            return;
+        }
+        if (kind == "aten::numel" && n->inputs().size() == 1) {
+            const at::Tensor self = get(env, n->input(0)).value.toTensor();
+            Slot s{IValue(self.numel())};
+            s.shadow = tj::tracer::getNumelOf(self);
+            s.fromSize = true;
+            s.origin = QStringLiteral("%1.numel()").arg(describe(n->input(0), env));
+            bind(env, n->output(), std::move(s));
+            return;
+        }
+        if (kind == "aten::len" && n->input(0)->type()->cast<c10::TensorType>()) {
+            runPlain(n, env);
+            Slot& s = env[n->output()];
+            s.fromSize = true;
+            s.origin = QStringLiteral("len(%1)").arg(describe(n->input(0), env));
+            addWarning(QStringLiteral("len-of-tensor"),
+                       QStringLiteral("Using len to get tensor shape might cause the trace to be incorrect. "
+                                      "Recommended usage would be tensor.shape[0]. Passing a tensor of different "
+                                      "shape might lead to errors or silently give incorrect results."),
+                       QStringLiteral("use %1.shape[0] (recorded dynamically) instead of len(%1), which is baked "
+                                      "in as the constant %2")
+                           .arg(describe(n->input(0), env))
+                           .arg(s.value.toInt()));
+            return;
+        }
+        if (kind == "aten::__getitem__" && n->inputs().size() == 2) {
+            const Slot& list = get(env, n->input(0));
+            if (list.hasElemShadows() || list.fromSize) {
+                runPlain(n, env);
+                Slot& s = env[n->output()];
+                int64_t idx = get(env, n->input(1)).value.toInt();
+                const int64_t size = int64_t(list.value.toListRef().size());
+                if (idx < 0)
+                    idx += size;
+                if (idx >= 0 && size_t(idx) < list.elems.size())
+                    s.shadow = list.elems[size_t(idx)];
+                s.fromSize = list.fromSize;
+                s.origin = QStringLiteral("%1[%2]").arg(list.origin).arg(get(env, n->input(1)).value.toInt());
+                return;
+            }
+        }
+        if (kind == "aten::len" || kind == "aten::dim") {
+            runPlain(n, env);
+            return;
+        }
+        // Tensor to Python value conversions: baked as constants by Python's tracer.
+        if ((kind == "aten::Bool" || kind == "aten::Int" || kind == "aten::Float" || kind == "aten::item"
+             || kind == "aten::ScalarImplicit")
+            && n->input(0)->type()->cast<c10::TensorType>()) {
+            runPlain(n, env);
+            Slot& s = env[n->output()];
+            s.fromData = true;
+            s.origin = describe(n->input(0), env);
+            const QString what = kind == "aten::Bool" ? QStringLiteral("boolean")
+                : kind == "aten::Int"                 ? QStringLiteral("integer")
+                : kind == "aten::Float"               ? QStringLiteral("float")
+                                                      : QStringLiteral("number");
+            addWarning(kind == "aten::Bool" ? QStringLiteral("tensor-to-bool") : QStringLiteral("tensor-to-number"),
+                       QStringLiteral("Converting a tensor to a Python %1 might cause the trace to be incorrect. We "
+                                      "can't record the data flow of Python values, so this value will be treated "
+                                      "as a constant in the future. This means that the trace might not generalize "
+                                      "to other inputs!")
+                           .arg(what),
+                       kind == "aten::Bool"
+                           ? QStringLiteral("use torch.where (or script the function) instead of branching on a "
+                                            "tensor value")
+                           : QStringLiteral("keep the value a tensor instead of converting it to a Python number"));
+            return;
+        }
+        if (emulateNumberOp(n, env))
+            return;
+        runTracedOperator(n, env, kind);
+    }
+
+    /// An operator with tensor semantics: runs it the way Python's binding would call it.
+    void runTracedOperator(tj::Node* n, Env& env, const std::string& kind)
+    {
+        const tj::Operator* op = n->maybeOperator();
+        if (!op)
+            return runPlain(n, env);
+        const c10::FunctionSchema& schema = op->schema();
+        const std::string& name = schema.name();
+        const std::string base = name.substr(name.find("::") + 2);
+        std::vector<IValue> args;
+        args.reserve(n->inputs().size());
+        for (auto* in : n->inputs())
+            args.push_back(get(env, in).value);
+
+        // Python numbers bound to the Tensor overload (argument parser's numbers-as-tensors list).
+        if (schema.overload_name().find("Scalar") == 0 && allowsNumbersAsTensors(base) && args.size() >= 2) {
+            auto handle = c10::Dispatcher::singleton().findSchema({name, "Tensor"});
+            if (handle) {
+                tj::Stack stack;
+                stack.push_back(args[0]);
+                stack.push_back(asPythonTensor(get(env, n->input(1))));
+                for (size_t i = 2; i < args.size(); ++i)
+                    stack.push_back(args[i]);
+                if (stack.size() < handle->schema().arguments().size())
+                    stack.push_back(IValue(int64_t(1))); // alpha
+                handle->callBoxed(stack);
+                storeOutputs(n, env, stack);
+                return;
+            }
+        }
+        // A shadowed number given to a Scalar parameter of an op with a Tensor overload: Python passes the tensor.
+        if (schema.overload_name().find("Scalar") == 0 && args.size() >= 2 && get(env, n->input(1)).hasShadow()) {
+            std::string overload = schema.overload_name();
+            overload.replace(0, 6, "Tensor");
+            auto handle = c10::Dispatcher::singleton().findSchema({name, overload});
+            if (handle) {
+                tj::Stack stack(args.begin(), args.end());
+                stack[1] = get(env, n->input(1)).shadow;
+                handle->callBoxed(stack);
+                storeOutputs(n, env, stack);
+                return;
+            }
+        }
+
+        fillPythonDefaults(schema, base, args);
+
+        tj::Graph& traceGraph = *tj::tracer::getTracingState()->graph;
+        tj::Node* insertPoint = traceGraph.insertPoint();
+        tj::Node* before = insertPoint->prev();
+        tj::Stack stack(args.begin(), args.end());
+        if (op->isC10Op() && args.size() == schema.arguments().size()) {
+            auto handle = c10::Dispatcher::singleton().findSchema(schema.operator_name());
+            if (handle)
+                handle->callBoxed(stack);
+            else
+                operationFor(n)(stack);
+        } else {
+            operationFor(n)(stack);
+        }
+        if (op->isC10Op())
+            patchShadowedArguments(n, env, schema, insertPoint, before);
+        storeOutputs(n, env, stack);
+        (void)kind;
+    }
+
+    /// What tracer::ArgumentStash does for Python's argument parser, done on the recorded node afterwards
+    /// (the stash itself is not exported by libtorch): numbers that Python held as traced 0-dim tensors become
+    /// aten::Int/Float/ScalarImplicit of that tensor, inserted right after the tensor's producer.
+    void patchShadowedArguments(tj::Node* n, Env& env, const c10::FunctionSchema& schema, tj::Node* insertPoint,
+                                tj::Node* before)
+    {
+        const auto& params = schema.arguments();
+        bool any = false;
+        for (size_t i = 0; i < params.size() && i < n->inputs().size(); ++i) {
+            const Slot& s = get(env, n->input(i));
+            any |= s.hasShadow() || s.hasElemShadows();
+        }
+        if (!any)
+            return;
+        const c10::Symbol kind = c10::Symbol::fromQualString(schema.name());
+        tj::Node* recorded = nullptr;
+        for (tj::Node* p = insertPoint->prev(); p != before && p->kind() != c10::prim::Param; p = p->prev()) {
+            if (p->kind() == kind) {
+                recorded = p;
+                break;
+            }
+        }
+        if (!recorded || recorded->inputs().size() < params.size())
+            return;
+        auto convert = [](const at::Tensor& shadow, c10::Symbol as) -> tj::Value* {
+            tj::Value* ten = tj::tracer::getValueTrace(shadow);
+            tj::Graph& g = *ten->owningGraph();
+            tj::WithInsertPoint guard(ten->node()->next());
+            return g.insert(as, {ten});
+        };
+        for (size_t i = 0; i < params.size() && i < n->inputs().size(); ++i) {
+            const Slot& s = get(env, n->input(i));
+            const auto kindOfType = params[i].type()->kind();
+            if (s.hasShadow()
+                && (kindOfType == c10::TypeKind::IntType || kindOfType == c10::TypeKind::FloatType
+                    || kindOfType == c10::TypeKind::NumberType || kindOfType == c10::TypeKind::SymIntType)) {
+                const c10::Symbol as = kindOfType == c10::TypeKind::FloatType ? c10::aten::Float
+                    : kindOfType == c10::TypeKind::NumberType                  ? c10::aten::ScalarImplicit
+                                                                               : c10::aten::Int;
+                recorded->replaceInput(i, convert(s.shadow, as));
+            } else if (s.hasElemShadows()) {
+                tj::Node* list = recorded->input(i)->node();
+                if (list->kind() != c10::prim::ListConstruct || list->inputs().size() != s.elems.size())
+                    continue;
+                for (size_t k = 0; k < s.elems.size(); ++k)
+                    if (s.elems[k].defined())
+                        list->replaceInput(k, convert(s.elems[k], c10::aten::Int));
+            }
+        }
+    }
+
+    /// Python's bindings fill TensorOptions that TorchScript leaves as None.
+    static void fillPythonDefaults(const c10::FunctionSchema& schema, const std::string& base, std::vector<IValue>& args)
+    {
+        const auto& params = schema.arguments();
+        auto index = [&](const char* argName) -> int {
+            for (size_t i = 0; i < params.size(); ++i)
+                if (params[i].name() == argName)
+                    return int(i);
+            return -1;
+        };
+        const int dtype = index("dtype"), layout = index("layout"), device = index("device"), pin = index("pin_memory");
+        if (device < 0 || pin < 0 || size_t(std::max({dtype, layout, device, pin})) >= args.size())
+            return;
+        const bool like = base.size() > 5 && base.compare(base.size() - 5, 5, "_like") == 0;
+        const bool method = base.rfind("new_", 0) == 0;
+        if ((like || method) && args[0].isTensor()) {
+            const at::Tensor& self = args[0].toTensor();
+            if (dtype >= 0 && args[dtype].isNone())
+                args[dtype] = IValue(int64_t(self.scalar_type()));
+            if (layout >= 0 && args[layout].isNone())
+                args[layout] = IValue(int64_t(self.layout()));
+            if (args[device].isNone())
+                args[device] = IValue(self.device());
+        } else if (args[device].isNone()) {
+            args[device] = IValue(c10::Device(c10::kCPU));
+        }
+        if (args[pin].isNone())
+            args[pin] = IValue(false);
+    }
+
+    const ExecOptions& m_options;
+    bool m_tracing;
+    QString m_sourceFile;
+    QElapsedTimer m_clock;
+    quint64 m_steps = 0;
+    int m_depth = 0;
+    std::unordered_map<const tj::Node*, int> m_scriptIds;
+    std::unordered_map<const tj::Node*, tj::Operation> m_ops;
+    tj::Node* m_currentNode = nullptr;
+    int m_currentTopNode = -1;
+    QVector<LoopFrame> m_loops;
+    bool m_rangeValid = false;
+    tj::SourceRange m_range;
+    std::vector<std::shared_ptr<tj::Source>> m_sources;
+    std::unordered_map<const tj::Source*, Provenance> m_provenance;
+    std::unordered_map<const c10::TensorImpl*, std::string> m_names;
+    QVector<TraceWarning> m_warnings;
+};
+
+void recordSourceLocationHook(tj::Node* n)
+{
+    if (t_executor)
+        t_executor->onRecordedNode(n);
+}
+
+void tracerWarningHook(const std::string& msg)
+{
+    if (t_executor)
+        t_executor->onTracerWarning(msg);
+}
+
+/// Installs the tracer hooks (process-wide function pointers that dispatch to this thread's executor).
+void installHooks()
+{
+    static std::once_flag once;
+    std::call_once(once, [] {
+        tj::tracer::setRecordSourceLocation(&recordSourceLocationHook);
+        tj::tracer::setWarn(&tracerWarningHook);
+    });
+}
+
+struct ExecutorScope
+{
+    explicit ExecutorScope(Executor* e)
+        : previous(t_executor)
+    {
+        t_executor = e;
+    }
+    ~ExecutorScope() { t_executor = previous; }
+    Executor* previous;
+};
+
+std::vector<Slot> toSlots(const std::vector<IValue>& values)
+{
+    std::vector<Slot> slots;
+    for (const auto& v : values)
+        slots.push_back(Slot{v});
+    return slots;
+}
+
+/// Resolves the function and its `self`, validates and creates the inputs.
+struct Prepared
+{
+    tj::Function* fn = nullptr;
+    std::optional<tj::Module> self;
+    std::vector<IValue> inputs;
+    QString error;
+    int errorLine = 0;
+};
+
+Prepared prepare(const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options)
+{
+    Prepared p;
+    if (!model.handle) {
+        p.error = QStringLiteral("model has no compiled code");
+        return p;
+    }
+    const FunctionInfo* info = model.function(function);
+    if (!info) {
+        p.error = QStringLiteral("no function or method named '%1'").arg(function);
+        return p;
+    }
+    if (!info->ok) {
+        p.error = info->error.message;
+        p.errorLine = info->error.location.line;
+        return p;
+    }
+    p.fn = model.handle->find(function, &p.self);
+    if (!p.fn) {
+        p.error = QStringLiteral("no compiled code for '%1'").arg(function);
+        return p;
+    }
+    const qint64 bytes = inputs.byteSize();
+    if (bytes > options.maxMemory) {
+        p.error = QStringLiteral("input set needs %1 MiB, more than the memory budget of %2 MiB (--max-memory)")
+                      .arg(bytes >> 20)
+                      .arg(options.maxMemory >> 20);
+        return p;
+    }
+    const auto& schema = p.fn->getSchema();
+    const size_t expected = schema.arguments().size() - (p.self ? 1 : 0);
+    if (size_t(inputs.args.size()) != expected) {
+        p.error = QStringLiteral("'%1' takes %2 argument(s), the input set has %3").arg(function).arg(expected).arg(inputs.args.size());
+        return p;
+    }
+    try {
+        p.inputs = makeInputs(inputs, options.seed);
+    } catch (const std::exception& e) {
+        p.error = QStringLiteral("cannot create the inputs: %1").arg(qs(e.what()).section(QLatin1Char('\n'), 0, 0));
+    }
+    return p;
+}
+
+QString firstLineOf(const char* what)
+{
+    QString s = QString::fromUtf8(what);
+    const int bt = s.indexOf(QLatin1String("Exception raised from"));
+    if (bt > 0)
+        s = s.left(bt);
+    s = s.trimmed();
+    // TorchScript runtime errors quote the interpreter's stack first; the last line holds the message.
+    const QStringList lines = s.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (const QString& l : lines)
+        if (l.startsWith(QLatin1String("RuntimeError: ")) || l.contains(QLatin1String("Error: ")))
+            return l.trimmed();
+    return lines.isEmpty() ? QString() : lines.first().trimmed();
+}
+
+Diagnostic errorAt(const ModelInfo& model, const QString& message, const SourceLocation& where = {})
+{
+    Diagnostic d;
+    d.message = message;
+    d.location = where.isValid() ? where : SourceLocation{model.path, 0, 0};
+    if (d.location.file.isEmpty())
+        d.location.file = model.path;
+    return d;
+}
+
+std::vector<IValue> flattenOutputs(const std::vector<Slot>& outs)
+{
+    std::vector<IValue> values;
+    for (const auto& s : outs)
+        values.push_back(s.value);
+    return values;
+}
+
+} // namespace
+
+QString ValueSummary::toString() const
+{
+    return text;
+}
+
+RunResult runFunction(const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options)
+{
+    RunResult r;
+    r.inputs = inputs;
+    Prepared p = prepare(model, function, inputs, options);
+    if (!p.error.isEmpty()) {
+        r.error = errorAt(model, p.error, {model.path, p.errorLine, 0});
+        return r;
+    }
+    std::lock_guard<std::mutex> lock(model.handle->mutex);
+    Executor exec(options, /*tracing=*/false, model.path);
+    ExecutorScope scope(&exec);
+    try {
+        at::NoGradGuard noGrad;
+        std::vector<Slot> args;
+        if (p.self)
+            args.push_back(Slot{p.self->deepcopy()._ivalue()});
+        for (auto& v : p.inputs)
+            args.push_back(Slot{v});
+        auto graph = tj::toGraphFunction(*p.fn).graph();
+        exec.indexScriptGraph(*graph);
+        auto outs = exec.runFunction(*graph, std::move(args));
+        auto values = std::make_shared<RuntimeValues>();
+        values->values = flattenOutputs(outs);
+        for (const auto& v : values->values)
+            r.outputs.push_back(summarize(v));
+        r.values = values;
+        r.ok = true;
+    } catch (const std::exception& e) {
+        r.error = errorAt(model, firstLineOf(e.what()));
+    }
+    return r;
+}
+
+TraceResult traceFunction(const ModelInfo& model, const QString& function, const InputSet& inputs,
+                          const ExecOptions& options)
+{
+    TraceResult r;
+    r.inputs = inputs;
+    Prepared p = prepare(model, function, inputs, options);
+    if (!p.error.isEmpty()) {
+        r.error = errorAt(model, p.error, {model.path, p.errorLine, 0});
+        return r;
+    }
+    for (const auto& v : p.inputs) {
+        if (!v.isTensor() && !v.isTuple() && !v.isList()) {
+            r.error = errorAt(model, QStringLiteral("torch.jit.trace only takes tensors (and tuples or lists of "
+                                                    "them) as inputs; this input set has a %1")
+                                         .arg(qs(v.type()->str())));
+            return r;
+        }
+    }
+    installHooks();
+    std::lock_guard<std::mutex> lock(model.handle->mutex);
+    Executor exec(options, /*tracing=*/true, model.path);
+    ExecutorScope scope(&exec);
+    auto graph = tj::toGraphFunction(*p.fn).graph();
+    exec.indexScriptGraph(*graph);
+    std::vector<std::string> argumentNames;
+    const auto& schemaArgs = p.fn->getSchema().arguments();
+    for (size_t i = p.self ? 1 : 0; i < schemaArgs.size(); ++i)
+        argumentNames.push_back(schemaArgs[i].name());
+    std::optional<tj::Module> self;
+    if (p.self)
+        self = p.self->deepcopy();
+    try {
+        at::NoGradGuard noGrad;
+        tj::Stack stack(p.inputs.begin(), p.inputs.end());
+        auto lookup = [&exec](const at::Tensor& t) { return exec.nameFor(t); };
+        auto traced = tj::tracer::trace(
+            std::move(stack),
+            [&](tj::Stack in) -> tj::Stack {
+                std::vector<Slot> args;
+                if (self)
+                    args.push_back(Slot{self->_ivalue()});
+                for (auto& v : in)
+                    args.push_back(Slot{v});
+                auto outs = exec.runFunction(*graph, std::move(args));
+                if (outs.size() == 1)
+                    return {outs[0].value};
+                std::vector<IValue> values = flattenOutputs(outs);
+                return {c10::ivalue::Tuple::create(std::move(values))};
+            },
+            lookup, /*strict=*/true, /*force_outplace=*/false, self ? &*self : nullptr, argumentNames);
+        std::shared_ptr<tj::Graph> traceGraph = traced.first->graph;
+        const auto& provenance = exec.provenance();
+        r.graph = snapshotGraph(*traceGraph, [&provenance](const tj::Node* n, IrNode& node) {
+            const auto src = n->sourceRange().source();
+            if (!src)
+                return;
+            auto it = provenance.find(src.get());
+            if (it == provenance.end())
+                return;
+            node.originNode = it->second.scriptNode;
+            node.loopPath = it->second.loops;
+        });
+        auto values = std::make_shared<RuntimeValues>();
+        values->values = std::vector<IValue>(traced.second.begin(), traced.second.end());
+        for (const auto& v : values->values)
+            r.outputs.push_back(summarize(v));
+        r.values = values;
+        auto program = std::make_shared<TraceProgram>();
+        program->graph = traceGraph;
+        program->self = self;
+        r.program = program;
+        r.warnings = exec.warnings();
+        r.ok = true;
+    } catch (const std::exception& e) {
+        r.warnings = exec.warnings();
+        r.error = errorAt(model, firstLineOf(e.what()));
+    }
+    return r;
+}
+
+RunResult runTrace(const TraceResult& trace, const InputSet& inputs, const ExecOptions& options)
+{
+    RunResult r;
+    r.inputs = inputs;
+    if (!trace.ok || !trace.program) {
+        r.error.message = QStringLiteral("no trace to run");
+        return r;
+    }
+    if (inputs.byteSize() > options.maxMemory) {
+        r.error.message = QStringLiteral("input set exceeds the memory budget");
+        return r;
+    }
+    std::lock_guard<std::mutex> lock(trace.program->mutex);
+    Executor exec(options, /*tracing=*/false, QString());
+    ExecutorScope scope(&exec);
+    try {
+        at::NoGradGuard noGrad;
+        std::vector<Slot> args;
+        if (trace.program->self)
+            args.push_back(Slot{trace.program->self->deepcopy()._ivalue()});
+        // The trace graph takes its inputs flattened, as the tracer recorded them.
+        for (auto& v : makeInputs(inputs, options.seed))
+            args.push_back(Slot{v});
+        auto outs = exec.runFunction(*trace.program->graph, std::move(args));
+        auto values = std::make_shared<RuntimeValues>();
+        values->values = flattenOutputs(outs);
+        for (const auto& v : values->values)
+            r.outputs.push_back(summarize(v));
+        r.values = values;
+        r.ok = true;
+    } catch (const std::exception& e) {
+        r.error.message = firstLineOf(e.what());
+    }
+    return r;
+}
+
+namespace {
+
+void flattenTensors(const IValue& v, std::vector<at::Tensor>& out)
+{
+    if (v.isTensor())
+        out.push_back(v.toTensor());
+    else if (v.isTuple())
+        for (const auto& e : v.toTupleRef().elements())
+            flattenTensors(e, out);
+    else if (v.isList())
+        for (const auto& e : v.toListRef())
+            flattenTensors(e, out);
+}
+
+} // namespace
+
+OutputComparison compareOutputs(const RunResult& expected, const RunResult& actual, double rtol, double atol)
+{
+    OutputComparison c;
+    if (!expected.values || !actual.values) {
+        c.equal = false;
+        c.message = QStringLiteral("no outputs to compare");
+        return c;
+    }
+    std::vector<at::Tensor> a, b;
+    for (const auto& v : expected.values->values)
+        flattenTensors(v, a);
+    for (const auto& v : actual.values->values)
+        flattenTensors(v, b);
+    if (a.size() != b.size()) {
+        c.equal = false;
+        c.message = QStringLiteral("%1 tensor outputs expected, %2 produced").arg(a.size()).arg(b.size());
+        return c;
+    }
+    at::NoGradGuard noGrad;
+    for (size_t i = 0; i < a.size(); ++i) {
+        if (a[i].sizes() != b[i].sizes()) {
+            c.equal = false;
+            std::ostringstream os;
+            os << "output " << i << ": shape " << b[i].sizes() << " instead of " << a[i].sizes();
+            c.message = qs(os.str());
+            c.where = QStringLiteral("output %1").arg(i);
+            return c;
+        }
+        const at::Tensor x = a[i].to(at::kDouble), y = b[i].to(at::kDouble);
+        const at::Tensor diff = (x - y).abs();
+        const at::Tensor tol = atol + rtol * x.abs();
+        const at::Tensor bad = (diff > tol) | (x.isnan() != y.isnan());
+        const qint64 mismatched = bad.sum().item<int64_t>();
+        c.total += x.numel();
+        c.mismatched += mismatched;
+        if (x.numel() > 0) {
+            const at::Tensor finiteDiff = at::where(diff.isnan(), at::zeros_like(diff), diff);
+            const double maxAbs = finiteDiff.max().item<double>();
+            const double maxRel = (finiteDiff / x.abs().clamp_min(1e-300)).max().item<double>();
+            if (maxAbs > c.greatestAbsDiff) {
+                c.greatestAbsDiff = maxAbs;
+                const int64_t flat = finiteDiff.reshape({-1}).argmax().item<int64_t>();
+                std::vector<int64_t> idx(size_t(x.dim()));
+                int64_t rest = flat;
+                for (int64_t d = x.dim() - 1; d >= 0; --d) {
+                    idx[size_t(d)] = rest % x.size(d);
+                    rest /= x.size(d);
+                }
+                QStringList parts;
+                for (auto k : idx)
+                    parts << QString::number(k);
+                c.where = QStringLiteral("output %1 [%2]").arg(i).arg(parts.join(QStringLiteral(", ")));
+            }
+            c.greatestRelDiff = std::max(c.greatestRelDiff, maxRel);
+        }
+    }
+    c.equal = c.mismatched == 0;
+    if (!c.equal)
+        c.message = QStringLiteral("Mismatched elements: %1 / %2 (%3%); greatest absolute difference: %4 at %5 "
+                                   "(up to %6 allowed); greatest relative difference: %7 (up to %8 allowed)")
+                        .arg(c.mismatched)
+                        .arg(c.total)
+                        .arg(100.0 * double(c.mismatched) / double(std::max<qint64>(1, c.total)), 0, 'f', 1)
+                        .arg(c.greatestAbsDiff)
+                        .arg(c.where)
+                        .arg(atol)
+                        .arg(c.greatestRelDiff)
+                        .arg(rtol);
+    return c;
+}
+
+} // namespace jitscope

@@ -1,0 +1,109 @@
+#pragma once
+
+#include "inputspec.h"
+#include "irgraph.h"
+#include "model.h"
+
+#include <QString>
+#include <QVector>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace jitscope {
+
+/// A diagnostic about a trace: PyTorch's TracerWarning kinds and JitScope's causal ones.
+struct TraceWarning
+{
+    QString kind; ///< tensor-to-bool, tensor-to-number, len-of-tensor, shape-dependent-loop, ...
+    QString message;
+    int traceIndex = 0; ///< which input set's trace
+    int traceNode = -1; ///< node id in that trace graph, -1 if none
+    int scriptNode = -1; ///< node id in the script graph
+    SourceLocation location;
+    QString suggestion; ///< how to fix it
+};
+
+/// A short description of a runtime value (an input or an output).
+struct ValueSummary
+{
+    QString kind; ///< tensor, int, float, bool, none, tuple, list, str, other
+    QString dtype; ///< tensors: "float32", ...
+    QVector<qint64> shape;
+    double sum = 0; ///< tensors: sum of the elements as double
+    QString text; ///< short printed form
+    QVector<ValueSummary> items; ///< tuples and lists
+    QString toString() const;
+};
+
+/// What happens at every node: the debugger pauses here. Called on the executing thread.
+struct NodeEvent
+{
+    int scriptNode = -1; ///< node id in the top-level script graph (the call node while inside a callee)
+    int depth = 0; ///< call depth, 0 for the function itself
+    QVector<LoopFrame> loopPath;
+    SourceLocation location; ///< of the node actually executing (may be inside a callee)
+    QString kind;
+    bool after = false; ///< false: about to run; true: just ran
+};
+
+struct ExecOptions
+{
+    quint64 seed = 0; ///< torch.manual_seed before creating the inputs
+    qint64 maxMemory = qint64(2) << 30; ///< input sets larger than this are refused before allocating
+    int timeoutMs = 0; ///< 0: no limit
+    const std::atomic<bool>* cancel = nullptr; ///< checked before every node
+    std::function<void(const NodeEvent&)> observer; ///< optional, called before and after every node
+};
+
+/// Opaque runtime values (tensors) kept for comparing outputs; shared, immutable.
+struct RuntimeValues;
+/// Opaque compiled trace, kept for running it on other inputs.
+struct TraceProgram;
+
+struct RunResult
+{
+    bool ok = false;
+    Diagnostic error;
+    InputSet inputs;
+    QVector<ValueSummary> outputs;
+    std::shared_ptr<const RuntimeValues> values;
+};
+
+struct TraceResult
+{
+    bool ok = false;
+    Diagnostic error;
+    InputSet inputs;
+    IrGraph graph; ///< what torch.jit.trace records
+    QVector<TraceWarning> warnings;
+    QVector<ValueSummary> outputs;
+    std::shared_ptr<const RuntimeValues> values;
+    std::shared_ptr<TraceProgram> program;
+    QString note; ///< e.g. "cleanup passes failed: raw recorded graph"
+};
+
+/// Traces `function` of `model` on `inputs` as torch.jit.trace would. Thread-safe; never throws.
+TraceResult traceFunction(const ModelInfo& model, const QString& function, const InputSet& inputs,
+                          const ExecOptions& options = {});
+/// Runs the script function itself (no tracing).
+RunResult runFunction(const ModelInfo& model, const QString& function, const InputSet& inputs,
+                      const ExecOptions& options = {});
+/// Runs a recorded trace on other inputs.
+RunResult runTrace(const TraceResult& trace, const InputSet& inputs, const ExecOptions& options = {});
+
+/// Compares outputs as torch.testing.assert_close does (rtol/atol).
+struct OutputComparison
+{
+    bool equal = true;
+    QString message; ///< what differs, when not equal
+    qint64 mismatched = 0;
+    qint64 total = 0;
+    double greatestAbsDiff = 0;
+    double greatestRelDiff = 0;
+    QString where; ///< index of the greatest absolute difference, e.g. "output 0 [1, 2]"
+};
+OutputComparison compareOutputs(const RunResult& expected, const RunResult& actual, double rtol, double atol);
+
+} // namespace jitscope

@@ -1,0 +1,135 @@
+// Traces from the executor against real torch.jit.trace output (tests/oracle/generate_traces.py).
+
+#include "executor.h"
+#include "model.h"
+#include "testutil.h"
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QSet>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace jitscope;
+using namespace jitscope::test;
+
+namespace {
+
+/// PyTorch's TracerWarning first lines, by JitScope kind.
+QString kindOfPythonWarning(const QString& message)
+{
+    if (message.startsWith(QLatin1String("Converting a tensor to a Python boolean")))
+        return QStringLiteral("tensor-to-bool");
+    if (message.startsWith(QLatin1String("Converting a tensor to a Python index")))
+        return QStringLiteral("tensor-to-index");
+    if (message.startsWith(QLatin1String("Converting a tensor to a Python")))
+        return QStringLiteral("tensor-to-number");
+    if (message.startsWith(QLatin1String("Using len to get tensor shape")))
+        return QStringLiteral("len-of-tensor");
+    if (message.startsWith(QLatin1String("Iterating over a tensor")))
+        return QStringLiteral("iterating-tensor");
+    if (message.startsWith(QLatin1String("torch.tensor results are registered as constants")))
+        return QStringLiteral("baked-constant");
+    return QStringLiteral("other");
+}
+
+/// Graph text without the parts Python and C++ legitimately print differently.
+QString comparable(const QString& dump)
+{
+    QString text = dump;
+    static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
+    text.remove(mangle);
+    static const QRegularExpression scope(QStringLiteral(", scope: [^\\n#]*"));
+    text.remove(scope);
+    return canonicalizeDump(text);
+}
+
+} // namespace
+
+class TestTraces : public QObject
+{
+    Q_OBJECT
+
+private:
+    QHash<QString, LoadResult> m_models;
+
+    const LoadResult& model(const QString& path)
+    {
+        if (!m_models.contains(path))
+            m_models.insert(path, loadModel(path));
+        return m_models[path];
+    }
+
+private Q_SLOTS:
+    void traces_data()
+    {
+        QTest::addColumn<QString>("casePath");
+        QTest::addColumn<int>("set");
+        const QDir dir(dataDir() + QStringLiteral("/traces"));
+        int rows = 0;
+        for (const QString& file : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+            const QJsonObject c = QJsonDocument::fromJson(readText(dir.filePath(file)).toUtf8()).object();
+            const QJsonArray traces = c.value(QStringLiteral("traces")).toArray();
+            for (int i = 0; i < traces.size(); ++i) {
+                QTest::addRow("%s/%d", qPrintable(file.chopped(5)), i) << dir.filePath(file) << i;
+                ++rows;
+            }
+        }
+        QVERIFY2(rows >= 60, "trace fixtures missing");
+    }
+
+    void traces()
+    {
+        QFETCH(QString, casePath);
+        QFETCH(int, set);
+        const QJsonObject c = QJsonDocument::fromJson(readText(casePath).toUtf8()).object();
+        const QString source = c.value(QStringLiteral("source")).toString();
+        const QString archive = c.value(QStringLiteral("archive")).toString();
+        const QString path = dataDir() + QLatin1Char('/') + (source.isEmpty() ? archive : source);
+        const QString function = c.value(QStringLiteral("function")).toString();
+        const QJsonObject expected = c.value(QStringLiteral("traces")).toArray().at(set).toObject();
+        const LoadResult& r = model(path);
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        const auto inputs = parseInputSet(c.value(QStringLiteral("sets")).toArray().at(set).toString());
+        QVERIFY(inputs);
+        ExecOptions options;
+        options.seed = quint64(c.value(QStringLiteral("seed")).toInt());
+        options.timeoutMs = 60000;
+        const TraceResult t = traceFunction(r.model, function, *inputs, options);
+        if (!expected.value(QStringLiteral("ok")).toBool()) {
+            QVERIFY2(!t.ok, "PyTorch failed to trace this, JitScope did not");
+            return;
+        }
+        QVERIFY2(t.ok, qPrintable(t.error.toString()));
+        const QString golden = expected.value(QStringLiteral("graph")).toString();
+        const QString actualText = comparable(t.graph.toText(false));
+        const QString expectedText = comparable(golden);
+        if (actualText != expectedText) {
+            const QString actualPath = casePath.chopped(5) + QStringLiteral(".%1.actual").arg(set);
+            QFile f(actualPath);
+            if (f.open(QIODevice::WriteOnly))
+                f.write((t.graph.toText(false) + QStringLiteral("\n# expected:\n") + golden).toUtf8());
+        }
+        QCOMPARE(actualText, expectedText);
+        // The same inputs were created (the seed contract) and the trace computed the same output.
+        const QJsonObject output = expected.value(QStringLiteral("output")).toObject();
+        if (output.value(QStringLiteral("kind")).toString() == QLatin1String("tensor") && t.outputs.size() == 1) {
+            const double sum = output.value(QStringLiteral("sum")).toDouble();
+            QVERIFY2(std::abs(t.outputs.first().sum - sum) <= 1e-4 * std::max(1.0, std::abs(sum)),
+                     qPrintable(QStringLiteral("output sum %1, PyTorch %2").arg(t.outputs.first().sum).arg(sum)));
+        }
+        // Wherever PyTorch warned, JitScope reports a warning of the matching kind.
+        QSet<QString> ours;
+        for (const TraceWarning& w : t.warnings)
+            ours.insert(w.kind);
+        for (const auto& w : expected.value(QStringLiteral("warnings")).toArray()) {
+            const QString kind = kindOfPythonWarning(w.toObject().value(QStringLiteral("message")).toString());
+            QVERIFY2(ours.contains(kind), qPrintable(QStringLiteral("missing a %1 warning").arg(kind)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTraces)
+#include "tst_traces.moc"
