@@ -31,6 +31,7 @@
 #include <mutex>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace jitscope {
 
@@ -233,6 +234,13 @@ struct Slot
     std::vector<at::Tensor> elems; ///< for int lists: per-element shadows (undefined where none)
     bool fromSize = false; ///< value derives from a tensor's shape (for explaining baked constants)
     bool fromData = false; ///< value derives from tensor data (bool(), item(), ...)
+    bool pythonTuple = false; ///< a TensorList Python's binding would have returned as a tuple
+    std::shared_ptr<std::vector<Slot>> items; ///< tuples holding shadowed values: their elements' slots
+
+    bool carriesPythonView() const
+    {
+        return hasShadow() || hasElemShadows() || items || pythonTuple;
+    }
     QString origin; ///< Python-like text of where the value came from ("x.size(0)")
 
     bool hasShadow() const { return shadow.defined(); }
@@ -365,6 +373,23 @@ private:
         m_warnings.push_back(w);
     }
 
+    /// The TracerWarning Python raises when a traced tensor becomes a Python value.
+    void addPythonConversionWarning(const QString& what, const tj::Node* at = nullptr)
+    {
+        addWarning(what == QLatin1String("boolean") ? QStringLiteral("tensor-to-bool")
+                                                    : QStringLiteral("tensor-to-number"),
+                   QStringLiteral("Converting a tensor to a Python %1 might cause the trace to be incorrect. We "
+                                  "can't record the data flow of Python values, so this value will be treated as a "
+                                  "constant in the future. This means that the trace might not generalize to other "
+                                  "inputs!")
+                       .arg(what),
+                   what == QLatin1String("boolean")
+                       ? QStringLiteral("use torch.where (or script the function) instead of branching on a tensor "
+                                        "value")
+                       : QStringLiteral("keep the value a tensor instead of converting it to a Python number"),
+                   at);
+    }
+
     static QString classifyTracerWarning(const std::string& msg)
     {
         const QString m = qs(msg);
@@ -419,8 +444,10 @@ private:
         if (it != env.end())
             return it->second;
         if (v->node()->kind() == c10::prim::Constant) {
+            // Function constants (callees of prim::CallFunction) have no IValue: they stay None here.
             Slot s;
-            s.value = *tj::toIValue(v);
+            if (auto iv = tj::toIValue(v))
+                s.value = *iv;
             return env.emplace(v, std::move(s)).first->second;
         }
         throw std::runtime_error("value %" + v->debugName() + " used before it was defined");
@@ -428,8 +455,60 @@ private:
 
     void runBlock(tj::Block* block, Env& env)
     {
-        for (tj::Node* n : block->nodes())
+        if (!m_tracing) {
+            for (tj::Node* n : block->nodes())
+                runNode(n, env);
+            return;
+        }
+        for (tj::Node* n : pythonOrder(block))
             runNode(n, env);
+    }
+
+    /// The order Python evaluates a block in. It differs from TorchScript's in one place: for `x[a, b:f(n)]`
+    /// Python computes every index (f(n)) before it applies any of them, while TorchScript interleaves.
+    const std::vector<tj::Node*>& pythonOrder(tj::Block* block)
+    {
+        auto it = m_orders.find(block);
+        if (it != m_orders.end())
+            return it->second;
+        std::vector<tj::Node*> order(block->nodes().begin(), block->nodes().end());
+        for (size_t i = 0; i < order.size(); ++i) {
+            tj::Node* first = order[i];
+            if (!isIndexing(first) || first->kind() == c10::prim::Constant)
+                continue;
+            const tj::SourceRange range = first->sourceRange();
+            // The subscript's own nodes share its range; find where they end.
+            size_t last = i;
+            for (size_t j = i + 1; j < order.size(); ++j)
+                if (order[j]->sourceRange() == range)
+                    last = j;
+            if (last == i)
+                continue;
+            std::unordered_set<const tj::Value*> produced;
+            std::vector<tj::Node*> group, hoisted;
+            for (size_t j = i; j <= last; ++j) {
+                tj::Node* n = order[j];
+                bool dependsOnGroup = false;
+                for (auto* in : n->inputs())
+                    dependsOnGroup |= produced.count(in) > 0;
+                if (n->sourceRange() == range || dependsOnGroup || !n->blocks().empty()) {
+                    group.push_back(n);
+                    for (auto* o : n->outputs())
+                        produced.insert(o);
+                } else {
+                    hoisted.push_back(n);
+                }
+            }
+            if (hoisted.empty())
+                continue;
+            size_t k = i;
+            for (tj::Node* n : hoisted)
+                order[k++] = n;
+            for (tj::Node* n : group)
+                order[k++] = n;
+            i = last;
+        }
+        return m_orders.emplace(block, std::move(order)).first->second;
     }
 
     void enterNode(tj::Node* n)
@@ -488,28 +567,37 @@ private:
             return listUnpack(n, env);
         case prim::TupleConstruct: {
             std::vector<IValue> items;
-            for (auto* in : n->inputs())
+            bool pythonView = false;
+            for (auto* in : n->inputs()) {
                 items.push_back(get(env, in).value);
+                pythonView |= get(env, in).carriesPythonView();
+            }
             auto tt = n->output()->type()->expect<c10::TupleType>();
             Slot s;
             s.value = tt->schema() ? IValue(c10::ivalue::Tuple::createNamed(std::move(items), tt))
                                    : IValue(c10::ivalue::Tuple::create(std::move(items)));
+            if (pythonView) {
+                s.items = std::make_shared<std::vector<Slot>>();
+                for (auto* in : n->inputs())
+                    s.items->push_back(get(env, in));
+            }
             bind(env, n->output(), std::move(s));
             return;
         }
         case prim::TupleUnpack: {
-            const auto elems = get(env, n->input()).value.toTupleRef().elements().vec();
+            const Slot tuple = get(env, n->input());
+            const auto elems = tuple.value.toTupleRef().elements().vec();
             for (size_t i = 0; i < n->outputs().size(); ++i)
-                bind(env, n->outputs()[i], Slot{elems.at(i)});
+                bind(env, n->outputs()[i], tuple.items ? tuple.items->at(i) : Slot{elems.at(i)});
             return;
         }
         case prim::TupleIndex: {
-            const IValue tup = get(env, n->input(0)).value;
+            const Slot tuple = get(env, n->input(0));
             int64_t idx = get(env, n->input(1)).value.toInt();
-            const auto& elems = tup.toTupleRef().elements();
+            const auto& elems = tuple.value.toTupleRef().elements();
             if (idx < 0)
                 idx += int64_t(elems.size());
-            bind(env, n->output(), Slot{elems.at(size_t(idx))});
+            bind(env, n->output(), tuple.items ? tuple.items->at(size_t(idx)) : Slot{elems.at(size_t(idx))});
             return;
         }
         case prim::DictConstruct: {
@@ -575,6 +663,8 @@ private:
     {
         const Slot& cond = get(env, n->input());
         const bool taken = cond.value.toBool();
+        if (m_tracing && cond.hasShadow())
+            addPythonConversionWarning(QStringLiteral("boolean"), n);
         if (m_tracing && (cond.hasShadow() || cond.fromSize)) {
             addWarning(QStringLiteral("shape-dependent-branch"),
                        QStringLiteral("branch at line %1 frozen to its %2 branch: its condition %3 depends on an "
@@ -602,8 +692,40 @@ private:
             bind(env, n->outputs()[i], get(env, block->outputs()[i]));
     }
 
+    /// `for row in x` compiles to a loop over len(x) selecting x[i]; Python iterates over x.unbind(0).
+    tj::Node* tensorIterationSelect(tj::Node* loop) const
+    {
+        const tj::Node* trip = loop->input(0)->node();
+        if (trip->kind() != c10::aten::len || !trip->input(0)->type()->cast<c10::TensorType>())
+            return nullptr;
+        const tj::Value* x = trip->input(0);
+        tj::Block* body = loop->blocks().at(0);
+        for (tj::Node* b : body->nodes()) {
+            if (b->kind() == c10::aten::select && b->input(0) == x && b->input(2) == body->inputs()[0]) {
+                auto dim = tj::toIValue(b->input(1));
+                if (dim && dim->isInt() && dim->toInt() == 0)
+                    return b;
+            }
+        }
+        return nullptr;
+    }
+
     void runLoop(tj::Node* n, Env& env)
     {
+        if (m_tracing) {
+            if (tj::Node* select = tensorIterationSelect(n)) {
+                const at::Tensor x = get(env, select->input(0)).value.toTensor();
+                addWarning(QStringLiteral("iterating-tensor"),
+                           QStringLiteral("Iterating over a tensor might cause the trace to be incorrect. Passing a "
+                                          "tensor of different shape won't change the number of iterations executed "
+                                          "(and might lead to errors or silently give incorrect results)."),
+                           QStringLiteral("iterate over range(%1.size(0)) in a scripted function, or use a batched op")
+                               .arg(describe(select->input(0), env)),
+                           n);
+                m_iterRows[n] = at::unbind(x, 0);
+                m_iterSelects[select] = n;
+            }
+        }
         const Slot& tripSlot = get(env, n->input(0));
         const int64_t maxTrips = tripSlot.value.toInt();
         Slot condSlot = get(env, n->input(1));
@@ -764,7 +886,8 @@ private:
         auto arg = [&](size_t i) { return describe(p->input(i), env, depth + 1); };
         if (p->kind() == c10::prim::Constant) {
             std::ostringstream os;
-            os << *tj::toIValue(v);
+            if (auto iv = tj::toIValue(v))
+                os << *iv;
             return qs(os.str());
         }
         if (v->hasDebugName() && (p->kind() == c10::prim::Param || depth > 0))
@@ -801,16 +924,22 @@ private:
         Slot& out = env[n->output()];
         at::Tensor shadow;
         if (nin == 1) {
-            if (kind == "aten::neg")
+            if (kind == "aten::neg") {
                 shadow = at::neg(in[0]->shadow);
-            else if (kind == "aten::Int" || kind == "aten::Float" || kind == "aten::ScalarImplicit")
-                return true; // Python: int(tensor) is baked; the value stays as computed
-            else
+            } else {
+                // int(), float(), math functions: Python converts the tensor to a number, baked from here on.
+                addPythonConversionWarning(kind == "aten::Int" ? QStringLiteral("integer") : QStringLiteral("float"));
+                out.fromSize = true;
+                out.origin = in[0]->origin;
                 return true;
+            }
         } else {
             auto it = binary.find(kind);
-            if (it == binary.end())
+            if (it == binary.end()) {
+                addPythonConversionWarning(QStringLiteral("float"));
+                out.fromSize = true;
                 return true;
+            }
             const std::string& op = it->second;
             const bool lhsTensor = in[0]->hasShadow();
             const Slot& a = *in[0];
@@ -851,6 +980,27 @@ private:
         }
         out.shadow = shadow;
         out.fromSize = true;
+        QStringList operands;
+        for (const Slot* i : in)
+            operands << (i->origin.isEmpty() ? qs([&] {
+                std::ostringstream os;
+                os << i->value;
+                return os.str();
+            }())
+                                              : i->origin);
+        static const QHash<QString, QString> symbols = {
+            {QStringLiteral("aten::add"), QStringLiteral("+")},      {QStringLiteral("aten::sub"), QStringLiteral("-")},
+            {QStringLiteral("aten::mul"), QStringLiteral("*")},      {QStringLiteral("aten::div"), QStringLiteral("/")},
+            {QStringLiteral("aten::floordiv"), QStringLiteral("//")}, {QStringLiteral("aten::eq"), QStringLiteral("==")},
+            {QStringLiteral("aten::ne"), QStringLiteral("!=")},      {QStringLiteral("aten::lt"), QStringLiteral("<")},
+            {QStringLiteral("aten::le"), QStringLiteral("<=")},      {QStringLiteral("aten::gt"), QStringLiteral(">")},
+            {QStringLiteral("aten::ge"), QStringLiteral(">=")},      {QStringLiteral("aten::remainder"), QStringLiteral("%")},
+        };
+        const QString sym = symbols.value(qs(kind));
+        if (operands.size() == 2 && !sym.isEmpty())
+            out.origin = QStringLiteral("%1 %2 %3").arg(operands[0], sym, operands[1]);
+        else if (kind == "aten::neg")
+            out.origin = QLatin1Char('-') + operands.value(0);
         return true;
     }
 
@@ -927,6 +1077,89 @@ private:
             bind(env, n->outputs()[i], Slot{std::move(stack[stack.size() - nout + i])});
     }
 
+    /// True when the node comes from subscript syntax (x[...]) rather than a method call (x.select(...)).
+    static bool isIndexing(const tj::Node* n)
+    {
+        const auto& r = n->sourceRange();
+        if (!r.source())
+            return false;
+        const std::string text = r.text().str();
+        return text.find('[') != std::string::npos && text.find(".select(") == std::string::npos
+            && text.find(".slice(") == std::string::npos;
+    }
+
+    /// Python's at::indexing::copy_to, which `x[...] = value` records.
+    static void pythonCopyTo(at::Tensor& dst, const at::Tensor& src)
+    {
+        if (dst.sizes().equals(src.sizes())) {
+            dst.copy_(src);
+        } else if (src.dim() == 0 && src.device().is_cpu()) {
+            dst.fill_(src);
+        } else {
+            std::vector<int64_t> sizes = src.sizes().vec();
+            size_t first = 0;
+            while (first < sizes.size() && sizes[first] == 1)
+                ++first;
+            at::Tensor view = src.view(std::vector<int64_t>(sizes.begin() + long(first), sizes.end()));
+            if (!dst.sizes().equals(view.sizes()))
+                view = view.expand(dst.sizes());
+            dst.copy_(view);
+        }
+    }
+
+    /// `x[i] += v`: an in-place op on a subscript, which Python follows with `x[i] = result`.
+    static bool isAugmentedSubscript(const tj::Node* n)
+    {
+        if (!isIndexing(n) || n->inputs().empty())
+            return false;
+        const std::string text = n->sourceRange().text().str();
+        static const char* ops[] = {"+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>="};
+        for (const char* op : ops)
+            if (text.find(op) != std::string::npos)
+                return n->input(0)->node()->sourceRange() == n->sourceRange();
+        return false;
+    }
+
+    void restoreAugmentedSubscript(tj::Node* n, Env& env)
+    {
+        std::vector<const tj::Node*> chain;
+        const tj::Value* v = n->input(0);
+        while (v->node()->sourceRange() == n->sourceRange()
+               && (v->node()->kind() == c10::aten::slice || v->node()->kind() == c10::aten::select)) {
+            chain.insert(chain.begin(), v->node());
+            v = v->node()->input(0);
+        }
+        if (chain.empty())
+            return;
+        at::Tensor view = get(env, v).value.toTensor();
+        for (const tj::Node* c : chain) {
+            const int64_t rank = view.dim();
+            int64_t dim = get(env, c->input(1)).value.toInt();
+            if (dim < 0)
+                dim += rank;
+            if (c->kind() == c10::aten::select) {
+                view = at::select(view, dim, get(env, c->input(2)).value.toInt());
+            } else {
+                const IValue start = get(env, c->input(2)).value, end = get(env, c->input(3)).value;
+                view = at::slice(view, dim, start.isNone() ? 0 : start.toInt(),
+                                 end.isNone() ? std::numeric_limits<int64_t>::max() : end.toInt(),
+                                 get(env, c->input(4)).value.toInt());
+            }
+        }
+        pythonCopyTo(view, get(env, n->output()).value.toTensor());
+    }
+
+    /// TorchScript's builtin `number - tensor` is `-tensor + number`; Python records aten::rsub.
+    static bool isBuiltinRsubNeg(const tj::Node* n)
+    {
+        if (n->kind() != c10::aten::neg || n->output()->uses().size() != 1)
+            return false;
+        const tj::Node* user = n->output()->uses()[0].user;
+        const auto flc = n->sourceRange().file_line_col();
+        return user->kind() == c10::aten::add && user->input(0) == n->output() && flc
+            && std::get<0>(*flc) == "<string>";
+    }
+
     static bool allowsNumbersAsTensors(const std::string& name)
     {
         static const std::set<std::string> allowed = {
@@ -975,6 +1208,12 @@ private:
         }
         if (kind == "aten::len" && n->input(0)->type()->cast<c10::TensorType>()) {
             runPlain(n, env);
+            bool iterationCount = true;
+            for (const auto& use : n->output()->uses())
+                iterationCount &= use.user->kind() == c10::prim::Loop && use.offset == 0
+                    && tensorIterationSelect(use.user) != nullptr;
+            if (iterationCount && !n->output()->uses().empty())
+                return;
             Slot& s = env[n->output()];
             s.fromSize = true;
             s.origin = QStringLiteral("len(%1)").arg(describe(n->input(0), env));
@@ -1008,6 +1247,46 @@ private:
             runPlain(n, env);
             return;
         }
+        if (n->output(0)->type()->kind() == c10::TypeKind::ListType
+            && (kind == "aten::slice" || kind == "aten::list" || kind == "aten::add" || kind == "aten::copy")
+            && n->input(0)->type()->kind() == c10::TypeKind::ListType) {
+            // Python slices and concatenates torch.Size tuples: the traced elements travel along.
+            const Slot a = get(env, n->input(0));
+            runPlain(n, env);
+            if (!a.hasElemShadows() && !(kind == "aten::add" && get(env, n->input(1)).hasElemShadows()))
+                return;
+            Slot& out = env[n->output()];
+            std::vector<at::Tensor> elems = a.elems;
+            elems.resize(a.value.toListRef().size());
+            if (kind == "aten::slice") {
+                const int64_t size = int64_t(elems.size());
+                auto bound = [&](const IValue& v, int64_t def) {
+                    if (v.isNone())
+                        return def;
+                    int64_t b = v.toInt();
+                    if (b < 0)
+                        b += size;
+                    return std::clamp<int64_t>(b, 0, size);
+                };
+                const int64_t step = n->inputs().size() > 3 ? get(env, n->input(3)).value.toInt() : 1;
+                const int64_t start = bound(get(env, n->input(1)).value, 0);
+                const int64_t end = bound(get(env, n->input(2)).value, size);
+                std::vector<at::Tensor> sliced;
+                for (int64_t k = start; step > 0 && k < end; k += step)
+                    sliced.push_back(elems[size_t(k)]);
+                out.elems = sliced;
+            } else if (kind == "aten::add") {
+                const Slot& b = get(env, n->input(1));
+                std::vector<at::Tensor> tail = b.elems;
+                tail.resize(b.value.toListRef().size());
+                elems.insert(elems.end(), tail.begin(), tail.end());
+                out.elems = elems;
+            } else {
+                out.elems = elems;
+            }
+            out.fromSize = true;
+            return;
+        }
         // Tensor to Python value conversions: baked as constants by Python's tracer.
         if ((kind == "aten::Bool" || kind == "aten::Int" || kind == "aten::Float" || kind == "aten::item"
              || kind == "aten::ScalarImplicit")
@@ -1034,6 +1313,23 @@ private:
         }
         if (emulateNumberOp(n, env))
             return;
+        if (isBuiltinRsubNeg(n)) {
+            // Computed without recording; the add that follows records aten::rsub instead.
+            auto resume = tj::tracer::pauseTracing();
+            runPlain(n, env);
+            resume();
+            m_rsubOperand[n->output()] = get(env, n->input()).value;
+            return;
+        }
+        if (kind == "aten::add" && m_rsubOperand.count(n->input(0))) {
+            const IValue self = m_rsubOperand[n->input(0)];
+            const Slot& other = get(env, n->input(1));
+            at::Tensor result = other.value.isTensor()
+                ? at::rsub(self.toTensor(), other.value.toTensor(), get(env, n->input(2)).value.toScalar())
+                : at::rsub(self.toTensor(), other.value.toScalar(), get(env, n->input(2)).value.toScalar());
+            bind(env, n->output(), Slot{result});
+            return;
+        }
         runTracedOperator(n, env, kind);
     }
 
@@ -1081,12 +1377,52 @@ private:
             }
         }
 
+        if (base == "copy_" && isIndexing(n) && args.size() >= 2 && args[0].isTensor() && args[1].isTensor()) {
+            at::Tensor dst = args[0].toTensor();
+            pythonCopyTo(dst, args[1].toTensor());
+            bind(env, n->output(), Slot{dst});
+            return;
+        }
+        if (m_iterSelects.count(n)) {
+            // `for row in x`: Python took the rows from one aten::unbind when the loop started.
+            const auto& rows = m_iterRows[m_iterSelects[n]];
+            const int64_t i = args.at(2).toInt();
+            bind(env, n->output(), Slot{rows.at(size_t(i))});
+            return;
+        }
         fillPythonDefaults(schema, base, args);
+        if (isIndexing(n) && (base == "slice" || base == "select") && args.size() >= 2 && args[0].isTensor()
+            && args[1].isInt()) {
+            // Python's indexing (applySlicing) records positive dims and explicit slice bounds.
+            const int64_t rank = args[0].toTensor().dim();
+            if (args[1].toInt() < 0)
+                args[1] = IValue(args[1].toInt() + rank);
+            if (base == "slice" && args.size() == 5) {
+                if (args[2].isNone())
+                    args[2] = IValue(int64_t(0));
+                if (args[3].isNone())
+                    args[3] = IValue(std::numeric_limits<int64_t>::max());
+            }
+        }
+        const std::string callName = (base == "split" && schema.arguments().size() > 1
+                                      && schema.arguments()[1].type()->kind() == c10::TypeKind::ListType)
+            ? std::string("aten::split_with_sizes")
+            : std::string();
 
         tj::Graph& traceGraph = *tj::tracer::getTracingState()->graph;
         tj::Node* insertPoint = traceGraph.insertPoint();
         tj::Node* before = insertPoint->prev();
         tj::Stack stack(args.begin(), args.end());
+        if (!callName.empty()) {
+            auto handle = c10::Dispatcher::singleton().findSchema({callName, ""});
+            if (!handle)
+                throw std::runtime_error("no operator " + callName);
+            handle->callBoxed(stack);
+            storeOutputs(n, env, stack);
+            env[n->output()].pythonTuple = true;
+            patchShadowedArguments(n, env, handle->schema(), insertPoint, before);
+            return;
+        }
         if (op->isC10Op() && args.size() == schema.arguments().size()) {
             auto handle = c10::Dispatcher::singleton().findSchema(schema.operator_name());
             if (handle)
@@ -1099,6 +1435,12 @@ private:
         if (op->isC10Op())
             patchShadowedArguments(n, env, schema, insertPoint, before);
         storeOutputs(n, env, stack);
+        if (base.size() > 1 && base.back() == '_' && base != "copy_" && isAugmentedSubscript(n))
+            restoreAugmentedSubscript(n, env);
+        // Python's bindings return a TensorList as a tuple.
+        if (n->outputs().size() == 1 && n->output()->type()->kind() == c10::TypeKind::ListType
+            && n->output()->type()->containedType(0)->kind() == c10::TypeKind::TensorType && op->isC10Op())
+            env[n->output()].pythonTuple = true;
         (void)kind;
     }
 
@@ -1117,6 +1459,7 @@ private:
         if (!any)
             return;
         const c10::Symbol kind = c10::Symbol::fromQualString(schema.name());
+        (void)0;
         tj::Node* recorded = nullptr;
         for (tj::Node* p = insertPoint->prev(); p != before && p->kind() != c10::prim::Param; p = p->prev()) {
             if (p->kind() == kind) {
@@ -1134,7 +1477,10 @@ private:
         };
         for (size_t i = 0; i < params.size() && i < n->inputs().size(); ++i) {
             const Slot& s = get(env, n->input(i));
-            const auto kindOfType = params[i].type()->kind();
+            c10::TypePtr paramType = params[i].type();
+            if (auto opt = paramType->cast<c10::OptionalType>())
+                paramType = opt->getElementType();
+            const auto kindOfType = paramType->kind();
             if (s.hasShadow()
                 && (kindOfType == c10::TypeKind::IntType || kindOfType == c10::TypeKind::FloatType
                     || kindOfType == c10::TypeKind::NumberType || kindOfType == c10::TypeKind::SymIntType)) {
@@ -1164,11 +1510,25 @@ private:
             return -1;
         };
         const int dtype = index("dtype"), layout = index("layout"), device = index("device"), pin = index("pin_memory");
-        if (device < 0 || pin < 0 || size_t(std::max({dtype, layout, device, pin})) >= args.size())
+        if (device < 0 || size_t(std::max({dtype, layout, device, pin})) >= args.size())
+            return;
+        const bool selfTensor = !args.empty() && args[0].isTensor();
+        if (base == "to") {
+            // Tensor.to(device) in Python: dispatch_to(self, device, self.dtype) with self's options.
+            if (selfTensor && schema.overload_name() == "dtype_layout") {
+                const at::Tensor& self = args[0].toTensor();
+                if (dtype >= 0 && args[dtype].isNone())
+                    args[dtype] = IValue(int64_t(self.scalar_type()));
+                if (layout >= 0 && args[layout].isNone())
+                    args[layout] = IValue(int64_t(self.layout()));
+            }
+            return;
+        }
+        if (pin < 0)
             return;
         const bool like = base.size() > 5 && base.compare(base.size() - 5, 5, "_like") == 0;
         const bool method = base.rfind("new_", 0) == 0;
-        if ((like || method) && args[0].isTensor()) {
+        if ((like || method) && selfTensor) {
             const at::Tensor& self = args[0].toTensor();
             if (dtype >= 0 && args[dtype].isNone())
                 args[dtype] = IValue(int64_t(self.scalar_type()));
@@ -1176,6 +1536,8 @@ private:
                 args[layout] = IValue(int64_t(self.layout()));
             if (args[device].isNone())
                 args[device] = IValue(self.device());
+        } else if (selfTensor) {
+            return;
         } else if (args[device].isNone()) {
             args[device] = IValue(c10::Device(c10::kCPU));
         }
@@ -1199,6 +1561,10 @@ private:
     std::vector<std::shared_ptr<tj::Source>> m_sources;
     std::unordered_map<const tj::Source*, Provenance> m_provenance;
     std::unordered_map<const c10::TensorImpl*, std::string> m_names;
+    std::unordered_map<const tj::Value*, IValue> m_rsubOperand;
+    std::unordered_map<const tj::Block*, std::vector<tj::Node*>> m_orders;
+    std::unordered_map<const tj::Node*, std::vector<at::Tensor>> m_iterRows; ///< loop node -> unbound rows
+    std::unordered_map<const tj::Node*, const tj::Node*> m_iterSelects; ///< select node -> its loop
     QVector<TraceWarning> m_warnings;
 };
 
@@ -1321,6 +1687,29 @@ Diagnostic errorAt(const ModelInfo& model, const QString& message, const SourceL
     return d;
 }
 
+/// What the Python function would have returned: traced sizes are tensors, TensorLists are tuples.
+IValue pythonValue(const Slot& s)
+{
+    if (s.hasShadow())
+        return s.shadow;
+    if (s.items) {
+        std::vector<IValue> values;
+        for (const auto& i : *s.items)
+            values.push_back(pythonValue(i));
+        return c10::ivalue::Tuple::create(std::move(values));
+    }
+    if (s.pythonTuple && s.value.isList())
+        return c10::ivalue::Tuple::create(s.value.toListRef().vec());
+    if (s.hasElemShadows() && s.value.isList()) {
+        std::vector<IValue> values;
+        const auto list = s.value.toListRef();
+        for (size_t i = 0; i < list.size(); ++i)
+            values.push_back(i < s.elems.size() && s.elems[i].defined() ? IValue(s.elems[i]) : list[i]);
+        return c10::ivalue::Tuple::create(std::move(values));
+    }
+    return s.value;
+}
+
 std::vector<IValue> flattenOutputs(const std::vector<Slot>& outs)
 {
     std::vector<IValue> values;
@@ -1415,8 +1804,10 @@ TraceResult traceFunction(const ModelInfo& model, const QString& function, const
                     args.push_back(Slot{v});
                 auto outs = exec.runFunction(*graph, std::move(args));
                 if (outs.size() == 1)
-                    return {outs[0].value};
-                std::vector<IValue> values = flattenOutputs(outs);
+                    return {pythonValue(outs[0])};
+                std::vector<IValue> values;
+                for (const auto& o : outs)
+                    values.push_back(pythonValue(o));
                 return {c10::ivalue::Tuple::create(std::move(values))};
             },
             lookup, /*strict=*/true, /*force_outplace=*/false, self ? &*self : nullptr, argumentNames);
