@@ -1108,23 +1108,44 @@ private:
     }
 
     /// `x[i] += v`: an in-place op on a subscript, which Python follows with `x[i] = result`.
+    /// The full source line where a node starts.
+    static std::string lineText(const tj::Node* n)
+    {
+        const auto& r = n->sourceRange();
+        if (!r.source())
+            return {};
+        const std::string text = r.source()->text_str().str();
+        const size_t start = std::min(r.start(), text.size());
+        const size_t begin = text.rfind('\n', start == 0 ? 0 : start - 1);
+        const size_t end = text.find('\n', start);
+        return text.substr(begin == std::string::npos ? 0 : begin + 1,
+                           end == std::string::npos ? std::string::npos : end - (begin == std::string::npos ? 0 : begin + 1));
+    }
+
     static bool isAugmentedSubscript(const tj::Node* n)
     {
         if (!isIndexing(n) || n->inputs().empty())
             return false;
-        const std::string text = n->sourceRange().text().str();
+        const std::string text = lineText(n);
         static const char* ops[] = {"+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>="};
         for (const char* op : ops)
             if (text.find(op) != std::string::npos)
-                return n->input(0)->node()->sourceRange() == n->sourceRange();
+                return sameStart(n->input(0)->node(), n);
         return false;
+    }
+
+    static bool sameStart(const tj::Node* a, const tj::Node* b)
+    {
+        const auto& ra = a->sourceRange();
+        const auto& rb = b->sourceRange();
+        return ra.source() && ra.source() == rb.source() && ra.start() == rb.start();
     }
 
     void restoreAugmentedSubscript(tj::Node* n, Env& env)
     {
         std::vector<const tj::Node*> chain;
         const tj::Value* v = n->input(0);
-        while (v->node()->sourceRange() == n->sourceRange()
+        while (sameStart(v->node(), n)
                && (v->node()->kind() == c10::aten::slice || v->node()->kind() == c10::aten::select)) {
             chain.insert(chain.begin(), v->node());
             v = v->node()->input(0);
@@ -1377,6 +1398,44 @@ private:
             }
         }
 
+        if (name == "aten::to" && schema.overload_name() == "prim_Device" && args.size() == 5 && args[0].isTensor()
+            && !args[1].isNone()) {
+            // Python's Tensor.to(device): dispatch_to(self, device, dtype or self.dtype) with self's options.
+            const at::Tensor self = args[0].toTensor();
+            auto handle = c10::Dispatcher::singleton().findSchema({"aten::to", "dtype_layout"});
+            if (handle) {
+                tj::Stack stack{args[0],
+                                args[2].isNone() ? IValue(int64_t(self.scalar_type())) : args[2],
+                                IValue(int64_t(self.layout())),
+                                args[1],
+                                IValue(),
+                                args[3],
+                                args[4],
+                                IValue()};
+                handle->callBoxed(stack);
+                storeOutputs(n, env, stack);
+                return;
+            }
+        }
+        if (name == "aten::tensor" || name == "aten::as_tensor") {
+            // Python's torch.tensor builds its result with the tracer off: a constant in the trace. For
+            // `x[i] = 0` TorchScript makes the value with aten::tensor too; Python's setitem makes it silently.
+            bool setitem = false;
+            for (const auto& use : n->output()->uses())
+                setitem |= use.user->kind() == c10::aten::copy_ && isIndexing(use.user);
+            if (!setitem)
+                addWarning(QStringLiteral("baked-constant"),
+                           QStringLiteral("torch.tensor results are registered as constants in the trace. You can "
+                                          "safely ignore this warning if you use this function to create tensors out "
+                                          "of constant variables that would be the same every time you call this "
+                                          "function. In any other case, this might cause the trace to be incorrect."),
+                           QStringLiteral("build the tensor from traced values (e.g. torch.stack) if it depends on "
+                                          "the inputs"));
+            auto resume = tj::tracer::pauseTracing();
+            runPlain(n, env);
+            resume();
+            return;
+        }
         if (base == "copy_" && isIndexing(n) && args.size() >= 2 && args[0].isTensor() && args[1].isTensor()) {
             at::Tensor dst = args[0].toTensor();
             pythonCopyTo(dst, args[1].toTensor());
