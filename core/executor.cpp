@@ -1352,6 +1352,8 @@ private:
             return;
         }
         runTracedOperator(n, env, kind);
+        if (kind.size() > 1 && kind.back() == '_' && kind != "aten::copy_" && isAugmentedSubscript(n))
+            restoreAugmentedSubscript(n, env);
     }
 
     /// An operator with tensor semantics: runs it the way Python's binding would call it.
@@ -1494,8 +1496,6 @@ private:
         if (op->isC10Op())
             patchShadowedArguments(n, env, schema, insertPoint, before);
         storeOutputs(n, env, stack);
-        if (base.size() > 1 && base.back() == '_' && base != "copy_" && isAugmentedSubscript(n))
-            restoreAugmentedSubscript(n, env);
         // Python's bindings return a TensorList as a tuple.
         if (n->outputs().size() == 1 && n->output()->type()->kind() == c10::TypeKind::ListType
             && n->output()->type()->containedType(0)->kind() == c10::TypeKind::TensorType && op->isC10Op())
