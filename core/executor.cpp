@@ -298,6 +298,12 @@ public:
     }
 
     const QVector<TraceWarning>& warnings() const { return m_warnings; }
+
+    /// Submodule objects to their trace scope names ("__module.layer1.0"), as torch.jit.trace_module names them.
+    void setModuleScopes(std::unordered_map<const c10::ivalue::Object*, std::string> scopes)
+    {
+        m_moduleScopes = std::move(scopes);
+    }
     const std::unordered_map<const tj::Source*, Provenance>& provenance() const { return m_provenance; }
 
     // Called from libtorch's tracer through the hooks above.
@@ -840,7 +846,25 @@ private:
         std::vector<Slot> args;
         for (auto* in : n->inputs())
             args.push_back(get(env, in));
-        auto outs = runGraph(*tj::toGraphFunction(*fn).graph(), std::move(args), m_depth);
+        // Python calls submodules through Module.__call__, which opens a trace scope per module call.
+        std::shared_ptr<tj::Graph> traceGraph;
+        if (m_tracing && n->s(c10::attr::name) == "forward") {
+            auto it = m_moduleScopes.find(self.toObject().get());
+            if (it != m_moduleScopes.end() && tj::tracer::getTracingState()) {
+                traceGraph = tj::tracer::getTracingState()->graph;
+                traceGraph->push_scope(it->second);
+            }
+        }
+        std::vector<Slot> outs;
+        try {
+            outs = runGraph(*tj::toGraphFunction(*fn).graph(), std::move(args), m_depth);
+        } catch (...) {
+            if (traceGraph)
+                traceGraph->pop_scope();
+            throw;
+        }
+        if (traceGraph)
+            traceGraph->pop_scope();
         for (size_t i = 0; i < n->outputs().size(); ++i)
             bind(env, n->outputs()[i], std::move(outs.at(i)));
     }
@@ -1622,6 +1646,7 @@ private:
     std::unordered_map<const c10::TensorImpl*, std::string> m_names;
     std::unordered_map<const tj::Value*, IValue> m_rsubOperand;
     std::unordered_map<const tj::Block*, std::vector<tj::Node*>> m_orders;
+    std::unordered_map<const c10::ivalue::Object*, std::string> m_moduleScopes;
     std::unordered_map<const tj::Node*, std::vector<at::Tensor>> m_iterRows; ///< loop node -> unbound rows
     std::unordered_map<const tj::Node*, const tj::Node*> m_iterSelects; ///< select node -> its loop
     QVector<TraceWarning> m_warnings;
@@ -1666,6 +1691,44 @@ std::vector<Slot> toSlots(const std::vector<IValue>& values)
     for (const auto& v : values)
         slots.push_back(Slot{v});
     return slots;
+}
+
+/// torch.jit.trace of an nn.Module records into a fresh TracedModule: the same attributes (submodules,
+/// parameters, buffers, constants) and type names, but no methods; the tracer adds `forward` to it. The
+/// archive's own types already have methods, so the trace goes into such a copy, sharing the tensors.
+tj::Module tracedModuleLike(const tj::Module& original, const std::shared_ptr<tj::CompilationUnit>& cu,
+                            const std::string& scope,
+                            std::unordered_map<const c10::ivalue::Object*, std::string>& scopes)
+{
+    const c10::ClassTypePtr from = original.type();
+    // Each instance gets its own type (trace_module does not share types), mangled like Python's.
+    c10::QualifiedName name = *from->name();
+    if (cu->get_type(name))
+        name = cu->mangle(name);
+    auto type = c10::ClassType::create(name, cu, /*is_module=*/true);
+    std::vector<IValue> slots;
+    const auto object = original._ivalue();
+    scopes[object.get()] = scope;
+    for (size_t i = 0; i < from->numAttributes(); ++i) {
+        const std::string& name = from->getAttributeName(i);
+        const c10::TypePtr& attrType = from->getAttribute(i);
+        IValue value = object->getSlot(i);
+        if (attrType->is_module() && value.isObject()) {
+            tj::Module child = tracedModuleLike(tj::Module(value.toObject()), cu, scope + "." + name, scopes);
+            type->addAttribute(name, child.type());
+            slots.push_back(child._ivalue());
+        } else {
+            type->addAttribute(name, attrType, from->is_parameter(i), from->is_buffer(i));
+            slots.push_back(value);
+        }
+    }
+    for (size_t i = 0; i < from->numConstants(); ++i)
+        type->addConstant(from->getConstantName(i), from->getConstant(i));
+    cu->register_type(type);
+    auto obj = c10::ivalue::Object::create(c10::StrongTypePtr(cu, type), slots.size());
+    for (size_t i = 0; i < slots.size(); ++i)
+        obj->setSlot(i, slots[i]);
+    return tj::Module(obj);
 }
 
 /// Resolves the function and its `self`, validates and creates the inputs.
@@ -1818,8 +1881,24 @@ RunResult runFunction(const ModelInfo& model, const QString& function, const Inp
     return r;
 }
 
+TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, const InputSet& inputs,
+                              const ExecOptions& options);
+
 TraceResult traceFunction(const ModelInfo& model, const QString& function, const InputSet& inputs,
                           const ExecOptions& options)
+{
+    try {
+        return traceFunctionImpl(model, function, inputs, options);
+    } catch (const std::exception& e) {
+        TraceResult r;
+        r.inputs = inputs;
+        r.error = errorAt(model, firstLineOf(e.what()));
+        return r;
+    }
+}
+
+TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, const InputSet& inputs,
+                              const ExecOptions& options)
 {
     TraceResult r;
     r.inputs = inputs;
@@ -1846,11 +1925,25 @@ TraceResult traceFunction(const ModelInfo& model, const QString& function, const
     const auto& schemaArgs = p.fn->getSchema().arguments();
     for (size_t i = p.self ? 1 : 0; i < schemaArgs.size(); ++i)
         argumentNames.push_back(schemaArgs[i].name());
-    std::optional<tj::Module> self;
-    if (p.self)
+    std::optional<tj::Module> self; // runs the archive's methods
+    std::optional<tj::Module> tracedModule; // receives the trace, as torch.jit.trace_module's TracedModule
+    if (p.self) {
         self = p.self->deepcopy();
+        std::unordered_map<const c10::ivalue::Object*, std::string> scopes;
+        tracedModule = tracedModuleLike(*self, std::make_shared<tj::CompilationUnit>(), "__module", scopes);
+        // The executor runs the original objects: map those (not the copies) to scope names.
+        std::unordered_map<const c10::ivalue::Object*, std::string> originalScopes;
+        std::function<void(const tj::Module&, const std::string&)> walk = [&](const tj::Module& m,
+                                                                               const std::string& scope) {
+            originalScopes[m._ivalue().get()] = scope;
+            for (const auto& child : m.named_children())
+                walk(child.value, scope + "." + child.name);
+        };
+        walk(*self, "__module");
+        exec.setModuleScopes(std::move(originalScopes));
+    }
     try {
-        at::NoGradGuard noGrad;
+        // No no_grad here: Python traces with autograd on, and parameters that require grad show in the types.
         tj::Stack stack(p.inputs.begin(), p.inputs.end());
         auto lookup = [&exec](const at::Tensor& t) { return exec.nameFor(t); };
         auto traced = tj::tracer::trace(
@@ -1869,7 +1962,7 @@ TraceResult traceFunction(const ModelInfo& model, const QString& function, const
                     values.push_back(pythonValue(o));
                 return {c10::ivalue::Tuple::create(std::move(values))};
             },
-            lookup, /*strict=*/true, /*force_outplace=*/false, self ? &*self : nullptr, argumentNames);
+            lookup, /*strict=*/true, /*force_outplace=*/false, tracedModule ? &*tracedModule : nullptr, argumentNames);
         std::shared_ptr<tj::Graph> traceGraph = traced.first->graph;
         const auto& provenance = exec.provenance();
         r.graph = snapshotGraph(*traceGraph, [&provenance](const tj::Node* n, IrNode& node) {
@@ -1889,7 +1982,7 @@ TraceResult traceFunction(const ModelInfo& model, const QString& function, const
         r.values = values;
         auto program = std::make_shared<TraceProgram>();
         program->graph = traceGraph;
-        program->self = self;
+        program->self = tracedModule;
         r.program = program;
         r.warnings = exec.warnings();
         r.ok = true;
