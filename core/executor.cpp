@@ -1102,9 +1102,19 @@ private:
     }
 
     /// True when the node comes from subscript syntax (x[...]) rather than a method call (x.select(...)).
+    /// Where a node came from in the user's code: archives map their printed code back to the original.
+    static tj::SourceRange originalRange(const tj::Node* n)
+    {
+        tj::SourceRange r = n->sourceRange();
+        if (r.source())
+            if (auto orig = r.source()->findSourceRangeThatGenerated(r))
+                r = *orig;
+        return r;
+    }
+
     static bool isIndexing(const tj::Node* n)
     {
-        const auto& r = n->sourceRange();
+        const tj::SourceRange r = originalRange(n);
         if (!r.source())
             return false;
         const std::string text = r.text().str();
@@ -1135,7 +1145,7 @@ private:
     /// The full source line where a node starts.
     static std::string lineText(const tj::Node* n)
     {
-        const auto& r = n->sourceRange();
+        const tj::SourceRange r = originalRange(n);
         if (!r.source())
             return {};
         const std::string text = r.source()->text_str().str();
