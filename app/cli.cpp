@@ -1,5 +1,6 @@
 #include "cli.h"
 
+#include "checker.h"
 #include "executor.h"
 #include "graphlayout.h"
 #include "model.h"
@@ -29,6 +30,12 @@ Commands:
         Trace the function once per input set, as torch.jit.trace would; text prints
         each trace graph as libtorch dumps it. Without --inputs, the file's own
         `inputs` and `check_inputs`.
+  check FILE [--fn NAME] [--inputs SET ...] [--rtol R] [--atol A] [--format text|json]
+        torch.jit.trace's check_inputs, explained: the first set is traced, the rest
+        are check inputs (default: the file's `inputs` and `check_inputs`). Every
+        trace is diffed node by node against the first and the first trace is run
+        on every other set against the script function. Exit 0 when all traces
+        agree and outputs match, 1 when anything diverged, 2 on error.
 
 Input sets (SET): arguments separated by ';'. A tensor is DTYPE[d0,d1,...] with an
 optional =FILL (rand, the default; randn, zeros, ones, arange, full:V); DTYPE is one of
@@ -41,7 +48,8 @@ Options for every command:
   -h, --help          show this help
   --version           show versions of JitScope, libtorch and Graphviz
 
-Exit status: 0 on success, 2 on any error (one line on stderr).
+Exit status: 0 on success, 1 when `check` finds a divergence, 2 on any error
+(one line on stderr).
 )";
 
 struct CliError
@@ -327,6 +335,178 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
     return ExitOk;
 }
 
+/// The source line with a caret under the column, for text reports.
+QString sourceExcerpt(const ModelInfo& model, const SourceLocation& loc)
+{
+    if (!loc.isValid() || model.kind != ModelInfo::Kind::PythonSource || loc.file != model.path)
+        return {};
+    const QStringList lines = model.source.split(QLatin1Char('\n'));
+    if (loc.line > lines.size())
+        return {};
+    const QString number = QString::number(loc.line);
+    QString text = lines.at(loc.line - 1);
+    return QStringLiteral("    %1 | %2\n    %3 | %4^\n")
+        .arg(number, text, QString(number.size(), QLatin1Char(' ')), QString(loc.column, QLatin1Char(' ')));
+}
+
+QString where(const SourceLocation& loc)
+{
+    if (!loc.isValid())
+        return QString();
+    return QStringLiteral("%1:%2:%3").arg(loc.file).arg(loc.line).arg(loc.column);
+}
+
+int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
+{
+    const QString fnName = args.takeValue({QStringLiteral("--fn")});
+    const QString format = args.takeValue({QStringLiteral("--format"), QStringLiteral("-f")}, QStringLiteral("text"));
+    const QString outPath = args.takeValue({QStringLiteral("-o"), QStringLiteral("--output")});
+    const QStringList specs = args.takeValues({QStringLiteral("--inputs"), QStringLiteral("-i")});
+    checkFormat(format, {QStringLiteral("text"), QStringLiteral("json")});
+    CheckOptions check;
+    bool ok = true;
+    const QString rtol = args.takeValue({QStringLiteral("--rtol")}, QStringLiteral("1e-5"));
+    check.rtol = rtol.toDouble(&ok);
+    if (!ok || check.rtol < 0)
+        throw CliError{QStringLiteral("--rtol: '%1' is not a non-negative number").arg(rtol)};
+    const QString atol = args.takeValue({QStringLiteral("--atol")}, QStringLiteral("1e-5"));
+    check.atol = atol.toDouble(&ok);
+    if (!ok || check.atol < 0)
+        throw CliError{QStringLiteral("--atol: '%1' is not a non-negative number").arg(atol)};
+    check.exec = execOptions(args);
+    const QString path = fileArgument(args, QStringLiteral("check"));
+    const ModelInfo model = load(path, options);
+    const FunctionInfo& fn = selectFunction(model, fnName);
+    const QVector<InputSet> sets = inputSets(specs, model);
+    const CheckReport report = checkFunction(model, fn.name, sets, check);
+    if (!report.ok)
+        throw CliError{QStringLiteral("%1 (input set 1: %2)").arg(report.error.toString(), sets.first().toString())};
+
+    QByteArray data;
+    if (format == QLatin1String("json")) {
+        QJsonArray traces, diffs, outputs, warnings;
+        for (int i = 0; i < report.traces.size(); ++i) {
+            const TraceResult& t = report.traces[i];
+            QJsonObject o{{QStringLiteral("inputs"), sets[i].toString()}, {QStringLiteral("ok"), t.ok}};
+            if (t.ok)
+                o.insert(QStringLiteral("graph"), t.graph.toText());
+            else
+                o.insert(QStringLiteral("error"), t.error.message);
+            traces.append(o);
+        }
+        for (const TraceDiff& d : report.diffs) {
+            QJsonArray changes;
+            for (const NodeChange& c : d.changes) {
+                const TraceResult& base = report.traces[d.base];
+                const TraceResult& other = report.traces[d.other];
+                changes.append(QJsonObject{
+                    {QStringLiteral("op"), nodeChangeOpName(c.op)},
+                    {QStringLiteral("base_node"), c.baseNode >= 0 ? QJsonValue(base.graph.nodeLine(c.baseNode)) : QJsonValue()},
+                    {QStringLiteral("other_node"),
+                     c.otherNode >= 0 ? QJsonValue(other.graph.nodeLine(c.otherNode)) : QJsonValue()},
+                    {QStringLiteral("base_index"), c.baseNode},
+                    {QStringLiteral("other_index"), c.otherNode},
+                    {QStringLiteral("cause"), c.cause},
+                    {QStringLiteral("script_node"), c.scriptNode},
+                    {QStringLiteral("file"), c.location.file},
+                    {QStringLiteral("line"), c.location.line},
+                    {QStringLiteral("column"), c.location.column}});
+            }
+            diffs.append(QJsonObject{{QStringLiteral("base"), d.base},
+                                     {QStringLiteral("other"), d.other},
+                                     {QStringLiteral("equal"), d.equal},
+                                     {QStringLiteral("changes"), changes}});
+        }
+        for (int k = 0; k < report.outputs.size(); ++k) {
+            const OutputCheck& o = report.outputs[k];
+            QJsonObject j{{QStringLiteral("set"), k + 1}, {QStringLiteral("ran"), o.ran}};
+            if (!o.ran) {
+                j.insert(QStringLiteral("error"), o.error);
+            } else {
+                j.insert(QStringLiteral("equal"), o.comparison.equal);
+                j.insert(QStringLiteral("mismatched"), o.comparison.mismatched);
+                j.insert(QStringLiteral("total"), o.comparison.total);
+                j.insert(QStringLiteral("greatest_abs_diff"), o.comparison.greatestAbsDiff);
+                j.insert(QStringLiteral("greatest_rel_diff"), o.comparison.greatestRelDiff);
+                j.insert(QStringLiteral("where"), o.comparison.where);
+                j.insert(QStringLiteral("message"), o.comparison.message);
+            }
+            outputs.append(j);
+        }
+        for (const TraceWarning& w : report.warnings)
+            warnings.append(warningJson(w));
+        const QJsonObject root{{QStringLiteral("file"), model.path},
+                               {QStringLiteral("function"), fn.name},
+                               {QStringLiteral("traces"), traces},
+                               {QStringLiteral("script"), fn.graph.toText()},
+                               {QStringLiteral("diffs"), diffs},
+                               {QStringLiteral("outputs"), outputs},
+                               {QStringLiteral("warnings"), warnings},
+                               {QStringLiteral("verdict"), report.verdict()}};
+        data = QJsonDocument(root).toJson(QJsonDocument::Indented);
+    } else {
+        QString text;
+        QTextStream s(&text);
+        s << "check " << model.path << " " << fn.name << ": " << sets.size() << " input set(s)\n";
+        for (int i = 0; i < report.traces.size(); ++i) {
+            const TraceResult& t = report.traces[i];
+            s << "  trace " << i + 1 << ": " << sets[i].toString();
+            if (t.ok)
+                s << "  (" << t.graph.top.nodes.size() << " nodes)\n";
+            else
+                s << "  FAILED: " << t.error.message << "\n";
+        }
+        for (const TraceDiff& d : report.diffs) {
+            s << "\ntrace " << d.other + 1 << " vs trace 1: "
+              << (d.equal ? QStringLiteral("same graph") : QStringLiteral("%1 difference(s)").arg(d.changes.size()))
+              << "\n";
+            const TraceResult& base = report.traces[d.base];
+            const TraceResult& other = report.traces[d.other];
+            QString lastCause;
+            for (const NodeChange& c : d.changes) {
+                if (c.baseNode >= 0)
+                    s << "  - " << base.graph.nodeLine(c.baseNode) << "\n";
+                if (c.otherNode >= 0)
+                    s << "  + " << other.graph.nodeLine(c.otherNode) << "\n";
+                if (c.cause != lastCause) {
+                    s << "    cause: " << c.cause << "\n";
+                    if (c.location.isValid())
+                        s << "    --> " << where(c.location) << "\n" << sourceExcerpt(model, c.location);
+                    lastCause = c.cause;
+                }
+            }
+        }
+        if (!report.outputs.isEmpty()) {
+            s << "\noutputs (trace 1 run on each check set vs the script function):\n";
+            for (int k = 0; k < report.outputs.size(); ++k) {
+                const OutputCheck& o = report.outputs[k];
+                s << "  set " << k + 2 << ": ";
+                if (!o.ran)
+                    s << o.error << "\n";
+                else if (o.comparison.equal)
+                    s << "match (" << o.comparison.total << " elements)\n";
+                else
+                    s << o.comparison.message << "\n";
+            }
+        }
+        if (!report.warnings.isEmpty()) {
+            s << "\nwarnings:\n";
+            for (const TraceWarning& w : report.warnings) {
+                s << "  [" << w.kind << "] trace " << w.traceIndex + 1 << ": " << w.message << "\n";
+                if (w.location.isValid())
+                    s << "    --> " << where(w.location) << "\n" << sourceExcerpt(model, w.location);
+                if (!w.suggestion.isEmpty())
+                    s << "    fix: " << w.suggestion << "\n";
+            }
+        }
+        s << "\nverdict: " << report.verdict() << "\n";
+        s.flush();
+        data = text.toUtf8();
+    }
+    writeOutput(data, outPath, out);
+    return report.consistent ? ExitOk : ExitDiverged;
+}
+
 QString parameterKind(ParameterInfo::Kind k)
 {
     switch (k) {
@@ -491,6 +671,8 @@ int runCli(const QStringList& arguments, QTextStream& out, QTextStream& err)
             return commandList(args, options, out, err);
         if (command == QLatin1String("trace"))
             return commandTrace(args, options, out);
+        if (command == QLatin1String("check"))
+            return commandCheck(args, options, out);
         throw CliError{QStringLiteral("unknown command '%1' (see --help)").arg(command)};
     } catch (const CliError& e) {
         out.flush();

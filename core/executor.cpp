@@ -363,10 +363,12 @@ private:
     }
 
     void addWarning(const QString& kind, const QString& message, const QString& suggestion,
-                    const tj::Node* at = nullptr)
+                    const tj::Node* at = nullptr, const QString& detail = QString(), int count = -1)
     {
         TraceWarning w;
         w.kind = kind;
+        w.detail = detail;
+        w.count = count;
         w.message = message;
         w.suggestion = suggestion;
         w.scriptNode = m_currentTopNode;
@@ -680,7 +682,7 @@ private:
                            .arg(cond.origin.isEmpty() ? QStringLiteral("(a shape)") : cond.origin),
                        QStringLiteral("script this function (torch.jit.script) or trace it for each shape it "
                                       "will see"),
-                       n);
+                       n, cond.origin, taken ? 0 : 1);
         } else if (m_tracing && cond.fromData) {
             addWarning(QStringLiteral("data-dependent-branch"),
                        QStringLiteral("branch at line %1 frozen to its %2 branch: its condition %3 depends on "
@@ -690,7 +692,7 @@ private:
                            .arg(cond.origin.isEmpty() ? QStringLiteral("(tensor data)") : cond.origin),
                        QStringLiteral("use torch.where or script this function so that both branches stay in "
                                       "the graph"),
-                       n);
+                       n, cond.origin, taken ? 0 : 1);
         }
         tj::Block* block = n->blocks().at(taken ? 0 : 1);
         runBlock(block, env);
@@ -727,7 +729,8 @@ private:
                                           "(and might lead to errors or silently give incorrect results)."),
                            QStringLiteral("iterate over range(%1.size(0)) in a scripted function, or use a batched op")
                                .arg(describe(select->input(0), env)),
-                           n);
+                           n, QStringLiteral("%1.size(0) (iterating over %1)").arg(describe(select->input(0), env)),
+                           int(x.size(0)));
                 m_iterRows[n] = at::unbind(x, 0);
                 m_iterSelects[select] = n;
             }
@@ -768,7 +771,7 @@ private:
                        QStringLiteral("script the loop (torch.jit.script) or use a vectorised op; a trace "
                                       "repeats exactly %1 iterations for every input")
                            .arg(i),
-                       n);
+                       n, tripSlot.origin, int(i));
         } else if (m_tracing && (dataDependent || condSlot.fromData || get(env, n->input(1)).fromData)) {
             addWarning(QStringLiteral("data-dependent-loop"),
                        QStringLiteral("loop at line %1 unrolled %2 times: its condition depends on tensor values")
@@ -776,7 +779,7 @@ private:
                            .arg(i),
                        QStringLiteral("script the loop (torch.jit.script); a trace repeats exactly %1 iterations")
                            .arg(i),
-                       n);
+                       n, QStringLiteral("a condition on tensor values"), int(i));
         }
         for (size_t k = 0; k < carried; ++k)
             bind(env, n->outputs()[k], values[k]);
@@ -1300,6 +1303,11 @@ private:
         }
         if (kind == "aten::len" || kind == "aten::dim") {
             runPlain(n, env);
+            if (kind == "aten::dim") {
+                Slot& s = env[n->output()];
+                s.fromSize = true;
+                s.origin = QStringLiteral("%1.dim()").arg(describe(n->input(0), env));
+            }
             return;
         }
         if (n->output(0)->type()->kind() == c10::TypeKind::ListType
@@ -1484,6 +1492,26 @@ private:
             const int64_t i = args.at(2).toInt();
             bind(env, n->output(), Slot{rows.at(size_t(i))});
             return;
+        }
+        for (size_t i = 0; i < n->inputs().size(); ++i) {
+            const Slot& in = get(env, n->input(i));
+            if ((in.fromSize || in.fromData) && !in.hasShadow() && !in.hasElemShadows() && !in.value.isTensor()) {
+                std::ostringstream os;
+                os << in.value;
+                addWarning(QStringLiteral("baked-constant"),
+                           QStringLiteral("%1 is baked into the trace as the constant %2 (argument '%3' of %4)")
+                               .arg(in.origin.isEmpty() ? QStringLiteral("a value computed from %1")
+                                                              .arg(in.fromData ? QStringLiteral("tensor data")
+                                                                               : QStringLiteral("a shape"))
+                                                        : in.origin)
+                               .arg(qs(os.str()))
+                               .arg(i < schema.arguments().size() ? qs(schema.arguments()[i].name()) : QString())
+                               .arg(qs(name)),
+                           in.fromData ? QStringLiteral("keep the value a tensor so the trace records how it is computed")
+                                       : QStringLiteral("use x.size(d) / x.shape[d] (recorded dynamically) instead of "
+                                                        "len(x), x.dim() or Python arithmetic on shapes"),
+                           nullptr, in.origin, -1);
+            }
         }
         fillPythonDefaults(schema, base, args);
         if (isIndexing(n) && (base == "slice" || base == "select") && args.size() >= 2 && args[0].isTensor()
@@ -2037,6 +2065,69 @@ RunResult runTrace(const TraceResult& trace, const InputSet& inputs, const ExecO
         r.error.message = firstLineOf(e.what());
     }
     return r;
+}
+
+OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, const TraceResult& trace,
+                              const InputSet& inputs, const ExecOptions& options, double rtol, double atol)
+{
+    OutputCheck check;
+    if (!trace.ok || !trace.program) {
+        check.error = QStringLiteral("no trace to run");
+        return check;
+    }
+    Prepared p = prepare(model, function, inputs, options);
+    if (!p.error.isEmpty()) {
+        check.error = p.error;
+        return check;
+    }
+    std::lock_guard<std::mutex> lock(model.handle->mutex);
+    std::lock_guard<std::mutex> programLock(trace.program->mutex);
+    auto cloned = [&p]() {
+        std::vector<Slot> args;
+        for (const auto& v : p.inputs)
+            args.push_back(Slot{v.deepcopy()});
+        return args;
+    };
+    RunResult traced, scripted;
+    try {
+        at::NoGradGuard noGrad;
+        Executor exec(options, /*tracing=*/false, QString());
+        ExecutorScope scope(&exec);
+        std::vector<Slot> args;
+        if (trace.program->self)
+            args.push_back(Slot{trace.program->self->deepcopy()._ivalue()});
+        for (auto& a : cloned())
+            args.push_back(std::move(a));
+        auto values = std::make_shared<RuntimeValues>();
+        values->values = flattenOutputs(exec.runFunction(*trace.program->graph, std::move(args)));
+        traced.values = values;
+        traced.ok = true;
+    } catch (const std::exception& e) {
+        check.error = QStringLiteral("the trace failed on this input set: %1").arg(firstLineOf(e.what()));
+        return check;
+    }
+    try {
+        at::NoGradGuard noGrad;
+        Executor exec(options, /*tracing=*/false, model.path);
+        ExecutorScope scope(&exec);
+        std::vector<Slot> args;
+        if (p.self)
+            args.push_back(Slot{p.self->deepcopy()._ivalue()});
+        for (auto& a : cloned())
+            args.push_back(std::move(a));
+        auto graph = tj::toGraphFunction(*p.fn).graph();
+        exec.indexScriptGraph(*graph);
+        auto values = std::make_shared<RuntimeValues>();
+        values->values = flattenOutputs(exec.runFunction(*graph, std::move(args)));
+        scripted.values = values;
+        scripted.ok = true;
+    } catch (const std::exception& e) {
+        check.error = QStringLiteral("the script function failed on this input set: %1").arg(firstLineOf(e.what()));
+        return check;
+    }
+    check.ran = true;
+    check.comparison = compareOutputs(scripted, traced, rtol, atol);
+    return check;
 }
 
 namespace {

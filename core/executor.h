@@ -23,6 +23,8 @@ struct TraceWarning
     int scriptNode = -1; ///< node id in the script graph
     SourceLocation location;
     QString suggestion; ///< how to fix it
+    QString detail; ///< loops: the trip count ("x.size(0)"); branches: the condition; conversions: the value
+    int count = -1; ///< loops: iterations run; branches: block taken (0 then, 1 else)
 };
 
 /// A short description of a runtime value (an input or an output).
@@ -105,5 +107,17 @@ struct OutputComparison
     QString where; ///< index of the greatest absolute difference, e.g. "output 0 [1, 2]"
 };
 OutputComparison compareOutputs(const RunResult& expected, const RunResult& actual, double rtol, double atol);
+
+/// Runs a trace and then the script function on the same input set, as torch.jit.trace's check does (inputs
+/// created once from the seed and cloned for each run, the random state carried from one run to the next),
+/// and compares their outputs.
+struct OutputCheck
+{
+    bool ran = false; ///< both ran; otherwise `error` says which failed and why
+    QString error;
+    OutputComparison comparison;
+};
+OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, const TraceResult& trace,
+                              const InputSet& inputs, const ExecOptions& options, double rtol, double atol);
 
 } // namespace jitscope
