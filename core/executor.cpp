@@ -57,10 +57,15 @@ QString qs(const std::string& s)
     return QString::fromStdString(s);
 }
 
-/// Raised to stop a run (cancel, timeout); carries the message for the user.
+/// Raised to stop a run (cancel, timeout); carries the message and the node that was running.
 struct Interrupted : std::runtime_error
 {
-    using std::runtime_error::runtime_error;
+    Interrupted(const std::string& what, SourceLocation where = {})
+        : std::runtime_error(what)
+        , location(std::move(where))
+    {
+    }
+    SourceLocation location;
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -327,11 +332,17 @@ private:
     void checkInterrupt()
     {
         if (m_options.cancel && m_options.cancel->load())
-            throw Interrupted("cancelled");
-        if (m_options.timeoutMs > 0 && (++m_steps & 63) == 0 && m_clock.elapsed() > m_options.timeoutMs)
-            throw Interrupted(QStringLiteral("did not finish within %1 s; stopped (a loop that never ends?)")
+            throw Interrupted("cancelled", m_currentNode ? locationOf(m_currentNode) : SourceLocation{});
+        if (m_options.timeoutMs > 0 && (++m_steps & 63) == 0 && m_clock.elapsed() > m_options.timeoutMs) {
+            QString loops;
+            for (const LoopFrame& f : m_loops)
+                loops += QStringLiteral(", in iteration %1 of the loop at line %2").arg(f.iteration + 1).arg(f.line);
+            throw Interrupted(QStringLiteral("did not finish within %1 s; stopped here%2 (a loop that never ends?)")
                                   .arg(m_options.timeoutMs / 1000.0)
-                                  .toStdString());
+                                  .arg(loops)
+                                  .toStdString(),
+                              m_currentNode ? locationOf(m_currentNode) : SourceLocation{});
+        }
     }
 
     SourceLocation locationOf(const tj::Node* n) const
@@ -1913,6 +1924,8 @@ RunResult runFunction(const ModelInfo& model, const QString& function, const Inp
             r.outputs.push_back(summarize(v));
         r.values = values;
         r.ok = true;
+    } catch (const Interrupted& e) {
+        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
     } catch (const std::exception& e) {
         r.error = errorAt(model, firstLineOf(e.what()));
     }
@@ -2024,6 +2037,9 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
         r.program = program;
         r.warnings = exec.warnings();
         r.ok = true;
+    } catch (const Interrupted& e) {
+        r.warnings = exec.warnings();
+        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
     } catch (const std::exception& e) {
         r.warnings = exec.warnings();
         r.error = errorAt(model, firstLineOf(e.what()));
@@ -2125,6 +2141,26 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, c
         check.error = QStringLiteral("the script function failed on this input set: %1").arg(firstLineOf(e.what()));
         return check;
     }
+    // As torch.jit.trace's check: the top-level outputs that are tensors, compared pairwise (zip).
+    auto topLevelTensors = [](const RunResult& r) {
+        std::vector<IValue> values = r.values->values;
+        if (values.size() == 1 && values[0].isTuple())
+            values = values[0].toTupleRef().elements().vec();
+        std::vector<IValue> tensors;
+        for (const auto& v : values)
+            if (v.isTensor())
+                tensors.push_back(v);
+        return tensors;
+    };
+    auto t = topLevelTensors(traced), f = topLevelTensors(scripted);
+    const size_t n = std::min(t.size(), f.size());
+    t.resize(n);
+    f.resize(n);
+    auto tv = std::make_shared<RuntimeValues>(), fv = std::make_shared<RuntimeValues>();
+    tv->values = t;
+    fv->values = f;
+    traced.values = tv;
+    scripted.values = fv;
     check.ran = true;
     check.comparison = compareOutputs(scripted, traced, rtol, atol);
     return check;

@@ -22,21 +22,15 @@ QString nodeChangeOpName(NodeChange::Op op)
 
 namespace {
 
-/// "Float(3, 4, strides=[4, 1], requires_grad=0, device=cpu)" -> "Float"; other types unchanged.
+/// Tensor types lose their shape and dtype ("Float(3, 4, strides=[4, 1], ...)" -> "Tensor"), as PyTorch's
+/// check erases shape information before comparing traces; other types are unchanged.
 QString eraseShape(const QString& type)
 {
-    const int paren = type.indexOf(QLatin1Char('('));
-    if (paren > 0 && type.at(0).isUpper() && !type.startsWith(QLatin1String("Tuple"))
-        && !type.contains(QLatin1String("__torch__")))
-        return type.left(paren);
-    if (type.startsWith(QLatin1Char('('))) {
-        // Tuple types print their elements with shapes.
-        static const QRegularExpression element(QStringLiteral("([A-Z][A-Za-z]*)\\([^()]*\\)"));
-        QString t = type;
-        t.replace(element, QStringLiteral("\\1"));
-        return t;
-    }
-    return type;
+    static const QRegularExpression tensor(QStringLiteral("\\b(Float|Double|Half|BFloat16|Long|Int|Short|Char|Byte|Bool|"
+                                                          "ComplexFloat|ComplexDouble|QInt8|QUInt8)\\([^()]*\\)"));
+    QString t = type;
+    t.replace(tensor, QStringLiteral("Tensor"));
+    return t;
 }
 
 } // namespace

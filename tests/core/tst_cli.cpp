@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -217,6 +218,91 @@ private Q_SLOTS:
         const Run graph = runCli({QStringLiteral("graph"), archive});
         QCOMPARE(graph.code, 0);
         QCOMPARE(jitscope::canonicalizeDump(graph.out), jitscope::canonicalizeDump(expected));
+    }
+
+    void traceAndCheck()
+    {
+        const QString example = QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
+        const Run trace = runCli({QStringLiteral("trace"), example, QStringLiteral("--inputs"), QStringLiteral("f32[3,4,5]")});
+        QCOMPARE(trace.code, 0);
+        QCOMPARE(jitscope::canonicalizeDump(trace.out),
+                 jitscope::canonicalizeDump(readText(dataDir() + "/expected/loop_in_traced_fn.loop_in_traced_fn.trace.txt")));
+        // The file's own inputs and check_inputs: diverged, exit 1, the loop named as the cause.
+        const Run check = runCli({QStringLiteral("check"), example});
+        QCOMPARE(check.code, 1);
+        QVERIFY(check.out.contains(QLatin1String("cause: loop at line 6 unrolled 3 times in trace 1 but 4 times in trace 2: trip count x.size(0)")));
+        QVERIFY(check.out.contains(QLatin1String("7 |         result = result * x[i]")));
+        QVERIFY(check.out.trimmed().endsWith(QLatin1String("verdict: diverged")));
+        // Consistent sets: exit 0.
+        const Run same = runCli({QStringLiteral("check"), example, QStringLiteral("--inputs"), QStringLiteral("f32[3,4,5]"),
+                                 QStringLiteral("--inputs"), QStringLiteral("f32[3,2,2]")});
+        QCOMPARE(same.code, 0);
+        QVERIFY(same.out.contains(QLatin1String("verdict: consistent")));
+        // JSON in the documented shape.
+        const Run json = runCli({QStringLiteral("check"), example, QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(json.code, 1);
+        const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(o.value(QStringLiteral("verdict")).toString(), QStringLiteral("diverged"));
+        QCOMPARE(o.value(QStringLiteral("traces")).toArray().size(), 3);
+        QVERIFY(o.value(QStringLiteral("script")).toString().contains(QLatin1String("prim::Loop")));
+        const QJsonArray diffs = o.value(QStringLiteral("diffs")).toArray();
+        QCOMPARE(diffs.size(), 2);
+        const QJsonObject change = diffs[0].toObject().value(QStringLiteral("changes")).toArray().first().toObject();
+        QCOMPARE(change.value(QStringLiteral("op")).toString(), QStringLiteral("insert"));
+        QVERIFY(change.value(QStringLiteral("cause")).toString().contains(QLatin1String("x.size(0)")));
+        QCOMPARE(change.value(QStringLiteral("line")).toInt(), 7);
+        bool loopWarning = false;
+        for (const auto& w : o.value(QStringLiteral("warnings")).toArray())
+            loopWarning |= w.toObject().value(QStringLiteral("kind")).toString() == QLatin1String("shape-dependent-loop");
+        QVERIFY(loopWarning);
+        QCOMPARE(o.value(QStringLiteral("outputs")).toArray().size(), 2);
+    }
+
+    void badInputSets_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("firstLine");
+        QTest::addColumn<QString>("caretLine");
+        const QString example = QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
+        QTest::addRow("bad dimension") << QStringList{"trace", example, "--inputs", "f32[3,4,x]"}
+                                       << "jitscope-cli: error: --inputs 'f32[3,4,x]': expected a dimension at column 9"
+                                       << "          ^";
+        QTest::addRow("bad dtype") << QStringList{"check", example, "--inputs", "q8[2]"}
+                                   << "jitscope-cli: error: --inputs 'q8[2]': unknown dtype 'q8'" << "  ^";
+    }
+
+    void badInputSets()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, firstLine);
+        QFETCH(QString, caretLine);
+        const Run r = runCli(args);
+        QCOMPARE(r.code, 2);
+        const QStringList lines = r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[0].startsWith(firstLine), qPrintable(r.err));
+        QCOMPARE(lines[2], caretLine);
+    }
+
+    void refusesHugeInputsAndEndlessLoops()
+    {
+        const QString example = QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
+        const Run huge = runCli({QStringLiteral("trace"), example, QStringLiteral("--inputs"),
+                                 QStringLiteral("f32[100000,100000,100]")});
+        QCOMPARE(huge.code, 2);
+        QVERIFY2(huge.err.contains(QLatin1String("more than the memory budget of 2048 MiB")), qPrintable(huge.err));
+        const Run budget = runCli({QStringLiteral("trace"), example, QStringLiteral("--inputs"),
+                                   QStringLiteral("f32[1024,1024]"), QStringLiteral("--max-memory"), QStringLiteral("1M")});
+        QCOMPARE(budget.code, 2);
+        QElapsedTimer clock;
+        clock.start();
+        const Run spin = runCli({QStringLiteral("trace"), dataDir() + QStringLiteral("/bad/infinite_loop.py"),
+                                 QStringLiteral("--timeout"), QStringLiteral("2")});
+        QCOMPARE(spin.code, 2);
+        QVERIFY(clock.elapsed() < 60000);
+        QVERIFY2(spin.err.contains(QLatin1String("infinite_loop.py:6:4:")), qPrintable(spin.err));
+        QVERIFY(spin.err.contains(QLatin1String("did not finish within 2 s")));
+        QVERIFY(spin.err.contains(QLatin1String("of the loop at line 6")));
     }
 
     void helpAndVersion()

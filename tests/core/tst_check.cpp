@@ -1,0 +1,184 @@
+// check_inputs, explained: verdicts against PyTorch's, and the causes of divergences.
+
+#include "checker.h"
+#include "model.h"
+#include "testutil.h"
+
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace jitscope;
+using namespace jitscope::test;
+
+namespace {
+
+QVector<InputSet> sets(const QStringList& specs)
+{
+    QVector<InputSet> out;
+    for (const QString& s : specs)
+        out.push_back(*parseInputSet(s));
+    return out;
+}
+
+bool anyCause(const CheckReport& r, const QString& part)
+{
+    for (const TraceDiff& d : r.diffs)
+        for (const NodeChange& c : d.changes)
+            if (c.cause.contains(part))
+                return true;
+    return false;
+}
+
+bool hasWarning(const CheckReport& r, const QString& kind)
+{
+    for (const TraceWarning& w : r.warnings)
+        if (w.kind == kind)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestCheck : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    /// The same verdict as torch.jit.trace(..., check_inputs=...) on every oracle case.
+    void verdicts_data()
+    {
+        QTest::addColumn<QString>("casePath");
+        const QDir dir(dataDir() + QStringLiteral("/traces"));
+        for (const QString& file : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            QTest::addRow("%s", qPrintable(file.chopped(5))) << dir.filePath(file);
+    }
+
+    void verdicts()
+    {
+        QFETCH(QString, casePath);
+        const QJsonObject c = QJsonDocument::fromJson(readText(casePath).toUtf8()).object();
+        const QString source = c.value(QStringLiteral("source")).toString();
+        const QString archive = c.value(QStringLiteral("archive")).toString();
+        const LoadResult r = loadModel(dataDir() + QLatin1Char('/') + (source.isEmpty() ? archive : source));
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        QStringList specs;
+        for (const auto& s : c.value(QStringLiteral("sets")).toArray())
+            specs << s.toString();
+        CheckOptions options;
+        options.exec.seed = quint64(c.value(QStringLiteral("seed")).toInt());
+        options.exec.timeoutMs = 60000;
+        const CheckReport report = checkFunction(r.model, c.value(QStringLiteral("function")).toString(), sets(specs),
+                                                 options);
+        const QString expected = c.value(QStringLiteral("check")).toObject().value(QStringLiteral("verdict")).toString();
+        if (expected == QLatin1String("error")) {
+            // PyTorch could not trace or check at all; JitScope reports the failure instead of a verdict.
+            QVERIFY(!report.ok || !report.consistent);
+            return;
+        }
+        QVERIFY2(report.ok, qPrintable(report.error.toString()));
+        QCOMPARE(report.verdict(), expected);
+        // Every divergence names its cause and a place.
+        for (const TraceDiff& d : report.diffs) {
+            for (const NodeChange& ch : d.changes) {
+                QVERIFY2(!ch.cause.isEmpty(), "a change without a cause");
+                QVERIFY(ch.otherNode >= 0 || ch.baseNode >= 0);
+            }
+        }
+    }
+
+    void seedExampleExplainsTheLoop()
+    {
+        const LoadResult r = loadModel(QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py"));
+        QVERIFY(r.ok);
+        QCOMPARE(r.model.inputSets.size(), 3);
+        const CheckReport report = checkFunction(r.model, QStringLiteral("loop_in_traced_fn"), r.model.inputSets);
+        QVERIFY(report.ok);
+        QCOMPARE(report.verdict(), QStringLiteral("diverged"));
+        QCOMPARE(report.diffs.size(), 2);
+        // Set 2 (4 rows) unrolls one more iteration: its select and mul are inserted.
+        const TraceDiff& d = report.diffs.first();
+        QVERIFY(!d.equal);
+        int inserts = 0;
+        for (const NodeChange& c : d.changes) {
+            QCOMPARE(c.op, NodeChange::Op::Insert);
+            QVERIFY2(c.cause.contains(QLatin1String("loop at line 6 unrolled 3 times in trace 1 but 4 times in trace 2")),
+                     qPrintable(c.cause));
+            QVERIFY(c.cause.contains(QLatin1String("trip count x.size(0)")));
+            QCOMPARE(c.location.line, 7);
+            ++inserts;
+        }
+        QCOMPARE(inserts, 4);
+        // Set 3 (2 rows): one iteration fewer, and the first trace cannot even run on it.
+        for (const NodeChange& c : report.diffs[1].changes)
+            QCOMPARE(c.op, NodeChange::Op::Delete);
+        QCOMPARE(report.outputs.size(), 2);
+        QVERIFY(report.outputs[0].ran);
+        QVERIFY(!report.outputs[0].comparison.equal);
+        QCOMPARE(report.outputs[0].comparison.total, qint64(30));
+        QVERIFY(!report.outputs[1].ran);
+        QVERIFY(hasWarning(report, QStringLiteral("shape-dependent-loop")));
+        QVERIFY(hasWarning(report, QStringLiteral("output-mismatch")));
+        // Provenance: every node of trace 2's extra iteration comes from the loop, iteration 4.
+        const TraceResult& t2 = report.traces[1];
+        const NodeChange& c = d.changes.last();
+        const IrNode& n = t2.graph.node(c.otherNode);
+        QCOMPARE(n.loopPath.size(), 1);
+        QCOMPARE(n.loopPath.first().iteration, 3);
+        QCOMPARE(n.loopPath.first().line, 6);
+        QCOMPARE(report.script.node(n.originNode).kind, QStringLiteral("aten::mul"));
+    }
+
+    void causes_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("function");
+        QTest::addColumn<QStringList>("specs");
+        QTest::addColumn<QString>("cause");
+        QTest::addColumn<QString>("warning");
+        QTest::addRow("data branch") << "corpus/branch_on_data.py" << "branch_on_data"
+                                     << QStringList{"f32[3,4]=ones", "f32[3,4]=full:-1"}
+                                     << "took the then branch in trace 1 but the else branch in trace 2"
+                                     << "data-dependent-branch";
+        QTest::addRow("shape branch") << "corpus/trace_control.py" << "size_branch"
+                                      << QStringList{"f32[5,2]", "f32[2,2]"} << "depends on the input's shape"
+                                      << "tensor-to-bool";
+        QTest::addRow("len baked") << "corpus/arange_shape.py" << "arange_len" << QStringList{"f32[3,2]", "f32[5,2]"}
+                                   << "len(x) is baked in as a constant: 3 in trace 1, 5 in trace 2"
+                                   << "len-of-tensor";
+        QTest::addRow("nondeterministic") << "corpus/trace_functional.py" << "add_noise" << QStringList{"f32[3]", "f32[3]"}
+                                          << QString() << "nondeterministic-op";
+        QTest::addRow("in-place on input") << "corpus/trace_inplace.py" << "add_inplace_input"
+                                           << QStringList{"f32[3]", "f32[4]"} << QString() << "in-place-on-input";
+    }
+
+    void causes()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, function);
+        QFETCH(QStringList, specs);
+        QFETCH(QString, cause);
+        QFETCH(QString, warning);
+        const LoadResult r = loadModel(dataDir() + QLatin1Char('/') + file);
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        QVERIFY2(r.model.function(function), qPrintable(function));
+        const CheckReport report = checkFunction(r.model, function, sets(specs));
+        QVERIFY2(report.ok, qPrintable(report.error.toString()));
+        if (!cause.isEmpty()) {
+            QStringList all;
+            for (const TraceDiff& d : report.diffs)
+                for (const NodeChange& c : d.changes)
+                    all << c.cause;
+            QVERIFY2(anyCause(report, cause), qPrintable(all.join(QLatin1Char('\n'))));
+        }
+        QStringList kinds;
+        for (const TraceWarning& w : report.warnings)
+            kinds << w.kind;
+        QVERIFY2(hasWarning(report, warning), qPrintable(kinds.join(QLatin1Char(','))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCheck)
+#include "tst_check.moc"
