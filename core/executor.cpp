@@ -11,6 +11,7 @@
 #include "executor.h"
 #include "irsnapshot_p.h"
 #include "modelhandle_p.h"
+#include "tracediff.h"
 
 #include <ATen/ATen.h>
 #include <ATen/core/dispatch/Dispatcher.h>
@@ -2026,6 +2027,7 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
             node.originNode = it->second.scriptNode;
             node.loopPath = it->second.loops;
         });
+        computeSignatureHashes(r.graph);
         auto values = std::make_shared<RuntimeValues>();
         values->values = std::vector<IValue>(traced.second.begin(), traced.second.end());
         for (const auto& v : values->values)
@@ -2042,6 +2044,40 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
         r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
     } catch (const std::exception& e) {
         r.warnings = exec.warnings();
+        r.error = errorAt(model, firstLineOf(e.what()));
+    }
+    return r;
+}
+
+TraceResult traceWithInterpreter(const ModelInfo& model, const QString& function, const InputSet& inputs,
+                                 const ExecOptions& options)
+{
+    TraceResult r;
+    r.inputs = inputs;
+    Prepared p = prepare(model, function, inputs, options);
+    if (!p.error.isEmpty()) {
+        r.error = errorAt(model, p.error);
+        return r;
+    }
+    std::lock_guard<std::mutex> lock(model.handle->mutex);
+    try {
+        std::optional<tj::Module> self;
+        if (p.self)
+            self = p.self->deepcopy();
+        tj::Stack stack(p.inputs.begin(), p.inputs.end());
+        auto traced = tj::tracer::trace(
+            std::move(stack),
+            [&](tj::Stack in) -> tj::Stack {
+                if (self)
+                    in.insert(in.begin(), self->_ivalue());
+                p.fn->run(in);
+                return in;
+            },
+            [](const at::Tensor&) { return std::string(); }, /*strict=*/true, /*force_outplace=*/false,
+            self ? &*self : nullptr);
+        r.graph = snapshotGraph(*traced.first->graph);
+        r.ok = true;
+    } catch (const std::exception& e) {
         r.error = errorAt(model, firstLineOf(e.what()));
     }
     return r;

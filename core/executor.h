@@ -89,6 +89,11 @@ struct TraceResult
 /// Traces `function` of `model` on `inputs` as torch.jit.trace would. Thread-safe; never throws.
 TraceResult traceFunction(const ModelInfo& model, const QString& function, const InputSet& inputs,
                           const ExecOptions& options = {});
+/// Baseline for benchmarks: libtorch's own interpreter (GraphExecutor) run under its C++ tracer, the way a
+/// C++ program would trace. Bakes sizes where Python records them; see traceFunction for the real thing.
+TraceResult traceWithInterpreter(const ModelInfo& model, const QString& function, const InputSet& inputs,
+                                 const ExecOptions& options = {});
+
 /// Runs the script function itself (no tracing).
 RunResult runFunction(const ModelInfo& model, const QString& function, const InputSet& inputs,
                       const ExecOptions& options = {});

@@ -87,6 +87,9 @@ struct IrGraph
     QVector<IrValue> values; ///< indexed by value id
     QVector<IrNode> nodes; ///< indexed by node id, in the order of a depth-first walk
     IrBlock top; ///< the graph's own inputs, outputs and top-level nodes
+    /// Per node id, a 64-bit hash of the node's diff signature (see tracediff.h), filled when a trace is
+    /// recorded so that diffs of large traces need not walk every node again. Empty when not computed.
+    QVector<quint64> signatureHashes;
 
     const IrValue& value(int id) const { return values.at(id); }
     const IrNode& node(int id) const { return nodes.at(id); }

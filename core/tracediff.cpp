@@ -62,9 +62,81 @@ QString nodeSignature(const IrGraph& g, int nodeId)
     for (int i = 0; i < n.outputs.size(); ++i) {
         if (i)
             sig += QLatin1Char(',');
-        sig += eraseShape(g.value(n.outputs[i]).type);
+        const IrValue& v = g.value(n.outputs[i]);
+        sig += v.tensor ? QStringLiteral("Tensor") : eraseShape(v.type);
     }
     return sig;
+}
+
+namespace {
+
+/// Type as compared: tensors lose shape and dtype (see eraseShape), without building strings for them.
+QString comparedType(const IrValue& v)
+{
+    if (v.tensor)
+        return QStringLiteral("Tensor");
+    return v.type.startsWith(QLatin1Char('(')) ? eraseShape(v.type) : v.type;
+}
+
+/// FNV-1a over the UTF-16 code units: short strings (op kinds, attribute lists) hash in a few cycles each.
+inline quint64 fnv(QStringView s)
+{
+    quint64 h = 0xcbf29ce484222325ULL;
+    for (QChar c : s)
+        h = (h ^ c.unicode()) * 0x100000001b3ULL;
+    return h;
+}
+
+inline quint64 mix(quint64 h, quint64 v)
+{
+    return (h ^ v) * 0x100000001b3ULL + (h >> 29);
+}
+
+/// nodeSignature() as 64-bit hashes for every node, computed without allocating: diffing a large trace hashes
+/// every node, and each node's kind and attributes are hashed once (inputs reuse their producer's).
+QVector<quint64> nodeHashes(const IrGraph& g)
+{
+    const size_t count = size_t(g.nodes.size());
+    std::vector<quint64> kindHash(count), local(count);
+    std::vector<char> constant(count);
+    static const quint64 constantKind = fnv(QStringLiteral("prim::Constant"));
+    for (size_t i = 0; i < count; ++i) {
+        const IrNode& n = g.nodes[int(i)];
+        kindHash[i] = fnv(n.kind);
+        constant[i] = kindHash[i] == constantKind && n.kind == QLatin1String("prim::Constant");
+        local[i] = n.attributeText.isEmpty() ? kindHash[i] : mix(kindHash[i], fnv(n.attributeText));
+    }
+    QVector<quint64> hashes(int(count), 0);
+    for (size_t i = 0; i < count; ++i) {
+        const IrNode& n = g.nodes[int(i)];
+        quint64 h = mix(0xcbf29ce484222325ULL, local[i]);
+        for (int in : n.inputs) {
+            const IrValue& v = g.values[in];
+            if (v.producer < 0) {
+                h = mix(h, quint64(0x1000 + g.top.inputs.indexOf(v.id)));
+                continue;
+            }
+            // A constant input counts with its value; other producers by kind and output position.
+            const size_t p = size_t(v.producer);
+            h = mix(h, constant[p] ? local[p] : kindHash[p]);
+            const QVector<int>& outs = g.nodes[int(p)].outputs;
+            if (outs.size() > 1)
+                h = mix(h, quint64(outs.indexOf(v.id)));
+        }
+        for (int out : n.outputs) {
+            const IrValue& v = g.values[out];
+            h = mix(h, v.tensor ? quint64(0x7e45) : qHash(comparedType(v), 5));
+        }
+        hashes[int(i)] = h;
+    }
+    return hashes;
+}
+
+} // namespace
+
+void computeSignatureHashes(IrGraph& graph)
+{
+    graph.signatureHashes = nodeHashes(graph);
 }
 
 QStringList signatureLines(const IrGraph& g)
@@ -79,22 +151,16 @@ QStringList signatureLines(const IrGraph& g)
 TraceDiff diffTraces(const IrGraph& base, const IrGraph& other)
 {
     TraceDiff diff;
-    // Intern signatures: dtl then compares ints.
-    QHash<QString, int> ids;
-    auto intern = [&ids](const IrGraph& g) {
-        std::vector<int> seq;
+    auto hashes = [](const IrGraph& g) {
+        const QVector<quint64> all = g.signatureHashes.size() == g.nodes.size() ? g.signatureHashes : nodeHashes(g);
+        std::vector<quint64> seq;
         seq.reserve(size_t(g.top.nodes.size()));
-        for (int id : g.top.nodes) {
-            const QString sig = nodeSignature(g, id);
-            auto it = ids.find(sig);
-            if (it == ids.end())
-                it = ids.insert(sig, ids.size());
-            seq.push_back(it.value());
-        }
+        for (int id : g.top.nodes)
+            seq.push_back(all[id]);
         return seq;
     };
-    const std::vector<int> a = intern(base);
-    const std::vector<int> b = intern(other);
+    const std::vector<quint64> a = hashes(base);
+    const std::vector<quint64> b = hashes(other);
 
     // Common prefix and suffix need no diffing (most traces differ in a small middle part).
     size_t prefix = 0;
@@ -104,15 +170,16 @@ TraceDiff diffTraces(const IrGraph& base, const IrGraph& other)
     while (suffix < a.size() - prefix && suffix < b.size() - prefix
            && a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
         ++suffix;
-    const std::vector<int> midA(a.begin() + long(prefix), a.end() - long(suffix));
-    const std::vector<int> midB(b.begin() + long(prefix), b.end() - long(suffix));
+    const std::vector<quint64> midA(a.begin() + long(prefix), a.end() - long(suffix));
+    const std::vector<quint64> midB(b.begin() + long(prefix), b.end() - long(suffix));
     if (midA.empty() && midB.empty()) {
         // Same nodes; still compare the outputs returned.
         diff.equal = base.top.outputs.size() == other.top.outputs.size();
         return diff;
     }
 
-    dtl::Diff<int> d(midA, midB);
+    diff.changes.reserve(int(std::max(midA.size(), midB.size())));
+    dtl::Diff<quint64> d(midA, midB);
     d.compose();
     const auto ses = d.getSes().getSequence();
     std::vector<int> pendingDeletes;

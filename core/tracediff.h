@@ -37,6 +37,9 @@ QString nodeSignature(const IrGraph& graph, int nodeId);
 /// Adjacent deletes and inserts are paired as changes. Causes are left empty (see explainChanges).
 TraceDiff diffTraces(const IrGraph& base, const IrGraph& other);
 
+/// Fills graph.signatureHashes (hashes of nodeSignature, computed in one pass over the graph).
+void computeSignatureHashes(IrGraph& graph);
+
 /// The signature sequence of a graph, one line per top-level node (for baselines and tests).
 QStringList signatureLines(const IrGraph& graph);
 
