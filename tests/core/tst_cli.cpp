@@ -203,7 +203,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString archive = dir.filePath(QStringLiteral("resnet18.pt"));
         QProcess make;
-        make.start(python, {QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_resnet18.py"), archive});
+        make.start(python, {QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"),
+                            QStringLiteral("resnet18"), archive});
         QVERIFY(make.waitForFinished(300000));
         QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
         QProcess dump;
@@ -218,6 +219,19 @@ private Q_SLOTS:
         const Run graph = runCli({QStringLiteral("graph"), archive});
         QCOMPARE(graph.code, 0);
         QCOMPARE(jitscope::canonicalizeDump(graph.out), jitscope::canonicalizeDump(expected));
+        // Tracing the scripted archive records what torch.jit.trace records for the eager model.
+        QProcess pyTrace;
+        pyTrace.start(python, {QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/trace_torchvision.py"),
+                               QStringLiteral("resnet18"), QStringLiteral("1,3,64,64")});
+        QVERIFY(pyTrace.waitForFinished(300000));
+        QVERIFY2(pyTrace.exitCode() == 0, pyTrace.readAllStandardError().constData());
+        const Run trace = runCli({QStringLiteral("trace"), archive, QStringLiteral("--inputs"), QStringLiteral("f32[1,3,64,64]")});
+        QCOMPARE(trace.code, 0);
+        static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
+        QString ours = trace.out, theirs = QString::fromUtf8(pyTrace.readAllStandardOutput());
+        ours.remove(mangle);
+        theirs.remove(mangle);
+        QCOMPARE(jitscope::canonicalizeDump(ours), jitscope::canonicalizeDump(theirs));
     }
 
     void traceAndCheck()
