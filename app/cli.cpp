@@ -41,7 +41,8 @@ Input sets (SET): arguments separated by ';'. A tensor is DTYPE[d0,d1,...] with 
 optional =FILL (rand, the default; randn, zeros, ones, arange, full:V); DTYPE is one of
 f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool (aliases float, double, long, int). Scalars
 (3, 2.5, true), tuples (...) and lists [...]. Options: --seed N (default 0),
---max-memory BYTES (default 2G; K, M, G suffixes), --timeout SECONDS (default 600).
+--max-memory BYTES (default 2G; K, M, G suffixes), --timeout SECONDS (default 600),
+--no-strict (torch.jit.trace's strict=False: dicts and lists as outputs).
 
 Options for every command:
   --load-ops LIB.so   load a library of custom operators first (repeatable)
@@ -252,6 +253,7 @@ QVector<InputSet> inputSets(const QStringList& specs, const ModelInfo& model)
 ExecOptions execOptions(Args& args)
 {
     ExecOptions o;
+    o.strict = !args.takeFlag(QStringLiteral("--no-strict"));
     const QString seed = args.takeValue({QStringLiteral("--seed")}, QStringLiteral("0"));
     bool ok = false;
     o.seed = seed.toULongLong(&ok);

@@ -1,4 +1,4 @@
-// The JitScope GUI: jitscope [FILE] [--fn NAME] [--screenshot OUT.png]
+// The JitScope GUI: jitscope [FILE] [--fn NAME] [--view script|trace|compare] [--screenshot OUT.png]
 
 #include "mainwindow.h"
 
@@ -9,6 +9,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <optional>
 
 #ifndef JITSCOPE_VERSION
 #define JITSCOPE_VERSION "dev"
@@ -16,8 +17,19 @@
 
 namespace {
 
+std::optional<jitscope::MainWindow::View> parseView(const QString& name)
+{
+    if (name == QLatin1String("script"))
+        return jitscope::MainWindow::View::Script;
+    if (name == QLatin1String("trace"))
+        return jitscope::MainWindow::View::Trace;
+    if (name == QLatin1String("compare"))
+        return jitscope::MainWindow::View::Compare;
+    return std::nullopt;
+}
+
 // Grabs the window once every job is done, writes the PNG and ends the event loop with the exit code.
-void takeScreenshot(jitscope::MainWindow* window, const QString& out)
+void takeScreenshot(jitscope::MainWindow* window, const QString& out, std::optional<jitscope::MainWindow::View> view)
 {
     if (!window->lastError().isEmpty()) {
         std::fprintf(stderr, "jitscope: %s\n", qPrintable(window->lastError().simplified()));
@@ -27,6 +39,15 @@ void takeScreenshot(jitscope::MainWindow* window, const QString& out)
     // The file loaded, so the screenshot (showing the compile error) is still worth writing; say so on stderr.
     if (const jitscope::FunctionInfo* fn = window->model().function(window->currentFunction()); fn && !fn->ok)
         std::fprintf(stderr, "jitscope: warning: %s\n", qPrintable(fn->error.toString().simplified()));
+    if (view) {
+        window->showView(*view);
+        if (window->currentView() != *view)
+            std::fprintf(stderr, "jitscope: warning: nothing to show in that view (no trace)\n");
+        // The tab's widgets get their final sizes (and the graphs their framing) from posted layout events.
+        QCoreApplication::sendPostedEvents();
+        QCoreApplication::processEvents();
+        QCoreApplication::sendPostedEvents();
+    }
     const QImage image = window->grab().toImage();
     if (image.isNull() || !image.save(out)) {
         std::fprintf(stderr, "jitscope: cannot write screenshot %s\n", qPrintable(out));
@@ -58,7 +79,12 @@ int main(int argc, char* argv[])
         QStringLiteral("Show the window at 1400x900, wait until loading and layout are done, save it as a PNG and "
                        "exit."),
         QStringLiteral("OUT.png"));
+    const QCommandLineOption viewOption(QStringLiteral("view"),
+        QStringLiteral("Tab to show: script, trace (trace 1) or compare. Without it, Compare is shown when the "
+                       "file's check inputs make the trace diverge."),
+        QStringLiteral("VIEW"));
     parser.addOption(fnOption);
+    parser.addOption(viewOption);
     parser.addOption(screenshotOption);
     parser.process(app);
 
@@ -70,6 +96,15 @@ int main(int argc, char* argv[])
     const QString file = positional.value(0);
     const QString screenshot = parser.value(screenshotOption);
     const bool screenshotMode = parser.isSet(screenshotOption);
+    std::optional<jitscope::MainWindow::View> view;
+    if (parser.isSet(viewOption)) {
+        view = parseView(parser.value(viewOption));
+        if (!view) {
+            std::fprintf(stderr, "jitscope: --view must be script, trace or compare, not %s\n",
+                qPrintable(parser.value(viewOption)));
+            return 2;
+        }
+    }
     if (parser.isSet(fnOption) && file.isEmpty()) {
         std::fprintf(stderr, "jitscope: --fn needs a FILE\n");
         return 2;
@@ -87,18 +122,20 @@ int main(int argc, char* argv[])
     } else {
         window.restoreSettings();
     }
+    if (view)
+        window.setStartView(*view);
     window.show();
 
     if (screenshotMode) {
         // Queued: the last layout is applied and the window has processed its pending resize before the grab.
         QObject::connect(
             &window, &jitscope::MainWindow::idle, &window,
-            [&window, screenshot] { takeScreenshot(&window, screenshot); }, Qt::QueuedConnection);
+            [&window, screenshot, view] { takeScreenshot(&window, screenshot, view); }, Qt::QueuedConnection);
     }
     if (!file.isEmpty())
         window.openFile(file, parser.value(fnOption));
     if (screenshotMode && window.isIdle())
-        QTimer::singleShot(0, &window, [&window, screenshot] { takeScreenshot(&window, screenshot); });
+        QTimer::singleShot(0, &window, [&window, screenshot, view] { takeScreenshot(&window, screenshot, view); });
 
     return app.exec();
 }

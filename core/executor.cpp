@@ -58,6 +58,17 @@ QString qs(const std::string& s)
     return QString::fromStdString(s);
 }
 
+/// An error while running a node, with the node's place (the innermost node that failed).
+struct NodeError : std::runtime_error
+{
+    NodeError(const std::string& what, SourceLocation where)
+        : std::runtime_error(what)
+        , location(std::move(where))
+    {
+    }
+    SourceLocation location;
+};
+
 /// Raised to stop a run (cancel, timeout); carries the message and the node that was running.
 struct Interrupted : std::runtime_error
 {
@@ -267,6 +278,8 @@ struct Provenance
     QVector<LoopFrame> loops;
 };
 
+QString firstLineOf(const char* what);
+
 class Executor;
 thread_local Executor* t_executor = nullptr;
 
@@ -350,6 +363,10 @@ private:
     {
         SourceLocation loc;
         auto r = n->sourceRange();
+        // Archives map their printed code back to the user's original source.
+        if (r.source())
+            if (auto orig = r.source()->findSourceRangeThatGenerated(r))
+                r = *orig;
         if (auto flc = r.file_line_col()) {
             loc.file = qs(std::get<0>(*flc));
             loc.line = int(std::get<1>(*flc));
@@ -562,7 +579,17 @@ private:
         const int savedTop = m_currentTopNode;
         enterNode(n);
         notify(n, false);
-        dispatchNode(n, env);
+        try {
+            dispatchNode(n, env);
+        } catch (const NodeError&) {
+            throw;
+        } catch (const Interrupted&) {
+            throw;
+        } catch (const std::exception& e) {
+            // Name the node that failed, once, at the innermost level.
+            throw NodeError(std::string(n->kind().toQualString()) + ": " + firstLineOf(e.what()).toStdString(),
+                            locationOf(n));
+        }
         notify(n, true);
         // Nested blocks and callees changed the current node; restore for what follows.
         m_currentNode = savedNode;
@@ -669,6 +696,17 @@ private:
             else
                 os << msg;
             throw tj::JITException(os.str());
+        }
+        case aten::warn: {
+            // warnings.warn: the interpreter implements it itself; the message goes to the run's warnings.
+            const IValue msg = get(env, n->input(0)).value;
+            std::ostringstream os;
+            if (msg.isString())
+                os << msg.toStringRef();
+            else
+                os << msg;
+            addWarning(QStringLiteral("user-warning"), qs(os.str()), QString());
+            return;
         }
         case prim::CallFunction:
             return callFunction(n, env);
@@ -1100,9 +1138,13 @@ private:
     {
         tj::Operation& op = operationFor(n);
         tj::Stack stack;
-        stack.reserve(n->inputs().size());
+        stack.reserve(n->inputs().size() + 1);
         for (auto* in : n->inputs())
             stack.push_back(get(env, in).value);
+        // Variadic operators (aten::format, prim::Print, ...) take their argument count last, as the
+        // interpreter passes it.
+        if (n->getOperator().schema().is_vararg())
+            stack.push_back(IValue(int64_t(n->inputs().size())));
         op(stack);
         storeOutputs(n, env, stack);
     }
@@ -1322,7 +1364,7 @@ private:
             }
             return;
         }
-        if (n->output(0)->type()->kind() == c10::TypeKind::ListType
+        if (n->outputs().size() == 1 && n->output(0)->type()->kind() == c10::TypeKind::ListType
             && (kind == "aten::slice" || kind == "aten::list" || kind == "aten::add" || kind == "aten::copy")
             && n->input(0)->type()->kind() == c10::TypeKind::ListType) {
             // Python slices and concatenates torch.Size tuples: the traced elements travel along.
@@ -1565,6 +1607,8 @@ private:
             else
                 operationFor(n)(stack);
         } else {
+            if (schema.is_vararg())
+                stack.push_back(IValue(int64_t(n->inputs().size())));
             operationFor(n)(stack);
         }
         if (op->isC10Op())
@@ -1787,6 +1831,7 @@ struct Prepared
     tj::Function* fn = nullptr;
     std::optional<tj::Module> self;
     std::vector<IValue> inputs;
+    std::vector<IValue> defaults; ///< values of trailing arguments the input set leaves to their defaults
     QString error;
     int errorLine = 0;
 };
@@ -1821,11 +1866,24 @@ Prepared prepare(const ModelInfo& model, const QString& function, const InputSet
         return p;
     }
     const auto& schema = p.fn->getSchema();
-    const size_t expected = schema.arguments().size() - (p.self ? 1 : 0);
-    if (size_t(inputs.args.size()) != expected) {
-        p.error = QStringLiteral("'%1' takes %2 argument(s), the input set has %3").arg(function).arg(expected).arg(inputs.args.size());
+    const size_t first = p.self ? 1 : 0;
+    const size_t expected = schema.arguments().size() - first;
+    size_t required = expected;
+    while (required > 0 && schema.arguments()[first + required - 1].default_value())
+        --required;
+    const size_t given = size_t(inputs.args.size());
+    if (given < required || given > expected) {
+        p.error = required == expected
+            ? QStringLiteral("'%1' takes %2 argument(s), the input set has %3").arg(function).arg(expected).arg(given)
+            : QStringLiteral("'%1' takes %2 to %3 arguments, the input set has %4")
+                  .arg(function)
+                  .arg(required)
+                  .arg(expected)
+                  .arg(given);
         return p;
     }
+    for (size_t i = first + given; i < schema.arguments().size(); ++i)
+        p.defaults.push_back(*schema.arguments()[i].default_value());
     try {
         p.inputs = makeInputs(inputs, options.seed);
     } catch (const std::exception& e) {
@@ -1916,6 +1974,8 @@ RunResult runFunction(const ModelInfo& model, const QString& function, const Inp
             args.push_back(Slot{p.self->deepcopy()._ivalue()});
         for (auto& v : p.inputs)
             args.push_back(Slot{v});
+        for (auto& v : p.defaults)
+            args.push_back(Slot{v});
         auto graph = tj::toGraphFunction(*p.fn).graph();
         exec.indexScriptGraph(*graph);
         auto outs = exec.runFunction(*graph, std::move(args));
@@ -1926,6 +1986,8 @@ RunResult runFunction(const ModelInfo& model, const QString& function, const Inp
         r.values = values;
         r.ok = true;
     } catch (const Interrupted& e) {
+        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
+    } catch (const NodeError& e) {
         r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
     } catch (const std::exception& e) {
         r.error = errorAt(model, firstLineOf(e.what()));
@@ -2006,6 +2068,8 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
                     args.push_back(Slot{self->_ivalue()});
                 for (auto& v : in)
                     args.push_back(Slot{v});
+                for (auto& v : p.defaults)
+                    args.push_back(Slot{v});
                 auto outs = exec.runFunction(*graph, std::move(args));
                 if (outs.size() == 1)
                     return {pythonValue(outs[0])};
@@ -2014,7 +2078,7 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
                     values.push_back(pythonValue(o));
                 return {c10::ivalue::Tuple::create(std::move(values))};
             },
-            lookup, /*strict=*/true, /*force_outplace=*/false, tracedModule ? &*tracedModule : nullptr, argumentNames);
+            lookup, options.strict, /*force_outplace=*/false, tracedModule ? &*tracedModule : nullptr, argumentNames);
         std::shared_ptr<tj::Graph> traceGraph = traced.first->graph;
         const auto& provenance = exec.provenance();
         r.graph = snapshotGraph(*traceGraph, [&provenance](const tj::Node* n, IrNode& node) {
@@ -2040,6 +2104,9 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
         r.warnings = exec.warnings();
         r.ok = true;
     } catch (const Interrupted& e) {
+        r.warnings = exec.warnings();
+        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
+    } catch (const NodeError& e) {
         r.warnings = exec.warnings();
         r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
     } catch (const std::exception& e) {
@@ -2070,6 +2137,7 @@ TraceResult traceWithInterpreter(const ModelInfo& model, const QString& function
             [&](tj::Stack in) -> tj::Stack {
                 if (self)
                     in.insert(in.begin(), self->_ivalue());
+                in.insert(in.end(), p.defaults.begin(), p.defaults.end());
                 p.fn->run(in);
                 return in;
             },
@@ -2167,6 +2235,8 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, c
             args.push_back(Slot{p.self->deepcopy()._ivalue()});
         for (auto& a : cloned())
             args.push_back(std::move(a));
+        for (auto& v : p.defaults)
+            args.push_back(Slot{v});
         auto graph = tj::toGraphFunction(*p.fn).graph();
         exec.indexScriptGraph(*graph);
         auto values = std::make_shared<RuntimeValues>();

@@ -57,6 +57,7 @@ struct ExecOptions
     int timeoutMs = 0; ///< 0: no limit
     const std::atomic<bool>* cancel = nullptr; ///< checked before every node
     std::function<void(const NodeEvent&)> observer; ///< optional, called before and after every node
+    bool strict = true; ///< torch.jit.trace's strict: false allows mutable containers (dicts, lists) as outputs
 };
 
 /// Opaque runtime values (tensors) kept for comparing outputs; shared, immutable.

@@ -928,10 +928,14 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
         const std::string what = e.what();
         static const QRegularExpression unknownOp(QStringLiteral("Unknown builtin op: ([A-Za-z0-9_]+::[A-Za-z0-9_.]+)"));
         auto m = unknownOp.match(qs(what));
-        if (m.hasMatch())
+        if (m.hasMatch()) {
+            QString op = m.captured(1);
+            while (op.endsWith(QLatin1Char('.')))
+                op.chop(1);
             return fail(path, QStringLiteral("unknown operator %1: load the library that defines it with "
                                              "--load-ops LIB.so (e.g. torchvision's _C.so for torchvision::)")
-                                  .arg(m.captured(1)));
+                                  .arg(op));
+        }
         QString msg = firstLine(what);
         if (msg.contains(QLatin1String("PytorchStreamReader")) || msg.contains(QLatin1String("archive"))
             || msg.contains(QLatin1String("constants.pkl")) || msg.contains(QLatin1String("file not found")))
