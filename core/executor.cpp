@@ -252,6 +252,7 @@ struct Slot
     bool fromSize = false; ///< value derives from a tensor's shape (for explaining baked constants)
     bool fromData = false; ///< value derives from tensor data (bool(), item(), ...)
     bool pythonTuple = false; ///< a TensorList Python's binding would have returned as a tuple
+    quint64 sequence = 0; ///< when it was bound: the latest binding of a variable is its live value
     std::shared_ptr<std::vector<Slot>> items; ///< tuples holding shadowed values: their elements' slots
 
     bool carriesPythonView() const
@@ -472,6 +473,7 @@ private:
             if (t.defined())
                 m_names[t.unsafeGetTensorImpl()] = v->debugNameBase();
         }
+        slot.sequence = ++m_bindings;
         env[v] = std::move(slot);
     }
 
@@ -558,7 +560,12 @@ private:
         m_rangeValid = false;
     }
 
-    void notify(tj::Node* n, bool after)
+    static QString valueName(const tj::Value* v)
+    {
+        return v->hasDebugName() ? qs(v->debugNameBase()) : QStringLiteral("%") + qs(v->debugName());
+    }
+
+    void notify(tj::Node* n, bool after, Env& env)
     {
         if (!m_options.observer)
             return;
@@ -569,6 +576,42 @@ private:
         e.location = locationOf(n);
         e.kind = qs(n->kind().toQualString());
         e.after = after;
+        if (!after && m_depth == 1 && m_options.breakLines.contains(e.location.line)) {
+            // Once per line and loop iteration: the first node of the line in each pass.
+            QString key = QString::number(e.location.line);
+            for (const LoopFrame& f : m_loops)
+                key += QStringLiteral("/%1:%2").arg(f.loopNode).arg(f.iteration);
+            if (key != m_lastBreak) {
+                e.breakpoint = true;
+                m_lastBreak = key;
+            }
+        } else if (!after && m_depth == 1) {
+            m_lastBreak.clear();
+        }
+        if (m_options.summarizeValues) {
+            if (after) {
+                for (const tj::Value* o : n->outputs()) {
+                    auto it = env.find(o);
+                    if (it != env.end())
+                        e.values.push_back({valueName(o), summarize(it->second.value)});
+                }
+            } else if (e.breakpoint) {
+                // Live named values, latest definition of each variable.
+                QHash<QString, const Slot*> latest;
+                for (const auto& [v, slot] : env) {
+                    if (!v->hasDebugName() || v->node()->kind() == c10::prim::Constant)
+                        continue;
+                    const QString name = qs(v->debugNameBase());
+                    const Slot*& best = latest[name];
+                    if (!best || slot.sequence > best->sequence)
+                        best = &slot;
+                }
+                QStringList order = latest.keys();
+                order.sort();
+                for (const QString& name : order)
+                    e.values.push_back({name, summarize(latest.value(name)->value)});
+            }
+        }
         m_options.observer(e);
     }
 
@@ -578,7 +621,7 @@ private:
         tj::Node* savedNode = m_currentNode;
         const int savedTop = m_currentTopNode;
         enterNode(n);
-        notify(n, false);
+        notify(n, false, env);
         try {
             dispatchNode(n, env);
         } catch (const NodeError&) {
@@ -590,7 +633,7 @@ private:
             throw NodeError(std::string(n->kind().toQualString()) + ": " + firstLineOf(e.what()).toStdString(),
                             locationOf(n));
         }
-        notify(n, true);
+        notify(n, true, env);
         // Nested blocks and callees changed the current node; restore for what follows.
         m_currentNode = savedNode;
         m_currentTopNode = savedTop;
@@ -1741,6 +1784,8 @@ private:
     std::unordered_map<const tj::Value*, IValue> m_rsubOperand;
     std::unordered_map<const tj::Block*, std::vector<tj::Node*>> m_orders;
     std::unordered_map<const c10::ivalue::Object*, std::string> m_moduleScopes;
+    QString m_lastBreak;
+    quint64 m_bindings = 0;
     std::unordered_map<const tj::Node*, std::vector<at::Tensor>> m_iterRows; ///< loop node -> unbound rows
     std::unordered_map<const tj::Node*, const tj::Node*> m_iterSelects; ///< select node -> its loop
     QVector<TraceWarning> m_warnings;

@@ -39,6 +39,13 @@ struct ValueSummary
     QString toString() const;
 };
 
+/// A named runtime value, as a debugger shows it.
+struct NamedValue
+{
+    QString name; ///< the script variable ("result"), or the value's number ("%12")
+    ValueSummary value;
+};
+
 /// What happens at every node: the debugger pauses here. Called on the executing thread.
 struct NodeEvent
 {
@@ -48,6 +55,10 @@ struct NodeEvent
     SourceLocation location; ///< of the node actually executing (may be inside a callee)
     QString kind;
     bool after = false; ///< false: about to run; true: just ran
+    bool breakpoint = false; ///< a before-event at a breakpoint line (once per line and loop iteration)
+    /// With ExecOptions::summarizeValues: after-events carry the node's outputs, breakpoint events every
+    /// named value live in the frame.
+    QVector<NamedValue> values;
 };
 
 struct ExecOptions
@@ -58,6 +69,8 @@ struct ExecOptions
     const std::atomic<bool>* cancel = nullptr; ///< checked before every node
     std::function<void(const NodeEvent&)> observer; ///< optional, called before and after every node
     bool strict = true; ///< torch.jit.trace's strict: false allows mutable containers (dicts, lists) as outputs
+    bool summarizeValues = false; ///< fill NodeEvent::values (costs a summary per value)
+    QVector<int> breakLines; ///< source lines of the function's file where events are marked as breakpoints
 };
 
 /// Opaque runtime values (tensors) kept for comparing outputs; shared, immutable.

@@ -319,6 +319,57 @@ private Q_SLOTS:
         QVERIFY(spin.err.contains(QLatin1String("of the loop at line 6")));
     }
 
+    void runStepsAndBreakpoints()
+    {
+        const QString example = QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
+        const Run r = runCli({QStringLiteral("run"), example, QStringLiteral("--break"), QStringLiteral("7"),
+                              QStringLiteral("--format"), QStringLiteral("json")});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        // The exact node sequence, with loop iteration paths.
+        QStringList sequence;
+        for (const auto& step : o.value(QStringLiteral("steps")).toArray()) {
+            const QJsonObject s = step.toObject();
+            QString item = s.value(QStringLiteral("kind")).toString();
+            for (const auto& f : s.value(QStringLiteral("loop_path")).toArray())
+                item += QStringLiteral("@%1#%2").arg(f.toObject().value(QStringLiteral("line")).toInt())
+                            .arg(f.toObject().value(QStringLiteral("iteration")).toInt());
+            sequence << item;
+        }
+        QCOMPARE(sequence, (QStringList{"aten::select", "aten::size", "aten::select@6#1", "aten::mul@6#1",
+                                        "aten::select@6#2", "aten::mul@6#2", "aten::select@6#3", "aten::mul@6#3",
+                                        "prim::Loop"}));
+        // A breakpoint on a line inside the loop hits once per iteration, with the live values.
+        const QJsonArray hits = o.value(QStringLiteral("breakpoints")).toArray();
+        QCOMPARE(hits.size(), 3);
+        const QJsonArray steps = o.value(QStringLiteral("steps")).toArray();
+        auto valueOf = [](const QJsonObject& hit, const QString& name) {
+            for (const auto& v : hit.value(QStringLiteral("values")).toArray())
+                if (v.toObject().value(QStringLiteral("name")).toString() == name)
+                    return v.toObject().value(QStringLiteral("value")).toObject();
+            return QJsonObject();
+        };
+        for (int k = 0; k < 3; ++k) {
+            const QJsonObject hit = hits[k].toObject();
+            QCOMPARE(hit.value(QStringLiteral("line")).toInt(), 7);
+            QCOMPARE(valueOf(hit, QStringLiteral("i")).value(QStringLiteral("text")).toString(), QString::number(k));
+            // `result` at iteration k+1 is what the mul of iteration k produced.
+            const double expected = k == 0 ? steps[0].toObject().value(QStringLiteral("outputs")).toArray()[0]
+                                                 .toObject().value(QStringLiteral("value")).toObject()
+                                                 .value(QStringLiteral("sum")).toDouble()
+                                           : steps[1 + 2 * k].toObject().value(QStringLiteral("outputs")).toArray()[0]
+                                                 .toObject().value(QStringLiteral("value")).toObject()
+                                                 .value(QStringLiteral("sum")).toDouble();
+            QCOMPARE(valueOf(hit, QStringLiteral("result")).value(QStringLiteral("sum")).toDouble(), expected);
+        }
+        // The result equals PyTorch's eager result on the same inputs (oracle fixture).
+        const QJsonObject oracle = QJsonDocument::fromJson(readText(dataDir() + "/traces/loop_in_traced_fn.json").toUtf8()).object();
+        const double eager = oracle.value(QStringLiteral("traces")).toArray()[0].toObject().value(QStringLiteral("output"))
+                                 .toObject().value(QStringLiteral("sum")).toDouble();
+        const double ours = o.value(QStringLiteral("outputs")).toArray()[0].toObject().value(QStringLiteral("sum")).toDouble();
+        QVERIFY2(std::abs(ours - eager) < 1e-5, qPrintable(QStringLiteral("%1 vs %2").arg(ours).arg(eager)));
+    }
+
     void helpAndVersion()
     {
         const Run help = runCli({QStringLiteral("--help")});
