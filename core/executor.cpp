@@ -576,6 +576,13 @@ private:
         e.location = locationOf(n);
         e.kind = qs(n->kind().toQualString());
         e.after = after;
+        e.blockDepth = m_blockDepth;
+        e.liveValues = [this, &env]() { return liveValues(env); };
+        if (m_tracing)
+            e.traceSoFar = []() {
+                const auto& state = tj::tracer::getTracingState();
+                return state ? snapshotGraph(*state->graph) : IrGraph{};
+            };
         if (!after && m_depth == 1 && m_options.breakLines.contains(e.location.line)) {
             // Once per line and loop iteration: the first node of the line in each pass.
             QString key = QString::number(e.location.line);
@@ -596,23 +603,30 @@ private:
                         e.values.push_back({valueName(o), summarize(it->second.value)});
                 }
             } else if (e.breakpoint) {
-                // Live named values, latest definition of each variable.
-                QHash<QString, const Slot*> latest;
-                for (const auto& [v, slot] : env) {
-                    if (!v->hasDebugName() || v->node()->kind() == c10::prim::Constant)
-                        continue;
-                    const QString name = qs(v->debugNameBase());
-                    const Slot*& best = latest[name];
-                    if (!best || slot.sequence > best->sequence)
-                        best = &slot;
-                }
-                QStringList order = latest.keys();
-                order.sort();
-                for (const QString& name : order)
-                    e.values.push_back({name, summarize(latest.value(name)->value)});
+                e.values = liveValues(env);
             }
         }
         m_options.observer(e);
+    }
+
+    /// Every named variable of the frame with its latest value.
+    QVector<NamedValue> liveValues(const Env& env) const
+    {
+        QHash<QString, const Slot*> latest;
+        for (const auto& [v, slot] : env) {
+            if (!v->hasDebugName() || v->node()->kind() == c10::prim::Constant)
+                continue;
+            const QString name = qs(v->debugNameBase());
+            const Slot*& best = latest[name];
+            if (!best || slot.sequence > best->sequence)
+                best = &slot;
+        }
+        QStringList order = latest.keys();
+        order.sort();
+        QVector<NamedValue> values;
+        for (const QString& name : order)
+            values.push_back({name, summarize(latest.value(name)->value)});
+        return values;
     }
 
     void runNode(tj::Node* n, Env& env)
@@ -788,7 +802,9 @@ private:
                        n, cond.origin, taken ? 0 : 1);
         }
         tj::Block* block = n->blocks().at(taken ? 0 : 1);
+        ++m_blockDepth;
         runBlock(block, env);
+        --m_blockDepth;
         for (size_t i = 0; i < n->outputs().size(); ++i)
             bind(env, n->outputs()[i], get(env, block->outputs()[i]));
     }
@@ -846,7 +862,9 @@ private:
             bind(env, body->inputs()[0], Slot{IValue(i)});
             for (size_t k = 0; k < carried; ++k)
                 bind(env, body->inputs()[k + 1], values[k]);
+            ++m_blockDepth;
             runBlock(body, env);
+            --m_blockDepth;
             m_loops.pop_back();
             condSlot = get(env, body->outputs()[0]);
             cond = condSlot.value.toBool();
@@ -1786,6 +1804,7 @@ private:
     std::unordered_map<const c10::ivalue::Object*, std::string> m_moduleScopes;
     QString m_lastBreak;
     quint64 m_bindings = 0;
+    int m_blockDepth = 0;
     std::unordered_map<const tj::Node*, std::vector<at::Tensor>> m_iterRows; ///< loop node -> unbound rows
     std::unordered_map<const tj::Node*, const tj::Node*> m_iterSelects; ///< select node -> its loop
     QVector<TraceWarning> m_warnings;

@@ -51,6 +51,7 @@ struct NodeEvent
 {
     int scriptNode = -1; ///< node id in the top-level script graph (the call node while inside a callee)
     int depth = 0; ///< call depth, 0 for the function itself
+    int blockDepth = 0; ///< loop and if blocks enclosing the node within its function
     QVector<LoopFrame> loopPath;
     SourceLocation location; ///< of the node actually executing (may be inside a callee)
     QString kind;
@@ -59,6 +60,10 @@ struct NodeEvent
     /// With ExecOptions::summarizeValues: after-events carry the node's outputs, breakpoint events every
     /// named value live in the frame.
     QVector<NamedValue> values;
+    /// Callable only during the observer call (the frame is alive then): every named value live in the frame.
+    std::function<QVector<NamedValue>()> liveValues;
+    /// Callable only during the observer call, when tracing: the trace recorded so far.
+    std::function<IrGraph()> traceSoFar;
 };
 
 struct ExecOptions

@@ -1,0 +1,212 @@
+// The debugger's engine: stepping, breakpoints and stop on a worker thread, without a GUI.
+
+#include "debugsession.h"
+#include "model.h"
+#include "testutil.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+using namespace jitscope;
+using namespace jitscope::test;
+
+namespace {
+
+QString where(const DebugSession::Pause& p)
+{
+    QString s = p.event.kind;
+    for (const LoopFrame& f : p.event.loopPath)
+        s += QStringLiteral("@%1#%2").arg(f.line).arg(f.iteration + 1);
+    return s;
+}
+
+const NamedValue* valueNamed(const DebugSession::Pause& p, const QString& name)
+{
+    for (const NamedValue& v : p.values)
+        if (v.name == name)
+            return &v;
+    return nullptr;
+}
+
+} // namespace
+
+class TestDebugSession : public QObject
+{
+    Q_OBJECT
+
+private:
+    ModelInfo m_stepping;
+    ModelInfo m_loop;
+    InputSet m_set = *parseInputSet(QStringLiteral("f32[3,4]"));
+
+    DebugSession::Pause next(DebugSession& s, int serial)
+    {
+        auto p = s.waitForPause(serial, 30000);
+        if (!p)
+            qFatal("the debug session did not pause");
+        return *p;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        const LoadResult a = loadModel(dataDir() + QStringLiteral("/debug/stepping.py"));
+        QVERIFY2(a.ok, qPrintable(a.error.toString()));
+        m_stepping = a.model;
+        const LoadResult b = loadModel(QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py"));
+        QVERIFY(b.ok);
+        m_loop = b.model;
+    }
+
+    void stepIntoVisitsEveryNode()
+    {
+        DebugSession s(m_loop, QStringLiteral("loop_in_traced_fn"), *parseInputSet(QStringLiteral("f32[3,4,5]")), false);
+        s.start();
+        QStringList seen;
+        int serial = 0;
+        while (true) {
+            const auto p = next(s, serial);
+            serial = p.serial;
+            if (p.finished) {
+                QVERIFY2(p.result.ok, qPrintable(p.result.error.toString()));
+                break;
+            }
+            seen << where(p);
+            s.resume(DebugSession::Command::StepInto);
+        }
+        QCOMPARE(seen, (QStringList{"aten::select", "aten::size", "prim::Loop", "aten::select@6#1", "aten::mul@6#1",
+                                    "aten::select@6#2", "aten::mul@6#2", "aten::select@6#3", "aten::mul@6#3"}));
+    }
+
+    void breakpointHitsOncePerIteration()
+    {
+        DebugSession s(m_stepping, QStringLiteral("stepping"), m_set, false);
+        s.setBreakpoints({{8, -1}});
+        s.start();
+        auto p = next(s, 0); // paused on entry
+        QVector<double> totals;
+        QVector<QString> is;
+        while (true) {
+            s.resume(DebugSession::Command::Continue);
+            p = next(s, p.serial);
+            if (p.finished)
+                break;
+            QVERIFY(p.atBreakpoint);
+            QCOMPARE(p.event.location.line, 8);
+            QVERIFY(valueNamed(p, QStringLiteral("row")));
+            is << valueNamed(p, QStringLiteral("i"))->value.text;
+            totals << valueNamed(p, QStringLiteral("total"))->value.sum;
+        }
+        QCOMPARE(is, (QVector<QString>{"0", "1", "2"}));
+        // Values at the breakpoint are the eager ones: total grows by each row (rand values are positive).
+        QVERIFY(totals[0] == 0 && totals[1] > totals[0] && totals[2] > totals[1]);
+        QVERIFY(p.result.ok);
+        QCOMPARE(p.result.outputs.first().sum, 2 * (totals[2] + [&] {
+                     // the last row's sum: output = 2 * (total before the last add + last row)
+                     DebugSession t(m_stepping, QStringLiteral("stepping"), m_set, false);
+                     t.setBreakpoints({{9, -1}});
+                     t.start();
+                     auto q = next(t, 0);
+                     t.resume(DebugSession::Command::Continue);
+                     q = next(t, q.serial);
+                     const double total = valueNamed(q, QStringLiteral("total"))->value.sum;
+                     t.stop();
+                     return total - totals[2];
+                 }()));
+    }
+
+    void stepOverStepOutNextIteration()
+    {
+        DebugSession s(m_stepping, QStringLiteral("stepping"), m_set, false);
+        s.start();
+        auto p = next(s, 0);
+        QCOMPARE(where(p), QStringLiteral("aten::select")); // x[0]
+        s.resume(DebugSession::Command::StepOver);
+        p = next(s, p.serial);
+        QCOMPARE(where(p), QStringLiteral("aten::mul")); // * 0
+        s.resume(DebugSession::Command::StepOver);
+        p = next(s, p.serial);
+        QCOMPARE(where(p), QStringLiteral("aten::size"));
+        s.resume(DebugSession::Command::StepOver);
+        p = next(s, p.serial);
+        QCOMPARE(where(p), QStringLiteral("prim::Loop"));
+        // Into the loop, then to the next iteration.
+        s.resume(DebugSession::Command::StepInto);
+        p = next(s, p.serial);
+        QCOMPARE(where(p), QStringLiteral("aten::select@6#1"));
+        s.resume(DebugSession::Command::NextIteration);
+        p = next(s, p.serial);
+        QCOMPARE(where(p), QStringLiteral("aten::select@6#2"));
+        // Out of the loop: the next node after it.
+        s.resume(DebugSession::Command::StepOut);
+        p = next(s, p.serial);
+        QCOMPARE(where(p), QStringLiteral("aten::mul"));
+        QCOMPARE(p.event.location.line, 9);
+        // A run holds its model: end this one before the next starts.
+        s.stop();
+        QVERIFY(next(s, p.serial).finished);
+        // Stepping over the loop from its node runs it whole.
+        DebugSession t(m_stepping, QStringLiteral("stepping"), m_set, false);
+        t.start();
+        auto q = next(t, 0);
+        t.resume(DebugSession::Command::RunToLine, 6);
+        q = next(t, q.serial);
+        QCOMPARE(where(q), QStringLiteral("aten::size"));
+        t.resume(DebugSession::Command::StepOver);
+        q = next(t, q.serial);
+        QCOMPARE(where(q), QStringLiteral("prim::Loop"));
+        t.resume(DebugSession::Command::StepOver);
+        q = next(t, q.serial);
+        QCOMPARE(where(q), QStringLiteral("aten::mul"));
+        QCOMPARE(q.event.location.line, 9);
+        t.stop();
+    }
+
+    void stopEndsAnEndlessLoop()
+    {
+        const LoadResult r = loadModel(dataDir() + QStringLiteral("/bad/infinite_loop.py"));
+        QVERIFY(r.ok);
+        DebugSession s(r.model, QStringLiteral("spin"), *parseInputSet(QStringLiteral("f32[2,2]")), false);
+        s.start();
+        auto p = next(s, 0);
+        s.resume(DebugSession::Command::Continue);
+        QVERIFY(!s.waitForPause(p.serial, 300)); // still spinning
+        QElapsedTimer clock;
+        clock.start();
+        s.stop();
+        p = next(s, p.serial);
+        QVERIFY(p.finished);
+        QVERIFY(clock.elapsed() < 200);
+        QVERIFY(!p.result.ok);
+        QVERIFY2(p.result.error.message.contains(QLatin1String("cancelled")), qPrintable(p.result.error.message));
+    }
+
+    void liveTraceGrowsToTheFullTrace()
+    {
+        const InputSet set = *parseInputSet(QStringLiteral("f32[3,4,5]"));
+        const TraceResult plain = traceFunction(m_loop, QStringLiteral("loop_in_traced_fn"), set);
+        QVERIFY(plain.ok);
+        DebugSession s(m_loop, QStringLiteral("loop_in_traced_fn"), set, true);
+        s.start();
+        int serial = 0, previous = -1, grew = 0;
+        DebugSession::Pause p;
+        while (true) {
+            p = next(s, serial);
+            serial = p.serial;
+            if (p.finished)
+                break;
+            const int nodes = p.traceSoFar.nodes.size();
+            QVERIFY(nodes >= previous);
+            grew += nodes > previous && previous >= 0;
+            previous = nodes;
+            s.resume(DebugSession::Command::StepInto);
+        }
+        QVERIFY(grew >= 6);
+        QVERIFY2(p.trace.ok, qPrintable(p.trace.error.toString()));
+        // The same nodes; value numbers may differ (snapshots taken while paused name values early).
+        QCOMPARE(canonicalizeDump(p.trace.graph.toText(false)), canonicalizeDump(plain.graph.toText(false)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDebugSession)
+#include "tst_debugsession.moc"
