@@ -308,6 +308,8 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
         if (format == QLatin1String("text")) {
             if (sets.size() > 1)
                 data += QStringLiteral("# trace %1: %2\n").arg(i + 1).arg(sets[i].toString()).toUtf8();
+            if (!t.note.isEmpty())
+                data += QStringLiteral("# note: %1\n").arg(t.note).toUtf8();
             data += t.graph.toText().toUtf8();
         } else if (format == QLatin1String("json")) {
             QJsonArray warnings;
@@ -316,6 +318,7 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
                 warnings.append(warningJson(w));
             }
             traces.append(QJsonObject{{QStringLiteral("inputs"), sets[i].toString()},
+                                      {QStringLiteral("note"), t.note},
                                       {QStringLiteral("graph"), t.graph.toJson()},
                                       {QStringLiteral("text"), t.graph.toText()},
                                       {QStringLiteral("warnings"), warnings}});

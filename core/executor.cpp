@@ -2120,6 +2120,21 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
         walk(*self, "__module");
         exec.setModuleScopes(std::move(originalScopes));
     }
+    // What was recorded, kept in case the tracer's cleanup passes fail afterwards (maskrcnn-like models hit an
+    // alias-analysis assert there): the raw recording is still worth showing.
+    std::shared_ptr<tj::tracer::TracingState> recorded;
+    tj::Stack recordedOutputs;
+    const auto& provenance = exec.provenance();
+    auto decorate = [&provenance](const tj::Node* n, IrNode& node) {
+        const auto src = n->sourceRange().source();
+        if (!src)
+            return;
+        auto it = provenance.find(src.get());
+        if (it == provenance.end())
+            return;
+        node.originNode = it->second.scriptNode;
+        node.loopPath = it->second.loops;
+    };
     try {
         // No no_grad here: Python traces with autograd on, and parameters that require grad show in the types.
         tj::Stack stack(p.inputs.begin(), p.inputs.end());
@@ -2135,26 +2150,24 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
                 for (auto& v : p.defaults)
                     args.push_back(Slot{v});
                 auto outs = exec.runFunction(*graph, std::move(args));
-                if (outs.size() == 1)
-                    return {pythonValue(outs[0])};
-                std::vector<IValue> values;
-                for (const auto& o : outs)
-                    values.push_back(pythonValue(o));
-                return {c10::ivalue::Tuple::create(std::move(values))};
+                tj::Stack result;
+                if (outs.size() == 1) {
+                    result = {pythonValue(outs[0])};
+                } else {
+                    std::vector<IValue> values;
+                    for (const auto& o : outs)
+                        values.push_back(pythonValue(o));
+                    result = {c10::ivalue::Tuple::create(std::move(values))};
+                }
+                recorded = tj::tracer::getTracingState();
+                recordedOutputs = result;
+                if (options.simulateCleanupFailure)
+                    throw std::runtime_error("simulated failure of the tracer's cleanup passes");
+                return result;
             },
             lookup, options.strict, /*force_outplace=*/false, tracedModule ? &*tracedModule : nullptr, argumentNames);
         std::shared_ptr<tj::Graph> traceGraph = traced.first->graph;
-        const auto& provenance = exec.provenance();
-        r.graph = snapshotGraph(*traceGraph, [&provenance](const tj::Node* n, IrNode& node) {
-            const auto src = n->sourceRange().source();
-            if (!src)
-                return;
-            auto it = provenance.find(src.get());
-            if (it == provenance.end())
-                return;
-            node.originNode = it->second.scriptNode;
-            node.loopPath = it->second.loops;
-        });
+        r.graph = snapshotGraph(*traceGraph, decorate);
         computeSignatureHashes(r.graph);
         auto values = std::make_shared<RuntimeValues>();
         values->values = std::vector<IValue>(traced.second.begin(), traced.second.end());
@@ -2176,6 +2189,41 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
     } catch (const std::exception& e) {
         r.warnings = exec.warnings();
         r.error = errorAt(model, firstLineOf(e.what()));
+        if (recorded && recorded->graph) {
+            // The function ran to its end; what failed came after: keep the raw recording and say so.
+            try {
+                tj::Graph& raw = *recorded->graph;
+                if (raw.outputs().empty()) {
+                    // getOutput consults the thread's tracing state: lend it the recording for the call.
+                    tj::tracer::setTracingState(recorded);
+                    try {
+                        for (size_t i = 0; i < recordedOutputs.size(); ++i)
+                            raw.registerOutput(recorded->getOutput(recordedOutputs[i], i));
+                    } catch (...) {
+                        tj::tracer::setTracingState(nullptr);
+                        throw;
+                    }
+                    tj::tracer::setTracingState(nullptr);
+                }
+                r.graph = snapshotGraph(raw, decorate);
+                computeSignatureHashes(r.graph);
+                for (const auto& v : recordedOutputs)
+                    r.outputs.push_back(summarize(v));
+                r.note = QStringLiteral("the tracer's cleanup passes failed (%1); this is the raw recorded graph, "
+                                        "without the cleanup torch.jit.trace would have done")
+                             .arg(r.error.message);
+                TraceWarning w;
+                w.kind = QStringLiteral("raw-trace");
+                w.message = r.note;
+                w.suggestion = QStringLiteral("the graph may keep dead nodes and module scopes that a successful "
+                                              "trace would have removed");
+                r.warnings.push_back(w);
+                r.error = {};
+                r.ok = true;
+            } catch (const std::exception&) {
+                // Keep the original error.
+            }
+        }
     }
     return r;
 }

@@ -75,6 +75,7 @@ struct ExecOptions
     std::function<void(const NodeEvent&)> observer; ///< optional, called before and after every node
     bool strict = true; ///< torch.jit.trace's strict: false allows mutable containers (dicts, lists) as outputs
     bool summarizeValues = false; ///< fill NodeEvent::values (costs a summary per value)
+    bool simulateCleanupFailure = false; ///< for tests: behave as if the tracer's cleanup passes failed
     QVector<int> breakLines; ///< source lines of the function's file where events are marked as breakpoints
 };
 

@@ -129,6 +129,29 @@ private Q_SLOTS:
             QVERIFY2(ours.contains(kind), qPrintable(QStringLiteral("missing a %1 warning").arg(kind)));
         }
     }
+
+    /// When the tracer's cleanup passes fail after the function ran, the raw recording is kept and flagged.
+    void rawGraphWhenCleanupFails()
+    {
+        const LoadResult r = loadModel(dataDir() + QStringLiteral("/corpus/loop_in_traced_fn.py"));
+        QVERIFY(r.ok);
+        ExecOptions options;
+        options.simulateCleanupFailure = true;
+        const TraceResult t = traceFunction(r.model, QStringLiteral("loop_in_traced_fn"),
+                                            *parseInputSet(QStringLiteral("f32[3,4,5]")), options);
+        QVERIFY2(t.ok, qPrintable(t.error.toString()));
+        QVERIFY(t.note.contains(QLatin1String("raw recorded graph")));
+        bool flagged = false;
+        for (const TraceWarning& w : t.warnings)
+            flagged |= w.kind == QLatin1String("raw-trace");
+        QVERIFY(flagged);
+        QCOMPARE(t.graph.top.outputs.size(), 1);
+        int muls = 0;
+        for (const IrNode& n : t.graph.nodes)
+            muls += n.kind == QLatin1String("aten::mul");
+        QCOMPARE(muls, 3);
+        QVERIFY(!t.program); // nothing to run: the check reports it instead of crashing
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTraces)
