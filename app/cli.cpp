@@ -67,8 +67,7 @@ class Args
 public:
     explicit Args(QStringList args)
         : m_args(std::move(args))
-    {
-    }
+    { }
 
     /// Takes "--name VALUE" or "--name=VALUE"; repeated options accumulate.
     QStringList takeValues(const QStringList& names)
@@ -80,7 +79,7 @@ public:
             for (const QString& n : names) {
                 if (a == n) {
                     if (i + 1 >= m_args.size())
-                        throw CliError{QStringLiteral("option %1 needs a value").arg(n)};
+                        throw CliError { QStringLiteral("option %1 needs a value").arg(n) };
                     values << m_args[i + 1];
                     m_args.remove(i, 2);
                     matched = true;
@@ -102,18 +101,15 @@ public:
     {
         const QStringList v = takeValues(names);
         if (v.size() > 1)
-            throw CliError{QStringLiteral("option %1 given more than once").arg(names.first())};
+            throw CliError { QStringLiteral("option %1 given more than once").arg(names.first()) };
         return v.isEmpty() ? def : v.first();
     }
-    bool takeFlag(const QString& name)
-    {
-        return m_args.removeAll(name) > 0;
-    }
+    bool takeFlag(const QString& name) { return m_args.removeAll(name) > 0; }
     QStringList rest()
     {
         for (const QString& a : m_args)
             if (a.startsWith(QLatin1Char('-')) && a != QLatin1String("-"))
-                throw CliError{QStringLiteral("unknown option %1").arg(a)};
+                throw CliError { QStringLiteral("unknown option %1").arg(a) };
         return m_args;
     }
 
@@ -125,23 +121,23 @@ QString fileArgument(Args& args, const QString& command)
 {
     const QStringList rest = args.rest();
     if (rest.isEmpty())
-        throw CliError{QStringLiteral("%1: missing FILE").arg(command)};
+        throw CliError { QStringLiteral("%1: missing FILE").arg(command) };
     if (rest.size() > 1)
-        throw CliError{QStringLiteral("%1: unexpected argument '%2'").arg(command, rest[1])};
+        throw CliError { QStringLiteral("%1: unexpected argument '%2'").arg(command, rest[1]) };
     return rest.first();
 }
 
 void checkFormat(const QString& format, const QStringList& allowed)
 {
     if (!allowed.contains(format))
-        throw CliError{QStringLiteral("unknown format '%1' (use %2)").arg(format, allowed.join(QLatin1Char('|')))};
+        throw CliError { QStringLiteral("unknown format '%1' (use %2)").arg(format, allowed.join(QLatin1Char('|'))) };
 }
 
 ModelInfo load(const QString& path, const LoadOptions& options)
 {
     LoadResult r = loadModel(path, options);
     if (!r.ok)
-        throw CliError{r.error.toString()};
+        throw CliError { r.error.toString() };
     return r.model;
 }
 
@@ -153,15 +149,15 @@ const FunctionInfo& selectFunction(const ModelInfo& model, const QString& name)
     const FunctionInfo* fn = name.isEmpty() ? model.defaultFunction() : model.function(name);
     if (!fn) {
         if (names.isEmpty())
-            throw CliError{QStringLiteral("%1: no functions in this file").arg(model.path)};
+            throw CliError { QStringLiteral("%1: no functions in this file").arg(model.path) };
         if (name.isEmpty())
-            throw CliError{QStringLiteral("%1: several functions, choose one with --fn (%2)")
-                               .arg(model.path, names.join(QStringLiteral(", ")))};
-        throw CliError{QStringLiteral("%1: no function or method named '%2' (have: %3)")
-                           .arg(model.path, name, names.join(QStringLiteral(", ")))};
+            throw CliError { QStringLiteral("%1: several functions, choose one with --fn (%2)")
+                                 .arg(model.path, names.join(QStringLiteral(", "))) };
+        throw CliError { QStringLiteral("%1: no function or method named '%2' (have: %3)")
+                             .arg(model.path, name, names.join(QStringLiteral(", "))) };
     }
     if (!fn->ok)
-        throw CliError{fn->error.toString()};
+        throw CliError { fn->error.toString() };
     return *fn;
 }
 
@@ -173,17 +169,18 @@ void writeOutput(const QByteArray& data, const QString& outPath, QTextStream& ou
     }
     QSaveFile file(outPath);
     if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.commit())
-        throw CliError{QStringLiteral("%1: cannot write: %2").arg(outPath, file.errorString())};
+        throw CliError { QStringLiteral("%1: cannot write: %2").arg(outPath, file.errorString()) };
 }
 
 int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
 {
     LoadOptions options = baseOptions;
     options.inlineCalls = args.takeFlag(QStringLiteral("--inline"));
-    const QString fnName = args.takeValue({QStringLiteral("--fn")});
-    const QString format = args.takeValue({QStringLiteral("--format"), QStringLiteral("-f")}, QStringLiteral("text"));
-    const QString outPath = args.takeValue({QStringLiteral("-o"), QStringLiteral("--output")});
-    checkFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("svg")});
+    const QString fnName = args.takeValue({ QStringLiteral("--fn") });
+    const QString format = args.takeValue({ QStringLiteral("--format"), QStringLiteral("-f") }, QStringLiteral("text"));
+    const QString outPath = args.takeValue({ QStringLiteral("-o"), QStringLiteral("--output") });
+    checkFormat(
+        format, { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("svg") });
     const QString path = fileArgument(args, QStringLiteral("graph"));
     const ModelInfo model = load(path, options);
     const FunctionInfo& fn = selectFunction(model, fnName);
@@ -191,10 +188,8 @@ int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
     if (format == QLatin1String("text")) {
         data = fn.graph.toText().toUtf8();
     } else if (format == QLatin1String("json")) {
-        QJsonObject o{{QStringLiteral("file"), model.path},
-                      {QStringLiteral("function"), fn.name},
-                      {QStringLiteral("signature"), fn.signature},
-                      {QStringLiteral("graph"), fn.graph.toJson()}};
+        QJsonObject o { { QStringLiteral("file"), model.path }, { QStringLiteral("function"), fn.name },
+            { QStringLiteral("signature"), fn.signature }, { QStringLiteral("graph"), fn.graph.toJson() } };
         data = QJsonDocument(o).toJson(QJsonDocument::Indented);
     } else {
         const QString dot = toDot(fn.graph);
@@ -204,7 +199,7 @@ int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
             QString error;
             data = renderDotToSvg(dot, &error);
             if (data.isEmpty())
-                throw CliError{QStringLiteral("%1: %2").arg(path, error)};
+                throw CliError { QStringLiteral("%1: %2").arg(path, error) };
         }
     }
     writeOutput(data, outPath, out);
@@ -228,7 +223,7 @@ qint64 parseBytes(const QString& text)
     bool ok = false;
     const double v = t.toDouble(&ok);
     if (!ok || v <= 0)
-        throw CliError{QStringLiteral("--max-memory: '%1' is not a size (e.g. 512M, 2G)").arg(text)};
+        throw CliError { QStringLiteral("--max-memory: '%1' is not a size (e.g. 512M, 2G)").arg(text) };
     return qint64(v * double(factor));
 }
 
@@ -240,17 +235,17 @@ QVector<InputSet> inputSets(const QStringList& specs, const ModelInfo& model)
         InputParseError error;
         auto set = parseInputSet(specs[i], &error);
         if (!set)
-            throw CliError{QStringLiteral("--inputs '%1': %2 at column %3\n  %1\n  %4^")
-                               .arg(specs[i], error.message)
-                               .arg(error.position + 1)
-                               .arg(QString(error.position, QLatin1Char(' ')))};
+            throw CliError { QStringLiteral("--inputs '%1': %2 at column %3\n  %1\n  %4^")
+                                 .arg(specs[i], error.message)
+                                 .arg(error.position + 1)
+                                 .arg(QString(error.position, QLatin1Char(' '))) };
         sets.push_back(*set);
     }
     if (sets.isEmpty())
         sets = model.inputSets;
     if (sets.isEmpty())
-        throw CliError{QStringLiteral("%1: no input sets: give --inputs SET, or define `inputs = (...)` in the file")
-                           .arg(model.path)};
+        throw CliError { QStringLiteral("%1: no input sets: give --inputs SET, or define `inputs = (...)` in the file")
+                             .arg(model.path) };
     return sets;
 }
 
@@ -258,42 +253,39 @@ ExecOptions execOptions(Args& args)
 {
     ExecOptions o;
     o.strict = !args.takeFlag(QStringLiteral("--no-strict"));
-    const QString seed = args.takeValue({QStringLiteral("--seed")}, QStringLiteral("0"));
+    const QString seed = args.takeValue({ QStringLiteral("--seed") }, QStringLiteral("0"));
     bool ok = false;
     o.seed = seed.toULongLong(&ok);
     if (!ok)
-        throw CliError{QStringLiteral("--seed: '%1' is not a non-negative integer").arg(seed)};
-    const QString mem = args.takeValue({QStringLiteral("--max-memory")});
+        throw CliError { QStringLiteral("--seed: '%1' is not a non-negative integer").arg(seed) };
+    const QString mem = args.takeValue({ QStringLiteral("--max-memory") });
     if (!mem.isEmpty())
         o.maxMemory = parseBytes(mem);
-    const QString timeout = args.takeValue({QStringLiteral("--timeout")}, QStringLiteral("600"));
+    const QString timeout = args.takeValue({ QStringLiteral("--timeout") }, QStringLiteral("600"));
     const double seconds = timeout.toDouble(&ok);
     if (!ok || seconds < 0)
-        throw CliError{QStringLiteral("--timeout: '%1' is not a number of seconds").arg(timeout)};
+        throw CliError { QStringLiteral("--timeout: '%1' is not a number of seconds").arg(timeout) };
     o.timeoutMs = int(std::min(seconds * 1000.0, 2.0e9));
     return o;
 }
 
 QJsonObject warningJson(const TraceWarning& w)
 {
-    return QJsonObject{{QStringLiteral("kind"), w.kind},
-                       {QStringLiteral("message"), w.message},
-                       {QStringLiteral("trace"), w.traceIndex},
-                       {QStringLiteral("node"), w.traceNode},
-                       {QStringLiteral("script_node"), w.scriptNode},
-                       {QStringLiteral("file"), w.location.file},
-                       {QStringLiteral("line"), w.location.line},
-                       {QStringLiteral("column"), w.location.column},
-                       {QStringLiteral("suggestion"), w.suggestion}};
+    return QJsonObject { { QStringLiteral("kind"), w.kind }, { QStringLiteral("message"), w.message },
+        { QStringLiteral("trace"), w.traceIndex }, { QStringLiteral("node"), w.traceNode },
+        { QStringLiteral("script_node"), w.scriptNode }, { QStringLiteral("file"), w.location.file },
+        { QStringLiteral("line"), w.location.line }, { QStringLiteral("column"), w.location.column },
+        { QStringLiteral("suggestion"), w.suggestion } };
 }
 
 int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
 {
-    const QString fnName = args.takeValue({QStringLiteral("--fn")});
-    const QString format = args.takeValue({QStringLiteral("--format"), QStringLiteral("-f")}, QStringLiteral("text"));
-    const QString outPath = args.takeValue({QStringLiteral("-o"), QStringLiteral("--output")});
-    const QStringList specs = args.takeValues({QStringLiteral("--inputs"), QStringLiteral("-i")});
-    checkFormat(format, {QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("svg")});
+    const QString fnName = args.takeValue({ QStringLiteral("--fn") });
+    const QString format = args.takeValue({ QStringLiteral("--format"), QStringLiteral("-f") }, QStringLiteral("text"));
+    const QString outPath = args.takeValue({ QStringLiteral("-o"), QStringLiteral("--output") });
+    const QStringList specs = args.takeValues({ QStringLiteral("--inputs"), QStringLiteral("-i") });
+    checkFormat(
+        format, { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("svg") });
     const ExecOptions exec = execOptions(args);
     const QString path = fileArgument(args, QStringLiteral("trace"));
     const ModelInfo model = load(path, options);
@@ -304,7 +296,9 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
     for (int i = 0; i < sets.size(); ++i) {
         TraceResult t = traceFunction(model, fn.name, sets[i], exec);
         if (!t.ok)
-            throw CliError{QStringLiteral("%1 (input set %2: %3)").arg(t.error.toString()).arg(i + 1).arg(sets[i].toString())};
+            throw CliError {
+                QStringLiteral("%1 (input set %2: %3)").arg(t.error.toString()).arg(i + 1).arg(sets[i].toString())
+            };
         if (format == QLatin1String("text")) {
             if (sets.size() > 1)
                 data += QStringLiteral("# trace %1: %2\n").arg(i + 1).arg(sets[i].toString()).toUtf8();
@@ -317,11 +311,9 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
                 w.traceIndex = i;
                 warnings.append(warningJson(w));
             }
-            traces.append(QJsonObject{{QStringLiteral("inputs"), sets[i].toString()},
-                                      {QStringLiteral("note"), t.note},
-                                      {QStringLiteral("graph"), t.graph.toJson()},
-                                      {QStringLiteral("text"), t.graph.toText()},
-                                      {QStringLiteral("warnings"), warnings}});
+            traces.append(QJsonObject { { QStringLiteral("inputs"), sets[i].toString() },
+                { QStringLiteral("note"), t.note }, { QStringLiteral("graph"), t.graph.toJson() },
+                { QStringLiteral("text"), t.graph.toText() }, { QStringLiteral("warnings"), warnings } });
         } else {
             const QString dot = toDot(t.graph);
             if (format == QLatin1String("dot")) {
@@ -330,15 +322,14 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
                 QString error;
                 const QByteArray svg = renderDotToSvg(dot, &error);
                 if (svg.isEmpty())
-                    throw CliError{QStringLiteral("%1: %2").arg(path, error)};
+                    throw CliError { QStringLiteral("%1: %2").arg(path, error) };
                 data += svg;
             }
         }
     }
     if (format == QLatin1String("json"))
-        data = QJsonDocument(QJsonObject{{QStringLiteral("file"), model.path},
-                                         {QStringLiteral("function"), fn.name},
-                                         {QStringLiteral("traces"), traces}})
+        data = QJsonDocument(QJsonObject { { QStringLiteral("file"), model.path },
+                                 { QStringLiteral("function"), fn.name }, { QStringLiteral("traces"), traces } })
                    .toJson(QJsonDocument::Indented);
     writeOutput(data, outPath, out);
     return ExitOk;
@@ -367,21 +358,21 @@ QString where(const SourceLocation& loc)
 
 int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
 {
-    const QString fnName = args.takeValue({QStringLiteral("--fn")});
-    const QString format = args.takeValue({QStringLiteral("--format"), QStringLiteral("-f")}, QStringLiteral("text"));
-    const QString outPath = args.takeValue({QStringLiteral("-o"), QStringLiteral("--output")});
-    const QStringList specs = args.takeValues({QStringLiteral("--inputs"), QStringLiteral("-i")});
-    checkFormat(format, {QStringLiteral("text"), QStringLiteral("json")});
+    const QString fnName = args.takeValue({ QStringLiteral("--fn") });
+    const QString format = args.takeValue({ QStringLiteral("--format"), QStringLiteral("-f") }, QStringLiteral("text"));
+    const QString outPath = args.takeValue({ QStringLiteral("-o"), QStringLiteral("--output") });
+    const QStringList specs = args.takeValues({ QStringLiteral("--inputs"), QStringLiteral("-i") });
+    checkFormat(format, { QStringLiteral("text"), QStringLiteral("json") });
     CheckOptions check;
     bool ok = true;
-    const QString rtol = args.takeValue({QStringLiteral("--rtol")}, QStringLiteral("1e-5"));
+    const QString rtol = args.takeValue({ QStringLiteral("--rtol") }, QStringLiteral("1e-5"));
     check.rtol = rtol.toDouble(&ok);
     if (!ok || check.rtol < 0)
-        throw CliError{QStringLiteral("--rtol: '%1' is not a non-negative number").arg(rtol)};
-    const QString atol = args.takeValue({QStringLiteral("--atol")}, QStringLiteral("1e-5"));
+        throw CliError { QStringLiteral("--rtol: '%1' is not a non-negative number").arg(rtol) };
+    const QString atol = args.takeValue({ QStringLiteral("--atol") }, QStringLiteral("1e-5"));
     check.atol = atol.toDouble(&ok);
     if (!ok || check.atol < 0)
-        throw CliError{QStringLiteral("--atol: '%1' is not a non-negative number").arg(atol)};
+        throw CliError { QStringLiteral("--atol: '%1' is not a non-negative number").arg(atol) };
     check.exec = execOptions(args);
     const QString path = fileArgument(args, QStringLiteral("check"));
     const ModelInfo model = load(path, options);
@@ -389,14 +380,14 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     const QVector<InputSet> sets = inputSets(specs, model);
     const CheckReport report = checkFunction(model, fn.name, sets, check);
     if (!report.ok)
-        throw CliError{QStringLiteral("%1 (input set 1: %2)").arg(report.error.toString(), sets.first().toString())};
+        throw CliError { QStringLiteral("%1 (input set 1: %2)").arg(report.error.toString(), sets.first().toString()) };
 
     QByteArray data;
     if (format == QLatin1String("json")) {
         QJsonArray traces, diffs, outputs, warnings;
         for (int i = 0; i < report.traces.size(); ++i) {
             const TraceResult& t = report.traces[i];
-            QJsonObject o{{QStringLiteral("inputs"), sets[i].toString()}, {QStringLiteral("ok"), t.ok}};
+            QJsonObject o { { QStringLiteral("inputs"), sets[i].toString() }, { QStringLiteral("ok"), t.ok } };
             if (t.ok)
                 o.insert(QStringLiteral("graph"), t.graph.toText());
             else
@@ -408,27 +399,22 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
             for (const NodeChange& c : d.changes) {
                 const TraceResult& base = report.traces[d.base];
                 const TraceResult& other = report.traces[d.other];
-                changes.append(QJsonObject{
-                    {QStringLiteral("op"), nodeChangeOpName(c.op)},
-                    {QStringLiteral("base_node"), c.baseNode >= 0 ? QJsonValue(base.graph.nodeLine(c.baseNode)) : QJsonValue()},
-                    {QStringLiteral("other_node"),
-                     c.otherNode >= 0 ? QJsonValue(other.graph.nodeLine(c.otherNode)) : QJsonValue()},
-                    {QStringLiteral("base_index"), c.baseNode},
-                    {QStringLiteral("other_index"), c.otherNode},
-                    {QStringLiteral("cause"), c.cause},
-                    {QStringLiteral("script_node"), c.scriptNode},
-                    {QStringLiteral("file"), c.location.file},
-                    {QStringLiteral("line"), c.location.line},
-                    {QStringLiteral("column"), c.location.column}});
+                changes.append(QJsonObject { { QStringLiteral("op"), nodeChangeOpName(c.op) },
+                    { QStringLiteral("base_node"),
+                        c.baseNode >= 0 ? QJsonValue(base.graph.nodeLine(c.baseNode)) : QJsonValue() },
+                    { QStringLiteral("other_node"),
+                        c.otherNode >= 0 ? QJsonValue(other.graph.nodeLine(c.otherNode)) : QJsonValue() },
+                    { QStringLiteral("base_index"), c.baseNode }, { QStringLiteral("other_index"), c.otherNode },
+                    { QStringLiteral("cause"), c.cause }, { QStringLiteral("script_node"), c.scriptNode },
+                    { QStringLiteral("file"), c.location.file }, { QStringLiteral("line"), c.location.line },
+                    { QStringLiteral("column"), c.location.column } });
             }
-            diffs.append(QJsonObject{{QStringLiteral("base"), d.base},
-                                     {QStringLiteral("other"), d.other},
-                                     {QStringLiteral("equal"), d.equal},
-                                     {QStringLiteral("changes"), changes}});
+            diffs.append(QJsonObject { { QStringLiteral("base"), d.base }, { QStringLiteral("other"), d.other },
+                { QStringLiteral("equal"), d.equal }, { QStringLiteral("changes"), changes } });
         }
         for (int k = 0; k < report.outputs.size(); ++k) {
             const OutputCheck& o = report.outputs[k];
-            QJsonObject j{{QStringLiteral("set"), k + 1}, {QStringLiteral("ran"), o.ran}};
+            QJsonObject j { { QStringLiteral("set"), k + 1 }, { QStringLiteral("ran"), o.ran } };
             if (!o.ran) {
                 j.insert(QStringLiteral("error"), o.error);
             } else {
@@ -444,14 +430,10 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
         }
         for (const TraceWarning& w : report.warnings)
             warnings.append(warningJson(w));
-        const QJsonObject root{{QStringLiteral("file"), model.path},
-                               {QStringLiteral("function"), fn.name},
-                               {QStringLiteral("traces"), traces},
-                               {QStringLiteral("script"), fn.graph.toText()},
-                               {QStringLiteral("diffs"), diffs},
-                               {QStringLiteral("outputs"), outputs},
-                               {QStringLiteral("warnings"), warnings},
-                               {QStringLiteral("verdict"), report.verdict()}};
+        const QJsonObject root { { QStringLiteral("file"), model.path }, { QStringLiteral("function"), fn.name },
+            { QStringLiteral("traces"), traces }, { QStringLiteral("script"), fn.graph.toText() },
+            { QStringLiteral("diffs"), diffs }, { QStringLiteral("outputs"), outputs },
+            { QStringLiteral("warnings"), warnings }, { QStringLiteral("verdict"), report.verdict() } };
         data = QJsonDocument(root).toJson(QJsonDocument::Indented);
     } else {
         QString text;
@@ -518,7 +500,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
 
 QJsonObject summaryJson(const ValueSummary& v)
 {
-    QJsonObject o{{QStringLiteral("kind"), v.kind}, {QStringLiteral("text"), v.text}};
+    QJsonObject o { { QStringLiteral("kind"), v.kind }, { QStringLiteral("text"), v.text } };
     if (v.kind == QLatin1String("tensor")) {
         QJsonArray shape;
         for (qint64 d : v.shape)
@@ -542,7 +524,7 @@ QJsonArray loopJson(const QVector<LoopFrame>& path)
 {
     QJsonArray a;
     for (const LoopFrame& f : path)
-        a.append(QJsonObject{{QStringLiteral("line"), f.line}, {QStringLiteral("iteration"), f.iteration + 1}});
+        a.append(QJsonObject { { QStringLiteral("line"), f.line }, { QStringLiteral("iteration"), f.iteration + 1 } });
     return a;
 }
 
@@ -555,18 +537,18 @@ QString valueText(const ValueSummary& v)
 
 int commandRun(Args& args, const LoadOptions& options, QTextStream& out)
 {
-    const QString fnName = args.takeValue({QStringLiteral("--fn")});
-    const QString format = args.takeValue({QStringLiteral("--format"), QStringLiteral("-f")}, QStringLiteral("text"));
-    const QString outPath = args.takeValue({QStringLiteral("-o"), QStringLiteral("--output")});
-    const QStringList specs = args.takeValues({QStringLiteral("--inputs"), QStringLiteral("-i")});
-    const QStringList breaks = args.takeValues({QStringLiteral("--break"), QStringLiteral("-b")});
-    checkFormat(format, {QStringLiteral("text"), QStringLiteral("json")});
+    const QString fnName = args.takeValue({ QStringLiteral("--fn") });
+    const QString format = args.takeValue({ QStringLiteral("--format"), QStringLiteral("-f") }, QStringLiteral("text"));
+    const QString outPath = args.takeValue({ QStringLiteral("-o"), QStringLiteral("--output") });
+    const QStringList specs = args.takeValues({ QStringLiteral("--inputs"), QStringLiteral("-i") });
+    const QStringList breaks = args.takeValues({ QStringLiteral("--break"), QStringLiteral("-b") });
+    checkFormat(format, { QStringLiteral("text"), QStringLiteral("json") });
     ExecOptions exec = execOptions(args);
     for (const QString& b : breaks) {
         bool ok = false;
         const int line = b.toInt(&ok);
         if (!ok || line <= 0)
-            throw CliError{QStringLiteral("--break: '%1' is not a line number").arg(b)};
+            throw CliError { QStringLiteral("--break: '%1' is not a line number").arg(b) };
         exec.breakLines.push_back(line);
     }
     const QString path = fileArgument(args, QStringLiteral("run"));
@@ -592,12 +574,12 @@ int commandRun(Args& args, const LoadOptions& options, QTextStream& out)
             s << ":\n";
             for (const NamedValue& v : e.values) {
                 s << "    " << v.name << " = " << valueText(v.value) << "\n";
-                values.append(QJsonObject{{QStringLiteral("name"), v.name}, {QStringLiteral("value"), summaryJson(v.value)}});
+                values.append(QJsonObject {
+                    { QStringLiteral("name"), v.name }, { QStringLiteral("value"), summaryJson(v.value) } });
             }
             s << "\n";
-            hits.append(QJsonObject{{QStringLiteral("line"), e.location.line},
-                                    {QStringLiteral("loop_path"), loopJson(e.loopPath)},
-                                    {QStringLiteral("values"), values}});
+            hits.append(QJsonObject { { QStringLiteral("line"), e.location.line },
+                { QStringLiteral("loop_path"), loopJson(e.loopPath) }, { QStringLiteral("values"), values } });
         }
         if (!e.after)
             return;
@@ -605,24 +587,24 @@ int commandRun(Args& args, const LoadOptions& options, QTextStream& out)
         QJsonArray outputs;
         QStringList shown;
         for (const NamedValue& v : e.values) {
-            outputs.append(QJsonObject{{QStringLiteral("name"), v.name}, {QStringLiteral("value"), summaryJson(v.value)}});
+            outputs.append(
+                QJsonObject { { QStringLiteral("name"), v.name }, { QStringLiteral("value"), summaryJson(v.value) } });
             shown << v.name + QStringLiteral(" = ") + valueText(v.value);
         }
-        s << QStringLiteral("  [%1] line %2%3  %4").arg(index, 3).arg(e.location.line, -3)
+        s << QStringLiteral("  [%1] line %2%3  %4")
+                 .arg(index, 3)
+                 .arg(e.location.line, -3)
                  .arg(e.loopPath.isEmpty() ? QString() : QStringLiteral("  ") + loopText(e.loopPath), e.kind);
         if (!shown.isEmpty())
             s << "  -> " << shown.join(QStringLiteral(", "));
         s << "\n";
-        steps.append(QJsonObject{{QStringLiteral("index"), index},
-                                 {QStringLiteral("kind"), e.kind},
-                                 {QStringLiteral("script_node"), e.scriptNode},
-                                 {QStringLiteral("line"), e.location.line},
-                                 {QStringLiteral("loop_path"), loopJson(e.loopPath)},
-                                 {QStringLiteral("outputs"), outputs}});
+        steps.append(QJsonObject { { QStringLiteral("index"), index }, { QStringLiteral("kind"), e.kind },
+            { QStringLiteral("script_node"), e.scriptNode }, { QStringLiteral("line"), e.location.line },
+            { QStringLiteral("loop_path"), loopJson(e.loopPath) }, { QStringLiteral("outputs"), outputs } });
     };
     const RunResult r = runFunction(model, fn.name, set, exec);
     if (!r.ok)
-        throw CliError{QStringLiteral("%1 (input set 1: %2)").arg(r.error.toString(), set.toString())};
+        throw CliError { QStringLiteral("%1 (input set 1: %2)").arg(r.error.toString(), set.toString()) };
     QJsonArray outputs;
     QStringList shownOutputs;
     for (const ValueSummary& v : r.outputs) {
@@ -633,12 +615,10 @@ int commandRun(Args& args, const LoadOptions& options, QTextStream& out)
     s.flush();
     QByteArray data;
     if (format == QLatin1String("json"))
-        data = QJsonDocument(QJsonObject{{QStringLiteral("file"), model.path},
-                                         {QStringLiteral("function"), fn.name},
-                                         {QStringLiteral("inputs"), set.toString()},
-                                         {QStringLiteral("steps"), steps},
-                                         {QStringLiteral("breakpoints"), hits},
-                                         {QStringLiteral("outputs"), outputs}})
+        data = QJsonDocument(
+            QJsonObject { { QStringLiteral("file"), model.path }, { QStringLiteral("function"), fn.name },
+                { QStringLiteral("inputs"), set.toString() }, { QStringLiteral("steps"), steps },
+                { QStringLiteral("breakpoints"), hits }, { QStringLiteral("outputs"), outputs } })
                    .toJson(QJsonDocument::Indented);
     else
         data = text.toUtf8();
@@ -669,16 +649,14 @@ QString shapeText(const QVector<qint64>& shape)
 
 QJsonObject diagnosticJson(const Diagnostic& d)
 {
-    return QJsonObject{{QStringLiteral("message"), d.message},
-                       {QStringLiteral("file"), d.location.file},
-                       {QStringLiteral("line"), d.location.line},
-                       {QStringLiteral("column"), d.location.column}};
+    return QJsonObject { { QStringLiteral("message"), d.message }, { QStringLiteral("file"), d.location.file },
+        { QStringLiteral("line"), d.location.line }, { QStringLiteral("column"), d.location.column } };
 }
 
 int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextStream& err)
 {
-    const QString format = args.takeValue({QStringLiteral("--format"), QStringLiteral("-f")}, QStringLiteral("text"));
-    checkFormat(format, {QStringLiteral("text"), QStringLiteral("json")});
+    const QString format = args.takeValue({ QStringLiteral("--format"), QStringLiteral("-f") }, QStringLiteral("text"));
+    checkFormat(format, { QStringLiteral("text"), QStringLiteral("json") });
     const QString path = fileArgument(args, QStringLiteral("list"));
     const ModelInfo model = load(path, options);
     const bool archive = model.kind == ModelInfo::Kind::Archive;
@@ -690,7 +668,7 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
     if (format == QLatin1String("json")) {
         QJsonArray fns, subs, params, sets, warnings;
         for (const FunctionInfo& f : model.functions) {
-            QJsonObject o{{QStringLiteral("name"), f.name}, {QStringLiteral("ok"), f.ok}};
+            QJsonObject o { { QStringLiteral("name"), f.name }, { QStringLiteral("ok"), f.ok } };
             if (f.ok) {
                 o.insert(QStringLiteral("signature"), f.signature);
                 o.insert(QStringLiteral("nodes"), f.graph.nodes.size());
@@ -702,13 +680,11 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
             fns.append(o);
         }
         for (const SubmoduleInfo& s : model.submodules)
-            subs.append(QJsonObject{{QStringLiteral("path"), s.path},
-                                    {QStringLiteral("type"), s.typeName},
-                                    {QStringLiteral("methods"), QJsonArray::fromStringList(s.methods)}});
+            subs.append(QJsonObject { { QStringLiteral("path"), s.path }, { QStringLiteral("type"), s.typeName },
+                { QStringLiteral("methods"), QJsonArray::fromStringList(s.methods) } });
         for (const ParameterInfo& p : model.parameters) {
-            QJsonObject o{{QStringLiteral("name"), p.name},
-                          {QStringLiteral("kind"), parameterKind(p.kind)},
-                          {QStringLiteral("type"), p.type}};
+            QJsonObject o { { QStringLiteral("name"), p.name }, { QStringLiteral("kind"), parameterKind(p.kind) },
+                { QStringLiteral("type"), p.type } };
             if (!p.dtype.isEmpty()) {
                 o.insert(QStringLiteral("dtype"), p.dtype);
                 QJsonArray shape;
@@ -721,16 +697,14 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
             params.append(o);
         }
         for (const InputSet& s : model.inputSets)
-            sets.append(QJsonObject{{QStringLiteral("set"), s.toString()}, {QStringLiteral("line"), s.line}});
+            sets.append(QJsonObject { { QStringLiteral("set"), s.toString() }, { QStringLiteral("line"), s.line } });
         for (const Diagnostic& d : model.warnings)
             warnings.append(diagnosticJson(d));
-        QJsonObject o{{QStringLiteral("file"), model.path},
-                      {QStringLiteral("kind"), archive ? QStringLiteral("archive") : QStringLiteral("python")},
-                      {QStringLiteral("functions"), fns},
-                      {QStringLiteral("submodules"), subs},
-                      {QStringLiteral("parameters"), params},
-                      {QStringLiteral("input_sets"), sets},
-                      {QStringLiteral("warnings"), warnings}};
+        QJsonObject o { { QStringLiteral("file"), model.path },
+            { QStringLiteral("kind"), archive ? QStringLiteral("archive") : QStringLiteral("python") },
+            { QStringLiteral("functions"), fns }, { QStringLiteral("submodules"), subs },
+            { QStringLiteral("parameters"), params }, { QStringLiteral("input_sets"), sets },
+            { QStringLiteral("warnings"), warnings } };
         out << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented));
     } else {
         out << model.path << QStringLiteral(": ")
@@ -746,8 +720,8 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
                     out << "  (line " << f.location.line << ')';
                 out << '\n';
             } else {
-                out << "  " << f.name << "  ERROR " << f.error.location.line << ':' << f.error.location.column
-                    << ": " << f.error.message << '\n';
+                out << "  " << f.name << "  ERROR " << f.error.location.line << ':' << f.error.location.column << ": "
+                    << f.error.message << '\n';
             }
         }
         if (!model.submodules.isEmpty()) {
@@ -802,7 +776,7 @@ int runCli(const QStringList& arguments, QTextStream& out, QTextStream& err)
         }
         Args args(arguments.mid(1));
         LoadOptions options;
-        options.opLibraries = args.takeValues({QStringLiteral("--load-ops")});
+        options.opLibraries = args.takeValues({ QStringLiteral("--load-ops") });
         const QString command = arguments.first();
         if (command == QLatin1String("graph"))
             return commandGraph(args, options, out);
@@ -814,7 +788,7 @@ int runCli(const QStringList& arguments, QTextStream& out, QTextStream& err)
             return commandCheck(args, options, out);
         if (command == QLatin1String("run"))
             return commandRun(args, options, out);
-        throw CliError{QStringLiteral("unknown command '%1' (see --help)").arg(command)};
+        throw CliError { QStringLiteral("unknown command '%1' (see --help)").arg(command) };
     } catch (const CliError& e) {
         out.flush();
         // One line names the problem; a malformed input set adds the set and a caret under the bad character.

@@ -37,8 +37,10 @@ int main(int argc, char** argv)
     if (!r.ok)
         return 2;
     ExecOptions options;
-    TraceResult small = traceFunction(r.model, QStringLiteral("loop_in_traced_fn"), *parseInputSet(QStringLiteral("f32[3,2]")), options);
-    TraceResult large = traceFunction(r.model, QStringLiteral("loop_in_traced_fn"), *parseInputSet(QStringLiteral("f32[30000,2]")), options);
+    TraceResult small = traceFunction(
+        r.model, QStringLiteral("loop_in_traced_fn"), *parseInputSet(QStringLiteral("f32[3,2]")), options);
+    TraceResult large = traceFunction(
+        r.model, QStringLiteral("loop_in_traced_fn"), *parseInputSet(QStringLiteral("f32[30000,2]")), options);
     if (!small.ok || !large.ok) {
         std::printf("tracing failed\n");
         return 2;
@@ -64,12 +66,12 @@ int main(int argc, char** argv)
     b.close();
     QProcess py;
     py.start(QStringLiteral("/usr/bin/python3"),
-             {QStringLiteral("-c"),
-              QStringLiteral("import difflib,sys,time\n"
-                             "a=open(sys.argv[1]).read().splitlines(); b=open(sys.argv[2]).read().splitlines()\n"
-                             "t=time.perf_counter(); n=sum(1 for _ in difflib.ndiff(a,b)); e=time.perf_counter()-t\n"
-                             "print(e*1000.0)\n"),
-              a.fileName(), b.fileName()});
+        { QStringLiteral("-c"),
+            QStringLiteral("import difflib,sys,time\n"
+                           "a=open(sys.argv[1]).read().splitlines(); b=open(sys.argv[2]).read().splitlines()\n"
+                           "t=time.perf_counter(); n=sum(1 for _ in difflib.ndiff(a,b)); e=time.perf_counter()-t\n"
+                           "print(e*1000.0)\n"),
+            a.fileName(), b.fileName() });
     if (!py.waitForFinished(600000) || py.exitCode() != 0) {
         std::printf("\ndiff/dtl: %.3f ms (target <= 30 ms); difflib baseline unavailable (/usr/bin/python3)\n", ours);
         return 0;

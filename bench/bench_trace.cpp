@@ -54,8 +54,8 @@ int main(int argc, char** argv)
         if (!QFileInfo::exists(model)) {
             std::printf("creating %s with /usr/bin/python3 and torchvision...\n", qPrintable(model));
             const int rc = QProcess::execute(QStringLiteral("/usr/bin/python3"),
-                                             {QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"),
-                                              QStringLiteral("resnet50"), model});
+                { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"), QStringLiteral("resnet50"),
+                    model });
             if (rc != 0) {
                 std::printf("cannot make the resnet50 archive (needs python3-torchvision); set JITSCOPE_BENCH_MODEL\n");
                 return 2;
@@ -77,6 +77,7 @@ int main(int argc, char** argv)
     const double executor = reporter.time("trace/executor");
     const double interpreter = reporter.time("trace/interpreter");
     if (executor > 0 && interpreter > 0)
-        std::printf("\nratio executor / interpreter (resnet50 trace): %.3f  (target <= 1.10)\n", executor / interpreter);
+        std::printf(
+            "\nratio executor / interpreter (resnet50 trace): %.3f  (target <= 1.10)\n", executor / interpreter);
     return 0;
 }

@@ -35,7 +35,7 @@ QVector<QPair<int, int>> enclosingBranches(const IrGraph& script, int node)
     while (current >= 0) {
         const IrNode& n = script.node(current);
         if (n.parentNode >= 0 && script.node(n.parentNode).kind == QLatin1String("prim::If"))
-            out.push_back({n.parentNode, n.parentBlock});
+            out.push_back({ n.parentNode, n.parentBlock });
         current = n.parentNode;
     }
     return out;
@@ -69,7 +69,7 @@ QString constantText(const IrGraph& g, int node)
 }
 
 QString explain(const NodeChange& c, const TraceResult& base, const TraceResult& other, const IrGraph& script,
-                int otherIndex, const QHash<int, int>& baseLoops, const QHash<int, int>& otherLoops)
+    int otherIndex, const QHash<int, int>& baseLoops, const QHash<int, int>& otherLoops)
 {
     const IrNode* bn = c.baseNode >= 0 ? &base.graph.node(c.baseNode) : nullptr;
     const IrNode* on = c.otherNode >= 0 ? &other.graph.node(c.otherNode) : nullptr;
@@ -82,12 +82,12 @@ QString explain(const NodeChange& c, const TraceResult& base, const TraceResult&
         if (a == b)
             continue;
         const TraceWarning* w = warningAt(other, f.loopNode,
-                                          {QStringLiteral("shape-dependent-loop"), QStringLiteral("data-dependent-loop"),
-                                           QStringLiteral("iterating-tensor")});
+            { QStringLiteral("shape-dependent-loop"), QStringLiteral("data-dependent-loop"),
+                QStringLiteral("iterating-tensor") });
         if (!w)
             w = warningAt(base, f.loopNode,
-                          {QStringLiteral("shape-dependent-loop"), QStringLiteral("data-dependent-loop"),
-                           QStringLiteral("iterating-tensor")});
+                { QStringLiteral("shape-dependent-loop"), QStringLiteral("data-dependent-loop"),
+                    QStringLiteral("iterating-tensor") });
         QString why = w && !w->detail.isEmpty() ? QStringLiteral(": trip count %1").arg(w->detail) : QString();
         if (w && w->kind == QLatin1String("data-dependent-loop"))
             why = QStringLiteral(": its condition depends on tensor values");
@@ -99,7 +99,7 @@ QString explain(const NodeChange& c, const TraceResult& base, const TraceResult&
     }
     // 2. A branch frozen differently.
     for (const auto& [ifNode, block] : enclosingBranches(script, any->originNode)) {
-        const QStringList kinds = {QStringLiteral("shape-dependent-branch"), QStringLiteral("data-dependent-branch")};
+        const QStringList kinds = { QStringLiteral("shape-dependent-branch"), QStringLiteral("data-dependent-branch") };
         const TraceWarning* wa = warningAt(base, ifNode, kinds);
         const TraceWarning* wb = warningAt(other, ifNode, kinds);
         const int takenA = wa ? wa->count : (bn ? block : -1);
@@ -122,8 +122,8 @@ QString explain(const NodeChange& c, const TraceResult& base, const TraceResult&
     }
     // 3. A value baked in as a constant.
     if (bn && on && bn->kind == on->kind) {
-        const QStringList kinds = {QStringLiteral("baked-constant"), QStringLiteral("len-of-tensor"),
-                                   QStringLiteral("tensor-to-number"), QStringLiteral("tensor-to-bool")};
+        const QStringList kinds = { QStringLiteral("baked-constant"), QStringLiteral("len-of-tensor"),
+            QStringLiteral("tensor-to-number"), QStringLiteral("tensor-to-bool") };
         const TraceWarning* w = warningAt(other, on->originNode, kinds);
         if (!w)
             w = warningAt(base, bn->originNode, kinds);
@@ -131,7 +131,8 @@ QString explain(const NodeChange& c, const TraceResult& base, const TraceResult&
         if (w && !w->detail.isEmpty())
             return QStringLiteral("%1 is baked in as a constant: %2 in trace 1, %3 in %4").arg(w->detail, a, b, traceK);
         if (w && w->kind == QLatin1String("len-of-tensor"))
-            return QStringLiteral("len() of a tensor is baked in as a constant: %1 in trace 1, %2 in %3").arg(a, b, traceK);
+            return QStringLiteral("len() of a tensor is baked in as a constant: %1 in trace 1, %2 in %3")
+                .arg(a, b, traceK);
         if (w)
             return QStringLiteral("a tensor value converted to a Python number is baked in as a constant: %1 in "
                                   "trace 1, %2 in %3")
@@ -149,14 +150,29 @@ QString explain(const NodeChange& c, const TraceResult& base, const TraceResult&
 const QSet<QString>& nondeterministicKinds()
 {
     static const QSet<QString> kinds = {
-        QStringLiteral("aten::rand"),        QStringLiteral("aten::randn"),       QStringLiteral("aten::randint"),
-        QStringLiteral("aten::rand_like"),   QStringLiteral("aten::randn_like"),  QStringLiteral("aten::randint_like"),
-        QStringLiteral("aten::randperm"),    QStringLiteral("aten::bernoulli"),   QStringLiteral("aten::bernoulli_"),
-        QStringLiteral("aten::normal"),      QStringLiteral("aten::normal_"),     QStringLiteral("aten::uniform_"),
-        QStringLiteral("aten::multinomial"), QStringLiteral("aten::dropout"),     QStringLiteral("aten::feature_dropout"),
-        QStringLiteral("aten::alpha_dropout"), QStringLiteral("aten::poisson"),   QStringLiteral("aten::rrelu"),
-        QStringLiteral("aten::exponential_"), QStringLiteral("aten::geometric_"), QStringLiteral("aten::log_normal_"),
-        QStringLiteral("aten::cauchy_"),     QStringLiteral("aten::random_"),
+        QStringLiteral("aten::rand"),
+        QStringLiteral("aten::randn"),
+        QStringLiteral("aten::randint"),
+        QStringLiteral("aten::rand_like"),
+        QStringLiteral("aten::randn_like"),
+        QStringLiteral("aten::randint_like"),
+        QStringLiteral("aten::randperm"),
+        QStringLiteral("aten::bernoulli"),
+        QStringLiteral("aten::bernoulli_"),
+        QStringLiteral("aten::normal"),
+        QStringLiteral("aten::normal_"),
+        QStringLiteral("aten::uniform_"),
+        QStringLiteral("aten::multinomial"),
+        QStringLiteral("aten::dropout"),
+        QStringLiteral("aten::feature_dropout"),
+        QStringLiteral("aten::alpha_dropout"),
+        QStringLiteral("aten::poisson"),
+        QStringLiteral("aten::rrelu"),
+        QStringLiteral("aten::exponential_"),
+        QStringLiteral("aten::geometric_"),
+        QStringLiteral("aten::log_normal_"),
+        QStringLiteral("aten::cauchy_"),
+        QStringLiteral("aten::random_"),
     };
     return kinds;
 }
@@ -164,11 +180,21 @@ const QSet<QString>& nondeterministicKinds()
 const QSet<QString>& viewKinds()
 {
     static const QSet<QString> kinds = {
-        QStringLiteral("aten::select"),    QStringLiteral("aten::slice"),    QStringLiteral("aten::view"),
-        QStringLiteral("aten::expand"),    QStringLiteral("aten::transpose"), QStringLiteral("aten::permute"),
-        QStringLiteral("aten::narrow"),    QStringLiteral("aten::as_strided"), QStringLiteral("aten::unsqueeze"),
-        QStringLiteral("aten::squeeze"),   QStringLiteral("aten::t"),        QStringLiteral("aten::diagonal"),
-        QStringLiteral("aten::unfold"),    QStringLiteral("aten::reshape"),  QStringLiteral("aten::flatten"),
+        QStringLiteral("aten::select"),
+        QStringLiteral("aten::slice"),
+        QStringLiteral("aten::view"),
+        QStringLiteral("aten::expand"),
+        QStringLiteral("aten::transpose"),
+        QStringLiteral("aten::permute"),
+        QStringLiteral("aten::narrow"),
+        QStringLiteral("aten::as_strided"),
+        QStringLiteral("aten::unsqueeze"),
+        QStringLiteral("aten::squeeze"),
+        QStringLiteral("aten::t"),
+        QStringLiteral("aten::diagonal"),
+        QStringLiteral("aten::unfold"),
+        QStringLiteral("aten::reshape"),
+        QStringLiteral("aten::flatten"),
     };
     return kinds;
 }
@@ -181,8 +207,8 @@ void traceGraphWarnings(TraceResult& t, int index)
         const IrNode& n = t.graph.node(id);
         if (nondeterministicKinds().contains(n.kind))
             nondeterministic << n.kind;
-        const bool inplace = n.kind.endsWith(QLatin1Char('_')) && !n.kind.endsWith(QLatin1String("__"))
-            && !n.inputs.isEmpty();
+        const bool inplace
+            = n.kind.endsWith(QLatin1Char('_')) && !n.kind.endsWith(QLatin1String("__")) && !n.inputs.isEmpty();
         if (!inplace)
             continue;
         const IrValue& self = t.graph.value(n.inputs.first());
@@ -244,8 +270,8 @@ void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult&
     }
 }
 
-CheckReport checkFunction(const ModelInfo& model, const QString& function, const QVector<InputSet>& sets,
-                          const CheckOptions& options)
+CheckReport checkFunction(
+    const ModelInfo& model, const QString& function, const QVector<InputSet>& sets, const CheckOptions& options)
 {
     CheckReport r;
     r.file = model.path;
@@ -253,7 +279,7 @@ CheckReport checkFunction(const ModelInfo& model, const QString& function, const
     if (const FunctionInfo* fn = model.function(function))
         r.script = fn->graph;
     if (sets.isEmpty()) {
-        r.error = {QStringLiteral("no input sets to check"), {model.path, 0, 0}};
+        r.error = { QStringLiteral("no input sets to check"), { model.path, 0, 0 } };
         return r;
     }
     for (int i = 0; i < sets.size(); ++i) {
@@ -313,7 +339,7 @@ CheckReport checkFunction(const ModelInfo& model, const QString& function, const
             w.suggestion = QStringLiteral("the trace recorded for input set 1 computes something else for input set "
                                           "%1: see the divergences above")
                                .arg(k + 1);
-            w.location = {model.path, 0, 0};
+            w.location = { model.path, 0, 0 };
             r.warnings.push_back(w);
         }
         r.outputs.push_back(out);

@@ -33,8 +33,8 @@ struct CheckReport
 };
 
 /// Never throws; long runs honour options.exec.cancel and timeoutMs.
-CheckReport checkFunction(const ModelInfo& model, const QString& function, const QVector<InputSet>& sets,
-                          const CheckOptions& options = {});
+CheckReport checkFunction(
+    const ModelInfo& model, const QString& function, const QVector<InputSet>& sets, const CheckOptions& options = {});
 
 /// Fills NodeChange::cause and location for every change of `diff`, from the traces' provenance, their
 /// warnings and the script graph.

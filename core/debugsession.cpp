@@ -10,8 +10,7 @@ DebugSession::DebugSession(ModelInfo model, QString function, InputSet inputs, b
     , m_inputs(std::move(inputs))
     , m_tracing(tracing)
     , m_options(std::move(options))
-{
-}
+{ }
 
 DebugSession::~DebugSession()
 {
@@ -71,9 +70,8 @@ bool DebugSession::isFinished() const
 std::optional<DebugSession::Pause> DebugSession::waitForPause(int afterSerial, int timeoutMs)
 {
     std::unique_lock<std::mutex> lock(m_mutex);
-    const bool ok = m_changed.wait_for(lock, std::chrono::milliseconds(timeoutMs), [&] {
-        return m_pause.serial > afterSerial && (!m_running || m_pause.finished);
-    });
+    const bool ok = m_changed.wait_for(lock, std::chrono::milliseconds(timeoutMs),
+        [&] { return m_pause.serial > afterSerial && (!m_running || m_pause.finished); });
     if (!ok)
         return std::nullopt;
     return m_pause;
@@ -141,8 +139,8 @@ void DebugSession::onEvent(const NodeEvent& e)
         m_pause.event = e;
         m_pause.event.liveValues = nullptr;
         m_pause.event.traceSoFar = nullptr;
-        m_pause.values = e.liveValues ? e.liveValues() : QVector<NamedValue>{};
-        m_pause.traceSoFar = e.traceSoFar ? e.traceSoFar() : IrGraph{};
+        m_pause.values = e.liveValues ? e.liveValues() : QVector<NamedValue> {};
+        m_pause.traceSoFar = e.traceSoFar ? e.traceSoFar() : IrGraph {};
         m_running = false;
         snapshot = m_pause;
         callback = m_callback;

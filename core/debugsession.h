@@ -69,7 +69,7 @@ private:
     InputSet m_inputs;
     bool m_tracing;
     ExecOptions m_options;
-    std::atomic<bool> m_cancel{false};
+    std::atomic<bool> m_cancel { false };
 
     mutable std::mutex m_mutex;
     std::condition_variable m_changed;

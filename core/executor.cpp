@@ -64,8 +64,7 @@ struct NodeError : std::runtime_error
     NodeError(const std::string& what, SourceLocation where)
         : std::runtime_error(what)
         , location(std::move(where))
-    {
-    }
+    { }
     SourceLocation location;
 };
 
@@ -75,8 +74,7 @@ struct Interrupted : std::runtime_error
     Interrupted(const std::string& what, SourceLocation where = {})
         : std::runtime_error(what)
         , location(std::move(where))
-    {
-    }
+    { }
     SourceLocation location;
 };
 
@@ -86,10 +84,16 @@ struct Interrupted : std::runtime_error
 at::ScalarType scalarTypeOf(const QString& dtype)
 {
     static const QHash<QString, at::ScalarType> types = {
-        {QStringLiteral("f32"), at::kFloat}, {QStringLiteral("f64"), at::kDouble}, {QStringLiteral("f16"), at::kHalf},
-        {QStringLiteral("bf16"), at::kBFloat16}, {QStringLiteral("i64"), at::kLong}, {QStringLiteral("i32"), at::kInt},
-        {QStringLiteral("i16"), at::kShort}, {QStringLiteral("i8"), at::kChar}, {QStringLiteral("u8"), at::kByte},
-        {QStringLiteral("bool"), at::kBool},
+        { QStringLiteral("f32"), at::kFloat },
+        { QStringLiteral("f64"), at::kDouble },
+        { QStringLiteral("f16"), at::kHalf },
+        { QStringLiteral("bf16"), at::kBFloat16 },
+        { QStringLiteral("i64"), at::kLong },
+        { QStringLiteral("i32"), at::kInt },
+        { QStringLiteral("i16"), at::kShort },
+        { QStringLiteral("i8"), at::kChar },
+        { QStringLiteral("u8"), at::kByte },
+        { QStringLiteral("bool"), at::kBool },
     };
     return types.value(dtype, at::kFloat);
 }
@@ -199,11 +203,16 @@ ValueSummary summarize(const IValue& v)
         }
         s.dtype = qs(std::string(c10::toString(t.scalar_type())));
         static const QHash<QString, QString> pythonNames = {
-            {QStringLiteral("Float"), QStringLiteral("float32")}, {QStringLiteral("Double"), QStringLiteral("float64")},
-            {QStringLiteral("Half"), QStringLiteral("float16")},  {QStringLiteral("BFloat16"), QStringLiteral("bfloat16")},
-            {QStringLiteral("Long"), QStringLiteral("int64")},    {QStringLiteral("Int"), QStringLiteral("int32")},
-            {QStringLiteral("Short"), QStringLiteral("int16")},   {QStringLiteral("Char"), QStringLiteral("int8")},
-            {QStringLiteral("Byte"), QStringLiteral("uint8")},    {QStringLiteral("Bool"), QStringLiteral("bool")},
+            { QStringLiteral("Float"), QStringLiteral("float32") },
+            { QStringLiteral("Double"), QStringLiteral("float64") },
+            { QStringLiteral("Half"), QStringLiteral("float16") },
+            { QStringLiteral("BFloat16"), QStringLiteral("bfloat16") },
+            { QStringLiteral("Long"), QStringLiteral("int64") },
+            { QStringLiteral("Int"), QStringLiteral("int32") },
+            { QStringLiteral("Short"), QStringLiteral("int16") },
+            { QStringLiteral("Char"), QStringLiteral("int8") },
+            { QStringLiteral("Byte"), QStringLiteral("uint8") },
+            { QStringLiteral("Bool"), QStringLiteral("bool") },
         };
         s.dtype = pythonNames.value(s.dtype, s.dtype);
         for (auto d : t.sizes())
@@ -255,10 +264,7 @@ struct Slot
     quint64 sequence = 0; ///< when it was bound: the latest binding of a variable is its live value
     std::shared_ptr<std::vector<Slot>> items; ///< tuples holding shadowed values: their elements' slots
 
-    bool carriesPythonView() const
-    {
-        return hasShadow() || hasElemShadows() || items || pythonTuple;
-    }
+    bool carriesPythonView() const { return hasShadow() || hasElemShadows() || items || pythonTuple; }
     QString origin; ///< Python-like text of where the value came from ("x.size(0)")
 
     bool hasShadow() const { return shadow.defined(); }
@@ -327,14 +333,8 @@ public:
     const std::unordered_map<const tj::Source*, Provenance>& provenance() const { return m_provenance; }
 
     // Called from libtorch's tracer through the hooks above.
-    void onRecordedNode(tj::Node* n)
-    {
-        n->setSourceRange(currentRange());
-    }
-    void onTracerWarning(const std::string& msg)
-    {
-        addWarning(classifyTracerWarning(msg), qs(msg), QString());
-    }
+    void onRecordedNode(tj::Node* n) { n->setSourceRange(currentRange()); }
+    void onTracerWarning(const std::string& msg) { addWarning(classifyTracerWarning(msg), qs(msg), QString()); }
     std::string nameFor(const at::Tensor& t) const
     {
         auto it = m_names.find(t.unsafeGetTensorImpl());
@@ -347,7 +347,7 @@ private:
     void checkInterrupt()
     {
         if (m_options.cancel && m_options.cancel->load())
-            throw Interrupted("cancelled", m_currentNode ? locationOf(m_currentNode) : SourceLocation{});
+            throw Interrupted("cancelled", m_currentNode ? locationOf(m_currentNode) : SourceLocation {});
         if (m_options.timeoutMs > 0 && (++m_steps & 63) == 0 && m_clock.elapsed() > m_options.timeoutMs) {
             QString loops;
             for (const LoopFrame& f : m_loops)
@@ -356,7 +356,7 @@ private:
                                   .arg(m_options.timeoutMs / 1000.0)
                                   .arg(loops)
                                   .toStdString(),
-                              m_currentNode ? locationOf(m_currentNode) : SourceLocation{});
+                m_currentNode ? locationOf(m_currentNode) : SourceLocation {});
         }
     }
 
@@ -380,11 +380,10 @@ private:
     tj::SourceRange currentRange()
     {
         if (!m_rangeValid) {
-            const SourceLocation loc = m_currentNode ? locationOf(m_currentNode) : SourceLocation{};
+            const SourceLocation loc = m_currentNode ? locationOf(m_currentNode) : SourceLocation {};
             auto source = std::make_shared<tj::Source>(c10::string_view(""),
-                                                        c10::optional<std::string>(loc.file.toStdString()),
-                                                        size_t(std::max(loc.line, 0)));
-            m_provenance[source.get()] = {m_currentTopNode, m_loops};
+                c10::optional<std::string>(loc.file.toStdString()), size_t(std::max(loc.line, 0)));
+            m_provenance[source.get()] = { m_currentTopNode, m_loops };
             m_sources.push_back(source);
             m_range = tj::SourceRange(source, 0, 0);
             m_rangeValid = true;
@@ -393,7 +392,7 @@ private:
     }
 
     void addWarning(const QString& kind, const QString& message, const QString& suggestion,
-                    const tj::Node* at = nullptr, const QString& detail = QString(), int count = -1)
+        const tj::Node* at = nullptr, const QString& detail = QString(), int count = -1)
     {
         TraceWarning w;
         w.kind = kind;
@@ -414,18 +413,18 @@ private:
     /// The TracerWarning Python raises when a traced tensor becomes a Python value.
     void addPythonConversionWarning(const QString& what, const tj::Node* at = nullptr)
     {
-        addWarning(what == QLatin1String("boolean") ? QStringLiteral("tensor-to-bool")
-                                                    : QStringLiteral("tensor-to-number"),
-                   QStringLiteral("Converting a tensor to a Python %1 might cause the trace to be incorrect. We "
-                                  "can't record the data flow of Python values, so this value will be treated as a "
-                                  "constant in the future. This means that the trace might not generalize to other "
-                                  "inputs!")
-                       .arg(what),
-                   what == QLatin1String("boolean")
-                       ? QStringLiteral("use torch.where (or script the function) instead of branching on a tensor "
-                                        "value")
-                       : QStringLiteral("keep the value a tensor instead of converting it to a Python number"),
-                   at);
+        addWarning(
+            what == QLatin1String("boolean") ? QStringLiteral("tensor-to-bool") : QStringLiteral("tensor-to-number"),
+            QStringLiteral("Converting a tensor to a Python %1 might cause the trace to be incorrect. We "
+                           "can't record the data flow of Python values, so this value will be treated as a "
+                           "constant in the future. This means that the trace might not generalize to other "
+                           "inputs!")
+                .arg(what),
+            what == QLatin1String("boolean")
+                ? QStringLiteral("use torch.where (or script the function) instead of branching on a tensor "
+                                 "value")
+                : QStringLiteral("keep the value a tensor instead of converting it to a Python number"),
+            at);
     }
 
     static QString classifyTracerWarning(const std::string& msg)
@@ -453,8 +452,8 @@ private:
         Env env;
         auto gInputs = graph.inputs();
         if (gInputs.size() != inputs.size())
-            throw std::runtime_error("expected " + std::to_string(gInputs.size()) + " arguments, got "
-                                     + std::to_string(inputs.size()));
+            throw std::runtime_error(
+                "expected " + std::to_string(gInputs.size()) + " arguments, got " + std::to_string(inputs.size()));
         for (size_t i = 0; i < inputs.size(); ++i)
             bind(env, gInputs[i], std::move(inputs[i]));
         ++m_depth;
@@ -581,7 +580,7 @@ private:
         if (m_tracing)
             e.traceSoFar = []() {
                 const auto& state = tj::tracer::getTracingState();
-                return state ? snapshotGraph(*state->graph) : IrGraph{};
+                return state ? snapshotGraph(*state->graph) : IrGraph {};
             };
         if (!after && m_depth == 1 && m_options.breakLines.contains(e.location.line)) {
             // Once per line and loop iteration: the first node of the line in each pass.
@@ -600,7 +599,7 @@ private:
                 for (const tj::Value* o : n->outputs()) {
                     auto it = env.find(o);
                     if (it != env.end())
-                        e.values.push_back({valueName(o), summarize(it->second.value)});
+                        e.values.push_back({ valueName(o), summarize(it->second.value) });
                 }
             } else if (e.breakpoint) {
                 e.values = liveValues(env);
@@ -625,7 +624,7 @@ private:
         order.sort();
         QVector<NamedValue> values;
         for (const QString& name : order)
-            values.push_back({name, summarize(latest.value(name)->value)});
+            values.push_back({ name, summarize(latest.value(name)->value) });
         return values;
     }
 
@@ -644,8 +643,8 @@ private:
             throw;
         } catch (const std::exception& e) {
             // Name the node that failed, once, at the innermost level.
-            throw NodeError(std::string(n->kind().toQualString()) + ": " + firstLineOf(e.what()).toStdString(),
-                            locationOf(n));
+            throw NodeError(
+                std::string(n->kind().toQualString()) + ": " + firstLineOf(e.what()).toStdString(), locationOf(n));
         }
         notify(n, true, env);
         // Nested blocks and callees changed the current node; restore for what follows.
@@ -692,7 +691,7 @@ private:
             const Slot tuple = get(env, n->input());
             const auto elems = tuple.value.toTupleRef().elements().vec();
             for (size_t i = 0; i < n->outputs().size(); ++i)
-                bind(env, n->outputs()[i], tuple.items ? tuple.items->at(i) : Slot{elems.at(i)});
+                bind(env, n->outputs()[i], tuple.items ? tuple.items->at(i) : Slot { elems.at(i) });
             return;
         }
         case prim::TupleIndex: {
@@ -701,7 +700,7 @@ private:
             const auto& elems = tuple.value.toTupleRef().elements();
             if (idx < 0)
                 idx += int64_t(elems.size());
-            bind(env, n->output(), tuple.items ? tuple.items->at(size_t(idx)) : Slot{elems.at(size_t(idx))});
+            bind(env, n->output(), tuple.items ? tuple.items->at(size_t(idx)) : Slot { elems.at(size_t(idx)) });
             return;
         }
         case prim::DictConstruct: {
@@ -709,12 +708,12 @@ private:
             c10::impl::GenericDict dict(dt->getKeyType(), dt->getValueType());
             for (size_t i = 0; i + 1 < n->inputs().size(); i += 2)
                 dict.insert_or_assign(get(env, n->input(i)).value, get(env, n->input(i + 1)).value);
-            bind(env, n->output(), Slot{dict});
+            bind(env, n->output(), Slot { dict });
             return;
         }
         case prim::GetAttr: {
             auto obj = get(env, n->input()).value.toObject();
-            bind(env, n->output(), Slot{obj->getAttr(n->s(attr::name))});
+            bind(env, n->output(), Slot { obj->getAttr(n->s(attr::name)) });
             return;
         }
         case prim::SetAttr: {
@@ -724,9 +723,9 @@ private:
         }
         case prim::CreateObject: {
             auto cls = n->output()->type()->expect<c10::ClassType>();
-            auto obj = c10::ivalue::Object::create(c10::StrongTypePtr(cls->compilation_unit(), cls),
-                                                   cls->numAttributes());
-            bind(env, n->output(), Slot{obj});
+            auto obj
+                = c10::ivalue::Object::create(c10::StrongTypePtr(cls->compilation_unit(), cls), cls->numAttributes());
+            bind(env, n->output(), Slot { obj });
             return;
         }
         case prim::isinstance: {
@@ -734,11 +733,11 @@ private:
             bool result = false;
             for (const auto& t : n->tys(attr::types))
                 result |= v.type()->isSubtypeOf(*t);
-            bind(env, n->output(), Slot{result});
+            bind(env, n->output(), Slot { result });
             return;
         }
         case prim::Uninitialized:
-            bind(env, n->output(), Slot{});
+            bind(env, n->output(), Slot {});
             return;
         case prim::unchecked_cast:
             bind(env, n->output(), get(env, n->input()));
@@ -782,24 +781,24 @@ private:
             addPythonConversionWarning(QStringLiteral("boolean"), n);
         if (m_tracing && (cond.hasShadow() || cond.fromSize)) {
             addWarning(QStringLiteral("shape-dependent-branch"),
-                       QStringLiteral("branch at line %1 frozen to its %2 branch: its condition %3 depends on an "
-                                      "input's shape")
-                           .arg(locationOf(n).line)
-                           .arg(taken ? QStringLiteral("then") : QStringLiteral("else"))
-                           .arg(cond.origin.isEmpty() ? QStringLiteral("(a shape)") : cond.origin),
-                       QStringLiteral("script this function (torch.jit.script) or trace it for each shape it "
-                                      "will see"),
-                       n, cond.origin, taken ? 0 : 1);
+                QStringLiteral("branch at line %1 frozen to its %2 branch: its condition %3 depends on an "
+                               "input's shape")
+                    .arg(locationOf(n).line)
+                    .arg(taken ? QStringLiteral("then") : QStringLiteral("else"))
+                    .arg(cond.origin.isEmpty() ? QStringLiteral("(a shape)") : cond.origin),
+                QStringLiteral("script this function (torch.jit.script) or trace it for each shape it "
+                               "will see"),
+                n, cond.origin, taken ? 0 : 1);
         } else if (m_tracing && cond.fromData) {
             addWarning(QStringLiteral("data-dependent-branch"),
-                       QStringLiteral("branch at line %1 frozen to its %2 branch: its condition %3 depends on "
-                                      "tensor values")
-                           .arg(locationOf(n).line)
-                           .arg(taken ? QStringLiteral("then") : QStringLiteral("else"))
-                           .arg(cond.origin.isEmpty() ? QStringLiteral("(tensor data)") : cond.origin),
-                       QStringLiteral("use torch.where or script this function so that both branches stay in "
-                                      "the graph"),
-                       n, cond.origin, taken ? 0 : 1);
+                QStringLiteral("branch at line %1 frozen to its %2 branch: its condition %3 depends on "
+                               "tensor values")
+                    .arg(locationOf(n).line)
+                    .arg(taken ? QStringLiteral("then") : QStringLiteral("else"))
+                    .arg(cond.origin.isEmpty() ? QStringLiteral("(tensor data)") : cond.origin),
+                QStringLiteral("use torch.where or script this function so that both branches stay in "
+                               "the graph"),
+                n, cond.origin, taken ? 0 : 1);
         }
         tj::Block* block = n->blocks().at(taken ? 0 : 1);
         ++m_blockDepth;
@@ -833,13 +832,13 @@ private:
             if (tj::Node* select = tensorIterationSelect(n)) {
                 const at::Tensor x = get(env, select->input(0)).value.toTensor();
                 addWarning(QStringLiteral("iterating-tensor"),
-                           QStringLiteral("Iterating over a tensor might cause the trace to be incorrect. Passing a "
-                                          "tensor of different shape won't change the number of iterations executed "
-                                          "(and might lead to errors or silently give incorrect results)."),
-                           QStringLiteral("iterate over range(%1.size(0)) in a scripted function, or use a batched op")
-                               .arg(describe(select->input(0), env)),
-                           n, QStringLiteral("%1.size(0) (iterating over %1)").arg(describe(select->input(0), env)),
-                           int(x.size(0)));
+                    QStringLiteral("Iterating over a tensor might cause the trace to be incorrect. Passing a "
+                                   "tensor of different shape won't change the number of iterations executed "
+                                   "(and might lead to errors or silently give incorrect results)."),
+                    QStringLiteral("iterate over range(%1.size(0)) in a scripted function, or use a batched op")
+                        .arg(describe(select->input(0), env)),
+                    n, QStringLiteral("%1.size(0) (iterating over %1)").arg(describe(select->input(0), env)),
+                    int(x.size(0)));
                 m_iterRows[n] = at::unbind(x, 0);
                 m_iterSelects[select] = n;
             }
@@ -858,8 +857,8 @@ private:
         bool dataDependent = false;
         int64_t i = 0;
         for (; i < maxTrips && cond; ++i) {
-            m_loops.push_back({loopId, int(i), line});
-            bind(env, body->inputs()[0], Slot{IValue(i)});
+            m_loops.push_back({ loopId, int(i), line });
+            bind(env, body->inputs()[0], Slot { IValue(i) });
             for (size_t k = 0; k < carried; ++k)
                 bind(env, body->inputs()[k + 1], values[k]);
             ++m_blockDepth;
@@ -872,25 +871,24 @@ private:
             for (size_t k = 0; k < carried; ++k)
                 values[k] = get(env, body->outputs()[k + 1]);
         }
-        if (m_tracing && maxTrips != std::numeric_limits<int64_t>::max() && (tripSlot.hasShadow() || tripSlot.fromSize)) {
+        if (m_tracing && maxTrips != std::numeric_limits<int64_t>::max()
+            && (tripSlot.hasShadow() || tripSlot.fromSize)) {
             addWarning(QStringLiteral("shape-dependent-loop"),
-                       QStringLiteral("loop at line %1 unrolled %2 times: trip count %3")
-                           .arg(line)
-                           .arg(i)
-                           .arg(tripSlot.origin.isEmpty() ? QStringLiteral("depends on an input's shape")
-                                                          : tripSlot.origin),
-                       QStringLiteral("script the loop (torch.jit.script) or use a vectorised op; a trace "
-                                      "repeats exactly %1 iterations for every input")
-                           .arg(i),
-                       n, tripSlot.origin, int(i));
+                QStringLiteral("loop at line %1 unrolled %2 times: trip count %3")
+                    .arg(line)
+                    .arg(i)
+                    .arg(tripSlot.origin.isEmpty() ? QStringLiteral("depends on an input's shape") : tripSlot.origin),
+                QStringLiteral("script the loop (torch.jit.script) or use a vectorised op; a trace "
+                               "repeats exactly %1 iterations for every input")
+                    .arg(i),
+                n, tripSlot.origin, int(i));
         } else if (m_tracing && (dataDependent || condSlot.fromData || get(env, n->input(1)).fromData)) {
             addWarning(QStringLiteral("data-dependent-loop"),
-                       QStringLiteral("loop at line %1 unrolled %2 times: its condition depends on tensor values")
-                           .arg(line)
-                           .arg(i),
-                       QStringLiteral("script the loop (torch.jit.script); a trace repeats exactly %1 iterations")
-                           .arg(i),
-                       n, QStringLiteral("a condition on tensor values"), int(i));
+                QStringLiteral("loop at line %1 unrolled %2 times: its condition depends on tensor values")
+                    .arg(line)
+                    .arg(i),
+                QStringLiteral("script the loop (torch.jit.script); a trace repeats exactly %1 iterations").arg(i), n,
+                QStringLiteral("a condition on tensor values"), int(i));
         }
         for (size_t k = 0; k < carried; ++k)
             bind(env, n->outputs()[k], values[k]);
@@ -923,9 +921,9 @@ private:
         const auto items = l.value.toListRef().vec();
         if (items.size() != n->outputs().size())
             throw std::runtime_error("cannot unpack a list of " + std::to_string(items.size()) + " elements into "
-                                     + std::to_string(n->outputs().size()) + " values");
+                + std::to_string(n->outputs().size()) + " values");
         for (size_t i = 0; i < items.size(); ++i) {
-            Slot s{items[i]};
+            Slot s { items[i] };
             if (i < l.elems.size())
                 s.shadow = l.elems[i];
             s.fromSize = l.fromSize;
@@ -992,8 +990,8 @@ private:
             return it->second;
         const tj::Operator* op = n->maybeOperator();
         if (!op)
-            throw std::runtime_error("no operator for " + std::string(n->kind().toQualString())
-                                     + " (JitScope cannot run this node)");
+            throw std::runtime_error(
+                "no operator for " + std::string(n->kind().toQualString()) + " (JitScope cannot run this node)");
         return m_ops.emplace(n, n->getOperation()).first->second;
     }
 
@@ -1052,10 +1050,19 @@ private:
         if (!anyShadow || !allNumbers)
             return false;
         static const std::unordered_map<std::string, std::string> binary = {
-            {"aten::add", "add"}, {"aten::sub", "sub"},  {"aten::mul", "mul"}, {"aten::div", "div"},
-            {"aten::floordiv", "floor_divide"}, {"aten::remainder", "remainder"}, {"aten::pow", "pow"},
-            {"aten::eq", "eq"}, {"aten::ne", "ne"}, {"aten::lt", "lt"}, {"aten::le", "le"}, {"aten::gt", "gt"},
-            {"aten::ge", "ge"},
+            { "aten::add", "add" },
+            { "aten::sub", "sub" },
+            { "aten::mul", "mul" },
+            { "aten::div", "div" },
+            { "aten::floordiv", "floor_divide" },
+            { "aten::remainder", "remainder" },
+            { "aten::pow", "pow" },
+            { "aten::eq", "eq" },
+            { "aten::ne", "ne" },
+            { "aten::lt", "lt" },
+            { "aten::le", "le" },
+            { "aten::gt", "gt" },
+            { "aten::ge", "ge" },
         };
         // Compute the TorchScript result first: it is what the program goes on with.
         runPlain(n, env);
@@ -1125,14 +1132,20 @@ private:
                 os << i->value;
                 return os.str();
             }())
-                                              : i->origin);
+                                             : i->origin);
         static const QHash<QString, QString> symbols = {
-            {QStringLiteral("aten::add"), QStringLiteral("+")},      {QStringLiteral("aten::sub"), QStringLiteral("-")},
-            {QStringLiteral("aten::mul"), QStringLiteral("*")},      {QStringLiteral("aten::div"), QStringLiteral("/")},
-            {QStringLiteral("aten::floordiv"), QStringLiteral("//")}, {QStringLiteral("aten::eq"), QStringLiteral("==")},
-            {QStringLiteral("aten::ne"), QStringLiteral("!=")},      {QStringLiteral("aten::lt"), QStringLiteral("<")},
-            {QStringLiteral("aten::le"), QStringLiteral("<=")},      {QStringLiteral("aten::gt"), QStringLiteral(">")},
-            {QStringLiteral("aten::ge"), QStringLiteral(">=")},      {QStringLiteral("aten::remainder"), QStringLiteral("%")},
+            { QStringLiteral("aten::add"), QStringLiteral("+") },
+            { QStringLiteral("aten::sub"), QStringLiteral("-") },
+            { QStringLiteral("aten::mul"), QStringLiteral("*") },
+            { QStringLiteral("aten::div"), QStringLiteral("/") },
+            { QStringLiteral("aten::floordiv"), QStringLiteral("//") },
+            { QStringLiteral("aten::eq"), QStringLiteral("==") },
+            { QStringLiteral("aten::ne"), QStringLiteral("!=") },
+            { QStringLiteral("aten::lt"), QStringLiteral("<") },
+            { QStringLiteral("aten::le"), QStringLiteral("<=") },
+            { QStringLiteral("aten::gt"), QStringLiteral(">") },
+            { QStringLiteral("aten::ge"), QStringLiteral(">=") },
+            { QStringLiteral("aten::remainder"), QStringLiteral("%") },
         };
         const QString sym = symbols.value(qs(kind));
         if (operands.size() == 2 && !sym.isEmpty())
@@ -1216,7 +1229,7 @@ private:
         if (stack.size() < nout)
             throw std::runtime_error(std::string(n->kind().toQualString()) + " returned too few values");
         for (size_t i = 0; i < nout; ++i)
-            bind(env, n->outputs()[i], Slot{std::move(stack[stack.size() - nout + i])});
+            bind(env, n->outputs()[i], Slot { std::move(stack[stack.size() - nout + i]) });
     }
 
     /// True when the node comes from subscript syntax (x[...]) rather than a method call (x.select(...)).
@@ -1271,7 +1284,7 @@ private:
         const size_t begin = text.rfind('\n', start == 0 ? 0 : start - 1);
         const size_t end = text.find('\n', start);
         return text.substr(begin == std::string::npos ? 0 : begin + 1,
-                           end == std::string::npos ? std::string::npos : end - (begin == std::string::npos ? 0 : begin + 1));
+            end == std::string::npos ? std::string::npos : end - (begin == std::string::npos ? 0 : begin + 1));
     }
 
     static bool isAugmentedSubscript(const tj::Node* n)
@@ -1279,7 +1292,7 @@ private:
         if (!isIndexing(n) || n->inputs().empty())
             return false;
         const std::string text = lineText(n);
-        static const char* ops[] = {"+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>="};
+        static const char* ops[] = { "+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>=" };
         for (const char* op : ops)
             if (text.find(op) != std::string::npos)
                 return sameStart(n->input(0)->node(), n);
@@ -1298,7 +1311,7 @@ private:
         std::vector<const tj::Node*> chain;
         const tj::Value* v = n->input(0);
         while (sameStart(v->node(), n)
-               && (v->node()->kind() == c10::aten::slice || v->node()->kind() == c10::aten::select)) {
+            && (v->node()->kind() == c10::aten::slice || v->node()->kind() == c10::aten::select)) {
             chain.insert(chain.begin(), v->node());
             v = v->node()->input(0);
         }
@@ -1315,8 +1328,8 @@ private:
             } else {
                 const IValue start = get(env, c->input(2)).value, end = get(env, c->input(3)).value;
                 view = at::slice(view, dim, start.isNone() ? 0 : start.toInt(),
-                                 end.isNone() ? std::numeric_limits<int64_t>::max() : end.toInt(),
-                                 get(env, c->input(4)).value.toInt());
+                    end.isNone() ? std::numeric_limits<int64_t>::max() : end.toInt(),
+                    get(env, c->input(4)).value.toInt());
             }
         }
         pythonCopyTo(view, get(env, n->output()).value.toTensor());
@@ -1336,8 +1349,24 @@ private:
     static bool allowsNumbersAsTensors(const std::string& name)
     {
         static const std::set<std::string> allowed = {
-            "add", "add_", "div", "div_", "divide", "divide_", "mul", "mul_", "multiply", "multiply_", "sub",
-            "sub_", "subtract", "subtract_", "true_divide", "true_divide_", "floor_divide", "floor_divide_",
+            "add",
+            "add_",
+            "div",
+            "div_",
+            "divide",
+            "divide_",
+            "mul",
+            "mul_",
+            "multiply",
+            "multiply_",
+            "sub",
+            "sub_",
+            "subtract",
+            "subtract_",
+            "true_divide",
+            "true_divide_",
+            "floor_divide",
+            "floor_divide_",
         };
         return allowed.count(name) > 0;
     }
@@ -1353,7 +1382,7 @@ private:
             const at::Tensor self = get(env, n->input(0)).value.toTensor();
             const Slot& dimSlot = get(env, n->input(1));
             const int64_t dim = dimSlot.value.toInt();
-            Slot s{IValue(self.size(dim))};
+            Slot s { IValue(self.size(dim)) };
             s.shadow = tj::tracer::getSizeOf(self, dim);
             s.fromSize = true;
             s.origin = QStringLiteral("%1.size(%2)").arg(describe(n->input(0), env)).arg(dim);
@@ -1362,7 +1391,7 @@ private:
         }
         if (kind == "aten::size" && n->inputs().size() == 1) {
             const at::Tensor self = get(env, n->input(0)).value.toTensor();
-            Slot s{IValue(c10::List<int64_t>(self.sizes().vec()))};
+            Slot s { IValue(c10::List<int64_t>(self.sizes().vec())) };
             for (int64_t d = 0; d < self.dim(); ++d)
                 s.elems.push_back(tj::tracer::getSizeOf(self, d));
             s.fromSize = true;
@@ -1372,7 +1401,7 @@ private:
         }
         if (kind == "aten::numel" && n->inputs().size() == 1) {
             const at::Tensor self = get(env, n->input(0)).value.toTensor();
-            Slot s{IValue(self.numel())};
+            Slot s { IValue(self.numel()) };
             s.shadow = tj::tracer::getNumelOf(self);
             s.fromSize = true;
             s.origin = QStringLiteral("%1.numel()").arg(describe(n->input(0), env));
@@ -1391,13 +1420,13 @@ private:
             s.fromSize = true;
             s.origin = QStringLiteral("len(%1)").arg(describe(n->input(0), env));
             addWarning(QStringLiteral("len-of-tensor"),
-                       QStringLiteral("Using len to get tensor shape might cause the trace to be incorrect. "
-                                      "Recommended usage would be tensor.shape[0]. Passing a tensor of different "
-                                      "shape might lead to errors or silently give incorrect results."),
-                       QStringLiteral("use %1.shape[0] (recorded dynamically) instead of len(%1), which is baked "
-                                      "in as the constant %2")
-                           .arg(describe(n->input(0), env))
-                           .arg(s.value.toInt()));
+                QStringLiteral("Using len to get tensor shape might cause the trace to be incorrect. "
+                               "Recommended usage would be tensor.shape[0]. Passing a tensor of different "
+                               "shape might lead to errors or silently give incorrect results."),
+                QStringLiteral("use %1.shape[0] (recorded dynamically) instead of len(%1), which is baked "
+                               "in as the constant %2")
+                    .arg(describe(n->input(0), env))
+                    .arg(s.value.toInt()));
             return;
         }
         if (kind == "aten::__getitem__" && n->inputs().size() == 2) {
@@ -1467,7 +1496,7 @@ private:
         }
         // Tensor to Python value conversions: baked as constants by Python's tracer.
         if ((kind == "aten::Bool" || kind == "aten::Int" || kind == "aten::Float" || kind == "aten::item"
-             || kind == "aten::ScalarImplicit")
+                || kind == "aten::ScalarImplicit")
             && n->input(0)->type()->cast<c10::TensorType>()) {
             runPlain(n, env);
             Slot& s = env[n->output()];
@@ -1478,15 +1507,15 @@ private:
                 : kind == "aten::Float"               ? QStringLiteral("float")
                                                       : QStringLiteral("number");
             addWarning(kind == "aten::Bool" ? QStringLiteral("tensor-to-bool") : QStringLiteral("tensor-to-number"),
-                       QStringLiteral("Converting a tensor to a Python %1 might cause the trace to be incorrect. We "
-                                      "can't record the data flow of Python values, so this value will be treated "
-                                      "as a constant in the future. This means that the trace might not generalize "
-                                      "to other inputs!")
-                           .arg(what),
-                       kind == "aten::Bool"
-                           ? QStringLiteral("use torch.where (or script the function) instead of branching on a "
-                                            "tensor value")
-                           : QStringLiteral("keep the value a tensor instead of converting it to a Python number"));
+                QStringLiteral("Converting a tensor to a Python %1 might cause the trace to be incorrect. We "
+                               "can't record the data flow of Python values, so this value will be treated "
+                               "as a constant in the future. This means that the trace might not generalize "
+                               "to other inputs!")
+                    .arg(what),
+                kind == "aten::Bool"
+                    ? QStringLiteral("use torch.where (or script the function) instead of branching on a "
+                                     "tensor value")
+                    : QStringLiteral("keep the value a tensor instead of converting it to a Python number"));
             return;
         }
         if (emulateNumberOp(n, env))
@@ -1505,7 +1534,7 @@ private:
             at::Tensor result = other.value.isTensor()
                 ? at::rsub(self.toTensor(), other.value.toTensor(), get(env, n->input(2)).value.toScalar())
                 : at::rsub(self.toTensor(), other.value.toScalar(), get(env, n->input(2)).value.toScalar());
-            bind(env, n->output(), Slot{result});
+            bind(env, n->output(), Slot { result });
             return;
         }
         runTracedOperator(n, env, kind);
@@ -1529,7 +1558,7 @@ private:
 
         // Python numbers bound to the Tensor overload (argument parser's numbers-as-tensors list).
         if (schema.overload_name().find("Scalar") == 0 && allowsNumbersAsTensors(base) && args.size() >= 2) {
-            auto handle = c10::Dispatcher::singleton().findSchema({name, "Tensor"});
+            auto handle = c10::Dispatcher::singleton().findSchema({ name, "Tensor" });
             if (handle) {
                 tj::Stack stack;
                 stack.push_back(args[0]);
@@ -1547,7 +1576,7 @@ private:
         if (schema.overload_name().find("Scalar") == 0 && args.size() >= 2 && get(env, n->input(1)).hasShadow()) {
             std::string overload = schema.overload_name();
             overload.replace(0, 6, "Tensor");
-            auto handle = c10::Dispatcher::singleton().findSchema({name, overload});
+            auto handle = c10::Dispatcher::singleton().findSchema({ name, overload });
             if (handle) {
                 tj::Stack stack(args.begin(), args.end());
                 stack[1] = get(env, n->input(1)).shadow;
@@ -1561,16 +1590,10 @@ private:
             && !args[1].isNone()) {
             // Python's Tensor.to(device): dispatch_to(self, device, dtype or self.dtype) with self's options.
             const at::Tensor self = args[0].toTensor();
-            auto handle = c10::Dispatcher::singleton().findSchema({"aten::to", "dtype_layout"});
+            auto handle = c10::Dispatcher::singleton().findSchema({ "aten::to", "dtype_layout" });
             if (handle) {
-                tj::Stack stack{args[0],
-                                args[2].isNone() ? IValue(int64_t(self.scalar_type())) : args[2],
-                                IValue(int64_t(self.layout())),
-                                args[1],
-                                IValue(),
-                                args[3],
-                                args[4],
-                                IValue()};
+                tj::Stack stack { args[0], args[2].isNone() ? IValue(int64_t(self.scalar_type())) : args[2],
+                    IValue(int64_t(self.layout())), args[1], IValue(), args[3], args[4], IValue() };
                 handle->callBoxed(stack);
                 storeOutputs(n, env, stack);
                 return;
@@ -1584,12 +1607,12 @@ private:
                 setitem |= use.user->kind() == c10::aten::copy_ && isIndexing(use.user);
             if (!setitem)
                 addWarning(QStringLiteral("baked-constant"),
-                           QStringLiteral("torch.tensor results are registered as constants in the trace. You can "
-                                          "safely ignore this warning if you use this function to create tensors out "
-                                          "of constant variables that would be the same every time you call this "
-                                          "function. In any other case, this might cause the trace to be incorrect."),
-                           QStringLiteral("build the tensor from traced values (e.g. torch.stack) if it depends on "
-                                          "the inputs"));
+                    QStringLiteral("torch.tensor results are registered as constants in the trace. You can "
+                                   "safely ignore this warning if you use this function to create tensors out "
+                                   "of constant variables that would be the same every time you call this "
+                                   "function. In any other case, this might cause the trace to be incorrect."),
+                    QStringLiteral("build the tensor from traced values (e.g. torch.stack) if it depends on "
+                                   "the inputs"));
             auto resume = tj::tracer::pauseTracing();
             runPlain(n, env);
             resume();
@@ -1598,14 +1621,14 @@ private:
         if (base == "copy_" && isIndexing(n) && args.size() >= 2 && args[0].isTensor() && args[1].isTensor()) {
             at::Tensor dst = args[0].toTensor();
             pythonCopyTo(dst, args[1].toTensor());
-            bind(env, n->output(), Slot{dst});
+            bind(env, n->output(), Slot { dst });
             return;
         }
         if (m_iterSelects.count(n)) {
             // `for row in x`: Python took the rows from one aten::unbind when the loop started.
             const auto& rows = m_iterRows[m_iterSelects[n]];
             const int64_t i = args.at(2).toInt();
-            bind(env, n->output(), Slot{rows.at(size_t(i))});
+            bind(env, n->output(), Slot { rows.at(size_t(i)) });
             return;
         }
         for (size_t i = 0; i < n->inputs().size(); ++i) {
@@ -1614,18 +1637,18 @@ private:
                 std::ostringstream os;
                 os << in.value;
                 addWarning(QStringLiteral("baked-constant"),
-                           QStringLiteral("%1 is baked into the trace as the constant %2 (argument '%3' of %4)")
-                               .arg(in.origin.isEmpty() ? QStringLiteral("a value computed from %1")
-                                                              .arg(in.fromData ? QStringLiteral("tensor data")
-                                                                               : QStringLiteral("a shape"))
-                                                        : in.origin)
-                               .arg(qs(os.str()))
-                               .arg(i < schema.arguments().size() ? qs(schema.arguments()[i].name()) : QString())
-                               .arg(qs(name)),
-                           in.fromData ? QStringLiteral("keep the value a tensor so the trace records how it is computed")
-                                       : QStringLiteral("use x.size(d) / x.shape[d] (recorded dynamically) instead of "
-                                                        "len(x), x.dim() or Python arithmetic on shapes"),
-                           nullptr, in.origin, -1);
+                    QStringLiteral("%1 is baked into the trace as the constant %2 (argument '%3' of %4)")
+                        .arg(in.origin.isEmpty()
+                                ? QStringLiteral("a value computed from %1")
+                                      .arg(in.fromData ? QStringLiteral("tensor data") : QStringLiteral("a shape"))
+                                : in.origin)
+                        .arg(qs(os.str()))
+                        .arg(i < schema.arguments().size() ? qs(schema.arguments()[i].name()) : QString())
+                        .arg(qs(name)),
+                    in.fromData ? QStringLiteral("keep the value a tensor so the trace records how it is computed")
+                                : QStringLiteral("use x.size(d) / x.shape[d] (recorded dynamically) instead of "
+                                                 "len(x), x.dim() or Python arithmetic on shapes"),
+                    nullptr, in.origin, -1);
             }
         }
         fillPythonDefaults(schema, base, args);
@@ -1643,7 +1666,7 @@ private:
             }
         }
         const std::string callName = (base == "split" && schema.arguments().size() > 1
-                                      && schema.arguments()[1].type()->kind() == c10::TypeKind::ListType)
+                                         && schema.arguments()[1].type()->kind() == c10::TypeKind::ListType)
             ? std::string("aten::split_with_sizes")
             : std::string();
 
@@ -1652,7 +1675,7 @@ private:
         tj::Node* before = insertPoint->prev();
         tj::Stack stack(args.begin(), args.end());
         if (!callName.empty()) {
-            auto handle = c10::Dispatcher::singleton().findSchema({callName, ""});
+            auto handle = c10::Dispatcher::singleton().findSchema({ callName, "" });
             if (!handle)
                 throw std::runtime_error("no operator " + callName);
             handle->callBoxed(stack);
@@ -1685,8 +1708,8 @@ private:
     /// What tracer::ArgumentStash does for Python's argument parser, done on the recorded node afterwards
     /// (the stash itself is not exported by libtorch): numbers that Python held as traced 0-dim tensors become
     /// aten::Int/Float/ScalarImplicit of that tensor, inserted right after the tensor's producer.
-    void patchShadowedArguments(tj::Node* n, Env& env, const c10::FunctionSchema& schema, tj::Node* insertPoint,
-                                tj::Node* before)
+    void patchShadowedArguments(
+        tj::Node* n, Env& env, const c10::FunctionSchema& schema, tj::Node* insertPoint, tj::Node* before)
     {
         const auto& params = schema.arguments();
         bool any = false;
@@ -1711,7 +1734,7 @@ private:
             tj::Value* ten = tj::tracer::getValueTrace(shadow);
             tj::Graph& g = *ten->owningGraph();
             tj::WithInsertPoint guard(ten->node()->next());
-            return g.insert(as, {ten});
+            return g.insert(as, { ten });
         };
         for (size_t i = 0; i < params.size() && i < n->inputs().size(); ++i) {
             const Slot& s = get(env, n->input(i));
@@ -1723,8 +1746,8 @@ private:
                 && (kindOfType == c10::TypeKind::IntType || kindOfType == c10::TypeKind::FloatType
                     || kindOfType == c10::TypeKind::NumberType || kindOfType == c10::TypeKind::SymIntType)) {
                 const c10::Symbol as = kindOfType == c10::TypeKind::FloatType ? c10::aten::Float
-                    : kindOfType == c10::TypeKind::NumberType                  ? c10::aten::ScalarImplicit
-                                                                               : c10::aten::Int;
+                    : kindOfType == c10::TypeKind::NumberType                 ? c10::aten::ScalarImplicit
+                                                                              : c10::aten::Int;
                 recorded->replaceInput(i, convert(s.shadow, as));
             } else if (s.hasElemShadows()) {
                 tj::Node* list = recorded->input(i)->node();
@@ -1738,7 +1761,8 @@ private:
     }
 
     /// Python's bindings fill TensorOptions that TorchScript leaves as None.
-    static void fillPythonDefaults(const c10::FunctionSchema& schema, const std::string& base, std::vector<IValue>& args)
+    static void fillPythonDefaults(
+        const c10::FunctionSchema& schema, const std::string& base, std::vector<IValue>& args)
     {
         const auto& params = schema.arguments();
         auto index = [&](const char* argName) -> int {
@@ -1748,7 +1772,7 @@ private:
             return -1;
         };
         const int dtype = index("dtype"), layout = index("layout"), device = index("device"), pin = index("pin_memory");
-        if (device < 0 || size_t(std::max({dtype, layout, device, pin})) >= args.size())
+        if (device < 0 || size_t(std::max({ dtype, layout, device, pin })) >= args.size())
             return;
         const bool selfTensor = !args.empty() && args[0].isTensor();
         if (base == "to") {
@@ -1847,7 +1871,7 @@ std::vector<Slot> toSlots(const std::vector<IValue>& values)
 {
     std::vector<Slot> slots;
     for (const auto& v : values)
-        slots.push_back(Slot{v});
+        slots.push_back(Slot { v });
     return slots;
 }
 
@@ -1855,8 +1879,7 @@ std::vector<Slot> toSlots(const std::vector<IValue>& values)
 /// parameters, buffers, constants) and type names, but no methods; the tracer adds `forward` to it. The
 /// archive's own types already have methods, so the trace goes into such a copy, sharing the tensors.
 tj::Module tracedModuleLike(const tj::Module& original, const std::shared_ptr<tj::CompilationUnit>& cu,
-                            const std::string& scope,
-                            std::unordered_map<const c10::ivalue::Object*, std::string>& scopes)
+    const std::string& scope, std::unordered_map<const c10::ivalue::Object*, std::string>& scopes)
 {
     const c10::ClassTypePtr from = original.type();
     // Each instance gets its own type (trace_module does not share types), mangled like Python's.
@@ -1975,7 +1998,7 @@ Diagnostic errorAt(const ModelInfo& model, const QString& message, const SourceL
 {
     Diagnostic d;
     d.message = message;
-    d.location = where.isValid() ? where : SourceLocation{model.path, 0, 0};
+    d.location = where.isValid() ? where : SourceLocation { model.path, 0, 0 };
     if (d.location.file.isEmpty())
         d.location.file = model.path;
     return d;
@@ -2019,13 +2042,14 @@ QString ValueSummary::toString() const
     return text;
 }
 
-RunResult runFunction(const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options)
+RunResult runFunction(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options)
 {
     RunResult r;
     r.inputs = inputs;
     Prepared p = prepare(model, function, inputs, options);
     if (!p.error.isEmpty()) {
-        r.error = errorAt(model, p.error, {model.path, p.errorLine, 0});
+        r.error = errorAt(model, p.error, { model.path, p.errorLine, 0 });
         return r;
     }
     std::lock_guard<std::mutex> lock(model.handle->mutex);
@@ -2035,11 +2059,11 @@ RunResult runFunction(const ModelInfo& model, const QString& function, const Inp
         at::NoGradGuard noGrad;
         std::vector<Slot> args;
         if (p.self)
-            args.push_back(Slot{p.self->deepcopy()._ivalue()});
+            args.push_back(Slot { p.self->deepcopy()._ivalue() });
         for (auto& v : p.inputs)
-            args.push_back(Slot{v});
+            args.push_back(Slot { v });
         for (auto& v : p.defaults)
-            args.push_back(Slot{v});
+            args.push_back(Slot { v });
         auto graph = tj::toGraphFunction(*p.fn).graph();
         exec.indexScriptGraph(*graph);
         auto outs = exec.runFunction(*graph, std::move(args));
@@ -2059,11 +2083,11 @@ RunResult runFunction(const ModelInfo& model, const QString& function, const Inp
     return r;
 }
 
-TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, const InputSet& inputs,
-                              const ExecOptions& options);
+TraceResult traceFunctionImpl(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options);
 
-TraceResult traceFunction(const ModelInfo& model, const QString& function, const InputSet& inputs,
-                          const ExecOptions& options)
+TraceResult traceFunction(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options)
 {
     try {
         return traceFunctionImpl(model, function, inputs, options);
@@ -2075,21 +2099,22 @@ TraceResult traceFunction(const ModelInfo& model, const QString& function, const
     }
 }
 
-TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, const InputSet& inputs,
-                              const ExecOptions& options)
+TraceResult traceFunctionImpl(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options)
 {
     TraceResult r;
     r.inputs = inputs;
     Prepared p = prepare(model, function, inputs, options);
     if (!p.error.isEmpty()) {
-        r.error = errorAt(model, p.error, {model.path, p.errorLine, 0});
+        r.error = errorAt(model, p.error, { model.path, p.errorLine, 0 });
         return r;
     }
     for (const auto& v : p.inputs) {
         if (!v.isTensor() && !v.isTuple() && !v.isList()) {
-            r.error = errorAt(model, QStringLiteral("torch.jit.trace only takes tensors (and tuples or lists of "
-                                                    "them) as inputs; this input set has a %1")
-                                         .arg(qs(v.type()->str())));
+            r.error = errorAt(model,
+                QStringLiteral("torch.jit.trace only takes tensors (and tuples or lists of "
+                               "them) as inputs; this input set has a %1")
+                    .arg(qs(v.type()->str())));
             return r;
         }
     }
@@ -2111,12 +2136,12 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
         tracedModule = tracedModuleLike(*self, std::make_shared<tj::CompilationUnit>(), "__module", scopes);
         // The executor runs the original objects: map those (not the copies) to scope names.
         std::unordered_map<const c10::ivalue::Object*, std::string> originalScopes;
-        std::function<void(const tj::Module&, const std::string&)> walk = [&](const tj::Module& m,
-                                                                               const std::string& scope) {
-            originalScopes[m._ivalue().get()] = scope;
-            for (const auto& child : m.named_children())
-                walk(child.value, scope + "." + child.name);
-        };
+        std::function<void(const tj::Module&, const std::string&)> walk
+            = [&](const tj::Module& m, const std::string& scope) {
+                  originalScopes[m._ivalue().get()] = scope;
+                  for (const auto& child : m.named_children())
+                      walk(child.value, scope + "." + child.name);
+              };
         walk(*self, "__module");
         exec.setModuleScopes(std::move(originalScopes));
     }
@@ -2144,20 +2169,20 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
             [&](tj::Stack in) -> tj::Stack {
                 std::vector<Slot> args;
                 if (self)
-                    args.push_back(Slot{self->_ivalue()});
+                    args.push_back(Slot { self->_ivalue() });
                 for (auto& v : in)
-                    args.push_back(Slot{v});
+                    args.push_back(Slot { v });
                 for (auto& v : p.defaults)
-                    args.push_back(Slot{v});
+                    args.push_back(Slot { v });
                 auto outs = exec.runFunction(*graph, std::move(args));
                 tj::Stack result;
                 if (outs.size() == 1) {
-                    result = {pythonValue(outs[0])};
+                    result = { pythonValue(outs[0]) };
                 } else {
                     std::vector<IValue> values;
                     for (const auto& o : outs)
                         values.push_back(pythonValue(o));
-                    result = {c10::ivalue::Tuple::create(std::move(values))};
+                    result = { c10::ivalue::Tuple::create(std::move(values)) };
                 }
                 recorded = tj::tracer::getTracingState();
                 recordedOutputs = result;
@@ -2228,8 +2253,8 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
     return r;
 }
 
-TraceResult traceWithInterpreter(const ModelInfo& model, const QString& function, const InputSet& inputs,
-                                 const ExecOptions& options)
+TraceResult traceWithInterpreter(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options)
 {
     TraceResult r;
     r.inputs = inputs;
@@ -2282,10 +2307,10 @@ RunResult runTrace(const TraceResult& trace, const InputSet& inputs, const ExecO
         at::NoGradGuard noGrad;
         std::vector<Slot> args;
         if (trace.program->self)
-            args.push_back(Slot{trace.program->self->deepcopy()._ivalue()});
+            args.push_back(Slot { trace.program->self->deepcopy()._ivalue() });
         // The trace graph takes its inputs flattened, as the tracer recorded them.
         for (auto& v : makeInputs(inputs, options.seed))
-            args.push_back(Slot{v});
+            args.push_back(Slot { v });
         auto outs = exec.runFunction(*trace.program->graph, std::move(args));
         auto values = std::make_shared<RuntimeValues>();
         values->values = flattenOutputs(outs);
@@ -2300,7 +2325,7 @@ RunResult runTrace(const TraceResult& trace, const InputSet& inputs, const ExecO
 }
 
 OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, const TraceResult& trace,
-                              const InputSet& inputs, const ExecOptions& options, double rtol, double atol)
+    const InputSet& inputs, const ExecOptions& options, double rtol, double atol)
 {
     OutputCheck check;
     if (!trace.ok || !trace.program) {
@@ -2317,7 +2342,7 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, c
     auto cloned = [&p]() {
         std::vector<Slot> args;
         for (const auto& v : p.inputs)
-            args.push_back(Slot{v.deepcopy()});
+            args.push_back(Slot { v.deepcopy() });
         return args;
     };
     RunResult traced, scripted;
@@ -2327,7 +2352,7 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, c
         ExecutorScope scope(&exec);
         std::vector<Slot> args;
         if (trace.program->self)
-            args.push_back(Slot{trace.program->self->deepcopy()._ivalue()});
+            args.push_back(Slot { trace.program->self->deepcopy()._ivalue() });
         for (auto& a : cloned())
             args.push_back(std::move(a));
         auto values = std::make_shared<RuntimeValues>();
@@ -2344,11 +2369,11 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, c
         ExecutorScope scope(&exec);
         std::vector<Slot> args;
         if (p.self)
-            args.push_back(Slot{p.self->deepcopy()._ivalue()});
+            args.push_back(Slot { p.self->deepcopy()._ivalue() });
         for (auto& a : cloned())
             args.push_back(std::move(a));
         for (auto& v : p.defaults)
-            args.push_back(Slot{v});
+            args.push_back(Slot { v });
         auto graph = tj::toGraphFunction(*p.fn).graph();
         exec.indexScriptGraph(*graph);
         auto values = std::make_shared<RuntimeValues>();
@@ -2441,7 +2466,7 @@ OutputComparison compareOutputs(const RunResult& expected, const RunResult& actu
             const double maxRel = (finiteDiff / x.abs().clamp_min(1e-300)).max().item<double>();
             if (maxAbs > c.greatestAbsDiff) {
                 c.greatestAbsDiff = maxAbs;
-                const int64_t flat = finiteDiff.reshape({-1}).argmax().item<int64_t>();
+                const int64_t flat = finiteDiff.reshape({ -1 }).argmax().item<int64_t>();
                 std::vector<int64_t> idx(size_t(x.dim()));
                 int64_t rest = flat;
                 for (int64_t d = x.dim() - 1; d >= 0; --d) {

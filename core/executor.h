@@ -107,16 +107,16 @@ struct TraceResult
 };
 
 /// Traces `function` of `model` on `inputs` as torch.jit.trace would. Thread-safe; never throws.
-TraceResult traceFunction(const ModelInfo& model, const QString& function, const InputSet& inputs,
-                          const ExecOptions& options = {});
+TraceResult traceFunction(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options = {});
 /// Baseline for benchmarks: libtorch's own interpreter (GraphExecutor) run under its C++ tracer, the way a
 /// C++ program would trace. Bakes sizes where Python records them; see traceFunction for the real thing.
-TraceResult traceWithInterpreter(const ModelInfo& model, const QString& function, const InputSet& inputs,
-                                 const ExecOptions& options = {});
+TraceResult traceWithInterpreter(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options = {});
 
 /// Runs the script function itself (no tracing).
-RunResult runFunction(const ModelInfo& model, const QString& function, const InputSet& inputs,
-                      const ExecOptions& options = {});
+RunResult runFunction(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options = {});
 /// Runs a recorded trace on other inputs.
 RunResult runTrace(const TraceResult& trace, const InputSet& inputs, const ExecOptions& options = {});
 
@@ -143,6 +143,6 @@ struct OutputCheck
     OutputComparison comparison;
 };
 OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, const TraceResult& trace,
-                              const InputSet& inputs, const ExecOptions& options, double rtol, double atol);
+    const InputSet& inputs, const ExecOptions& options, double rtol, double atol);
 
 } // namespace jitscope

@@ -100,11 +100,12 @@ public:
                 m_folded.insert(n.id, constantText(n));
             } else if (n.kind == QLatin1String("prim::GetAttr") && n.inputs.size() == 1) {
                 const int src = g.value(n.inputs.first()).producer;
-                const QString base = src >= 0 && m_folded.contains(src) ? m_folded.value(src)
-                                                                        : g.value(n.inputs.first()).name;
-                m_folded.insert(n.id, base.section(QLatin1Char('.'), 0, 0) == QLatin1String("self")
-                                          ? base + QLatin1Char('.') + n.attribute(QStringLiteral("name"))
-                                          : base + QLatin1Char('.') + n.attribute(QStringLiteral("name")));
+                const QString base
+                    = src >= 0 && m_folded.contains(src) ? m_folded.value(src) : g.value(n.inputs.first()).name;
+                m_folded.insert(n.id,
+                    base.section(QLatin1Char('.'), 0, 0) == QLatin1String("self")
+                        ? base + QLatin1Char('.') + n.attribute(QStringLiteral("name"))
+                        : base + QLatin1Char('.') + n.attribute(QStringLiteral("name")));
             } else if (n.kind == QLatin1String("prim::ListConstruct") && n.blocks.isEmpty()) {
                 QStringList items;
                 bool all = true;
@@ -157,9 +158,10 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
     QHash<int, int> inputIndex; // graph input value id -> index in b.nodes
 
     QString& dot = b.dot;
-    dot += QStringLiteral("digraph G {\n  graph [rankdir=TB, nodesep=0.25, ranksep=0.35, fontname=\"%1\", fontsize=%2];\n"
-                          "  node [shape=box, style=\"rounded\", fontname=\"%1\", fontsize=%2, margin=\"0.12,0.05\", "
-                          "height=0.3];\n  edge [fontname=\"%1\", fontsize=%3, arrowsize=0.6];\n")
+    dot += QStringLiteral(
+        "digraph G {\n  graph [rankdir=TB, nodesep=0.25, ranksep=0.35, fontname=\"%1\", fontsize=%2];\n"
+        "  node [shape=box, style=\"rounded\", fontname=\"%1\", fontsize=%2, margin=\"0.12,0.05\", "
+        "height=0.3];\n  edge [fontname=\"%1\", fontsize=%3, arrowsize=0.6];\n")
                .arg(opt.fontName)
                .arg(opt.fontSize)
                .arg(opt.fontSize * 0.8);
@@ -187,8 +189,7 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         b.nodes.push_back(ln);
     }
 
-    std::function<void(const IrBlock&, int, int)> emitBlock = [&](const IrBlock& block, int depth,
-                                                                  int parentCluster) {
+    std::function<void(const IrBlock&, int, int)> emitBlock = [&](const IrBlock& block, int depth, int parentCluster) {
         const QString indent(2 * depth, QLatin1Char(' '));
         for (int id : block.nodes) {
             const IrNode& n = g.node(id);
@@ -200,7 +201,7 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
             ln.category = opCategory(n.kind);
             QStringList argNames = schemaArgumentNames(n.schema);
             if (n.kind == QLatin1String("prim::Loop"))
-                argNames = {QStringLiteral("max_trip_count"), QStringLiteral("initial_condition")};
+                argNames = { QStringLiteral("max_trip_count"), QStringLiteral("initial_condition") };
             for (int i = 0; i < n.inputs.size(); ++i) {
                 const int p = g.value(n.inputs[i]).producer;
                 if (p >= 0 && folder.isFolded(p)) {
@@ -230,7 +231,8 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                     c.title += QStringLiteral(" (line %1)").arg(n.location.line);
                 b.clusters.push_back(c);
                 dot += indent + QStringLiteral("  subgraph cluster_%1 {\n").arg(cluster);
-                dot += indent + QStringLiteral("    label=\"%1\"; labeljust=l; style=rounded;\n").arg(dotEscape(c.title));
+                dot += indent
+                    + QStringLiteral("    label=\"%1\"; labeljust=l; style=rounded;\n").arg(dotEscape(c.title));
                 dot += indent + QStringLiteral("    n%1 [label=\"%2\"];\n").arg(index).arg(label);
                 b.nodes.push_back(ln);
                 for (int bi = 0; bi < n.blocks.size(); ++bi) {
@@ -240,12 +242,12 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                     bc.blockIndex = bi;
                     bc.parentCluster = cluster;
                     bc.title = n.kind == QLatin1String("prim::Loop") ? QStringLiteral("body")
-                        : bi == 0                                      ? QStringLiteral("then")
-                                                                       : QStringLiteral("else");
+                        : bi == 0                                    ? QStringLiteral("then")
+                                                                     : QStringLiteral("else");
                     b.clusters.push_back(bc);
                     dot += indent + QStringLiteral("    subgraph cluster_%1 {\n").arg(sub);
-                    dot += indent + QStringLiteral("      label=\"%1\"; labeljust=l; style=\"rounded,dashed\";\n")
-                                        .arg(bc.title);
+                    dot += indent
+                        + QStringLiteral("      label=\"%1\"; labeljust=l; style=\"rounded,dashed\";\n").arg(bc.title);
                     // An empty block still needs something to hold its place.
                     bool anyVisible = false;
                     for (int child : n.blocks[bi].nodes)
@@ -344,8 +346,10 @@ OpCategory opCategory(const QString& kind)
         && (op.startsWith(QLatin1String("List")) || op.startsWith(QLatin1String("Tuple"))
             || op.startsWith(QLatin1String("Dict"))))
         return OpCategory::Container;
-    static const QRegularExpression conv(QStringLiteral("^_?(conv|convolution|linear|matmul|mm|bmm|addmm|einsum|baddbmm)"));
-    static const QRegularExpression norm(QStringLiteral("(batch_norm|layer_norm|group_norm|instance_norm|norm$|normalize)"));
+    static const QRegularExpression conv(
+        QStringLiteral("^_?(conv|convolution|linear|matmul|mm|bmm|addmm|einsum|baddbmm)"));
+    static const QRegularExpression norm(
+        QStringLiteral("(batch_norm|layer_norm|group_norm|instance_norm|norm$|normalize)"));
     static const QRegularExpression act(QStringLiteral(
         "^(relu|relu6|gelu|silu|sigmoid|tanh|softmax|log_softmax|hardtanh|hardswish|hardsigmoid|leaky_relu|elu|selu|"
         "mish|softplus|threshold|prelu|glu|dropout|feature_dropout)_?$"));

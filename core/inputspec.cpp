@@ -123,8 +123,8 @@ QString InputValue::toString() const
         for (const InputValue& i : items)
             parts << i.toString();
         if (kind == Kind::Tuple)
-            return QLatin1Char('(') + parts.join(QLatin1Char(',')) + (items.size() == 1 ? QStringLiteral(",)")
-                                                                                       : QStringLiteral(")"));
+            return QLatin1Char('(') + parts.join(QLatin1Char(','))
+                + (items.size() == 1 ? QStringLiteral(",)") : QStringLiteral(")"));
         return QLatin1Char('[') + parts.join(QLatin1Char(',')) + QLatin1Char(']');
     }
     }
@@ -166,10 +166,16 @@ qint64 InputSet::byteSize() const
 int dtypeElementSize(const QString& dtype)
 {
     static const QHash<QString, int> sizes = {
-        {QStringLiteral("f32"), 4}, {QStringLiteral("f64"), 8}, {QStringLiteral("f16"), 2},
-        {QStringLiteral("bf16"), 2}, {QStringLiteral("i64"), 8}, {QStringLiteral("i32"), 4},
-        {QStringLiteral("i16"), 2}, {QStringLiteral("i8"), 1}, {QStringLiteral("u8"), 1},
-        {QStringLiteral("bool"), 1},
+        { QStringLiteral("f32"), 4 },
+        { QStringLiteral("f64"), 8 },
+        { QStringLiteral("f16"), 2 },
+        { QStringLiteral("bf16"), 2 },
+        { QStringLiteral("i64"), 8 },
+        { QStringLiteral("i32"), 4 },
+        { QStringLiteral("i16"), 2 },
+        { QStringLiteral("i8"), 1 },
+        { QStringLiteral("u8"), 1 },
+        { QStringLiteral("bool"), 1 },
     };
     return sizes.value(dtype, 0);
 }
@@ -177,19 +183,31 @@ int dtypeElementSize(const QString& dtype)
 QString canonicalDtype(const QString& name)
 {
     static const QHash<QString, QString> names = {
-        {QStringLiteral("f32"), QStringLiteral("f32")},       {QStringLiteral("float"), QStringLiteral("f32")},
-        {QStringLiteral("float32"), QStringLiteral("f32")},   {QStringLiteral("f64"), QStringLiteral("f64")},
-        {QStringLiteral("double"), QStringLiteral("f64")},    {QStringLiteral("float64"), QStringLiteral("f64")},
-        {QStringLiteral("f16"), QStringLiteral("f16")},       {QStringLiteral("half"), QStringLiteral("f16")},
-        {QStringLiteral("float16"), QStringLiteral("f16")},   {QStringLiteral("bf16"), QStringLiteral("bf16")},
-        {QStringLiteral("bfloat16"), QStringLiteral("bf16")}, {QStringLiteral("i64"), QStringLiteral("i64")},
-        {QStringLiteral("long"), QStringLiteral("i64")},      {QStringLiteral("int64"), QStringLiteral("i64")},
-        {QStringLiteral("i32"), QStringLiteral("i32")},       {QStringLiteral("int"), QStringLiteral("i32")},
-        {QStringLiteral("int32"), QStringLiteral("i32")},     {QStringLiteral("i16"), QStringLiteral("i16")},
-        {QStringLiteral("short"), QStringLiteral("i16")},     {QStringLiteral("int16"), QStringLiteral("i16")},
-        {QStringLiteral("i8"), QStringLiteral("i8")},         {QStringLiteral("int8"), QStringLiteral("i8")},
-        {QStringLiteral("u8"), QStringLiteral("u8")},         {QStringLiteral("uint8"), QStringLiteral("u8")},
-        {QStringLiteral("bool"), QStringLiteral("bool")},
+        { QStringLiteral("f32"), QStringLiteral("f32") },
+        { QStringLiteral("float"), QStringLiteral("f32") },
+        { QStringLiteral("float32"), QStringLiteral("f32") },
+        { QStringLiteral("f64"), QStringLiteral("f64") },
+        { QStringLiteral("double"), QStringLiteral("f64") },
+        { QStringLiteral("float64"), QStringLiteral("f64") },
+        { QStringLiteral("f16"), QStringLiteral("f16") },
+        { QStringLiteral("half"), QStringLiteral("f16") },
+        { QStringLiteral("float16"), QStringLiteral("f16") },
+        { QStringLiteral("bf16"), QStringLiteral("bf16") },
+        { QStringLiteral("bfloat16"), QStringLiteral("bf16") },
+        { QStringLiteral("i64"), QStringLiteral("i64") },
+        { QStringLiteral("long"), QStringLiteral("i64") },
+        { QStringLiteral("int64"), QStringLiteral("i64") },
+        { QStringLiteral("i32"), QStringLiteral("i32") },
+        { QStringLiteral("int"), QStringLiteral("i32") },
+        { QStringLiteral("int32"), QStringLiteral("i32") },
+        { QStringLiteral("i16"), QStringLiteral("i16") },
+        { QStringLiteral("short"), QStringLiteral("i16") },
+        { QStringLiteral("int16"), QStringLiteral("i16") },
+        { QStringLiteral("i8"), QStringLiteral("i8") },
+        { QStringLiteral("int8"), QStringLiteral("i8") },
+        { QStringLiteral("u8"), QStringLiteral("u8") },
+        { QStringLiteral("uint8"), QStringLiteral("u8") },
+        { QStringLiteral("bool"), QStringLiteral("bool") },
     };
     QString n = name.trimmed();
     if (n.startsWith(QLatin1String("torch.")))
@@ -204,8 +222,7 @@ class SetParser
 public:
     explicit SetParser(const QString& s)
         : m_s(s)
-    {
-    }
+    { }
 
     std::optional<InputSet> parse(InputParseError* error)
     {
@@ -248,7 +265,7 @@ private:
     void fail(const QString& msg, int pos = -1)
     {
         if (m_error.message.isEmpty())
-            m_error = {msg, pos < 0 ? m_pos : pos};
+            m_error = { msg, pos < 0 ? m_pos : pos };
     }
     QString word()
     {
@@ -263,10 +280,10 @@ private:
         if (!atEnd() && (peek() == QLatin1Char('-') || peek() == QLatin1Char('+')))
             ++m_pos;
         while (!atEnd()
-               && (m_s[m_pos].isDigit() || m_s[m_pos] == QLatin1Char('.') || m_s[m_pos] == QLatin1Char('e')
-                   || m_s[m_pos] == QLatin1Char('E')
-                   || ((m_s[m_pos] == QLatin1Char('-') || m_s[m_pos] == QLatin1Char('+'))
-                       && (m_s[m_pos - 1] == QLatin1Char('e') || m_s[m_pos - 1] == QLatin1Char('E')))))
+            && (m_s[m_pos].isDigit() || m_s[m_pos] == QLatin1Char('.') || m_s[m_pos] == QLatin1Char('e')
+                || m_s[m_pos] == QLatin1Char('E')
+                || ((m_s[m_pos] == QLatin1Char('-') || m_s[m_pos] == QLatin1Char('+'))
+                    && (m_s[m_pos - 1] == QLatin1Char('e') || m_s[m_pos - 1] == QLatin1Char('E')))))
             ++m_pos;
         const QString t = m_s.mid(start, m_pos - start);
         if (t == QLatin1String("inf") || t == QLatin1String("-inf") || t == QLatin1String("nan"))
@@ -356,7 +373,7 @@ private:
         if (w == QLatin1String("false") || w == QLatin1String("False"))
             return InputValue::boolean(false);
         if (w == QLatin1String("none") || w == QLatin1String("None"))
-            return InputValue{};
+            return InputValue {};
         if (w == QLatin1String("inf") || w == QLatin1String("nan"))
             return InputValue::real(w == QLatin1String("inf") ? INFINITY : NAN);
         const QString dtype = canonicalDtype(w);
@@ -409,14 +426,17 @@ private:
             const int fillStart = m_pos;
             const QString fill = word();
             static const QHash<QString, InputValue::Fill> fills = {
-                {QStringLiteral("rand"), InputValue::Fill::Rand},     {QStringLiteral("randn"), InputValue::Fill::Randn},
-                {QStringLiteral("zeros"), InputValue::Fill::Zeros},   {QStringLiteral("ones"), InputValue::Fill::Ones},
-                {QStringLiteral("arange"), InputValue::Fill::Arange}, {QStringLiteral("full"), InputValue::Fill::Full},
-                {QStringLiteral("values"), InputValue::Fill::Values},
+                { QStringLiteral("rand"), InputValue::Fill::Rand },
+                { QStringLiteral("randn"), InputValue::Fill::Randn },
+                { QStringLiteral("zeros"), InputValue::Fill::Zeros },
+                { QStringLiteral("ones"), InputValue::Fill::Ones },
+                { QStringLiteral("arange"), InputValue::Fill::Arange },
+                { QStringLiteral("full"), InputValue::Fill::Full },
+                { QStringLiteral("values"), InputValue::Fill::Values },
             };
             if (!fills.contains(fill)) {
                 fail(QStringLiteral("unknown fill '%1' (use rand, randn, zeros, ones, arange, full:V)").arg(fill),
-                     fillStart);
+                    fillStart);
                 return std::nullopt;
             }
             t.fill = fills.value(fill);
@@ -445,7 +465,7 @@ private:
                         n *= d;
                     if (n != t.values.size()) {
                         fail(QStringLiteral("%1 values given for a shape of %2 elements").arg(t.values.size()).arg(n),
-                             fillStart);
+                            fillStart);
                         return std::nullopt;
                     }
                 }

@@ -79,9 +79,8 @@ QVector<int> toIntVector(const QJsonValue& v)
 
 QJsonObject blockToJson(const IrBlock& b)
 {
-    return QJsonObject{{QStringLiteral("inputs"), intArray(b.inputs)},
-                       {QStringLiteral("outputs"), intArray(b.outputs)},
-                       {QStringLiteral("nodes"), intArray(b.nodes)}};
+    return QJsonObject { { QStringLiteral("inputs"), intArray(b.inputs) },
+        { QStringLiteral("outputs"), intArray(b.outputs) }, { QStringLiteral("nodes"), intArray(b.nodes) } };
 }
 
 IrBlock blockFromJson(const QJsonObject& o)
@@ -122,10 +121,8 @@ QJsonObject IrGraph::toJson() const
 {
     QJsonArray jvalues;
     for (const IrValue& v : values) {
-        QJsonObject o{{QStringLiteral("id"), v.id},
-                      {QStringLiteral("name"), v.name},
-                      {QStringLiteral("type"), v.type},
-                      {QStringLiteral("producer"), v.producer}};
+        QJsonObject o { { QStringLiteral("id"), v.id }, { QStringLiteral("name"), v.name },
+            { QStringLiteral("type"), v.type }, { QStringLiteral("producer"), v.producer } };
         if (v.tensor) {
             QJsonObject t;
             if (!v.tensor->dtype.isEmpty())
@@ -144,20 +141,16 @@ QJsonObject IrGraph::toJson() const
     }
     QJsonArray jnodes;
     for (const IrNode& n : nodes) {
-        QJsonObject o{{QStringLiteral("id"), n.id},
-                      {QStringLiteral("kind"), n.kind},
-                      {QStringLiteral("inputs"), intArray(n.inputs)},
-                      {QStringLiteral("outputs"), intArray(n.outputs)},
-                      {QStringLiteral("parent"), n.parentNode},
-                      {QStringLiteral("parent_block"), n.parentBlock}};
+        QJsonObject o { { QStringLiteral("id"), n.id }, { QStringLiteral("kind"), n.kind },
+            { QStringLiteral("inputs"), intArray(n.inputs) }, { QStringLiteral("outputs"), intArray(n.outputs) },
+            { QStringLiteral("parent"), n.parentNode }, { QStringLiteral("parent_block"), n.parentBlock } };
         if (!n.schema.isEmpty())
             o.insert(QStringLiteral("schema"), n.schema);
         if (!n.attributes.isEmpty()) {
             QJsonArray attrs;
             for (const auto& a : n.attributes)
-                attrs.append(QJsonObject{{QStringLiteral("name"), a.name},
-                                         {QStringLiteral("kind"), a.kind},
-                                         {QStringLiteral("value"), a.value}});
+                attrs.append(QJsonObject { { QStringLiteral("name"), a.name }, { QStringLiteral("kind"), a.kind },
+                    { QStringLiteral("value"), a.value } });
             o.insert(QStringLiteral("attributes"), attrs);
             o.insert(QStringLiteral("attribute_text"), n.attributeText);
         }
@@ -168,9 +161,9 @@ QJsonObject IrGraph::toJson() const
             o.insert(QStringLiteral("blocks"), blocks);
         }
         if (n.location.isValid())
-            o.insert(QStringLiteral("source"), QJsonObject{{QStringLiteral("file"), n.location.file},
-                                                           {QStringLiteral("line"), n.location.line},
-                                                           {QStringLiteral("column"), n.location.column}});
+            o.insert(QStringLiteral("source"),
+                QJsonObject { { QStringLiteral("file"), n.location.file }, { QStringLiteral("line"), n.location.line },
+                    { QStringLiteral("column"), n.location.column } });
         if (!n.scope.isEmpty())
             o.insert(QStringLiteral("scope"), n.scope);
         if (n.originNode >= 0)
@@ -178,19 +171,17 @@ QJsonObject IrGraph::toJson() const
         if (!n.loopPath.isEmpty()) {
             QJsonArray path;
             for (const LoopFrame& f : n.loopPath)
-                path.append(QJsonObject{{QStringLiteral("loop"), f.loopNode},
-                                        {QStringLiteral("iteration"), f.iteration},
-                                        {QStringLiteral("line"), f.line}});
+                path.append(QJsonObject { { QStringLiteral("loop"), f.loopNode },
+                    { QStringLiteral("iteration"), f.iteration }, { QStringLiteral("line"), f.line } });
             o.insert(QStringLiteral("loop_path"), path);
         }
         jnodes.append(o);
     }
     QJsonObject top = blockToJson(this->top);
-    return QJsonObject{{QStringLiteral("inputs"), top.value(QStringLiteral("inputs"))},
-                       {QStringLiteral("outputs"), top.value(QStringLiteral("outputs"))},
-                       {QStringLiteral("nodes"), top.value(QStringLiteral("nodes"))},
-                       {QStringLiteral("values"), jvalues},
-                       {QStringLiteral("node_table"), jnodes}};
+    return QJsonObject { { QStringLiteral("inputs"), top.value(QStringLiteral("inputs")) },
+        { QStringLiteral("outputs"), top.value(QStringLiteral("outputs")) },
+        { QStringLiteral("nodes"), top.value(QStringLiteral("nodes")) }, { QStringLiteral("values"), jvalues },
+        { QStringLiteral("node_table"), jnodes } };
 }
 
 IrGraph IrGraph::fromJson(const QJsonObject& json, QString* error)
@@ -198,7 +189,7 @@ IrGraph IrGraph::fromJson(const QJsonObject& json, QString* error)
     auto failWith = [error](const QString& msg) {
         if (error)
             *error = msg;
-        return IrGraph{};
+        return IrGraph {};
     };
     IrGraph g;
     g.top = blockFromJson(json);
@@ -242,22 +233,21 @@ IrGraph IrGraph::fromJson(const QJsonObject& json, QString* error)
         n.parentBlock = o.value(QStringLiteral("parent_block")).toInt(-1);
         for (const auto& a : o.value(QStringLiteral("attributes")).toArray()) {
             const QJsonObject ao = a.toObject();
-            n.attributes.push_back({ao.value(QStringLiteral("name")).toString(),
-                                    ao.value(QStringLiteral("kind")).toString(),
-                                    ao.value(QStringLiteral("value")).toString()});
+            n.attributes.push_back({ ao.value(QStringLiteral("name")).toString(),
+                ao.value(QStringLiteral("kind")).toString(), ao.value(QStringLiteral("value")).toString() });
         }
         n.attributeText = o.value(QStringLiteral("attribute_text")).toString();
         for (const auto& b : o.value(QStringLiteral("blocks")).toArray())
             n.blocks.push_back(blockFromJson(b.toObject()));
         const QJsonObject src = o.value(QStringLiteral("source")).toObject();
-        n.location = {src.value(QStringLiteral("file")).toString(), src.value(QStringLiteral("line")).toInt(),
-                      src.value(QStringLiteral("column")).toInt()};
+        n.location = { src.value(QStringLiteral("file")).toString(), src.value(QStringLiteral("line")).toInt(),
+            src.value(QStringLiteral("column")).toInt() };
         n.scope = o.value(QStringLiteral("scope")).toString();
         n.originNode = o.value(QStringLiteral("origin")).toInt(-1);
         for (const auto& f : o.value(QStringLiteral("loop_path")).toArray()) {
             const QJsonObject fo = f.toObject();
-            n.loopPath.push_back({fo.value(QStringLiteral("loop")).toInt(-1), fo.value(QStringLiteral("iteration")).toInt(),
-                                  fo.value(QStringLiteral("line")).toInt()});
+            n.loopPath.push_back({ fo.value(QStringLiteral("loop")).toInt(-1),
+                fo.value(QStringLiteral("iteration")).toInt(), fo.value(QStringLiteral("line")).toInt() });
         }
         g.nodes.push_back(n);
     }

@@ -139,7 +139,7 @@ public:
             // Node::printAttributes is private: print the bare node line and cut the attribute list out of it.
             std::ostringstream os;
             n->print(os, 0, nullptr, /*print_source_locations=*/false, /*print_attributes=*/true,
-                     /*print_scopes=*/false, /*print_body=*/false);
+                /*print_scopes=*/false, /*print_body=*/false);
             const std::string line = os.str();
             std::string inputs;
             for (size_t i = 0; i < n->inputs().size(); ++i)

@@ -18,7 +18,7 @@ namespace jitscope {
 
 /// Copies a libtorch graph into core's plain value types. Must be called where torch is initialised.
 /// `decorate`, when given, is called for every node to add what the graph itself does not hold (provenance).
-IrGraph snapshotGraph(const torch::jit::Graph& graph,
-                      const std::function<void(const torch::jit::Node*, IrNode&)>& decorate = {});
+IrGraph snapshotGraph(
+    const torch::jit::Graph& graph, const std::function<void(const torch::jit::Node*, IrNode&)>& decorate = {});
 
 } // namespace jitscope

@@ -15,11 +15,11 @@
 #include <torch/csrc/jit/api/compilation_unit.h>
 #include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/frontend/error_report.h>
+#include <torch/csrc/jit/frontend/function_schema_parser.h>
 #include <torch/csrc/jit/frontend/parser.h>
 #include <torch/csrc/jit/frontend/resolver.h>
-#include <torch/csrc/jit/frontend/sugared_value.h>
-#include <torch/csrc/jit/frontend/function_schema_parser.h>
 #include <torch/csrc/jit/frontend/schema_matching.h>
+#include <torch/csrc/jit/frontend/sugared_value.h>
 #include <torch/csrc/jit/frontend/tree_views.h>
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/ir/irparser.h>
@@ -202,12 +202,10 @@ struct BooleanDispatchValue : public tj::SugaredValue
         : m_compiler(compiler)
         , m_path(std::move(path))
         , m_dispatch(std::move(dispatch))
-    {
-    }
+    { }
     std::string kind() const override { return "boolean dispatch"; }
     std::shared_ptr<tj::SugaredValue> call(const tj::SourceRange& loc, tj::GraphFunction& caller,
-                                           at::ArrayRef<tj::NamedValue> args, at::ArrayRef<tj::NamedValue> kwargs,
-                                           size_t n_binders) override;
+        at::ArrayRef<tj::NamedValue> args, at::ArrayRef<tj::NamedValue> kwargs, size_t n_binders) override;
 
     PyFileCompiler* m_compiler;
     QString m_path;
@@ -220,13 +218,12 @@ struct PyPathValue : public tj::SugaredValue
     PyPathValue(PyFileCompiler* compiler, QString path)
         : m_compiler(compiler)
         , m_path(std::move(path))
-    {
-    }
+    { }
     std::string kind() const override { return "module '" + m_path.toStdString() + "'"; }
-    std::shared_ptr<tj::SugaredValue> attr(const tj::SourceRange& loc, tj::GraphFunction& m,
-                                           const std::string& field) override;
-    static std::shared_ptr<tj::SugaredValue> resolve(PyFileCompiler* compiler, const QString& path,
-                                                     tj::GraphFunction& m, const tj::SourceRange& loc);
+    std::shared_ptr<tj::SugaredValue> attr(
+        const tj::SourceRange& loc, tj::GraphFunction& m, const std::string& field) override;
+    static std::shared_ptr<tj::SugaredValue> resolve(
+        PyFileCompiler* compiler, const QString& path, tj::GraphFunction& m, const tj::SourceRange& loc);
 
     PyFileCompiler* m_compiler;
     QString m_path;
@@ -236,39 +233,39 @@ std::optional<int64_t> torchConstant(const QString& name)
 {
     static const std::map<QString, int64_t> constants = {
         // dtypes, as Python's resolver turns them into ints (c10::ScalarType)
-        {QStringLiteral("uint8"), int64_t(c10::ScalarType::Byte)},
-        {QStringLiteral("int8"), int64_t(c10::ScalarType::Char)},
-        {QStringLiteral("int16"), int64_t(c10::ScalarType::Short)},
-        {QStringLiteral("short"), int64_t(c10::ScalarType::Short)},
-        {QStringLiteral("int32"), int64_t(c10::ScalarType::Int)},
-        {QStringLiteral("int"), int64_t(c10::ScalarType::Int)},
-        {QStringLiteral("int64"), int64_t(c10::ScalarType::Long)},
-        {QStringLiteral("long"), int64_t(c10::ScalarType::Long)},
-        {QStringLiteral("float16"), int64_t(c10::ScalarType::Half)},
-        {QStringLiteral("half"), int64_t(c10::ScalarType::Half)},
-        {QStringLiteral("float32"), int64_t(c10::ScalarType::Float)},
-        {QStringLiteral("float"), int64_t(c10::ScalarType::Float)},
-        {QStringLiteral("float64"), int64_t(c10::ScalarType::Double)},
-        {QStringLiteral("double"), int64_t(c10::ScalarType::Double)},
-        {QStringLiteral("complex32"), int64_t(c10::ScalarType::ComplexHalf)},
-        {QStringLiteral("chalf"), int64_t(c10::ScalarType::ComplexHalf)},
-        {QStringLiteral("complex64"), int64_t(c10::ScalarType::ComplexFloat)},
-        {QStringLiteral("cfloat"), int64_t(c10::ScalarType::ComplexFloat)},
-        {QStringLiteral("complex128"), int64_t(c10::ScalarType::ComplexDouble)},
-        {QStringLiteral("cdouble"), int64_t(c10::ScalarType::ComplexDouble)},
-        {QStringLiteral("bool"), int64_t(c10::ScalarType::Bool)},
-        {QStringLiteral("bfloat16"), int64_t(c10::ScalarType::BFloat16)},
-        {QStringLiteral("qint8"), int64_t(c10::ScalarType::QInt8)},
-        {QStringLiteral("quint8"), int64_t(c10::ScalarType::QUInt8)},
-        {QStringLiteral("qint32"), int64_t(c10::ScalarType::QInt32)},
+        { QStringLiteral("uint8"), int64_t(c10::ScalarType::Byte) },
+        { QStringLiteral("int8"), int64_t(c10::ScalarType::Char) },
+        { QStringLiteral("int16"), int64_t(c10::ScalarType::Short) },
+        { QStringLiteral("short"), int64_t(c10::ScalarType::Short) },
+        { QStringLiteral("int32"), int64_t(c10::ScalarType::Int) },
+        { QStringLiteral("int"), int64_t(c10::ScalarType::Int) },
+        { QStringLiteral("int64"), int64_t(c10::ScalarType::Long) },
+        { QStringLiteral("long"), int64_t(c10::ScalarType::Long) },
+        { QStringLiteral("float16"), int64_t(c10::ScalarType::Half) },
+        { QStringLiteral("half"), int64_t(c10::ScalarType::Half) },
+        { QStringLiteral("float32"), int64_t(c10::ScalarType::Float) },
+        { QStringLiteral("float"), int64_t(c10::ScalarType::Float) },
+        { QStringLiteral("float64"), int64_t(c10::ScalarType::Double) },
+        { QStringLiteral("double"), int64_t(c10::ScalarType::Double) },
+        { QStringLiteral("complex32"), int64_t(c10::ScalarType::ComplexHalf) },
+        { QStringLiteral("chalf"), int64_t(c10::ScalarType::ComplexHalf) },
+        { QStringLiteral("complex64"), int64_t(c10::ScalarType::ComplexFloat) },
+        { QStringLiteral("cfloat"), int64_t(c10::ScalarType::ComplexFloat) },
+        { QStringLiteral("complex128"), int64_t(c10::ScalarType::ComplexDouble) },
+        { QStringLiteral("cdouble"), int64_t(c10::ScalarType::ComplexDouble) },
+        { QStringLiteral("bool"), int64_t(c10::ScalarType::Bool) },
+        { QStringLiteral("bfloat16"), int64_t(c10::ScalarType::BFloat16) },
+        { QStringLiteral("qint8"), int64_t(c10::ScalarType::QInt8) },
+        { QStringLiteral("quint8"), int64_t(c10::ScalarType::QUInt8) },
+        { QStringLiteral("qint32"), int64_t(c10::ScalarType::QInt32) },
         // layouts
-        {QStringLiteral("strided"), int64_t(c10::Layout::Strided)},
-        {QStringLiteral("sparse_coo"), int64_t(c10::Layout::Sparse)},
+        { QStringLiteral("strided"), int64_t(c10::Layout::Strided) },
+        { QStringLiteral("sparse_coo"), int64_t(c10::Layout::Sparse) },
         // memory formats
-        {QStringLiteral("contiguous_format"), int64_t(c10::MemoryFormat::Contiguous)},
-        {QStringLiteral("preserve_format"), int64_t(c10::MemoryFormat::Preserve)},
-        {QStringLiteral("channels_last"), int64_t(c10::MemoryFormat::ChannelsLast)},
-        {QStringLiteral("channels_last_3d"), int64_t(c10::MemoryFormat::ChannelsLast3d)},
+        { QStringLiteral("contiguous_format"), int64_t(c10::MemoryFormat::Contiguous) },
+        { QStringLiteral("preserve_format"), int64_t(c10::MemoryFormat::Preserve) },
+        { QStringLiteral("channels_last"), int64_t(c10::MemoryFormat::ChannelsLast) },
+        { QStringLiteral("channels_last_3d"), int64_t(c10::MemoryFormat::ChannelsLast3d) },
     };
     auto it = constants.find(name);
     if (it == constants.end())
@@ -296,16 +293,22 @@ std::shared_ptr<tj::SugaredValue> builtin(const std::string& qualName)
     return std::make_shared<tj::BuiltinFunction>(c10::Symbol::fromQualString(qualName), c10::nullopt);
 }
 
-std::shared_ptr<tj::SugaredValue> pythonFunctionValue(PyFileCompiler* compiler, const QString& path,
-                                                      const tj::SourceRange& loc);
+std::shared_ptr<tj::SugaredValue> pythonFunctionValue(
+    PyFileCompiler* compiler, const QString& path, const tj::SourceRange& loc);
 
-std::shared_ptr<tj::SugaredValue> PyPathValue::resolve(PyFileCompiler* compiler, const QString& path,
-                                                       tj::GraphFunction& m, const tj::SourceRange& loc)
+std::shared_ptr<tj::SugaredValue> PyPathValue::resolve(
+    PyFileCompiler* compiler, const QString& path, tj::GraphFunction& m, const tj::SourceRange& loc)
 {
     static const QStringList modules = {
-        QStringLiteral("torch"),        QStringLiteral("torch.nn"),          QStringLiteral("torch.nn.functional"),
-        QStringLiteral("torch.jit"),    QStringLiteral("torch.linalg"),      QStringLiteral("torch.fft"),
-        QStringLiteral("torch.special"), QStringLiteral("math"),             QStringLiteral("torch.autograd"),
+        QStringLiteral("torch"),
+        QStringLiteral("torch.nn"),
+        QStringLiteral("torch.nn.functional"),
+        QStringLiteral("torch.jit"),
+        QStringLiteral("torch.linalg"),
+        QStringLiteral("torch.fft"),
+        QStringLiteral("torch.special"),
+        QStringLiteral("math"),
+        QStringLiteral("torch.autograd"),
     };
     if (modules.contains(path))
         return std::make_shared<PyPathValue>(compiler, path);
@@ -357,8 +360,8 @@ std::shared_ptr<tj::SugaredValue> PyPathValue::resolve(PyFileCompiler* compiler,
     return nullptr;
 }
 
-std::shared_ptr<tj::SugaredValue> PyPathValue::attr(const tj::SourceRange& loc, tj::GraphFunction& m,
-                                                    const std::string& field)
+std::shared_ptr<tj::SugaredValue> PyPathValue::attr(
+    const tj::SourceRange& loc, tj::GraphFunction& m, const std::string& field)
 {
     auto v = resolve(m_compiler, m_path + QLatin1Char('.') + qs(field), m, loc);
     if (!v)
@@ -401,7 +404,7 @@ public:
             const std::string text = tj::Const(tree).text();
             if (!text.empty() && text[0] == '-') {
                 const auto& range = tree->range();
-                return tj::Compound::create(tj::TK_UNARY_MINUS, range, {tj::Const::create(range, text.substr(1))});
+                return tj::Compound::create(tj::TK_UNARY_MINUS, range, { tj::Const::create(range, text.substr(1)) });
             }
             return tree;
         }
@@ -420,8 +423,8 @@ public:
                 lastComparison = lhs->trees()[1].get();
             if (lastComparison) {
                 const tj::TreeRef middle = lastComparison->trees()[1];
-                auto next = tj::Compound::create(tree->kind(), tree->range(), {middle, children[1]});
-                auto chain = tj::Compound::create(tj::TK_AND, tree->range(), {lhs, next});
+                auto next = tj::Compound::create(tree->kind(), tree->range(), { middle, children[1] });
+                auto chain = tj::Compound::create(tj::TK_AND, tree->range(), { lhs, next });
                 m_chains.insert(chain.get());
                 m_keepAlive.push_back(chain);
                 return chain;
@@ -443,12 +446,10 @@ struct PyExceptionValue : public tj::ExceptionValue
     explicit PyExceptionValue(const std::string& name)
         : tj::ExceptionValue(name)
         , m_qualifiedName("builtins." + name)
-    {
-    }
+    { }
     std::string kind() const override { return "Python exception"; }
     std::shared_ptr<tj::SugaredValue> call(const tj::SourceRange& loc, tj::GraphFunction& caller,
-                                           at::ArrayRef<tj::NamedValue> args, at::ArrayRef<tj::NamedValue> kwargs,
-                                           size_t) override
+        at::ArrayRef<tj::NamedValue> args, at::ArrayRef<tj::NamedValue> kwargs, size_t) override
     {
         tj::Graph& g = *caller.graph();
         tj::Value* message = nullptr;
@@ -474,12 +475,24 @@ struct PyExceptionValue : public tj::ExceptionValue
 bool isBuiltinException(const QString& name)
 {
     static const QSet<QString> names = {
-        QStringLiteral("Exception"),          QStringLiteral("ValueError"),     QStringLiteral("RuntimeError"),
-        QStringLiteral("TypeError"),          QStringLiteral("IndexError"),     QStringLiteral("KeyError"),
-        QStringLiteral("AssertionError"),     QStringLiteral("NotImplementedError"), QStringLiteral("ZeroDivisionError"),
-        QStringLiteral("AttributeError"),     QStringLiteral("ArithmeticError"), QStringLiteral("OverflowError"),
-        QStringLiteral("LookupError"),        QStringLiteral("StopIteration"),  QStringLiteral("FloatingPointError"),
-        QStringLiteral("ImportError"),        QStringLiteral("OSError"),        QStringLiteral("UserWarning"),
+        QStringLiteral("Exception"),
+        QStringLiteral("ValueError"),
+        QStringLiteral("RuntimeError"),
+        QStringLiteral("TypeError"),
+        QStringLiteral("IndexError"),
+        QStringLiteral("KeyError"),
+        QStringLiteral("AssertionError"),
+        QStringLiteral("NotImplementedError"),
+        QStringLiteral("ZeroDivisionError"),
+        QStringLiteral("AttributeError"),
+        QStringLiteral("ArithmeticError"),
+        QStringLiteral("OverflowError"),
+        QStringLiteral("LookupError"),
+        QStringLiteral("StopIteration"),
+        QStringLiteral("FloatingPointError"),
+        QStringLiteral("ImportError"),
+        QStringLiteral("OSError"),
+        QStringLiteral("UserWarning"),
     };
     return names.contains(name);
 }
@@ -491,16 +504,15 @@ public:
         : m_scan(scan)
         , m_path(std::move(path))
         , m_cu(std::make_shared<tj::CompilationUnit>())
-    {
-    }
+    { }
 
     /// Compiles a def (and, on demand, the defs it calls). Returns nullptr and records the error on failure.
     tj::Function* compile(const PyDef& def);
     const std::map<QString, Diagnostic>& errors() const { return m_errors; }
     const std::shared_ptr<tj::CompilationUnit>& cu() const { return m_cu; }
 
-    std::shared_ptr<tj::SugaredValue> resolveName(const std::string& name, tj::GraphFunction& m,
-                                                  const tj::SourceRange& loc);
+    std::shared_ptr<tj::SugaredValue> resolveName(
+        const std::string& name, tj::GraphFunction& m, const tj::SourceRange& loc);
     /// A Python-defined function of torch (F.relu, ...) from its recorded graph and schema.
     tj::Function* pythonFunction(const QString& path);
 
@@ -518,10 +530,9 @@ struct PyFileResolver : public tj::Resolver
 {
     explicit PyFileResolver(PyFileCompiler* compiler)
         : m_compiler(compiler)
-    {
-    }
-    std::shared_ptr<tj::SugaredValue> resolveValue(const std::string& name, tj::GraphFunction& m,
-                                                   const tj::SourceRange& loc) override
+    { }
+    std::shared_ptr<tj::SugaredValue> resolveValue(
+        const std::string& name, tj::GraphFunction& m, const tj::SourceRange& loc) override
     {
         return m_compiler->resolveName(name, m, loc);
     }
@@ -530,8 +541,8 @@ struct PyFileResolver : public tj::Resolver
     PyFileCompiler* m_compiler;
 };
 
-std::shared_ptr<tj::SugaredValue> PyFileCompiler::resolveName(const std::string& name, tj::GraphFunction& m,
-                                                              const tj::SourceRange& loc)
+std::shared_ptr<tj::SugaredValue> PyFileCompiler::resolveName(
+    const std::string& name, tj::GraphFunction& m, const tj::SourceRange& loc)
 {
     const QString qname = qs(name);
     if (const PyDef* def = m_scan.def(qname)) {
@@ -553,9 +564,10 @@ std::shared_ptr<tj::SugaredValue> PyFileCompiler::resolveName(const std::string&
     if (!alias.isEmpty())
         return PyPathValue::resolve(this, alias, m, loc);
     if (auto it = m_scan.globals.find(qname); it != m_scan.globals.end())
-        throw tj::ErrorReport(loc) << "python value of type '" << it.value().toStdString()
-                                   << "' cannot be used as a value. Perhaps it is a closed over global variable? If "
-                                      "so, please consider passing it in as an argument or use a local varible instead.";
+        throw tj::ErrorReport(loc)
+            << "python value of type '" << it.value().toStdString()
+            << "' cannot be used as a value. Perhaps it is a closed over global variable? If "
+               "so, please consider passing it in as an argument or use a local varible instead.";
     if (isBuiltinException(qname))
         return std::make_shared<PyExceptionValue>(name);
     return nullptr;
@@ -573,7 +585,7 @@ c10::FunctionSchema scalarBroadcastDefaults(const c10::FunctionSchema& schema, c
         if (a.N() && def && def->isList() && pos != std::string::npos && text[pos + a.name().size() + 2] != '['
             && !def->toListRef().empty()) {
             args.emplace_back(a.name(), a.type(), a.N(), def->toListRef().front(), a.kwarg_only(),
-                              a.alias_info() ? c10::optional<c10::AliasInfo>(*a.alias_info()) : c10::nullopt);
+                a.alias_info() ? c10::optional<c10::AliasInfo>(*a.alias_info()) : c10::nullopt);
             changed = true;
         } else {
             args.push_back(a);
@@ -638,21 +650,21 @@ tj::Function* PyFileCompiler::pythonFunction(const QString& path)
     return fn;
 }
 
-std::shared_ptr<tj::SugaredValue> pythonFunctionValue(PyFileCompiler* compiler, const QString& path,
-                                                      const tj::SourceRange& loc)
+std::shared_ptr<tj::SugaredValue> pythonFunctionValue(
+    PyFileCompiler* compiler, const QString& path, const tj::SourceRange& loc)
 {
     try {
         return std::make_shared<tj::FunctionValue>(compiler->pythonFunction(path));
     } catch (const tj::ErrorReport&) {
         throw;
     } catch (const std::exception& e) {
-        throw tj::ErrorReport(loc) << "JitScope cannot use " << path.toStdString() << ": " << firstLine(e.what()).toStdString();
+        throw tj::ErrorReport(loc) << "JitScope cannot use " << path.toStdString() << ": "
+                                   << firstLine(e.what()).toStdString();
     }
 }
 
 std::shared_ptr<tj::SugaredValue> BooleanDispatchValue::call(const tj::SourceRange& loc, tj::GraphFunction& caller,
-                                                             at::ArrayRef<tj::NamedValue> args,
-                                                             at::ArrayRef<tj::NamedValue> kwargs, size_t n_binders)
+    at::ArrayRef<tj::NamedValue> args, at::ArrayRef<tj::NamedValue> kwargs, size_t n_binders)
 {
     // Mirrors Python's BooleanDispatchValue: the flag must be a constant where it is given.
     tj::Graph& graph = *caller.graph();
@@ -682,12 +694,12 @@ tj::Function* PyFileCompiler::compile(const PyDef& def)
     m_inProgress.insert(def.name);
     tj::Function* result = nullptr;
     try {
-        auto source = std::make_shared<tj::Source>(m_scan.defSource(def).toStdString(), m_path.toStdString(),
-                                                   size_t(def.defLine));
+        auto source = std::make_shared<tj::Source>(
+            m_scan.defSource(def).toStdString(), m_path.toStdString(), size_t(def.defLine));
         tj::Parser parser(source);
         auto tree = tj::Def(PythonFrontendRewriter().rewrite(parser.parseFunction(/*is_method=*/false)));
         auto resolver = std::make_shared<PyFileResolver>(this);
-        auto fns = m_cu->define(c10::QualifiedName("__torch__"), {}, {}, {tree}, {resolver}, nullptr);
+        auto fns = m_cu->define(c10::QualifiedName("__torch__"), {}, {}, { tree }, { resolver }, nullptr);
         result = fns.at(0);
         m_compiled[def.name] = result;
     } catch (const std::exception& e) {
@@ -744,13 +756,14 @@ LoadResult loadPython(const QString& path, const QByteArray& bytes, bool inlineC
 {
     // Reject what is not text before anything else reads it.
     if (bytes.contains('\0'))
-        return fail(path, QStringLiteral("binary file, not Python source (NUL byte at offset %1)")
-                              .arg(bytes.indexOf('\0')));
+        return fail(
+            path, QStringLiteral("binary file, not Python source (NUL byte at offset %1)").arg(bytes.indexOf('\0')));
     const int bad = firstInvalidUtf8(bytes);
     if (bad >= 0) {
         const QByteArray before = bytes.left(bad);
-        return fail(path, QStringLiteral("not valid UTF-8 text (byte 0x%1)").arg(uchar(bytes[bad]), 2, 16, QLatin1Char('0')),
-                    int(before.count('\n')) + 1, int(bad - (before.lastIndexOf('\n') + 1)));
+        return fail(path,
+            QStringLiteral("not valid UTF-8 text (byte 0x%1)").arg(uchar(bytes[bad]), 2, 16, QLatin1Char('0')),
+            int(before.count('\n')) + 1, int(bad - (before.lastIndexOf('\n') + 1)));
     }
     QString source = QString::fromUtf8(bytes);
     if (source.startsWith(QChar(0xFEFF)))
@@ -758,8 +771,7 @@ LoadResult loadPython(const QString& path, const QByteArray& bytes, bool inlineC
 
     PyFileScan scan = scanPythonSource(source, path);
     if (scan.syntaxError.location.line > 0)
-        return fail(path, scan.syntaxError.message, scan.syntaxError.location.line,
-                    scan.syntaxError.location.column);
+        return fail(path, scan.syntaxError.message, scan.syntaxError.location.line, scan.syntaxError.location.column);
 
     LoadResult result;
     result.ok = true;
@@ -778,12 +790,12 @@ LoadResult loadPython(const QString& path, const QByteArray& bytes, bool inlineC
     for (const PyDef& def : scan.defs) {
         FunctionInfo fn;
         fn.name = def.name;
-        fn.location = {path, def.defLine, 0};
+        fn.location = { path, def.defLine, 0 };
         if (def.isIgnored()) {
             fn.ok = false;
-            fn.error = {QStringLiteral("'%1' is marked @%2: it runs in Python, not TorchScript")
-                            .arg(def.name, def.decorators.join(QStringLiteral(", @"))),
-                        fn.location};
+            fn.error = { QStringLiteral("'%1' is marked @%2: it runs in Python, not TorchScript")
+                             .arg(def.name, def.decorators.join(QStringLiteral(", @"))),
+                fn.location };
             model.functions.push_back(fn);
             continue;
         }
@@ -802,10 +814,10 @@ LoadResult loadPython(const QString& path, const QByteArray& bytes, bool inlineC
         model.functions.push_back(fn);
     }
     for (const PyDef& cls : scan.classes) {
-        model.warnings.push_back({QStringLiteral("class '%1' skipped: classes and nn.Modules in .py files are not "
-                                                 "compiled; open a torch.jit.save archive of the module instead")
-                                      .arg(cls.name),
-                                  {path, cls.defLine, 0}});
+        model.warnings.push_back({ QStringLiteral("class '%1' skipped: classes and nn.Modules in .py files are not "
+                                                  "compiled; open a torch.jit.save archive of the module instead")
+                                       .arg(cls.name),
+            { path, cls.defLine, 0 } });
     }
     return result;
 }
@@ -862,9 +874,9 @@ void collectModule(const tj::Module& module, const QString& prefix, ModelInfo& m
         ParameterInfo p;
         const QString name = qs(type->getAttributeName(i));
         p.name = prefix.isEmpty() ? name : prefix + QLatin1Char('.') + name;
-        p.kind = type->is_parameter(i) ? ParameterInfo::Kind::Parameter
-                                       : (type->is_buffer(i) ? ParameterInfo::Kind::Buffer
-                                                             : ParameterInfo::Kind::Attribute);
+        p.kind = type->is_parameter(i)
+            ? ParameterInfo::Kind::Parameter
+            : (type->is_buffer(i) ? ParameterInfo::Kind::Buffer : ParameterInfo::Kind::Attribute);
         p.type = qs(attrType->annotation_str());
         const c10::IValue value = object->getSlot(i);
         if (value.isTensor()) {
@@ -926,15 +938,17 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
         module = tj::load(path.toStdString());
     } catch (const std::exception& e) {
         const std::string what = e.what();
-        static const QRegularExpression unknownOp(QStringLiteral("Unknown builtin op: ([A-Za-z0-9_]+::[A-Za-z0-9_.]+)"));
+        static const QRegularExpression unknownOp(
+            QStringLiteral("Unknown builtin op: ([A-Za-z0-9_]+::[A-Za-z0-9_.]+)"));
         auto m = unknownOp.match(qs(what));
         if (m.hasMatch()) {
             QString op = m.captured(1);
             while (op.endsWith(QLatin1Char('.')))
                 op.chop(1);
-            return fail(path, QStringLiteral("unknown operator %1: load the library that defines it with "
-                                             "--load-ops LIB.so (e.g. torchvision's _C.so for torchvision::)")
-                                  .arg(op));
+            return fail(path,
+                QStringLiteral("unknown operator %1: load the library that defines it with "
+                               "--load-ops LIB.so (e.g. torchvision's _C.so for torchvision::)")
+                    .arg(op));
         }
         QString msg = firstLine(what);
         if (msg.contains(QLatin1String("PytorchStreamReader")) || msg.contains(QLatin1String("archive"))

@@ -64,10 +64,11 @@ QString rewriteFStrings(const QString& line)
                     while (k < line.size() && depth > 0) {
                         if (line[k] == QLatin1Char('{') || line[k] == QLatin1Char('(') || line[k] == QLatin1Char('['))
                             ++depth;
-                        else if (line[k] == QLatin1Char('}') || line[k] == QLatin1Char(')') || line[k] == QLatin1Char(']'))
+                        else if (line[k] == QLatin1Char('}') || line[k] == QLatin1Char(')')
+                            || line[k] == QLatin1Char(']'))
                             --depth;
                         else if (depth == 1 && (line[k] == QLatin1Char('!') || line[k] == QLatin1Char(':'))
-                                 && !(line[k] == QLatin1Char('!') && k + 1 < line.size() && line[k + 1] == QLatin1Char('=')))
+                            && !(line[k] == QLatin1Char('!') && k + 1 < line.size() && line[k + 1] == QLatin1Char('=')))
                             ok = false;
                         else if (line[k] == quote)
                             ok = false;
@@ -155,7 +156,7 @@ QVector<Statement> splitStatements(const QStringList& lines, Diagnostic* error)
         const bool inside = depth > 0 || !quote.isNull() || continuation;
         if (!inside && !isBlankOrComment(line)) {
             if (!line.at(0).isSpace()) {
-                statements.push_back({li + 1, li + 1, {}});
+                statements.push_back({ li + 1, li + 1, {} });
             } else if (statements.isEmpty()) {
                 error->message = QStringLiteral("unexpected indent");
                 error->location.line = li + 1;
@@ -196,7 +197,7 @@ QVector<Statement> splitStatements(const QStringList& lines, Diagnostic* error)
             }
             if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{')) {
                 ++depth;
-                bracketStack.push_back({li + 1, i});
+                bracketStack.push_back({ li + 1, i });
             } else if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}')) {
                 if (depth == 0) {
                     error->message = QStringLiteral("unmatched '%1'").arg(c);
@@ -288,8 +289,7 @@ class ExprParser
 public:
     ExprParser(const QString& s)
         : m_s(s)
-    {
-    }
+    { }
 
     std::optional<PyObj> parseAll(InputParseError* error)
     {
@@ -331,7 +331,7 @@ private:
     void setError(const QString& msg, int pos = -1)
     {
         if (m_error.message.isEmpty())
-            m_error = {msg, pos < 0 ? m_pos : pos};
+            m_error = { msg, pos < 0 ? m_pos : pos };
     }
 
     std::optional<PyObj> parseSequence(QChar close, PyObj::Kind kind)
@@ -391,8 +391,8 @@ private:
         if (c.isDigit() || c == QLatin1Char('-') || c == QLatin1Char('+') || c == QLatin1Char('.')) {
             static const QRegularExpression num(
                 QStringLiteral("[-+]?\\s*(\\d[\\d_]*\\.?[\\d_]*([eE][-+]?\\d+)?|\\.\\d+([eE][-+]?\\d+)?)"));
-            auto m = num.match(m_s, m_pos, QRegularExpression::NormalMatch,
-                               QRegularExpression::AnchorAtOffsetMatchOption);
+            auto m
+                = num.match(m_s, m_pos, QRegularExpression::NormalMatch, QRegularExpression::AnchorAtOffsetMatchOption);
             if (!m.hasMatch()) {
                 setError(QStringLiteral("expected a number"));
                 return std::nullopt;
@@ -401,16 +401,17 @@ private:
             t.remove(QLatin1Char('_')).remove(QLatin1Char(' '));
             m_pos = m.capturedEnd();
             PyObj n;
-            const bool isFloat = t.contains(QLatin1Char('.')) || t.contains(QLatin1Char('e'))
-                || t.contains(QLatin1Char('E'));
+            const bool isFloat
+                = t.contains(QLatin1Char('.')) || t.contains(QLatin1Char('e')) || t.contains(QLatin1Char('E'));
             n.kind = isFloat ? PyObj::Kind::Float : PyObj::Kind::Int;
             n.number = t.toDouble();
             return n;
         }
         if (c.isLetter() || c == QLatin1Char('_')) {
-            static const QRegularExpression ident(QStringLiteral("[A-Za-z_][A-Za-z0-9_]*(\\s*\\.\\s*[A-Za-z_][A-Za-z0-9_]*)*"));
-            auto m = ident.match(m_s, m_pos, QRegularExpression::NormalMatch,
-                                 QRegularExpression::AnchorAtOffsetMatchOption);
+            static const QRegularExpression ident(
+                QStringLiteral("[A-Za-z_][A-Za-z0-9_]*(\\s*\\.\\s*[A-Za-z_][A-Za-z0-9_]*)*"));
+            auto m = ident.match(
+                m_s, m_pos, QRegularExpression::NormalMatch, QRegularExpression::AnchorAtOffsetMatchOption);
             QString name = m.captured(0);
             name.remove(QLatin1Char(' '));
             m_pos = m.capturedEnd();
@@ -421,7 +422,7 @@ private:
                 return b;
             }
             if (name == QLatin1String("None"))
-                return PyObj{};
+                return PyObj {};
             if (accept(QLatin1Char('(')))
                 return parseCall(name, start);
             PyObj n;
@@ -440,8 +441,8 @@ private:
         while (!accept(QLatin1Char(')'))) {
             skipSpace();
             static const QRegularExpression kw(QStringLiteral("([A-Za-z_][A-Za-z0-9_]*)\\s*=(?!=)"));
-            auto m = kw.match(m_s, m_pos, QRegularExpression::NormalMatch,
-                              QRegularExpression::AnchorAtOffsetMatchOption);
+            auto m
+                = kw.match(m_s, m_pos, QRegularExpression::NormalMatch, QRegularExpression::AnchorAtOffsetMatchOption);
             QString key;
             if (m.hasMatch()) {
                 key = m.captured(1);
@@ -478,8 +479,8 @@ private:
         return true;
     }
 
-    static bool flatten(const PyObj& o, QVector<qint64>& shape, int depth, QVector<double>& values, bool& anyFloat,
-                        bool& allBool)
+    static bool flatten(
+        const PyObj& o, QVector<qint64>& shape, int depth, QVector<double>& values, bool& anyFloat, bool& allBool)
     {
         if (o.kind == PyObj::Kind::List || o.kind == PyObj::Kind::Tuple) {
             if (shape.size() == depth)
@@ -501,8 +502,8 @@ private:
         return true;
     }
 
-    std::optional<PyObj> makeTensor(const QString& name, QVector<PyObj> args, const QHash<QString, PyObj>& kwargs,
-                                    int start)
+    std::optional<PyObj> makeTensor(
+        const QString& name, QVector<PyObj> args, const QHash<QString, PyObj>& kwargs, int start)
     {
         const QString fn = name.startsWith(QLatin1String("torch.")) ? name.mid(6) : name;
         PyObj out;
@@ -518,9 +519,11 @@ private:
             }
         }
         static const QHash<QString, InputValue::Fill> fills = {
-            {QStringLiteral("rand"), InputValue::Fill::Rand},   {QStringLiteral("randn"), InputValue::Fill::Randn},
-            {QStringLiteral("zeros"), InputValue::Fill::Zeros}, {QStringLiteral("ones"), InputValue::Fill::Ones},
-            {QStringLiteral("empty"), InputValue::Fill::Zeros},
+            { QStringLiteral("rand"), InputValue::Fill::Rand },
+            { QStringLiteral("randn"), InputValue::Fill::Randn },
+            { QStringLiteral("zeros"), InputValue::Fill::Zeros },
+            { QStringLiteral("ones"), InputValue::Fill::Ones },
+            { QStringLiteral("empty"), InputValue::Fill::Zeros },
         };
         if (fills.contains(fn)) {
             if (!toShape(args, t.shape)) {
@@ -532,7 +535,7 @@ private:
             return out;
         }
         if (fn == QLatin1String("full")) {
-            if (args.size() != 2 || !toShape({args[0]}, t.shape)
+            if (args.size() != 2 || !toShape({ args[0] }, t.shape)
                 || (args[1].kind != PyObj::Kind::Int && args[1].kind != PyObj::Kind::Float
                     && args[1].kind != PyObj::Kind::Bool)) {
                 setError(QStringLiteral("torch.full needs (size, fill_value) literals"), start);
@@ -540,10 +543,10 @@ private:
             }
             t.fill = InputValue::Fill::Full;
             t.fillValue = args[1].number;
-            t.dtype = !dtype.isEmpty()                        ? dtype
-                : args[1].kind == PyObj::Kind::Float          ? QStringLiteral("f32")
-                : args[1].kind == PyObj::Kind::Bool           ? QStringLiteral("bool")
-                                                              : QStringLiteral("i64");
+            t.dtype = !dtype.isEmpty()               ? dtype
+                : args[1].kind == PyObj::Kind::Float ? QStringLiteral("f32")
+                : args[1].kind == PyObj::Kind::Bool  ? QStringLiteral("bool")
+                                                     : QStringLiteral("i64");
             return out;
         }
         if (fn == QLatin1String("arange")) {
@@ -568,7 +571,7 @@ private:
             }
             t.dtype = !dtype.isEmpty() ? dtype : anyFloat ? QStringLiteral("f32") : QStringLiteral("i64");
             const qint64 n = std::max<qint64>(0, qint64(std::ceil((end - begin) / step)));
-            t.shape = {n};
+            t.shape = { n };
             if (begin == 0 && step == 1) {
                 t.fill = InputValue::Fill::Arange;
             } else {
@@ -589,16 +592,16 @@ private:
                 return std::nullopt;
             }
             t.fill = InputValue::Fill::Values;
-            t.dtype = !dtype.isEmpty() ? dtype
+            t.dtype = !dtype.isEmpty()           ? dtype
                 : allBool && !t.values.isEmpty() ? QStringLiteral("bool")
-                : anyFloat                        ? QStringLiteral("f32")
-                                                  : QStringLiteral("i64");
+                : anyFloat                       ? QStringLiteral("f32")
+                                                 : QStringLiteral("i64");
             return out;
         }
         setError(QStringLiteral("unsupported call '%1' in an input set (use torch.rand/randn/zeros/ones/full/"
                                 "tensor/arange with literal arguments)")
                      .arg(name),
-                 start);
+            start);
         return std::nullopt;
     }
 
@@ -662,8 +665,7 @@ std::optional<InputSet> toInputSet(const PyObj& o, QString* why)
 
 } // namespace
 
-std::optional<QVector<InputSet>> parseInputsExpression(const QString& expr, bool isCheckInputs,
-                                                       InputParseError* error)
+std::optional<QVector<InputSet>> parseInputsExpression(const QString& expr, bool isCheckInputs, InputParseError* error)
 {
     ExprParser parser(expr);
     auto obj = parser.parseAll(error);
@@ -674,14 +676,14 @@ std::optional<QVector<InputSet>> parseInputsExpression(const QString& expr, bool
     if (isCheckInputs) {
         if (obj->kind != PyObj::Kind::List && obj->kind != PyObj::Kind::Tuple) {
             if (error)
-                *error = {QStringLiteral("check_inputs must be a list of input tuples"), 0};
+                *error = { QStringLiteral("check_inputs must be a list of input tuples"), 0 };
             return std::nullopt;
         }
         for (const PyObj& item : obj->items) {
             auto set = toInputSet(item, &why);
             if (!set) {
                 if (error)
-                    *error = {why, 0};
+                    *error = { why, 0 };
                 return std::nullopt;
             }
             sets.push_back(*set);
@@ -690,7 +692,7 @@ std::optional<QVector<InputSet>> parseInputsExpression(const QString& expr, bool
         auto set = toInputSet(*obj, &why);
         if (!set) {
             if (error)
-                *error = {why, 0};
+                *error = { why, 0 };
             return std::nullopt;
         }
         sets.push_back(*set);
@@ -713,7 +715,7 @@ PyFileScan scanPythonSource(const QString& source, const QString& fileName)
     static const QRegularExpression classRe(QStringLiteral("^class\\s+([A-Za-z_][A-Za-z0-9_]*)"));
     static const QRegularExpression assignRe(QStringLiteral("^(inputs|check_inputs)\\s*(:[^=]*)?=(?!=)"));
     static const QRegularExpression globalRe(QStringLiteral("^([A-Za-z_][A-Za-z0-9_]*)\\s*(:[^=]*)?=(?!=)\\s*(.*)$"),
-                                             QRegularExpression::DotMatchesEverythingOption);
+        QRegularExpression::DotMatchesEverythingOption);
     QStringList pendingDecorators;
     int pendingFirstLine = 0;
     QVector<InputSet> inputs, checkInputs;
@@ -757,8 +759,8 @@ PyFileScan scanPythonSource(const QString& source, const QString& fileName)
                 const QString before = s.text.left(offset);
                 const int line = s.firstLine + int(before.count(QLatin1Char('\n')));
                 const int col = offset - (before.lastIndexOf(QLatin1Char('\n')) + 1);
-                scan.problems.push_back({QStringLiteral("%1 ignored: %2").arg(m.captured(1), err.message),
-                                         {fileName, line, col}});
+                scan.problems.push_back(
+                    { QStringLiteral("%1 ignored: %2").arg(m.captured(1), err.message), { fileName, line, col } });
             } else {
                 for (InputSet& set : *sets)
                     set.line = s.firstLine;

@@ -47,7 +47,6 @@ PyFileScan scanPythonSource(const QString& source, const QString& fileName);
 
 /// Evaluates `torch.rand(3, 4)`-style expressions of an `inputs`/`check_inputs` assignment.
 /// Returns the input sets; on failure returns nothing and fills *error (column relative to the text).
-std::optional<QVector<InputSet>> parseInputsExpression(const QString& expr, bool isCheckInputs,
-                                                       InputParseError* error);
+std::optional<QVector<InputSet>> parseInputsExpression(const QString& expr, bool isCheckInputs, InputParseError* error);
 
 } // namespace jitscope

@@ -26,8 +26,9 @@ namespace {
 /// check erases shape information before comparing traces; other types are unchanged.
 QString eraseShape(const QString& type)
 {
-    static const QRegularExpression tensor(QStringLiteral("\\b(Float|Double|Half|BFloat16|Long|Int|Short|Char|Byte|Bool|"
-                                                          "ComplexFloat|ComplexDouble|QInt8|QUInt8)\\([^()]*\\)"));
+    static const QRegularExpression tensor(
+        QStringLiteral("\\b(Float|Double|Half|BFloat16|Long|Int|Short|Char|Byte|Bool|"
+                       "ComplexFloat|ComplexDouble|QInt8|QUInt8)\\([^()]*\\)"));
     QString t = type;
     t.replace(tensor, QStringLiteral("Tensor"));
     return t;
@@ -168,7 +169,7 @@ TraceDiff diffTraces(const IrGraph& base, const IrGraph& other)
         ++prefix;
     size_t suffix = 0;
     while (suffix < a.size() - prefix && suffix < b.size() - prefix
-           && a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
+        && a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix])
         ++suffix;
     const std::vector<quint64> midA(a.begin() + long(prefix), a.end() - long(suffix));
     const std::vector<quint64> midB(b.begin() + long(prefix), b.end() - long(suffix));

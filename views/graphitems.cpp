@@ -21,6 +21,9 @@ constexpr qreal kNodePadding = 3;
 constexpr qreal kNodeRadius = 5;
 constexpr qreal kSelectedPenWidth = 3;
 constexpr qreal kArrowLength = 8;
+constexpr qreal kHalo = 5;
+constexpr qreal kBadgeRadius = 7;
+constexpr qreal kDimmedOpacity = 0.28;
 
 QFont pixelFont(int pixelSize, bool bold = false)
 {
@@ -106,6 +109,51 @@ QColor categoryColor(OpCategory category)
     return QColor(0xf3, 0xf4, 0xf6);
 }
 
+QColor diffStatusColor(DiffStatus status)
+{
+    switch (status) {
+    case DiffStatus::Inserted:
+        return QColor(0x1a, 0x7f, 0x37);
+    case DiffStatus::Deleted:
+        return QColor(0xcf, 0x22, 0x2e);
+    case DiffStatus::Changed:
+        return QColor(0xbf, 0x87, 0x00);
+    case DiffStatus::Unchanged:
+        break;
+    }
+    return {};
+}
+
+QColor diffStatusFill(DiffStatus status)
+{
+    switch (status) {
+    case DiffStatus::Inserted:
+        return QColor(0xd3, 0xf5, 0xdb);
+    case DiffStatus::Deleted:
+        return QColor(0xff, 0xdc, 0xd9);
+    case DiffStatus::Changed:
+        return QColor(0xff, 0xec, 0xb3);
+    case DiffStatus::Unchanged:
+        break;
+    }
+    return {};
+}
+
+QString diffStatusName(DiffStatus status)
+{
+    switch (status) {
+    case DiffStatus::Inserted:
+        return QStringLiteral("inserted");
+    case DiffStatus::Deleted:
+        return QStringLiteral("deleted");
+    case DiffStatus::Changed:
+        return QStringLiteral("changed");
+    case DiffStatus::Unchanged:
+        break;
+    }
+    return QStringLiteral("unchanged");
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 
 NodeItem::NodeItem(const LayoutNode& node, int layoutIndex, double fontSize)
@@ -121,6 +169,7 @@ NodeItem::NodeItem(const LayoutNode& node, int layoutIndex, double fontSize)
     m_rect = QRectF(-node.box.width() / 2, -node.box.height() / 2, node.box.width(), node.box.height());
     m_titleFont = pixelFont(qRound(fontSize), true);
     m_detailFont = pixelFont(qRound(fontSize) - 1);
+    m_tagFont = pixelFont(qMax(7, qRound(fontSize) - 1), true);
     fitFonts();
 
     setFlag(ItemIsSelectable);
@@ -151,8 +200,58 @@ void NodeItem::fitFonts()
 
 QRectF NodeItem::boundingRect() const
 {
-    const qreal m = kSelectedPenWidth / 2 + 1;
-    return m_rect.adjusted(-m, -m, m + 2, m + 2);
+    // Room for the selection pen, the halo and the warning badge, and for the tag above the box.
+    const qreal m = qMax(kSelectedPenWidth / 2 + 1, kHalo + 2);
+    QRectF r = m_rect.adjusted(-m, -m, m + 2, m + 2);
+    if (!m_warning.isEmpty())
+        r = r.united(QRectF(m_rect.topRight() - QPointF(kBadgeRadius + 1, kBadgeRadius + 1),
+            QSizeF(2 * kBadgeRadius + 2, 2 * kBadgeRadius + 2))
+                         .translated(-2, 2));
+    if (!m_tag.isEmpty()) {
+        const QFontMetricsF metrics(m_tagFont);
+        const qreal w = metrics.horizontalAdvance(m_tag) + 10;
+        r = r.united(
+            QRectF(m_rect.left() - 1, m_rect.top() - metrics.height() - kHalo - 3, w + 2, metrics.height() + 4));
+    }
+    return r;
+}
+
+void NodeItem::setDiffStatus(DiffStatus status)
+{
+    if (m_status == status)
+        return;
+    m_status = status;
+    update();
+}
+
+void NodeItem::setDimmed(bool dimmed)
+{
+    if (m_dimmed == dimmed)
+        return;
+    m_dimmed = dimmed;
+    setOpacity(dimmed ? kDimmedOpacity : 1.0);
+}
+
+void NodeItem::setLinked(bool linked, const QString& tag)
+{
+    const QString newTag = linked ? tag : QString();
+    if (m_linked == linked && m_tag == newTag)
+        return;
+    prepareGeometryChange();
+    m_linked = linked;
+    m_tag = newTag;
+    // Linked nodes must show through dimming and above their neighbours' halos.
+    setZValue(linked ? 11 : 10);
+    update();
+}
+
+void NodeItem::setWarning(const QString& message)
+{
+    if (m_warning == message)
+        return;
+    prepareGeometryChange();
+    m_warning = message;
+    update();
 }
 
 QPainterPath NodeItem::shape() const
@@ -167,21 +266,61 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
 {
     painter->setRenderHint(QPainter::Antialiasing);
     const qreal radius = m_role == LayoutNode::Role::Node ? kNodeRadius : qMin(m_rect.height() / 2, 14.0);
+    const qreal lod = levelOfDetail(option, painter);
+
+    if (m_linked) {
+        QColor halo = kSelectionColor;
+        halo.setAlpha(70);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(halo);
+        painter->drawRoundedRect(m_rect.adjusted(-kHalo, -kHalo, kHalo, kHalo), radius + kHalo, radius + kHalo);
+    }
 
     // A soft shadow gives the boxes some depth on the light background.
     painter->setPen(Qt::NoPen);
     painter->setBrush(QColor(0, 0, 0, 22));
     painter->drawRoundedRect(m_rect.translated(1.2, 1.5), radius, radius);
 
-    QColor fill = m_hovered ? m_fill.lighter(104) : m_fill;
-    QPen pen(m_fill.darker(m_hovered ? 190 : 145), m_hovered ? 1.6 : 1.0);
+    const bool marked = m_status != DiffStatus::Unchanged;
+    const QColor base = marked ? diffStatusFill(m_status) : m_fill;
+    QColor fill = m_hovered ? base.lighter(104) : base;
+    QPen pen(base.darker(m_hovered ? 190 : 145), m_hovered ? 1.6 : 1.0);
+    if (marked)
+        pen = QPen(diffStatusColor(m_status), 2.2, m_status == DiffStatus::Deleted ? Qt::DashLine : Qt::SolidLine);
     if (isSelected())
         pen = QPen(kSelectionColor, kSelectedPenWidth);
+    else if (m_linked)
+        pen = QPen(kSelectionColor, 1.8);
     painter->setPen(pen);
     painter->setBrush(fill);
     painter->drawRoundedRect(m_rect, radius, radius);
 
-    const qreal lod = levelOfDetail(option, painter);
+    if (!m_tag.isEmpty() && lod >= 0.3) {
+        const QFontMetricsF metrics(m_tagFont);
+        const QRectF tag(m_rect.left(), m_rect.top() - metrics.height() - kHalo - 2,
+            metrics.horizontalAdvance(m_tag) + 10, metrics.height() + 2);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(kSelectionColor);
+        painter->drawRoundedRect(tag, tag.height() / 2, tag.height() / 2);
+        painter->setPen(Qt::white);
+        painter->setFont(m_tagFont);
+        painter->drawText(tag, Qt::AlignCenter, m_tag);
+    }
+    if (!m_warning.isEmpty()) {
+        const QPointF c = m_rect.topRight() + QPointF(-2, 2);
+        QPainterPath triangle;
+        triangle.moveTo(c + QPointF(0, -kBadgeRadius));
+        triangle.lineTo(c + QPointF(kBadgeRadius, kBadgeRadius * 0.75));
+        triangle.lineTo(c + QPointF(-kBadgeRadius, kBadgeRadius * 0.75));
+        triangle.closeSubpath();
+        painter->setPen(QPen(QColor(0x9a, 0x67, 0x00), 1));
+        painter->setBrush(QColor(0xf5, 0xb7, 0x00));
+        painter->drawPath(triangle);
+        painter->setPen(QPen(QColor(0x3d, 0x29, 0x00), 1.6, Qt::SolidLine, Qt::RoundCap));
+        painter->drawLine(c + QPointF(0, -kBadgeRadius * 0.45), c + QPointF(0, kBadgeRadius * 0.2));
+        painter->drawPoint(c + QPointF(0, kBadgeRadius * 0.5));
+    }
+
     if (lod < 0.25)
         return;
 
@@ -314,6 +453,14 @@ void EdgeItem::setHighlighted(bool highlighted)
     m_highlighted = highlighted;
     setZValue(highlighted ? 6 : 5);
     update();
+}
+
+void EdgeItem::setDimmed(bool dimmed)
+{
+    if (m_dimmed == dimmed)
+        return;
+    m_dimmed = dimmed;
+    setOpacity(dimmed ? kDimmedOpacity : 1.0);
 }
 
 QRectF EdgeItem::boundingRect() const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "comparison.h"
 #include "graphlayout.h"
 
 #include <QColor>
@@ -12,6 +13,12 @@ namespace jitscope {
 
 /// Fill colour of a node box of the given category (a light palette; borders are derived from it).
 QColor categoryColor(OpCategory category);
+
+/// Strong colour of a diff status (borders, badges, legend swatches); invalid for Unchanged.
+QColor diffStatusColor(DiffStatus status);
+/// Light fill of a node box with that status; invalid for Unchanged.
+QColor diffStatusFill(DiffStatus status);
+QString diffStatusName(DiffStatus status);
 
 /// A laid-out graph node or graph input/output terminal: a rounded box with the op kind in bold and the
 /// folded constants/attributes below it. Stores the IrGraph node id, never a pointer into core.
@@ -31,6 +38,21 @@ public:
     QString title() const { return m_title; }
     QColor fillColor() const { return m_fill; }
     bool isHovered() const { return m_hovered; }
+
+    /// Colours the box as inserted, deleted or changed in a comparison.
+    void setDiffStatus(DiffStatus status);
+    DiffStatus diffStatus() const { return m_status; }
+    /// Drawn faded, for unchanged nodes of a comparison that should step back.
+    void setDimmed(bool dimmed);
+    bool isDimmed() const { return m_dimmed; }
+    /// A halo for nodes linked to the selection elsewhere (the trace nodes a script node recorded), with an
+    /// optional tag above the box ("iteration 2").
+    void setLinked(bool linked, const QString& tag = QString());
+    bool isLinked() const { return m_linked; }
+    QString linkTag() const { return m_tag; }
+    /// A warning badge in the top-right corner; empty removes it.
+    void setWarning(const QString& message);
+    QString warning() const { return m_warning; }
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
@@ -53,7 +75,13 @@ private:
     QColor m_fill;
     QFont m_titleFont;
     QFont m_detailFont;
+    QFont m_tagFont;
     bool m_hovered = false;
+    DiffStatus m_status = DiffStatus::Unchanged;
+    bool m_dimmed = false;
+    bool m_linked = false;
+    QString m_tag;
+    QString m_warning;
 };
 
 /// An edge drawn from Graphviz's cubic Bezier control points, with an arrow head at the target box and an
@@ -77,6 +105,8 @@ public:
     /// Drawn in the selection colour while one of its end nodes is selected.
     void setHighlighted(bool highlighted);
     bool isHighlighted() const { return m_highlighted; }
+    void setDimmed(bool dimmed);
+    bool isDimmed() const { return m_dimmed; }
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
@@ -96,6 +126,7 @@ private:
     QPolygonF m_arrow;
     QRectF m_bounds;
     bool m_highlighted = false;
+    bool m_dimmed = false;
 };
 
 /// The body of a prim::Loop or prim::If block: a translucent rounded rectangle with a title bar, drawn below

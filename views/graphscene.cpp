@@ -45,6 +45,13 @@ GraphScene::GraphScene(QObject* parent)
     connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
 }
 
+GraphScene::~GraphScene()
+{
+    // QGraphicsScene's destructor deletes the items and reports selected ones through selectionChanged, which
+    // would reach onSelectionChanged() after this object's members are gone: delete them while they still exist.
+    removeAllItems();
+}
+
 void GraphScene::clearContents()
 {
     removeAllItems();
@@ -60,6 +67,12 @@ void GraphScene::removeAllItems()
     m_edges.clear();
     m_clusters.clear();
     m_nodeById.clear();
+    m_baseToolTips.clear();
+    m_graph = IrGraph();
+    m_consumers.clear();
+    m_statuses.clear();
+    m_linked.clear();
+    m_warnings.clear();
     m_message = nullptr;
     m_contentsRect = QRectF();
     m_lastEmitted = -2;
@@ -69,6 +82,11 @@ void GraphScene::removeAllItems()
 void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
 {
     removeAllItems();
+    m_graph = graph;
+    for (const IrNode& node : graph.nodes) {
+        for (int input : node.inputs)
+            m_consumers[input].append(node.id);
+    }
     const double fontSize = LayoutOptions().fontSize;
 
     // Depth of each cluster from its parent chain; the layout lists parents before children but do not rely on it.
@@ -106,6 +124,7 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
             if (!scope.isEmpty())
                 tip += QLatin1String("<br/><i>scope: ") + scope.toHtmlEscaped() + QLatin1String("</i>");
             item->setToolTip(QLatin1String("<pre style='white-space:pre-wrap'>") + tip + QLatin1String("</pre>"));
+            m_baseToolTips.insert(item, item->toolTip());
             m_nodeById.insert(node.nodeId, item);
         } else {
             const QVector<int>& ids
@@ -135,6 +154,8 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
     else
         m_contentsRect = m_contentsRect.united(itemsBoundingRect());
     setSceneRect(m_contentsRect.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
+    if (m_dimUnchanged)
+        updateDimming();
     Q_EMIT contentsReplaced();
 }
 
@@ -197,6 +218,90 @@ NodeItem* GraphScene::nodeItem(int nodeId) const
     return m_nodeById.value(nodeId, nullptr);
 }
 
+int GraphScene::displayedNode(int nodeId) const
+{
+    if (m_nodeById.contains(nodeId))
+        return nodeId;
+    if (nodeId < 0 || nodeId >= m_graph.nodes.size())
+        return -1;
+    // Breadth first through the consumers: a folded constant shows in the node using it, a folded list
+    // construct in the node using the list.
+    QVector<int> queue { nodeId };
+    QSet<int> seen { nodeId };
+    for (int i = 0; i < queue.size() && i < 64; ++i) {
+        for (int output : m_graph.node(queue.at(i)).outputs) {
+            for (int consumer : m_consumers.value(output)) {
+                if (m_nodeById.contains(consumer))
+                    return consumer;
+                if (!seen.contains(consumer)) {
+                    seen.insert(consumer);
+                    queue.append(consumer);
+                }
+            }
+        }
+    }
+    return -1;
+}
+
+void GraphScene::setNodeStatuses(const QHash<int, DiffStatus>& statuses)
+{
+    m_statuses = statuses;
+    for (NodeItem* item : std::as_const(m_nodes))
+        item->setDiffStatus(m_statuses.value(item->nodeId(), DiffStatus::Unchanged));
+    updateDimming();
+}
+
+void GraphScene::setDimUnchanged(bool dim)
+{
+    if (m_dimUnchanged == dim)
+        return;
+    m_dimUnchanged = dim;
+    updateDimming();
+}
+
+void GraphScene::updateDimming()
+{
+    // Selected and linked nodes always stay visible.
+    const bool active = m_dimUnchanged;
+    QSet<int> bright;
+    for (NodeItem* item : std::as_const(m_nodes)) {
+        const bool dim
+            = active && item->diffStatus() == DiffStatus::Unchanged && !item->isSelected() && !item->isLinked();
+        item->setDimmed(dim);
+        if (!dim)
+            bright.insert(item->layoutIndex());
+    }
+    for (EdgeItem* edge : std::as_const(m_edges))
+        edge->setDimmed(active && !bright.contains(edge->fromIndex()) && !bright.contains(edge->toIndex()));
+    for (ClusterItem* cluster : std::as_const(m_clusters))
+        cluster->setOpacity(active ? 0.4 : 1.0);
+}
+
+void GraphScene::setLinkedNodes(const QHash<int, QString>& tags)
+{
+    m_linked = tags;
+    for (NodeItem* item : std::as_const(m_nodes)) {
+        const auto it = m_linked.constFind(item->nodeId());
+        item->setLinked(item->nodeId() >= 0 && it != m_linked.constEnd(), it != m_linked.constEnd() ? *it : QString());
+    }
+    updateDimming();
+}
+
+void GraphScene::setNodeWarnings(const QHash<int, QString>& messages)
+{
+    m_warnings = messages;
+    for (NodeItem* item : std::as_const(m_nodes)) {
+        if (item->nodeId() < 0)
+            continue;
+        const QString message = m_warnings.value(item->nodeId());
+        item->setWarning(message);
+        QString tip = m_baseToolTips.value(item);
+        if (!message.isEmpty())
+            tip += QStringLiteral("<p><b>\u26a0 ") + message.toHtmlEscaped() + QLatin1String("</b></p>");
+        item->setToolTip(tip);
+    }
+}
+
 void GraphScene::onSelectionChanged()
 {
     QSet<int> selectedIndexes;
@@ -206,6 +311,8 @@ void GraphScene::onSelectionChanged()
     }
     for (EdgeItem* edge : std::as_const(m_edges))
         edge->setHighlighted(selectedIndexes.contains(edge->fromIndex()) || selectedIndexes.contains(edge->toIndex()));
+    if (m_dimUnchanged)
+        updateDimming();
 
     const int id = selectedNodeId();
     if (id == m_lastEmitted)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "graphitems.h"
 #include "graphlayout.h"
 #include "irgraph.h"
 
@@ -9,11 +10,6 @@
 
 namespace jitscope {
 
-class ClusterItem;
-class EdgeItem;
-class MessageItem;
-class NodeItem;
-
 /// The items of one laid-out graph: nodes, edges and control-flow clusters, or a message card when there is
 /// no graph to show. Turns item selection into nodeSelected(nodeId).
 class GraphScene : public QGraphicsScene
@@ -21,6 +17,7 @@ class GraphScene : public QGraphicsScene
     Q_OBJECT
 public:
     explicit GraphScene(QObject* parent = nullptr);
+    ~GraphScene() override;
 
     /// Replaces the scene's contents with @p layout's items; @p graph supplies tooltips and block kinds.
     void setGraph(const IrGraph& graph, const GraphLayout& layout);
@@ -46,6 +43,28 @@ public:
     QList<EdgeItem*> edgeItems() const { return m_edges; }
     QList<ClusterItem*> clusterItems() const { return m_clusters; }
 
+    /// The graph shown (empty while a message is shown).
+    const IrGraph& graph() const { return m_graph; }
+    /// The node drawn for @p nodeId: the node itself, or for a folded constant (which has no box of its own) the
+    /// nearest consumer that has one; -1 when nothing shows it.
+    int displayedNode(int nodeId) const;
+
+    /// Diff colours of a comparison, by IrGraph node id; nodes missing from @p statuses are unchanged.
+    /// Cleared when the contents are replaced.
+    void setNodeStatuses(const QHash<int, DiffStatus>& statuses);
+    DiffStatus nodeStatus(int nodeId) const { return m_statuses.value(nodeId, DiffStatus::Unchanged); }
+    const QHash<int, DiffStatus>& nodeStatuses() const { return m_statuses; }
+    /// Fades unchanged nodes and the edges between them, so that a comparison's changes stand out (kept across
+    /// setGraph()).
+    void setDimUnchanged(bool dim);
+    bool dimsUnchanged() const { return m_dimUnchanged; }
+    /// Marks the nodes linked to a selection elsewhere (node id -> tag, "" for no tag); replaces the previous set.
+    void setLinkedNodes(const QHash<int, QString>& tags);
+    QList<int> linkedNodes() const { return m_linked.keys(); }
+    /// Warning badges by node id (message as tooltip); replaces the previous set.
+    void setNodeWarnings(const QHash<int, QString>& messages);
+    QList<int> warnedNodes() const { return m_warnings.keys(); }
+
     /// Bounds of the graph (or message) without the scene margin.
     QRectF contentsRect() const { return m_contentsRect; }
     /// The op categories of the shown nodes, in OpCategory order (for a legend).
@@ -60,11 +79,19 @@ Q_SIGNALS:
 private:
     void onSelectionChanged();
     void removeAllItems();
+    void updateDimming();
 
     QList<NodeItem*> m_nodes;
     QList<EdgeItem*> m_edges;
     QList<ClusterItem*> m_clusters;
     QHash<int, NodeItem*> m_nodeById;
+    QHash<NodeItem*, QString> m_baseToolTips;
+    IrGraph m_graph;
+    QHash<int, QVector<int>> m_consumers; ///< value id -> nodes using it
+    QHash<int, DiffStatus> m_statuses;
+    QHash<int, QString> m_linked;
+    QHash<int, QString> m_warnings;
+    bool m_dimUnchanged = false;
     MessageItem* m_message = nullptr;
     QRectF m_contentsRect;
     int m_lastEmitted = -2;

@@ -8,7 +8,9 @@
 #include <QDropEvent>
 #include <QKeyEvent>
 #include <QMimeData>
+#include <QMouseEvent>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QWheelEvent>
 #include <QtMath>
@@ -46,6 +48,19 @@ double GraphView::zoom() const
 
 void GraphView::setZoom(double zoom)
 {
+    m_refit = Refit::None;
+    applyZoom(zoom);
+}
+
+void GraphView::setRefitOnResize(bool refit)
+{
+    m_refitOnResize = refit;
+    if (!refit)
+        m_refit = Refit::None;
+}
+
+void GraphView::applyZoom(double zoom)
+{
     zoom = qBound(MinZoom, zoom, MaxZoom);
     if (qFuzzyCompare(zoom, this->zoom()))
         return;
@@ -55,13 +70,14 @@ void GraphView::setZoom(double zoom)
 
 void GraphView::zoomBy(double factor, QPoint viewportAnchor)
 {
+    m_refit = Refit::None;
     const double target = qBound(MinZoom, zoom() * factor, MaxZoom);
     if (viewportAnchor.isNull()) {
-        setZoom(target);
+        applyZoom(target);
         return;
     }
     const QPointF before = mapToScene(viewportAnchor);
-    setZoom(target);
+    applyZoom(target);
     // Move the scroll bars so the anchored scene point is back under the cursor.
     const QPointF after = mapFromScene(before);
     const QPointF delta = after - QPointF(viewportAnchor);
@@ -92,40 +108,56 @@ static QRectF framedRect(const QGraphicsView* view)
 
 void GraphView::fitGraph()
 {
-    const QRectF rect = framedRect(this);
-    if (rect.isEmpty() || viewport()->width() < 10 || viewport()->height() < 10)
-        return;
-    const double fit = qMin(viewport()->width() / rect.width(), viewport()->height() / rect.height());
-    setZoom(qMin(fit, kMaxFitZoom));
-    centerOn(rect.center());
+    frame(Refit::Fit);
 }
 
 void GraphView::showGraph()
 {
+    frame(Refit::Graph);
+}
+
+void GraphView::showMessage()
+{
+    frame(Refit::Message);
+}
+
+void GraphView::frame(Refit how)
+{
+    m_refit = m_refitOnResize ? how : Refit::None;
     const QRectF rect = framedRect(this);
     if (rect.isEmpty() || viewport()->width() < 10 || viewport()->height() < 10)
         return;
     const double fitAll = qMin(viewport()->width() / rect.width(), viewport()->height() / rect.height());
-    if (fitAll >= kReadableZoom) {
-        fitGraph();
+    if (how == Refit::Message) {
+        applyZoom(qMin(fitAll, 1.0));
+        centerOn(rect.center());
+        return;
+    }
+    if (how == Refit::Fit || fitAll >= kReadableZoom) {
+        applyZoom(qMin(fitAll, kMaxFitZoom));
+        centerOn(rect.center());
         return;
     }
     // Too big to read when shown whole: fit the width if that is readable, and start at the top.
     const double fitWidth = viewport()->width() / rect.width();
     const double zoom = qBound(kReadableZoom, fitWidth, 1.0);
-    setZoom(zoom);
+    applyZoom(zoom);
     const double visibleHeight = viewport()->height() / zoom;
     centerOn(QPointF(rect.center().x(), rect.top() + visibleHeight / 2));
 }
 
-void GraphView::showMessage()
+void GraphView::resizeEvent(QResizeEvent* event)
 {
-    const QRectF rect = framedRect(this);
-    if (rect.isEmpty() || viewport()->width() < 10 || viewport()->height() < 10)
-        return;
-    const double fit = qMin(viewport()->width() / rect.width(), viewport()->height() / rect.height());
-    setZoom(qMin(fit, 1.0));
-    centerOn(rect.center());
+    QGraphicsView::resizeEvent(event);
+    if (m_refit != Refit::None)
+        frame(m_refit);
+}
+
+void GraphView::mousePressEvent(QMouseEvent* event)
+{
+    // A press may start a pan: the user takes over the framing.
+    m_refit = Refit::None;
+    QGraphicsView::mousePressEvent(event);
 }
 
 void GraphView::centerOnNode(int nodeId)
@@ -134,6 +166,7 @@ void GraphView::centerOnNode(int nodeId)
     NodeItem* item = graph ? graph->nodeItem(nodeId) : nullptr;
     if (!item)
         return;
+    m_refit = Refit::None;
     const QRectF box = item->sceneBoundingRect();
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
     if (!visible.contains(box))
@@ -142,6 +175,7 @@ void GraphView::centerOnNode(int nodeId)
 
 void GraphView::wheelEvent(QWheelEvent* event)
 {
+    m_refit = Refit::None;
     if (event->modifiers() & Qt::ControlModifier) {
         const QPoint delta = event->angleDelta();
         const int steps = delta.y() != 0 ? delta.y() : delta.x();

@@ -24,6 +24,13 @@ public:
 
     /// Zooms by @p factor, keeping the scene point under @p viewportAnchor fixed (the centre when null).
     void zoomBy(double factor, QPoint viewportAnchor = QPoint());
+    /// Sets the scale factor (clamped to MinZoom..MaxZoom) about the view's centre.
+    void setZoom(double zoom);
+
+    /// After showGraph(), fitGraph() or showMessage() the view keeps that framing when it is resized (and when a
+    /// hidden tab is first shown) until the user zooms, scrolls or pans. On by default.
+    void setRefitOnResize(bool refit);
+    bool isAutoFramed() const { return m_refit != Refit::None; }
 
 public Q_SLOTS:
     void zoomIn();
@@ -48,9 +55,16 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dragMoveEvent(QDragMoveEvent* event) override;
     void dropEvent(QDropEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
 
 private:
-    void setZoom(double zoom);
+    enum class Refit { None, Graph, Fit, Message };
+    void applyZoom(double zoom);
+    void frame(Refit how);
+
+    Refit m_refit = Refit::None;
+    bool m_refitOnResize = true;
 };
 
 } // namespace jitscope

@@ -1,11 +1,17 @@
 #include "mainwindow.h"
 
+#include "comparewidget.h"
+#include "comparison.h"
+#include "divergencemodel.h"
 #include "graphitems.h"
 #include "graphscene.h"
 #include "graphview.h"
+#include "inputsetseditor.h"
+#include "inputsetsmodel.h"
 #include "legendbar.h"
 #include "modeltreemodel.h"
 #include "sourceview.h"
+#include "warningsmodel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -21,6 +27,9 @@
 #include <QFutureWatcher>
 #include <QHeaderView>
 #include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -30,13 +39,20 @@
 #include <QProgressBar>
 #include <QPromise>
 #include <QRegularExpression>
+#include <QSaveFile>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QSvgGenerator>
+#include <QTabBar>
 #include <QTabWidget>
+#include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <optional>
 
 #ifndef JITSCOPE_VERSION
 #define JITSCOPE_VERSION "dev"
@@ -63,9 +79,25 @@ struct GuiJobResult
     qint64 layoutMs = 0;
 };
 
+/// What a check job hands back to the GUI thread: the report and a layout per trace.
+struct CheckJobResult
+{
+    int generation = 0;
+    QString function;
+    QString setsKey;
+    QString layoutKey;
+    CheckReport report;
+    QVector<GraphLayout> layouts; ///< one per trace (empty for failed traces)
+    bool canceled = false;
+    qint64 checkMs = 0;
+    qint64 layoutMs = 0;
+};
+
 namespace {
 
 constexpr int kMaxRecentFiles = 10;
+constexpr int kCheckTimeoutMs = 60 * 1000;
+const char kSessionFile[] = "sessions.json";
 const char kRecentFilesKey[] = "recentFiles";
 const char kGeometryKey[] = "mainWindow/geometry";
 const char kStateKey[] = "mainWindow/state";
@@ -95,6 +127,61 @@ QString elided(QString text, int max)
     return text;
 }
 
+// Input sets edited in the GUI are kept per model file in one JSON object: { "/abs/model.py": ["f32[3]", ...] }.
+QString sessionPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QLatin1Char('/')
+        + QLatin1String(kSessionFile);
+}
+
+QJsonObject readSessions()
+{
+    QFile file(sessionPath());
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+std::optional<QStringList> sessionInputSets(const QString& modelPath)
+{
+    const QJsonValue value = readSessions().value(modelPath);
+    if (!value.isArray())
+        return std::nullopt;
+    QStringList texts;
+    for (const QJsonValue& v : value.toArray())
+        texts << v.toString();
+    return texts;
+}
+
+/// Saves @p texts for @p modelPath, or forgets them when unset; atomically, so a crash never leaves half a file.
+bool saveSessionInputSets(const QString& modelPath, const std::optional<QStringList>& texts)
+{
+    QJsonObject sessions = readSessions();
+    if (texts)
+        sessions.insert(modelPath, QJsonArray::fromStringList(*texts));
+    else
+        sessions.remove(modelPath);
+    QDir().mkpath(QFileInfo(sessionPath()).absolutePath());
+    QSaveFile file(sessionPath());
+    if (!file.open(QIODevice::WriteOnly))
+        return false;
+    file.write(QJsonDocument(sessions).toJson());
+    return file.commit();
+}
+
+QIcon dotIcon(const QColor& color)
+{
+    QPixmap pixmap(16, 16);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(color.darker(130));
+    p.setBrush(color);
+    p.drawEllipse(QRectF(3.5, 3.5, 9, 9));
+    p.end();
+    return QIcon(pixmap);
+}
+
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -118,9 +205,23 @@ MainWindow::MainWindow(QWidget* parent)
     scriptLayout->addWidget(m_scriptView, 1);
     scriptLayout->addWidget(m_legend);
     m_tabs->addTab(scriptPage, tr("Script"));
+    m_compare = new CompareWidget;
+    m_tabs->addTab(m_compare, tr("Compare"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_compare), tr("Two traces (or a trace and the script) side by side"));
     setCentralWidget(m_tabs);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onCurrentTabChanged);
+    connect(m_tabs->tabBar(), &QTabBar::tabBarClicked, this, [this] { m_userChoseTab = true; });
+    connect(m_compare, &CompareWidget::nodeSelected, this, &MainWindow::onCompareNodeSelected);
+    connect(m_compare, &CompareWidget::changeSelected, this, &MainWindow::onChangeSelected);
+    for (CompareWidget::Side side : { CompareWidget::Side::Left, CompareWidget::Side::Right }) {
+        connect(m_compare->view(side), &GraphView::zoomChanged, this, [this](double zoom) {
+            if (currentGraphView() == sender())
+                m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(zoom * 100)));
+        });
+    }
 
     createDocks();
+    createCheckDocks();
     createActions();
 
     m_statusLabel = new QLabel;
@@ -136,11 +237,33 @@ MainWindow::MainWindow(QWidget* parent)
     m_zoomLabel = new QLabel;
     m_zoomLabel->setMinimumWidth(48);
     m_zoomLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_checkLabel = new QLabel;
+    m_checkLabel->hide();
+    m_checkProgress = new QProgressBar;
+    m_checkProgress->setMaximumWidth(120);
+    m_checkProgress->setMaximumHeight(14);
+    m_checkProgress->setTextVisible(false);
+    m_checkProgress->hide();
+    m_checkCancelButton = new QToolButton;
+    m_checkCancelButton->setText(tr("Cancel"));
+    m_checkCancelButton->setToolTip(tr("Stop the check"));
+    m_checkCancelButton->setAutoRaise(true);
+    m_checkCancelButton->hide();
+    connect(m_checkCancelButton, &QToolButton::clicked, this, &MainWindow::cancelCheck);
+    m_verdictLabel = new QLabel;
+    m_verdictLabel->setTextFormat(Qt::RichText);
+    m_verdictLabel->setContentsMargins(6, 0, 6, 0);
     statusBar()->addWidget(m_statusLabel, 1);
+    statusBar()->addPermanentWidget(m_checkLabel);
+    statusBar()->addPermanentWidget(m_checkProgress);
+    statusBar()->addPermanentWidget(m_checkCancelButton);
+    statusBar()->addPermanentWidget(m_verdictLabel);
     statusBar()->addPermanentWidget(m_busy);
     statusBar()->addPermanentWidget(m_zoomLabel);
-    connect(m_scriptView, &GraphView::zoomChanged, this,
-        [this](double zoom) { m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(zoom * 100))); });
+    connect(m_scriptView, &GraphView::zoomChanged, this, [this](double zoom) {
+        if (currentGraphView() == m_scriptView)
+            m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(zoom * 100)));
+    });
     m_zoomLabel->setText(QStringLiteral("100%"));
 
     connect(m_scriptScene, &GraphScene::nodeSelected, this, &MainWindow::onNodeSelected);
@@ -157,6 +280,10 @@ MainWindow::~MainWindow()
     // Pending jobs keep running on the pool but nobody will look at their results.
     for (QFutureWatcherBase* watcher : std::as_const(m_watchers))
         watcher->disconnect(this);
+    for (QFutureWatcherBase* watcher : std::as_const(m_checkWatchers))
+        watcher->disconnect(this);
+    if (m_checkCancel)
+        m_checkCancel->store(true);
 }
 
 QStringList MainWindow::supportedSuffixes()
@@ -190,7 +317,7 @@ void MainWindow::createDocks()
     sourceDock->setWidget(m_sourceView);
     addDockWidget(Qt::RightDockWidgetArea, sourceDock);
 
-    resizeDocks({ modelDock, sourceDock }, { 330, 440 }, Qt::Horizontal);
+    resizeDocks({ modelDock, sourceDock }, { 280, 420 }, Qt::Horizontal);
 }
 
 void MainWindow::createActions()
@@ -210,13 +337,20 @@ void MainWindow::createActions()
     quit->setMenuRole(QAction::QuitRole);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    QAction* zoomIn = view->addAction(tr("Zoom &In"), m_scriptView, &GraphView::zoomIn);
+    // The zoom actions act on the graph of the current tab (in Compare, on both sides through the sync).
+    auto onView = [this](void (GraphView::*slot)()) {
+        return [this, slot] {
+            if (GraphView* v = currentGraphView())
+                (v->*slot)();
+        };
+    };
+    QAction* zoomIn = view->addAction(tr("Zoom &In"), this, onView(&GraphView::zoomIn));
     zoomIn->setShortcuts({ QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal) });
-    QAction* zoomOut = view->addAction(tr("Zoom &Out"), m_scriptView, &GraphView::zoomOut);
+    QAction* zoomOut = view->addAction(tr("Zoom &Out"), this, onView(&GraphView::zoomOut));
     zoomOut->setShortcut(QKeySequence::ZoomOut);
-    QAction* fit = view->addAction(tr("&Fit Graph"), m_scriptView, &GraphView::fitGraph);
+    QAction* fit = view->addAction(tr("&Fit Graph"), this, onView(&GraphView::fitGraph));
     fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    QAction* actual = view->addAction(tr("&Actual Size"), m_scriptView, &GraphView::resetZoom);
+    QAction* actual = view->addAction(tr("&Actual Size"), this, onView(&GraphView::resetZoom));
     actual->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
     view->addSeparator();
     m_foldConstantsAction = view->addAction(tr("Fold &Constants"));
@@ -239,8 +373,39 @@ void MainWindow::createActions()
     legend->setChecked(true);
     connect(legend, &QAction::toggled, m_legend, &QWidget::setVisible);
     view->addSeparator();
+    QAction* showScript = view->addAction(tr("&Script Graph"), this, [this] { showView(View::Script); });
+    showScript->setShortcut(QKeySequence(Qt::ALT | Qt::Key_1));
+    QAction* showTrace = view->addAction(tr("&Trace Graph"), this, [this] { showView(View::Trace); });
+    showTrace->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
+    QAction* showCompare = view->addAction(tr("Co&mpare Traces"), this, [this] { showView(View::Compare); });
+    showCompare->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
+    view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
+
+    QMenu* check = menuBar()->addMenu(tr("&Check"));
+    m_runCheckAction = check->addAction(tr("&Run Check"), this, [this] { runCheck(true); });
+    m_runCheckAction->setShortcut(QKeySequence(Qt::Key_F5));
+    m_runCheckAction->setStatusTip(tr("Trace the function on every input set and compare the traces"));
+    m_cancelCheckAction = check->addAction(tr("&Cancel Check"), this, &MainWindow::cancelCheck);
+    m_cancelCheckAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    m_cancelCheckAction->setEnabled(false);
+    check->addSeparator();
+    QAction* next = check->addAction(tr("&Next Divergence"), this, [this] {
+        showView(View::Compare);
+        m_compare->nextChange();
+    });
+    next->setShortcut(QKeySequence(Qt::Key_F8));
+    QAction* previous = check->addAction(tr("&Previous Divergence"), this, [this] {
+        showView(View::Compare);
+        m_compare->previousChange();
+    });
+    previous->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
+    m_dimAction = check->addAction(tr("&Dim Unchanged Nodes"));
+    m_dimAction->setCheckable(true);
+    m_dimAction->setChecked(m_compare->dimsUnchanged());
+    connect(m_dimAction, &QAction::toggled, m_compare, &CompareWidget::setDimUnchanged);
+    connect(m_compare, &CompareWidget::dimUnchangedChanged, m_dimAction, &QAction::setChecked);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* aboutAction = help->addAction(tr("&About JitScope"), this, &MainWindow::about);
@@ -307,10 +472,15 @@ void MainWindow::onJobFinished(QFutureWatcherBase* base)
                 applyLayoutResult(result);
         }
     }
-    if (m_watchers.isEmpty()) {
+    if (m_watchers.isEmpty())
         m_busy->hide();
+    maybeEmitIdle();
+}
+
+void MainWindow::maybeEmitIdle()
+{
+    if (isIdle())
         Q_EMIT idle();
-    }
 }
 
 void MainWindow::openFile(const QString& path, const QString& functionName)
@@ -322,9 +492,16 @@ void MainWindow::openFile(const QString& path, const QString& functionName)
     m_hasModel = false;
     m_model = ModelInfo();
     m_layoutCache.clear();
+    m_checkCache.clear();
+    m_shownFunction.clear();
     m_treeModel->clear();
     m_sourceView->setSource(QString());
+    m_userChoseTab = false;
+    m_startViewPending = true;
     const QString fileName = QFileInfo(absolute).fileName();
+    resetCheck(tr("Loading %1\u2026").arg(fileName));
+    m_inputSets->model()->setTexts({});
+    m_inputSets->setEdited(false);
     setWindowTitle(tr("%1 \u2014 JitScope").arg(fileName));
     m_scriptScene->showMessage(tr("Loading %1\u2026").arg(fileName), QString());
     m_scriptView->showMessage();
@@ -394,6 +571,7 @@ void MainWindow::applyLoadResult(GuiJobResult& r)
             }
         }
         setStatus(tr("Failed to load: %1").arg(elided(r.load.error.message, 200)));
+        resetCheck(tr("Nothing to check"), tr("%1 could not be loaded.").arg(QFileInfo(r.path).fileName()));
         Q_EMIT fileLoaded(false);
         return;
     }
@@ -422,6 +600,15 @@ void MainWindow::applyLoadResult(GuiJobResult& r)
     }
     m_sourceView->setErrorLines(errorLines);
 
+    // The sets the user last checked this file with, else the file's own inputs and check_inputs.
+    const std::optional<QStringList> saved = m_persistSettings ? sessionInputSets(m_model.path) : std::nullopt;
+    // Replacing the rows is not an edit: setsEdited() stays quiet.
+    if (saved)
+        m_inputSets->model()->setTexts(*saved);
+    else
+        m_inputSets->model()->setSets(m_model.inputSets);
+    m_inputSets->setEdited(saved.has_value());
+
     if (r.hasLayout)
         m_layoutCache.insert(r.layoutKey, r.layout);
     m_currentFunction = r.functionName;
@@ -432,6 +619,7 @@ void MainWindow::applyLoadResult(GuiJobResult& r)
         m_scriptScene->showMessage(
             tr("No functions"), tr("%1 contains no TorchScript functions.").arg(QFileInfo(r.path).fileName()));
         m_scriptView->showMessage();
+        resetCheck(tr("No functions to trace"));
         setStatus(tr("Loaded in %1 ms; no functions").arg(r.loadMs));
     } else if (!fn->ok) {
         showCompileError(*fn);
@@ -462,6 +650,8 @@ void MainWindow::showFunction(const QString& name)
         showCompileError(*fn);
         return;
     }
+    if (name != m_shownFunction)
+        resetCheck(tr("Laying out %1\u2026").arg(name));
     const QString key = cacheKey(name);
     const auto cached = m_layoutCache.constFind(key);
     if (cached != m_layoutCache.constEnd()) {
@@ -500,10 +690,22 @@ void MainWindow::applyLayoutResult(GuiJobResult& r)
 
 QString MainWindow::cacheKey(const QString& function) const
 {
-    return function
-        + QStringLiteral("|%1%2")
-              .arg(int(m_foldConstantsAction->isChecked()))
-              .arg(int(m_showBlocksAction->isChecked()));
+    return function + layoutOptionsKey();
+}
+
+QString MainWindow::layoutOptionsKey() const
+{
+    return QStringLiteral("|%1%2")
+        .arg(int(m_foldConstantsAction->isChecked()))
+        .arg(int(m_showBlocksAction->isChecked()));
+}
+
+LayoutOptions MainWindow::layoutOptions() const
+{
+    LayoutOptions options;
+    options.foldConstants = m_foldConstantsAction->isChecked();
+    options.showBlocks = m_showBlocksAction->isChecked();
+    return options;
 }
 
 void MainWindow::displayFunction(const QString& name, const GraphLayout& layout, qint64 elapsedMs)
@@ -524,13 +726,20 @@ void MainWindow::displayFunction(const QString& name, const GraphLayout& layout,
         return;
     }
     m_scriptScene->setGraph(fn->graph, layout);
-    m_tabs->setCurrentIndex(m_tabs->indexOf(m_scriptView->parentWidget()));
+    // A new function starts on its script graph; a relayout of the same one keeps the tab the user is on.
+    const bool newFunction = name != m_shownFunction;
+    m_shownFunction = name;
+    if (newFunction && !m_userChoseTab)
+        m_tabs->setCurrentIndex(m_tabs->indexOf(m_scriptView->parentWidget()));
     m_scriptView->showGraph();
     setStatus(tr("%1: %2 nodes, %3 ms").arg(name).arg(fn->graph.nodes.size()).arg(elapsedMs));
+    runCheck(false);
 }
 
 void MainWindow::showCompileError(const FunctionInfo& fn)
 {
+    m_shownFunction.clear();
+    resetCheck(tr("%1 failed to compile").arg(fn.name), tr("Fix the compile error to trace the function."), true);
     const int line = sourceLineFor(fn.error.location);
     QString text = fn.error.message.trimmed();
     if (line > 0)
@@ -581,6 +790,707 @@ void MainWindow::indexArchiveSource()
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// The check: traces, warnings, input sets
+
+void MainWindow::createCheckDocks()
+{
+    auto* modelDock = findChild<QDockWidget*>(QStringLiteral("modelDock"));
+    auto* sourceDock = findChild<QDockWidget*>(QStringLiteral("sourceDock"));
+
+    m_warningsModel = new WarningsModel(this);
+    m_warningsView = new QTreeView;
+    m_warningsView->setModel(m_warningsModel);
+    m_warningsView->setRootIsDecorated(false);
+    m_warningsView->setUniformRowHeights(true);
+    m_warningsView->setAlternatingRowColors(true);
+    m_warningsView->setAllColumnsShowFocus(true);
+    m_warningsView->setTextElideMode(Qt::ElideRight);
+    m_warningsView->header()->setStretchLastSection(false);
+    m_warningsView->header()->setSectionResizeMode(WarningsModel::MessageColumn, QHeaderView::Stretch);
+    m_warningsView->header()->setSectionResizeMode(WarningsModel::LineColumn, QHeaderView::ResizeToContents);
+    // Narrow docks: what and where first, the long message last where it can stretch.
+    m_warningsView->header()->moveSection(WarningsModel::MessageColumn, WarningsModel::NumColumns - 1);
+    connect(
+        m_warningsView, &QTreeView::clicked, this, [this](const QModelIndex& index) { activateWarning(index.row()); });
+    connect(m_warningsView, &QTreeView::activated, this,
+        [this](const QModelIndex& index) { activateWarning(index.row()); });
+    auto* warningsDock = new QDockWidget(tr("Warnings"), this);
+    warningsDock->setObjectName(QStringLiteral("warningsDock"));
+    warningsDock->setWidget(m_warningsView);
+    addDockWidget(Qt::RightDockWidgetArea, warningsDock);
+    if (sourceDock)
+        splitDockWidget(sourceDock, warningsDock, Qt::Vertical);
+
+    m_inputSets = new InputSetsEditor;
+    connect(m_inputSets, &InputSetsEditor::checkRequested, this, [this] { runCheck(true); });
+    connect(m_inputSets, &InputSetsEditor::resetRequested, this, &MainWindow::resetInputSets);
+    connect(m_inputSets->model(), &InputSetsModel::setsEdited, this, &MainWindow::onInputSetsEdited);
+    auto* inputDock = new QDockWidget(tr("Input Sets"), this);
+    inputDock->setObjectName(QStringLiteral("inputSetsDock"));
+    inputDock->setWidget(m_inputSets);
+    addDockWidget(Qt::LeftDockWidgetArea, inputDock);
+    if (modelDock) {
+        splitDockWidget(modelDock, inputDock, Qt::Vertical);
+        resizeDocks({ modelDock, inputDock }, { 420, 330 }, Qt::Vertical);
+    }
+    if (sourceDock)
+        resizeDocks({ sourceDock, warningsDock }, { 480, 270 }, Qt::Vertical);
+}
+
+void MainWindow::runCheck(bool force)
+{
+    const FunctionInfo* fn = m_hasModel ? m_model.function(m_currentFunction) : nullptr;
+    // Only once the script graph is shown: the compare view needs its layout.
+    if (!fn || !fn->ok || m_shownFunction != fn->name)
+        return;
+    bool valid = false;
+    const QVector<InputSet> sets = m_inputSets->model()->sets(&valid);
+    if (!valid) {
+        const int row = m_inputSets->model()->firstInvalidRow();
+        resetCheck(tr("Input set %1 is invalid").arg(row + 1),
+            tr("Fix it in the Input Sets panel, then run the check again (F5)."), true);
+        setStatus(tr("Input set %1 is invalid: %2")
+                      .arg(row + 1)
+                      .arg(m_inputSets->model()->index(row, 0).data(InputSetsModel::ErrorRole).toString()));
+        return;
+    }
+    if (sets.isEmpty()) {
+        resetCheck(tr("No input sets"),
+            tr("Add an input set in the Input Sets panel (for example f32[2,3]) to trace %1 and check the trace.")
+                .arg(fn->name));
+        return;
+    }
+    const QString setsKey = m_inputSets->model()->texts().join(QLatin1Char('\n'));
+    if (force)
+        m_checkCache.remove(fn->name);
+    const auto cached = m_checkCache.constFind(fn->name);
+    if (cached != m_checkCache.constEnd() && cached->setsKey == setsKey) {
+        if (cached->layoutKey == layoutOptionsKey()) {
+            ++m_checkGeneration;
+            if (m_checkCancel)
+                m_checkCancel->store(true);
+            CheckJobResult r;
+            r.generation = m_checkGeneration;
+            r.function = fn->name;
+            r.setsKey = setsKey;
+            r.layoutKey = cached->layoutKey;
+            r.report = cached->report;
+            r.layouts = cached->layouts;
+            applyCheckResult(r);
+            return;
+        }
+        // Same traces, other layout options: lay them out again without tracing again.
+        const CheckReport report = cached->report;
+        startCheckJob(fn->name, sets, setsKey, &report);
+        return;
+    }
+    startCheckJob(fn->name, sets, setsKey, nullptr);
+}
+
+void MainWindow::startCheckJob(
+    const QString& function, const QVector<InputSet>& sets, const QString& setsKey, const CheckReport* reuse)
+{
+    const int generation = ++m_checkGeneration;
+    if (m_checkCancel)
+        m_checkCancel->store(true);
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_checkCancel = cancel;
+    const bool relayoutOnly = reuse != nullptr;
+    const CheckReport reused = reuse ? *reuse : CheckReport();
+    const LayoutOptions options = layoutOptions();
+    const QString layoutKey = layoutOptionsKey();
+    const int steps = int(sets.size()) + 1;
+
+    auto* watcher = new QFutureWatcher<CheckJobResult>(this);
+    m_checkWatchers.insert(watcher);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] { onCheckJobFinished(watcher); });
+    connect(watcher, &QFutureWatcherBase::progressValueChanged, this, [this, watcher, generation](int value) {
+        if (generation == m_checkGeneration)
+            updateCheckProgress(value, watcher->progressText());
+    });
+
+    m_checkLabel->setText(relayoutOnly ? tr("Laying out traces\u2026") : tr("Checking\u2026"));
+    m_checkLabel->show();
+    m_checkProgress->setRange(0, 0);
+    m_checkProgress->show();
+    m_checkCancelButton->show();
+    m_checkCancelButton->setEnabled(true);
+    m_cancelCheckAction->setEnabled(true);
+    setVerdict(QString(), QString());
+    if (!m_hasReport)
+        m_compare->showMessage(
+            (sets.size() == 1 ? tr("Tracing %1 on 1 input set\u2026") : tr("Checking %1 on %2 input sets\u2026"))
+                .arg(function)
+                .arg(sets.size()),
+            tr("Each set is traced as torch.jit.trace would; the traces are then compared node by node and the "
+               "first trace is run on every other set."));
+
+    watcher->setFuture(
+        QtConcurrent::run([model = m_model, function, sets, setsKey, layoutKey, options, reused, relayoutOnly, cancel,
+                              generation, steps](QPromise<CheckJobResult>& promise) {
+            CheckJobResult r;
+            r.generation = generation;
+            r.function = function;
+            r.setsKey = setsKey;
+            r.layoutKey = layoutKey;
+            // Step 1 is the check itself, steps 2.. the layouts (progress values must grow to be reported).
+            promise.setProgressRange(0, steps + 1);
+            QElapsedTimer timer;
+            timer.start();
+            if (relayoutOnly) {
+                r.report = reused;
+            } else {
+                promise.setProgressValueAndText(1, QStringLiteral("Tracing %1 input set(s)").arg(sets.size()));
+                CheckOptions check;
+                check.exec.cancel = cancel.get();
+                check.exec.timeoutMs = kCheckTimeoutMs;
+                r.report = checkFunction(model, function, sets, check);
+                r.checkMs = timer.restart();
+            }
+            for (int k = 0; k < r.report.traces.size(); ++k) {
+                if (cancel->load() || promise.isCanceled())
+                    break;
+                promise.setProgressValueAndText(
+                    k + 2, QStringLiteral("Laying out trace %1 of %2").arg(k + 1).arg(r.report.traces.size()));
+                const TraceResult& trace = r.report.traces.at(k);
+                r.layouts.append(trace.ok ? layoutGraph(trace.graph, options) : GraphLayout());
+            }
+            r.layoutMs = timer.elapsed();
+            r.canceled = cancel->load();
+            promise.addResult(std::move(r));
+        }));
+}
+
+void MainWindow::updateCheckProgress(int value, const QString& text)
+{
+    if (!text.isEmpty())
+        m_checkLabel->setText(text + QStringLiteral("\u2026"));
+    // Tracing has no steps to report: a busy bar; laying out counts traces.
+    if (value <= 1) {
+        m_checkProgress->setRange(0, 0);
+    } else {
+        m_checkProgress->setRange(0, qMax(1, int(m_inputSets->model()->rowCount())));
+        m_checkProgress->setValue(value - 1);
+    }
+}
+
+void MainWindow::cancelCheck()
+{
+    if (!m_checkCancel || m_checkWatchers.isEmpty())
+        return;
+    m_checkCancel->store(true);
+    m_checkLabel->setText(tr("Canceling\u2026"));
+    m_checkCancelButton->setEnabled(false);
+}
+
+void MainWindow::onCheckJobFinished(QFutureWatcherBase* base)
+{
+    if (!m_checkWatchers.remove(base))
+        return;
+    auto* watcher = static_cast<QFutureWatcher<CheckJobResult>*>(base);
+    watcher->disconnect(this);
+    watcher->deleteLater();
+    const QFuture<CheckJobResult> future = watcher->future();
+    if (future.resultCount() > 0) {
+        const CheckJobResult result = future.result();
+        if (result.generation == m_checkGeneration)
+            applyCheckResult(result);
+    }
+    maybeEmitIdle();
+}
+
+void MainWindow::applyCheckResult(const CheckJobResult& r)
+{
+    m_checkLabel->hide();
+    m_checkProgress->hide();
+    m_checkCancelButton->hide();
+    m_cancelCheckAction->setEnabled(false);
+    if (r.function != m_currentFunction)
+        return;
+    if (r.canceled) {
+        resetCheck(tr("Check canceled"), tr("Run it again with Check \u203a Run Check (F5)."));
+        setStatus(tr("Check of %1 canceled").arg(r.function));
+        Q_EMIT checkFinished();
+        return;
+    }
+    if (r.report.ok && r.layouts.size() == r.report.traces.size())
+        m_checkCache.insert(r.function, { r.setsKey, r.report, r.layoutKey, r.layouts });
+    m_report = r.report;
+    m_traceLayouts = r.layouts;
+    m_hasReport = true;
+    showReport();
+    if (r.checkMs > 0 || r.layoutMs > 0)
+        m_verdictLabel->setToolTip(m_verdictLabel->toolTip()
+            + tr("\nTraced and checked in %1 ms, laid out in %2 ms.").arg(r.checkMs).arg(r.layoutMs));
+    Q_EMIT checkFinished();
+    applyStartView();
+}
+
+void MainWindow::showReport()
+{
+    QStringList setTexts;
+    for (const TraceResult& t : std::as_const(m_report.traces))
+        setTexts << t.inputs.toString();
+
+    if (!m_report.ok) {
+        removeTraceTabs();
+        m_compare->showMessage(
+            tr("Could not trace %1").arg(m_report.function), m_report.error.toString().trimmed(), true);
+        TraceWarning w;
+        w.kind = QStringLiteral("check-failed");
+        w.message = m_report.error.message;
+        w.location = m_report.error.location;
+        m_warningsModel->setWarnings({ w }, m_inputSets->model()->texts());
+        const int line = sourceLineFor(w.location);
+        m_sourceView->setWarningLines(line > 0 ? QHash<int, QString> { { line, w.message } } : QHash<int, QString>());
+        setVerdict(QStringLiteral("<span style='color:#cf222e'>\u2716 check failed</span>"), w.message);
+        return;
+    }
+
+    rebuildTraceTabs();
+    m_compare->setReport(m_report, m_traceLayouts, m_layoutCache.value(cacheKey(m_report.function)));
+    m_warningsModel->setWarnings(m_report.warnings, setTexts);
+    m_warningsView->resizeColumnToContents(WarningsModel::KindColumn);
+    m_warningsView->resizeColumnToContents(WarningsModel::InputSetColumn);
+
+    QHash<int, QStringList> byLine;
+    for (const TraceWarning& w : std::as_const(m_report.warnings)) {
+        const int line = sourceLineFor(w.location);
+        const QString text = QStringLiteral("%1 (set %2): %3").arg(w.kind).arg(w.traceIndex + 1).arg(w.message);
+        if (line > 0 && !byLine[line].contains(text))
+            byLine[line] << text;
+    }
+    QHash<int, QString> marks;
+    for (auto it = byLine.cbegin(); it != byLine.cend(); ++it)
+        marks.insert(it.key(), it.value().join(QLatin1Char('\n')));
+    m_sourceView->setWarningLines(marks);
+
+    // The script nodes the warnings blame (a loop, a branch) get a badge in the Script tab too.
+    QHash<int, QString> scriptWarnings;
+    for (const TraceWarning& w : std::as_const(m_report.warnings)) {
+        if (w.scriptNode < 0)
+            continue;
+        const int shown = m_scriptScene->displayedNode(w.scriptNode);
+        QString& text = scriptWarnings[shown];
+        const QString line = QStringLiteral("%1: %2").arg(w.kind, w.message);
+        if (shown >= 0 && !text.contains(line))
+            text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + line;
+    }
+    scriptWarnings.remove(-1);
+    m_scriptScene->setNodeWarnings(scriptWarnings);
+
+    const int traces = int(m_report.traces.size());
+    const int warnings = int(m_report.warnings.size());
+    const QString counts = (traces == 1 ? tr("1 trace") : tr("%1 traces").arg(traces)) + QStringLiteral(", ")
+        + (warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
+    if (m_report.consistent) {
+        setVerdict(QStringLiteral("<span style='color:#1a7f37'>\u2714 consistent</span> \u00b7 ") + counts,
+            traces > 1 ? tr("Every trace records the same graph as trace 1, and trace 1 computes what the script "
+                            "function computes on every input set.")
+                       : tr("One input set: nothing to compare the trace with. Add check inputs to compare."));
+    } else {
+        QStringList differing;
+        for (int k = 1; k < traces; ++k) {
+            bool differs = !m_report.traces.at(k).ok;
+            for (const TraceDiff& d : std::as_const(m_report.diffs))
+                differs = differs || (d.other == k && !d.equal);
+            for (const TraceWarning& w : std::as_const(m_report.warnings))
+                differs = differs || (w.traceIndex == k && w.kind == QLatin1String("output-mismatch"));
+            if (differs)
+                differing << QString::number(k + 1);
+        }
+        setVerdict(QStringLiteral("<span style='color:#cf222e'><b>\u2716 diverged</b></span> \u00b7 ") + counts,
+            tr("The trace recorded on input set 1 does not hold for input set(s) %1: see the Compare tab and the "
+               "Warnings panel.")
+                .arg(differing.join(QLatin1String(", "))));
+    }
+}
+
+void MainWindow::setVerdict(const QString& html, const QString& toolTip)
+{
+    m_verdictLabel->setText(html);
+    m_verdictLabel->setToolTip(toolTip);
+    m_verdictLabel->setVisible(!html.isEmpty());
+}
+
+QString MainWindow::verdictText() const
+{
+    return m_verdictLabel->text();
+}
+
+void MainWindow::resetCheck(const QString& title, const QString& text, bool isError)
+{
+    ++m_checkGeneration;
+    if (m_checkCancel)
+        m_checkCancel->store(true);
+    m_checkLabel->hide();
+    m_checkProgress->hide();
+    m_checkCancelButton->hide();
+    if (m_cancelCheckAction)
+        m_cancelCheckAction->setEnabled(false);
+    m_report = CheckReport();
+    m_traceLayouts.clear();
+    m_hasReport = false;
+    removeTraceTabs();
+    m_compare->showMessage(title, text, isError);
+    m_warningsModel->clear();
+    m_sourceView->setWarningLines({});
+    m_scriptScene->setNodeWarnings({});
+    setVerdict(QString(), QString());
+}
+
+void MainWindow::removeTraceTabs()
+{
+    for (const TracePage& page : std::as_const(m_tracePages)) {
+        page.scene->disconnect(this);
+        page.view->disconnect(this);
+        m_tabs->removeTab(m_tabs->indexOf(page.page));
+        page.page->deleteLater();
+        page.scene->deleteLater();
+    }
+    m_tracePages.clear();
+}
+
+void MainWindow::rebuildTraceTabs()
+{
+    const int current = m_tabs->currentIndex();
+    const bool onTrace = current >= 1 && current <= m_tracePages.size();
+    {
+        // Removing the current tab makes another current: not a choice of the user, nothing to follow.
+        const QSignalBlocker blocker(m_tabs);
+        removeTraceTabs();
+    }
+    for (int k = 0; k < m_report.traces.size(); ++k) {
+        const TraceResult& trace = m_report.traces.at(k);
+        const GraphLayout layout = m_traceLayouts.value(k);
+        TracePage page;
+        page.scene = new GraphScene(this);
+        page.view = new GraphView;
+        page.view->setScene(page.scene);
+        auto* legend = new LegendBar;
+        legend->setScene(page.scene);
+        page.page = new QWidget;
+        auto* layoutBox = new QVBoxLayout(page.page);
+        layoutBox->setContentsMargins(0, 0, 0, 0);
+        layoutBox->setSpacing(0);
+        layoutBox->addWidget(page.view, 1);
+        layoutBox->addWidget(legend);
+
+        if (!trace.ok) {
+            page.scene->showMessage(
+                tr("Tracing failed on input set %1").arg(k + 1), trace.error.toString().trimmed(), true);
+            page.view->showMessage();
+        } else if (!layout.error.isEmpty()) {
+            page.scene->showMessage(tr("Graphviz could not lay out trace %1").arg(k + 1), layout.error, true);
+            page.view->showMessage();
+        } else if (layout.nodes.isEmpty()) {
+            page.scene->showMessage(tr("Trace %1 is empty").arg(k + 1), QString());
+            page.view->showMessage();
+        } else {
+            page.scene->setGraph(trace.graph, layout);
+            page.scene->setNodeWarnings(traceWarningNodes(m_report, k));
+            page.view->showGraph();
+        }
+        connect(page.scene, &GraphScene::nodeSelected, this, [this, k](int id) { onTraceNodeSelected(k, id); });
+        connect(page.view, &GraphView::zoomChanged, this, [this](double zoom) {
+            if (currentGraphView() == sender())
+                m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(zoom * 100)));
+        });
+
+        // A dot says how this trace compares with trace 1: the same, different, or failed.
+        QColor state = QColor(0x8c, 0x93, 0x9d);
+        QString stateText = tr("traced: the other sets are compared with this trace");
+        if (k > 0) {
+            bool differs = false;
+            for (const TraceDiff& d : std::as_const(m_report.diffs))
+                differs = differs || (d.other == k && !d.equal);
+            bool wrongOutput = false;
+            for (const TraceWarning& w : std::as_const(m_report.warnings))
+                wrongOutput = wrongOutput || (w.traceIndex == k && w.kind == QLatin1String("output-mismatch"));
+            if (!trace.ok) {
+                state = QColor(0xcf, 0x22, 0x2e);
+                stateText = tr("tracing failed");
+            } else if (differs) {
+                state = QColor(0xe3, 0x9b, 0x00);
+                stateText = tr("records a different graph than trace 1");
+            } else if (wrongOutput) {
+                state = QColor(0xcf, 0x22, 0x2e);
+                stateText = tr("same graph as trace 1, but trace 1 computes something else on this set");
+            } else {
+                state = QColor(0x2d, 0xa4, 0x4e);
+                stateText = tr("same graph as trace 1");
+            }
+        }
+        const QString set = trace.inputs.toString();
+        const QString title = tr("Trace %1 \u00b7 %2").arg(k + 1).arg(elided(set, 16));
+        const int index = m_tabs->insertTab(1 + k, page.page, dotIcon(state), title);
+        m_tabs->setTabToolTip(index, tr("Trace %1 on input set %2\n%3").arg(k + 1).arg(set, stateText));
+        m_tracePages.append(page);
+    }
+    if (onTrace && !m_tracePages.isEmpty())
+        m_tabs->setCurrentIndex(qMin(current, int(m_tracePages.size())));
+}
+
+GraphScene* MainWindow::traceScene(int trace) const
+{
+    return trace >= 0 && trace < m_tracePages.size() ? m_tracePages.at(trace).scene : nullptr;
+}
+
+GraphView* MainWindow::traceView(int trace) const
+{
+    return trace >= 0 && trace < m_tracePages.size() ? m_tracePages.at(trace).view : nullptr;
+}
+
+GraphView* MainWindow::currentGraphView() const
+{
+    QWidget* page = m_tabs->currentWidget();
+    if (page == m_compare)
+        return m_compare->view(CompareWidget::Side::Right);
+    for (const TracePage& p : m_tracePages) {
+        if (p.page == page)
+            return p.view;
+    }
+    return m_scriptView;
+}
+
+GraphScene* MainWindow::currentGraphScene() const
+{
+    GraphView* view = currentGraphView();
+    return view ? view->graphScene() : m_scriptScene;
+}
+
+void MainWindow::onCurrentTabChanged(int index)
+{
+    for (int k = 0; k < m_tracePages.size(); ++k) {
+        if (m_tabs->widget(index) == m_tracePages.at(k).page)
+            m_activeTrace = k;
+    }
+    if (GraphView* view = currentGraphView())
+        m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(view->zoom() * 100)));
+}
+
+void MainWindow::showView(View view)
+{
+    switch (view) {
+    case View::Script:
+        m_tabs->setCurrentIndex(m_tabs->indexOf(m_scriptView->parentWidget()));
+        break;
+    case View::Trace:
+        if (!m_tracePages.isEmpty())
+            m_tabs->setCurrentIndex(m_tabs->indexOf(m_tracePages.first().page));
+        break;
+    case View::Compare:
+        m_tabs->setCurrentIndex(m_tabs->indexOf(m_compare));
+        break;
+    }
+}
+
+MainWindow::View MainWindow::currentView() const
+{
+    QWidget* page = m_tabs->currentWidget();
+    if (page == m_compare)
+        return View::Compare;
+    return page == m_scriptView->parentWidget() ? View::Script : View::Trace;
+}
+
+void MainWindow::setStartView(View view)
+{
+    m_hasStartView = true;
+    m_startView = view;
+    m_startViewPending = true;
+}
+
+void MainWindow::applyStartView()
+{
+    if (!m_startViewPending)
+        return;
+    m_startViewPending = false;
+    if (m_userChoseTab)
+        return;
+    if (m_hasStartView)
+        showView(m_startView);
+    else if (m_report.ok && !m_report.consistent && m_report.traces.size() > 1)
+        showView(View::Compare); // what a user opening a file whose check diverges wants to see first
+    // Opening on the comparison: start at the first divergence, so its cause is in the status bar and its line
+    // is marked.
+    if (currentView() == View::Compare && m_compare->divergenceModel()->rowCount() > 0)
+        m_compare->selectChange(0);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Linked selection between the script, the traces, the compare view, the warnings and the source
+
+QString MainWindow::linkScriptNode(int nodeId)
+{
+    QStringList parts;
+    bool recorded = false;
+    for (int k = 0; k < m_tracePages.size(); ++k) {
+        GraphScene* scene = m_tracePages.at(k).scene;
+        QHash<int, QString> tags;
+        if (nodeId >= 0 && m_hasReport && k < m_report.traces.size() && m_report.traces.at(k).ok) {
+            const IrGraph& trace = m_report.traces.at(k).graph;
+            for (const LinkedNode& linked : traceNodesOf(trace, m_report.script, nodeId)) {
+                const int shown = scene->displayedNode(linked.node);
+                if (shown < 0 || tags.contains(shown))
+                    continue;
+                tags.insert(shown, linked.iteration);
+                if (k == m_activeTrace) {
+                    recorded = true;
+                    const QString label = nodeLabel(trace, shown);
+                    parts << (linked.iteration.isEmpty() ? label : linked.iteration + QStringLiteral(": ") + label);
+                }
+            }
+        }
+        scene->setLinkedNodes(tags);
+    }
+    if (nodeId < 0 || !m_hasReport || m_tracePages.isEmpty())
+        return {};
+    if (!recorded)
+        return tr("trace %1 recorded no node for it").arg(m_activeTrace + 1);
+    return tr("trace %1: %2").arg(m_activeTrace + 1).arg(parts.join(QLatin1String(", ")));
+}
+
+QString MainWindow::describeTraceNode(int trace, int nodeId) const
+{
+    const IrGraph& graph = m_report.traces.at(trace).graph;
+    const IrNode& node = graph.node(nodeId);
+    QStringList where;
+    const SourceLocation location = node.originNode >= 0 && node.originNode < m_report.script.nodes.size()
+        ? m_report.script.node(node.originNode).location
+        : node.location;
+    const int line = sourceLineFor(location);
+    if (line > 0)
+        where << tr("line %1").arg(line);
+    const QString iteration = iterationLabel(node);
+    if (!iteration.isEmpty())
+        where << iteration;
+    QString text = tr("Trace %1 \u00b7 %2").arg(trace + 1).arg(node.kind);
+    if (!where.isEmpty())
+        text += QStringLiteral(" (%1)").arg(where.join(QLatin1String(", ")));
+    text += QStringLiteral(": ") + elided(graph.nodeLine(nodeId, false), 160);
+    if (node.originNode >= 0 && node.originNode < m_report.script.nodes.size())
+        text += tr("  \u2190 script %1").arg(m_report.script.node(node.originNode).kind);
+    return text;
+}
+
+void MainWindow::onTraceNodeSelected(int trace, int nodeId)
+{
+    if (m_linking || !m_hasReport || trace >= m_report.traces.size())
+        return;
+    m_activeTrace = trace;
+    const IrGraph& graph = m_report.traces.at(trace).graph;
+    if (nodeId < 0 || nodeId >= graph.nodes.size())
+        return;
+    const bool guard = m_linking;
+    m_linking = true;
+    for (const TracePage& page : std::as_const(m_tracePages))
+        page.scene->setLinkedNodes({});
+    const IrNode& node = graph.node(nodeId);
+    // The script node that recorded it, selected in the Script tab so that switching tabs shows it.
+    const int origin = m_scriptScene->displayedNode(node.originNode);
+    m_scriptScene->selectNode(origin);
+    if (origin >= 0)
+        m_scriptView->centerOnNode(origin);
+    const SourceLocation location = node.originNode >= 0 && node.originNode < m_report.script.nodes.size()
+        ? m_report.script.node(node.originNode).location
+        : node.location;
+    m_sourceView->highlightLine(sourceLineFor(location));
+    setStatus(describeTraceNode(trace, nodeId));
+    m_linking = guard;
+}
+
+void MainWindow::onCompareNodeSelected(int graph, int nodeId)
+{
+    if (m_linking || nodeId < 0)
+        return;
+    if (graph == Comparison::Script) {
+        // The full script selection: source line, status and the trace tabs' linked nodes.
+        m_scriptScene->selectNode(m_scriptScene->displayedNode(nodeId));
+        return;
+    }
+    onTraceNodeSelected(graph, nodeId);
+}
+
+void MainWindow::onChangeSelected(int row)
+{
+    DivergenceModel* model = m_compare->divergenceModel();
+    if (row < 0 || row >= model->rowCount())
+        return;
+    const NodeChange& change = model->change(row);
+    m_sourceView->highlightLine(sourceLineFor(change.location));
+    const bool guard = m_linking;
+    m_linking = true;
+    m_scriptScene->selectNode(m_scriptScene->displayedNode(change.scriptNode));
+    m_linking = guard;
+    const QModelIndex index = model->index(row, DivergenceModel::NodeColumn);
+    QString text = tr("Divergence %1 of %2: %3 %4")
+                       .arg(row + 1)
+                       .arg(model->rowCount())
+                       .arg(model->index(row, DivergenceModel::OpColumn).data().toString(), index.data().toString());
+    if (!change.cause.isEmpty())
+        text += QStringLiteral(" \u2014 ") + change.cause;
+    setStatus(text);
+}
+
+void MainWindow::activateWarning(int row)
+{
+    if (row < 0 || row >= m_warningsModel->rowCount())
+        return;
+    const TraceWarning w = m_warningsModel->warning(row);
+    const int line = sourceLineFor(w.location);
+    const bool traceUsable
+        = m_hasReport && w.traceIndex >= 0 && w.traceIndex < m_tracePages.size() && m_report.traces.at(w.traceIndex).ok;
+
+    if (w.kind == QLatin1String("output-mismatch") && w.traceIndex > 0 && m_compare->hasReport()) {
+        // Trace 1 computes something else on this set: the divergences between the two traces say why.
+        showView(View::Compare);
+        m_compare->setPair(0, w.traceIndex);
+        if (m_compare->divergenceModel()->rowCount() > 0)
+            m_compare->selectChange(0);
+    } else if (traceUsable && w.traceNode >= 0) {
+        const TracePage& page = m_tracePages.at(w.traceIndex);
+        m_tabs->setCurrentWidget(page.page);
+        const int shown = page.scene->displayedNode(w.traceNode);
+        page.scene->selectNode(shown);
+        page.view->centerOnNode(shown);
+    } else if (w.scriptNode >= 0) {
+        // No trace node of its own (a loop, a branch): the nodes its script node recorded in that trace.
+        if (traceUsable) {
+            m_activeTrace = w.traceIndex;
+            m_tabs->setCurrentWidget(m_tracePages.at(w.traceIndex).page);
+        }
+        m_scriptScene->selectNode(m_scriptScene->displayedNode(w.scriptNode));
+        if (traceUsable) {
+            const QList<int> linked = m_tracePages.at(w.traceIndex).scene->linkedNodes();
+            if (!linked.isEmpty())
+                m_tracePages.at(w.traceIndex).view->centerOnNode(*std::min_element(linked.begin(), linked.end()));
+        }
+    } else if (traceUsable) {
+        m_tabs->setCurrentWidget(m_tracePages.at(w.traceIndex).page);
+    }
+    if (line > 0)
+        m_sourceView->highlightLine(line);
+}
+
+void MainWindow::onInputSetsEdited()
+{
+    m_inputSets->setEdited(true);
+    if (m_persistSettings && m_hasModel)
+        saveSessionInputSets(m_model.path, m_inputSets->model()->texts());
+}
+
+void MainWindow::resetInputSets()
+{
+    if (!m_hasModel)
+        return;
+    m_inputSets->model()->setSets(m_model.inputSets);
+    m_inputSets->setEdited(false);
+    if (m_persistSettings)
+        saveSessionInputSets(m_model.path, std::nullopt);
+    runCheck(true);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Selection
 
 void MainWindow::selectFunctionInTree(const QString& name)
@@ -610,6 +1520,10 @@ void MainWindow::onTreeCurrentChanged(const QModelIndex& current)
 
 void MainWindow::onNodeSelected(int nodeId)
 {
+    // A script node selected because a trace node was: that handler describes the selection.
+    if (m_linking)
+        return;
+    const QString listing = linkScriptNode(nodeId);
     const FunctionInfo* fn = m_model.function(m_currentFunction);
     if (!fn || nodeId < 0 || nodeId >= fn->graph.nodes.size()) {
         m_sourceView->highlightLine(0);
@@ -626,7 +1540,9 @@ void MainWindow::onNodeSelected(int nodeId)
     QString text = node.kind;
     if (!where.isEmpty())
         text += QStringLiteral(" (%1)").arg(where);
-    text += QStringLiteral(": ") + elided(fn->graph.nodeLine(nodeId, false), 220);
+    text += QStringLiteral(": ") + elided(fn->graph.nodeLine(nodeId, false), listing.isEmpty() ? 220 : 120);
+    if (!listing.isEmpty())
+        text += QStringLiteral("  \u2014  ") + listing;
     setStatus(text);
 }
 
@@ -688,7 +1604,7 @@ void MainWindow::updateRecentMenu()
 
 bool MainWindow::exportView(const QString& path, QString* error)
 {
-    GraphScene* scene = m_scriptScene;
+    GraphScene* scene = currentGraphScene();
     const QRectF source = scene->contentsRect().adjusted(-12, -12, 12, 12);
     if (source.isEmpty()) {
         if (error)

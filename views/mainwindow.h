@@ -1,5 +1,6 @@
 #pragma once
 
+#include "checker.h"
 #include "graphlayout.h"
 #include "model.h"
 
@@ -7,7 +8,9 @@
 #include <QMainWindow>
 #include <QSet>
 
+#include <atomic>
 #include <functional>
+#include <memory>
 
 class QAction;
 class QFutureWatcherBase;
@@ -15,23 +18,31 @@ class QLabel;
 class QMenu;
 class QProgressBar;
 class QTabWidget;
+class QToolButton;
 class QTreeView;
 
 namespace jitscope {
 
+class CompareWidget;
 class GraphScene;
 class GraphView;
+class InputSetsEditor;
 class LegendBar;
 class ModelTreeModel;
 class SourceView;
+class WarningsModel;
+struct CheckJobResult;
 struct GuiJobResult;
 
-/// JitScope's main window: the graph of the selected function in the centre, the model tree and the source in
-/// docks. Loading and layout run on the thread pool; results of jobs that were overtaken are dropped.
+/// JitScope's main window: the graph of the selected function in the centre, with one tab per trace of the
+/// check and a Compare tab; the model tree, source, warnings and input sets in docks. Loading, layout and the
+/// check run on the thread pool; results of jobs that were overtaken are dropped.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
+    /// The graph tabs, for --view and the screenshot mode.
+    enum class View { Script, Trace, Compare };
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -43,8 +54,8 @@ public:
     /// Restores window geometry and dock state and from then on saves them (and recent files) in QSettings.
     void restoreSettings();
 
-    /// True when no load or layout job is pending; idle() is emitted each time the last one finishes.
-    bool isIdle() const { return m_watchers.isEmpty(); }
+    /// True when no load, layout or check job is pending; idle() is emitted each time the last one finishes.
+    bool isIdle() const { return m_watchers.isEmpty() && m_checkWatchers.isEmpty(); }
     QString currentFile() const { return m_currentFile; }
     QString currentFunction() const { return m_currentFunction; }
     /// Why the last openFile() failed (or named a function the file lacks); empty after a successful load.
@@ -60,6 +71,37 @@ public:
     /// The text of the status bar's message area.
     QString statusText() const;
 
+    // The check: one trace per input set, diffed and explained (see checkFunction()).
+    /// Runs the check of the current function on the input sets panel's sets, reusing a cached result unless
+    /// @p force. Traces and their layouts are made off the GUI thread.
+    void runCheck(bool force = true);
+    /// Stops a running check early.
+    void cancelCheck();
+    bool isChecking() const { return !m_checkWatchers.isEmpty(); }
+    bool hasReport() const { return m_hasReport; }
+    const CheckReport& report() const { return m_report; }
+    /// Trace k's tab contents; nullptr when there is no such trace.
+    GraphScene* traceScene(int trace) const;
+    GraphView* traceView(int trace) const;
+    int traceTabCount() const { return int(m_tracePages.size()); }
+    CompareWidget* compareWidget() const { return m_compare; }
+    WarningsModel* warningsModel() const { return m_warningsModel; }
+    QTreeView* warningsView() const { return m_warningsView; }
+    InputSetsEditor* inputSetsEditor() const { return m_inputSets; }
+    QTabWidget* graphTabs() const { return m_tabs; }
+    /// The text of the check's verdict in the status bar.
+    QString verdictText() const;
+
+    /// Makes a graph tab current (Trace: trace 1's).
+    void showView(View view);
+    View currentView() const;
+    /// The tab to show once the first check of the next opened file is done; without one, Compare is shown when
+    /// the traces diverge (unless the user picked a tab meanwhile).
+    void setStartView(View view);
+    /// Does what clicking warning @p row of warningsModel() does: shows its trace node, or the nodes its script
+    /// node recorded, and its source line.
+    void activateWarning(int row);
+
     /// Writes the current graph to @p path as SVG or PNG (by suffix). Returns false and sets *error on failure.
     bool exportView(const QString& path, QString* error = nullptr);
 
@@ -70,6 +112,8 @@ Q_SIGNALS:
     void idle();
     /// A file finished loading (successfully or not); see lastError().
     void fileLoaded(bool ok);
+    /// A check finished and its result is shown (report().ok says whether it could run).
+    void checkFinished();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -99,6 +143,47 @@ private:
     int sourceLineFor(const SourceLocation& location) const;
     void indexArchiveSource();
     QString cacheKey(const QString& function) const;
+    QString layoutOptionsKey() const;
+    LayoutOptions layoutOptions() const;
+
+    struct TracePage
+    {
+        QWidget* page = nullptr;
+        GraphScene* scene = nullptr;
+        GraphView* view = nullptr;
+    };
+    struct CheckCacheEntry
+    {
+        QString setsKey;
+        CheckReport report;
+        QString layoutKey;
+        QVector<GraphLayout> layouts;
+    };
+    void createCheckDocks();
+    void startCheckJob(
+        const QString& function, const QVector<InputSet>& sets, const QString& setsKey, const CheckReport* reuse);
+    void onCheckJobFinished(QFutureWatcherBase* watcher);
+    void applyCheckResult(const CheckJobResult& result);
+    void showReport();
+    /// Forgets the check shown (another file or function): no trace tabs, compare and warnings show @p title.
+    void resetCheck(const QString& title, const QString& text = QString(), bool isError = false);
+    void rebuildTraceTabs();
+    void removeTraceTabs();
+    void updateCheckProgress(int value, const QString& text);
+    void setVerdict(const QString& html, const QString& toolTip);
+    void maybeEmitIdle();
+    void onTraceNodeSelected(int trace, int nodeId);
+    void onCompareNodeSelected(int graph, int nodeId);
+    void onChangeSelected(int row);
+    /// Marks the trace nodes script node @p nodeId recorded in every trace tab; returns the listing for the status.
+    QString linkScriptNode(int nodeId);
+    QString describeTraceNode(int trace, int nodeId) const;
+    void onInputSetsEdited();
+    void resetInputSets();
+    GraphView* currentGraphView() const;
+    GraphScene* currentGraphScene() const;
+    void onCurrentTabChanged(int index);
+    void applyStartView();
 
     QTabWidget* m_tabs = nullptr;
     GraphScene* m_scriptScene = nullptr;
@@ -118,6 +203,7 @@ private:
     bool m_hasModel = false;
     QString m_currentFile;
     QString m_currentFunction;
+    QString m_shownFunction; ///< the function whose graph the Script tab shows
     QString m_lastError;
     QHash<QString, int> m_archiveFileOffsets; ///< "code/__torch__/x.py" -> line of its header in the source panel
     QHash<QString, GraphLayout> m_layoutCache; ///< per function and layout options, for the loaded model
@@ -125,6 +211,33 @@ private:
     QSet<QFutureWatcherBase*> m_watchers; ///< pending jobs
     bool m_persistSettings = false;
     bool m_updatingTree = false;
+
+    // The check
+    CompareWidget* m_compare = nullptr;
+    QVector<TracePage> m_tracePages;
+    WarningsModel* m_warningsModel = nullptr;
+    QTreeView* m_warningsView = nullptr;
+    InputSetsEditor* m_inputSets = nullptr;
+    QLabel* m_checkLabel = nullptr;
+    QProgressBar* m_checkProgress = nullptr;
+    QToolButton* m_checkCancelButton = nullptr;
+    QLabel* m_verdictLabel = nullptr;
+    QAction* m_runCheckAction = nullptr;
+    QAction* m_cancelCheckAction = nullptr;
+    QAction* m_dimAction = nullptr;
+    CheckReport m_report;
+    QVector<GraphLayout> m_traceLayouts;
+    bool m_hasReport = false;
+    QHash<QString, CheckCacheEntry> m_checkCache; ///< by function, for the loaded model
+    int m_checkGeneration = 0; ///< bumped by every check; a finished check whose generation is older is dropped
+    QSet<QFutureWatcherBase*> m_checkWatchers; ///< pending checks (stale ones included, until they stop)
+    std::shared_ptr<std::atomic<bool>> m_checkCancel; ///< the newest check's cancel flag
+    int m_activeTrace = 0; ///< the trace tab last looked at, for listing linked nodes
+    bool m_linking = false; ///< set while one selection updates the others
+    bool m_userChoseTab = false;
+    bool m_startViewPending = false;
+    bool m_hasStartView = false;
+    View m_startView = View::Compare;
 };
 
 } // namespace jitscope

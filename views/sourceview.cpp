@@ -1,11 +1,14 @@
 #include "sourceview.h"
 
 #include <QFontDatabase>
+#include <QHelpEvent>
 #include <QPaintEvent>
 #include <QPainter>
+#include <QPainterPath>
 #include <QRegularExpression>
 #include <QSyntaxHighlighter>
 #include <QTextBlock>
+#include <QToolTip>
 
 namespace jitscope {
 
@@ -13,6 +16,8 @@ namespace {
 
 const QColor kCurrentLineColor(0xdd, 0xeb, 0xff);
 const QColor kErrorLineColor(0xff, 0xe3, 0xe3);
+const QColor kWarningLineColor(0xff, 0xf4, 0xd1);
+const QColor kWarningMarker(0xf5, 0xb7, 0x00);
 const QColor kGutterBackground(0xf3, 0xf4, 0xf6);
 const QColor kGutterText(0x9c, 0xa3, 0xaf);
 
@@ -153,6 +158,12 @@ public:
 
 protected:
     void paintEvent(QPaintEvent* event) override { m_view->paintLineNumbers(event); }
+    bool event(QEvent* event) override
+    {
+        if (event->type() == QEvent::ToolTip && m_view->lineNumberToolTip(static_cast<QHelpEvent*>(event)))
+            return true;
+        return QWidget::event(event);
+    }
 
 private:
     SourceView* m_view;
@@ -179,6 +190,7 @@ void SourceView::setSource(const QString& text)
 {
     m_currentLine = 0;
     m_errorLines.clear();
+    m_warningLines.clear();
     setPlainText(text);
     updateExtraSelections();
 }
@@ -189,7 +201,8 @@ int SourceView::lineNumberAreaWidth() const
     for (int max = qMax(1, blockCount()); max >= 10; max /= 10)
         ++digits;
     digits = qMax(digits, 3);
-    return 12 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
+    // The extra room on the left holds warning markers.
+    return 22 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
 }
 
 void SourceView::updateLineNumberAreaWidth()
@@ -238,6 +251,22 @@ void SourceView::paintLineNumbers(QPaintEvent* event)
                 painter.setPen(kGutterText);
             }
             painter.setFont(f);
+            if (m_warningLines.contains(number)) {
+                const qreal h = fontMetrics().height();
+                const qreal size = qMin(11.0, h - 3);
+                const QPointF c(7.5, top + h / 2.0);
+                QPainterPath triangle;
+                triangle.moveTo(c + QPointF(0, -size / 2));
+                triangle.lineTo(c + QPointF(size / 2, size / 2 - 0.5));
+                triangle.lineTo(c + QPointF(-size / 2, size / 2 - 0.5));
+                triangle.closeSubpath();
+                painter.save();
+                painter.setRenderHint(QPainter::Antialiasing);
+                painter.setPen(QPen(kWarningMarker.darker(140), 1));
+                painter.setBrush(kWarningMarker);
+                painter.drawPath(triangle);
+                painter.restore();
+            }
             painter.drawText(
                 0, top, width, fontMetrics().height(), Qt::AlignRight | Qt::AlignVCenter, QString::number(number));
         }
@@ -246,6 +275,41 @@ void SourceView::paintLineNumbers(QPaintEvent* event)
         bottom = top + qRound(blockBoundingRect(block).height());
         ++number;
     }
+}
+
+int SourceView::lineAt(int y) const
+{
+    QTextBlock block = firstVisibleBlock();
+    qreal top = blockBoundingGeometry(block).translated(contentOffset()).top();
+    while (block.isValid()) {
+        const qreal bottom = top + blockBoundingRect(block).height();
+        if (y >= top && y < bottom)
+            return block.blockNumber() + 1;
+        if (top > y)
+            break;
+        block = block.next();
+        top = bottom;
+    }
+    return 0;
+}
+
+bool SourceView::lineNumberToolTip(QHelpEvent* event)
+{
+    const QString message = m_warningLines.value(lineAt(event->pos().y()));
+    if (message.isEmpty()) {
+        QToolTip::hideText();
+        event->ignore();
+        return true;
+    }
+    QToolTip::showText(event->globalPos(), message, m_lineNumberArea);
+    return true;
+}
+
+void SourceView::setWarningLines(const QHash<int, QString>& messages)
+{
+    m_warningLines = messages;
+    updateExtraSelections();
+    m_lineNumberArea->update();
 }
 
 void SourceView::highlightLine(int line)
@@ -280,6 +344,10 @@ void SourceView::updateExtraSelections()
         selection.cursor = QTextCursor(block);
         selections.append(selection);
     };
+    for (auto it = m_warningLines.cbegin(); it != m_warningLines.cend(); ++it) {
+        if (!m_errorLines.contains(it.key()) && it.key() != m_currentLine)
+            addLine(it.key(), kWarningLineColor);
+    }
     for (int line : std::as_const(m_errorLines))
         addLine(line, kErrorLineColor);
     if (m_currentLine > 0)

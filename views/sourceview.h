@@ -1,7 +1,10 @@
 #pragma once
 
+#include <QHash>
 #include <QPlainTextEdit>
 #include <QSet>
+
+class QHelpEvent;
 
 namespace jitscope {
 
@@ -19,6 +22,12 @@ public:
     int highlightedLine() const { return m_currentLine; }
     /// Lines drawn with an error background (and a red gutter number) until the next setSource().
     void setErrorLines(const QSet<int>& lines);
+    /// Lines with a warning marker in the gutter (the message as its tooltip) and a light background, until the
+    /// next setSource() or setWarningLines().
+    void setWarningLines(const QHash<int, QString>& messages);
+    QHash<int, QString> warningLines() const { return m_warningLines; }
+    /// The 1-based line at viewport y coordinate @p y, or 0.
+    int lineAt(int y) const;
 
     int lineNumberAreaWidth() const;
 
@@ -28,6 +37,7 @@ protected:
 private:
     friend class LineNumberArea;
     void paintLineNumbers(QPaintEvent* event);
+    bool lineNumberToolTip(QHelpEvent* event);
     void updateLineNumberAreaWidth();
     void updateLineNumberArea(const QRect& rect, int dy);
     void updateExtraSelections();
@@ -35,6 +45,7 @@ private:
     QWidget* m_lineNumberArea = nullptr;
     int m_currentLine = 0;
     QSet<int> m_errorLines;
+    QHash<int, QString> m_warningLines;
 };
 
 } // namespace jitscope

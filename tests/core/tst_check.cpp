@@ -52,7 +52,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("casePath");
         const QDir dir(dataDir() + QStringLiteral("/traces"));
-        for (const QString& file : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+        for (const QString& file : dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name))
             QTest::addRow("%s", qPrintable(file.chopped(5))) << dir.filePath(file);
     }
 
@@ -70,9 +70,10 @@ private Q_SLOTS:
         CheckOptions options;
         options.exec.seed = quint64(c.value(QStringLiteral("seed")).toInt());
         options.exec.timeoutMs = 60000;
-        const CheckReport report = checkFunction(r.model, c.value(QStringLiteral("function")).toString(), sets(specs),
-                                                 options);
-        const QString expected = c.value(QStringLiteral("check")).toObject().value(QStringLiteral("verdict")).toString();
+        const CheckReport report
+            = checkFunction(r.model, c.value(QStringLiteral("function")).toString(), sets(specs), options);
+        const QString expected
+            = c.value(QStringLiteral("check")).toObject().value(QStringLiteral("verdict")).toString();
         if (expected == QLatin1String("error")) {
             // PyTorch could not trace or check at all; JitScope reports the failure instead of a verdict.
             QVERIFY(!report.ok || !report.consistent);
@@ -104,8 +105,9 @@ private Q_SLOTS:
         int inserts = 0;
         for (const NodeChange& c : d.changes) {
             QCOMPARE(c.op, NodeChange::Op::Insert);
-            QVERIFY2(c.cause.contains(QLatin1String("loop at line 6 unrolled 3 times in trace 1 but 4 times in trace 2")),
-                     qPrintable(c.cause));
+            QVERIFY2(
+                c.cause.contains(QLatin1String("loop at line 6 unrolled 3 times in trace 1 but 4 times in trace 2")),
+                qPrintable(c.cause));
             QVERIFY(c.cause.contains(QLatin1String("trip count x.size(0)")));
             QCOMPARE(c.location.line, 7);
             ++inserts;
@@ -138,20 +140,24 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("specs");
         QTest::addColumn<QString>("cause");
         QTest::addColumn<QString>("warning");
-        QTest::addRow("data branch") << "corpus/branch_on_data.py" << "branch_on_data"
-                                     << QStringList{"f32[3,4]=ones", "f32[3,4]=full:-1"}
+        QTest::addRow("data branch") << "corpus/branch_on_data.py"
+                                     << "branch_on_data" << QStringList { "f32[3,4]=ones", "f32[3,4]=full:-1" }
                                      << "took the then branch in trace 1 but the else branch in trace 2"
                                      << "data-dependent-branch";
-        QTest::addRow("shape branch") << "corpus/trace_control.py" << "size_branch"
-                                      << QStringList{"f32[5,2]", "f32[2,2]"} << "depends on the input's shape"
+        QTest::addRow("shape branch") << "corpus/trace_control.py"
+                                      << "size_branch" << QStringList { "f32[5,2]", "f32[2,2]" }
+                                      << "depends on the input's shape"
                                       << "tensor-to-bool";
-        QTest::addRow("len baked") << "corpus/arange_shape.py" << "arange_len" << QStringList{"f32[3,2]", "f32[5,2]"}
+        QTest::addRow("len baked") << "corpus/arange_shape.py"
+                                   << "arange_len" << QStringList { "f32[3,2]", "f32[5,2]" }
                                    << "len(x) is baked in as a constant: 3 in trace 1, 5 in trace 2"
                                    << "len-of-tensor";
-        QTest::addRow("nondeterministic") << "corpus/trace_functional.py" << "add_noise" << QStringList{"f32[3]", "f32[3]"}
-                                          << QString() << "nondeterministic-op";
-        QTest::addRow("in-place on input") << "corpus/trace_inplace.py" << "add_inplace_input"
-                                           << QStringList{"f32[3]", "f32[4]"} << QString() << "in-place-on-input";
+        QTest::addRow("nondeterministic")
+            << "corpus/trace_functional.py"
+            << "add_noise" << QStringList { "f32[3]", "f32[3]" } << QString() << "nondeterministic-op";
+        QTest::addRow("in-place on input")
+            << "corpus/trace_inplace.py"
+            << "add_inplace_input" << QStringList { "f32[3]", "f32[4]" } << QString() << "in-place-on-input";
     }
 
     void causes()

@@ -3,10 +3,10 @@
 #include "irgraph.h"
 #include "testutil.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QElapsedTimer>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QStandardPaths>
@@ -54,33 +54,33 @@ private Q_SLOTS:
         QTest::addColumn<QString>("errorPattern");
         const QString bad = dataDir() + QStringLiteral("/bad/");
         const QString corpus = dataDir() + QStringLiteral("/corpus/");
-        QTest::addRow("missing file") << QStringList{"graph", bad + "nope.py"} << "nope\\.py: no such file$";
-        QTest::addRow("empty file") << QStringList{"graph", bad + "empty.py"} << "empty\\.py: file is empty$";
-        QTest::addRow("binary file") << QStringList{"list", bad + "binary.py"} << "binary\\.py: binary file";
-        QTest::addRow("non-UTF-8") << QStringList{"graph", bad + "latin1.py"}
+        QTest::addRow("missing file") << QStringList { "graph", bad + "nope.py" } << "nope\\.py: no such file$";
+        QTest::addRow("empty file") << QStringList { "graph", bad + "empty.py" } << "empty\\.py: file is empty$";
+        QTest::addRow("binary file") << QStringList { "list", bad + "binary.py" } << "binary\\.py: binary file";
+        QTest::addRow("non-UTF-8") << QStringList { "graph", bad + "latin1.py" }
                                    << "latin1\\.py:4:19: not valid UTF-8 text";
-        QTest::addRow("truncated archive") << QStringList{"graph", bad + "truncated.pt"}
-                                           << "truncated\\.pt: not a valid TorchScript archive";
-        QTest::addRow("zip that is not TorchScript") << QStringList{"list", bad + "not_torchscript.zip"}
+        QTest::addRow("truncated archive")
+            << QStringList { "graph", bad + "truncated.pt" } << "truncated\\.pt: not a valid TorchScript archive";
+        QTest::addRow("zip that is not TorchScript") << QStringList { "list", bad + "not_torchscript.zip" }
                                                      << "not_torchscript\\.zip: not a valid TorchScript archive";
-        QTest::addRow("py as archive name") << QStringList{"graph", bad + "syntax_error.py", "--fn", "f"}
-                                            << "syntax_error\\.py:3:0: .*expected";
-        QTest::addRow("syntax error in list") << QStringList{"list", bad + "syntax_error.py"}
-                                              << "syntax_error\\.py:3:0: ";
-        QTest::addRow("unknown fn") << QStringList{"graph", corpus + "loop_in_traced_fn.py", "--fn", "nope"}
+        QTest::addRow("py as archive name")
+            << QStringList { "graph", bad + "syntax_error.py", "--fn", "f" } << "syntax_error\\.py:3:0: .*expected";
+        QTest::addRow("syntax error in list")
+            << QStringList { "list", bad + "syntax_error.py" } << "syntax_error\\.py:3:0: ";
+        QTest::addRow("unknown fn") << QStringList { "graph", corpus + "loop_in_traced_fn.py", "--fn", "nope" }
                                     << "no function or method named 'nope' \\(have: loop_in_traced_fn\\)$";
-        QTest::addRow("compile error") << QStringList{"graph", corpus + "compile_error.py", "--fn", "uses_undefined"}
+        QTest::addRow("compile error") << QStringList { "graph", corpus + "compile_error.py", "--fn", "uses_undefined" }
                                        << "compile_error\\.py:10:15: undefined value undefined_scale$";
-        QTest::addRow("ambiguous fn") << QStringList{"graph", corpus + "arange_shape.py"}
+        QTest::addRow("ambiguous fn") << QStringList { "graph", corpus + "arange_shape.py" }
                                       << "several functions, choose one with --fn";
-        QTest::addRow("unknown format") << QStringList{"graph", corpus + "loop_in_traced_fn.py", "--format", "png"}
+        QTest::addRow("unknown format") << QStringList { "graph", corpus + "loop_in_traced_fn.py", "--format", "png" }
                                         << "unknown format 'png'";
-        QTest::addRow("unknown option") << QStringList{"graph", "--frobnicate", corpus + "loop_in_traced_fn.py"}
+        QTest::addRow("unknown option") << QStringList { "graph", "--frobnicate", corpus + "loop_in_traced_fn.py" }
                                         << "unknown option --frobnicate";
-        QTest::addRow("unknown command") << QStringList{"paint", "x"} << "unknown command 'paint'";
-        QTest::addRow("missing ops library") << QStringList{"list", "--load-ops", bad + "nope.so", corpus + "loop_in_traced_fn.py"}
-                                             << "nope\\.so: cannot load operator library";
-        QTest::addRow("directory") << QStringList{"list", bad} << "is a directory";
+        QTest::addRow("unknown command") << QStringList { "paint", "x" } << "unknown command 'paint'";
+        QTest::addRow("missing ops library") << QStringList { "list", "--load-ops", bad + "nope.so",
+            corpus + "loop_in_traced_fn.py" } << "nope\\.so: cannot load operator library";
+        QTest::addRow("directory") << QStringList { "list", bad } << "is a directory";
     }
 
     void badInput()
@@ -98,7 +98,7 @@ private Q_SLOTS:
     void graphText()
     {
         const QString file = dataDir() + QStringLiteral("/corpus/loop_in_traced_fn.py");
-        const Run r = runCli({QStringLiteral("graph"), file});
+        const Run r = runCli({ QStringLiteral("graph"), file });
         QCOMPARE(r.code, 0);
         QVERIFY(r.err.isEmpty());
         QVERIFY(r.out.startsWith(QLatin1String("graph(%x")));
@@ -112,7 +112,7 @@ private Q_SLOTS:
     void graphFormats()
     {
         const QString file = dataDir() + QStringLiteral("/corpus/loop_in_traced_fn.py");
-        const Run json = runCli({QStringLiteral("graph"), file, QStringLiteral("--format"), QStringLiteral("json")});
+        const Run json = runCli({ QStringLiteral("graph"), file, QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(json.code, 0);
         QJsonParseError pe;
         const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8(), &pe).object();
@@ -120,20 +120,20 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("function")).toString(), QStringLiteral("loop_in_traced_fn"));
         QVERIFY(o.value(QStringLiteral("graph")).toObject().value(QStringLiteral("node_table")).toArray().size() > 3);
 
-        const Run dot = runCli({QStringLiteral("graph"), file, QStringLiteral("--format=dot")});
+        const Run dot = runCli({ QStringLiteral("graph"), file, QStringLiteral("--format=dot") });
         QCOMPARE(dot.code, 0);
         QVERIFY(dot.out.startsWith(QLatin1String("digraph")));
 
         QTemporaryDir dir;
         const QString svgPath = dir.filePath(QStringLiteral("g.svg"));
-        const Run svg = runCli({QStringLiteral("graph"), file, QStringLiteral("-f"), QStringLiteral("svg"),
-                                QStringLiteral("-o"), svgPath});
+        const Run svg = runCli({ QStringLiteral("graph"), file, QStringLiteral("-f"), QStringLiteral("svg"),
+            QStringLiteral("-o"), svgPath });
         QCOMPARE(svg.code, 0);
         QVERIFY(svg.out.isEmpty());
         QVERIFY(readText(svgPath).contains(QLatin1String("<svg")));
 
-        const Run unwritable = runCli({QStringLiteral("graph"), file, QStringLiteral("-o"),
-                                       dir.filePath(QStringLiteral("missing/dir/g.txt"))});
+        const Run unwritable = runCli(
+            { QStringLiteral("graph"), file, QStringLiteral("-o"), dir.filePath(QStringLiteral("missing/dir/g.txt")) });
         QCOMPARE(unwritable.code, 2);
         QVERIFY(unwritable.err.contains(QLatin1String("cannot write")));
     }
@@ -141,24 +141,26 @@ private Q_SLOTS:
     void inlineGraph()
     {
         const QString file = dataDir() + QStringLiteral("/corpus/helper_calls.py");
-        const Run plain = runCli({QStringLiteral("list"), file, QStringLiteral("--format"), QStringLiteral("json")});
+        const Run plain = runCli({ QStringLiteral("list"), file, QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(plain.code, 0);
         QString caller;
-        for (const auto& f : QJsonDocument::fromJson(plain.out.toUtf8()).object().value(QStringLiteral("functions")).toArray()) {
+        for (const auto& f :
+            QJsonDocument::fromJson(plain.out.toUtf8()).object().value(QStringLiteral("functions")).toArray()) {
             const QString name = f.toObject().value(QStringLiteral("name")).toString();
-            const Run g = runCli({QStringLiteral("graph"), file, QStringLiteral("--fn"), name});
+            const Run g = runCli({ QStringLiteral("graph"), file, QStringLiteral("--fn"), name });
             if (g.out.contains(QLatin1String("prim::CallFunction")))
                 caller = name;
         }
         QVERIFY2(!caller.isEmpty(), "helper_calls.py has no function calling another");
-        const Run inlined = runCli({QStringLiteral("graph"), file, QStringLiteral("--fn"), caller, QStringLiteral("--inline")});
+        const Run inlined
+            = runCli({ QStringLiteral("graph"), file, QStringLiteral("--fn"), caller, QStringLiteral("--inline") });
         QCOMPARE(inlined.code, 0);
         QVERIFY(!inlined.out.contains(QLatin1String("prim::CallFunction")));
     }
 
     void listPython()
     {
-        const Run r = runCli({QStringLiteral("list"), dataDir() + QStringLiteral("/corpus/loop_in_traced_fn.py")});
+        const Run r = runCli({ QStringLiteral("list"), dataDir() + QStringLiteral("/corpus/loop_in_traced_fn.py") });
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains(QLatin1String("loop_in_traced_fn(x: Tensor) -> Tensor")));
         QVERIFY(r.out.contains(QLatin1String("f32[3,4,5]")));
@@ -168,29 +170,30 @@ private Q_SLOTS:
 
     void listCompileErrorsExitTwo()
     {
-        const Run r = runCli({QStringLiteral("list"), dataDir() + QStringLiteral("/corpus/compile_error.py"),
-                              QStringLiteral("--format"), QStringLiteral("json")});
+        const Run r = runCli({ QStringLiteral("list"), dataDir() + QStringLiteral("/corpus/compile_error.py"),
+            QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(r.code, 2);
-        const QJsonArray fns = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("functions")).toArray();
+        const QJsonArray fns
+            = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("functions")).toArray();
         QCOMPARE(fns.size(), 2);
         QVERIFY(fns[0].toObject().value(QStringLiteral("ok")).toBool());
         const QJsonObject error = fns[1].toObject().value(QStringLiteral("error")).toObject();
         QCOMPARE(error.value(QStringLiteral("line")).toInt(), 10);
         QVERIFY(r.err.contains(QLatin1String("compile_error.py:10:15")));
         // The function that compiles stays usable.
-        const Run works = runCli({QStringLiteral("graph"), dataDir() + QStringLiteral("/corpus/compile_error.py"),
-                                  QStringLiteral("--fn"), QStringLiteral("works")});
+        const Run works = runCli({ QStringLiteral("graph"), dataDir() + QStringLiteral("/corpus/compile_error.py"),
+            QStringLiteral("--fn"), QStringLiteral("works") });
         QCOMPARE(works.code, 0);
     }
 
     void listArchive()
     {
-        const Run r = runCli({QStringLiteral("list"), dataDir() + QStringLiteral("/archives/conv_block.pt")});
+        const Run r = runCli({ QStringLiteral("list"), dataDir() + QStringLiteral("/archives/conv_block.pt") });
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains(QLatin1String("layer1.0.forward(")), qPrintable(r.out));
         QVERIFY(r.out.contains(QLatin1String("layer1.0.weight  parameter  Tensor  Float[4, 3, 3, 3]")));
-        const Run g = runCli({QStringLiteral("graph"), dataDir() + QStringLiteral("/archives/conv_block.pt"),
-                              QStringLiteral("--fn"), QStringLiteral("layer1.0.forward")});
+        const Run g = runCli({ QStringLiteral("graph"), dataDir() + QStringLiteral("/archives/conv_block.pt"),
+            QStringLiteral("--fn"), QStringLiteral("layer1.0.forward") });
         QCOMPARE(g.code, 0);
         QVERIFY(g.out.contains(QLatin1String("prim::CallMethod")));
     }
@@ -198,34 +201,37 @@ private Q_SLOTS:
     void torchvisionResnet18()
     {
         const QString python = QStringLiteral("/usr/bin/python3");
-        if (QProcess::execute(python, {QStringLiteral("-c"), QStringLiteral("import torchvision")}) != 0)
+        if (QProcess::execute(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") }) != 0)
             QSKIP("python3-torchvision is not installed");
         QTemporaryDir dir;
         const QString archive = dir.filePath(QStringLiteral("resnet18.pt"));
         QProcess make;
-        make.start(python, {QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"),
-                            QStringLiteral("resnet18"), archive});
+        make.start(python,
+            { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"), QStringLiteral("resnet18"),
+                archive });
         QVERIFY(make.waitForFinished(300000));
         QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
         QProcess dump;
-        dump.start(python, {QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/dump_graph.py"), archive});
+        dump.start(python, { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/dump_graph.py"), archive });
         QVERIFY(dump.waitForFinished(300000));
         QVERIFY2(dump.exitCode() == 0, dump.readAllStandardError().constData());
         const QString expected = QString::fromUtf8(dump.readAllStandardOutput());
-        const Run list = runCli({QStringLiteral("list"), archive});
+        const Run list = runCli({ QStringLiteral("list"), archive });
         QCOMPARE(list.code, 0);
         QVERIFY(list.out.contains(QLatin1String("layer4.1.forward(")));
         QVERIFY(list.out.contains(QLatin1String("fc.weight  parameter  Tensor  Float[1000, 512]")));
-        const Run graph = runCli({QStringLiteral("graph"), archive});
+        const Run graph = runCli({ QStringLiteral("graph"), archive });
         QCOMPARE(graph.code, 0);
         QCOMPARE(jitscope::canonicalizeDump(graph.out), jitscope::canonicalizeDump(expected));
         // Tracing the scripted archive records what torch.jit.trace records for the eager model.
         QProcess pyTrace;
-        pyTrace.start(python, {QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/trace_torchvision.py"),
-                               QStringLiteral("resnet18"), QStringLiteral("1,3,64,64")});
+        pyTrace.start(python,
+            { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/trace_torchvision.py"), QStringLiteral("resnet18"),
+                QStringLiteral("1,3,64,64") });
         QVERIFY(pyTrace.waitForFinished(300000));
         QVERIFY2(pyTrace.exitCode() == 0, pyTrace.readAllStandardError().constData());
-        const Run trace = runCli({QStringLiteral("trace"), archive, QStringLiteral("--inputs"), QStringLiteral("f32[1,3,64,64]")});
+        const Run trace = runCli(
+            { QStringLiteral("trace"), archive, QStringLiteral("--inputs"), QStringLiteral("f32[1,3,64,64]") });
         QCOMPARE(trace.code, 0);
         static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
         QString ours = trace.out, theirs = QString::fromUtf8(pyTrace.readAllStandardOutput());
@@ -237,23 +243,27 @@ private Q_SLOTS:
     void traceAndCheck()
     {
         const QString example = QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
-        const Run trace = runCli({QStringLiteral("trace"), example, QStringLiteral("--inputs"), QStringLiteral("f32[3,4,5]")});
+        const Run trace
+            = runCli({ QStringLiteral("trace"), example, QStringLiteral("--inputs"), QStringLiteral("f32[3,4,5]") });
         QCOMPARE(trace.code, 0);
         QCOMPARE(jitscope::canonicalizeDump(trace.out),
-                 jitscope::canonicalizeDump(readText(dataDir() + "/expected/loop_in_traced_fn.loop_in_traced_fn.trace.txt")));
+            jitscope::canonicalizeDump(
+                readText(dataDir() + "/expected/loop_in_traced_fn.loop_in_traced_fn.trace.txt")));
         // The file's own inputs and check_inputs: diverged, exit 1, the loop named as the cause.
-        const Run check = runCli({QStringLiteral("check"), example});
+        const Run check = runCli({ QStringLiteral("check"), example });
         QCOMPARE(check.code, 1);
-        QVERIFY(check.out.contains(QLatin1String("cause: loop at line 6 unrolled 3 times in trace 1 but 4 times in trace 2: trip count x.size(0)")));
+        QVERIFY(check.out.contains(QLatin1String(
+            "cause: loop at line 6 unrolled 3 times in trace 1 but 4 times in trace 2: trip count x.size(0)")));
         QVERIFY(check.out.contains(QLatin1String("7 |         result = result * x[i]")));
         QVERIFY(check.out.trimmed().endsWith(QLatin1String("verdict: diverged")));
         // Consistent sets: exit 0.
-        const Run same = runCli({QStringLiteral("check"), example, QStringLiteral("--inputs"), QStringLiteral("f32[3,4,5]"),
-                                 QStringLiteral("--inputs"), QStringLiteral("f32[3,2,2]")});
+        const Run same = runCli({ QStringLiteral("check"), example, QStringLiteral("--inputs"),
+            QStringLiteral("f32[3,4,5]"), QStringLiteral("--inputs"), QStringLiteral("f32[3,2,2]") });
         QCOMPARE(same.code, 0);
         QVERIFY(same.out.contains(QLatin1String("verdict: consistent")));
         // JSON in the documented shape.
-        const Run json = runCli({QStringLiteral("check"), example, QStringLiteral("--format"), QStringLiteral("json")});
+        const Run json
+            = runCli({ QStringLiteral("check"), example, QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(json.code, 1);
         const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8()).object();
         QCOMPARE(o.value(QStringLiteral("verdict")).toString(), QStringLiteral("diverged"));
@@ -267,7 +277,8 @@ private Q_SLOTS:
         QCOMPARE(change.value(QStringLiteral("line")).toInt(), 7);
         bool loopWarning = false;
         for (const auto& w : o.value(QStringLiteral("warnings")).toArray())
-            loopWarning |= w.toObject().value(QStringLiteral("kind")).toString() == QLatin1String("shape-dependent-loop");
+            loopWarning
+                |= w.toObject().value(QStringLiteral("kind")).toString() == QLatin1String("shape-dependent-loop");
         QVERIFY(loopWarning);
         QCOMPARE(o.value(QStringLiteral("outputs")).toArray().size(), 2);
     }
@@ -278,11 +289,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("firstLine");
         QTest::addColumn<QString>("caretLine");
         const QString example = QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
-        QTest::addRow("bad dimension") << QStringList{"trace", example, "--inputs", "f32[3,4,x]"}
+        QTest::addRow("bad dimension") << QStringList { "trace", example, "--inputs", "f32[3,4,x]" }
                                        << "jitscope-cli: error: --inputs 'f32[3,4,x]': expected a dimension at column 9"
                                        << "          ^";
-        QTest::addRow("bad dtype") << QStringList{"check", example, "--inputs", "q8[2]"}
-                                   << "jitscope-cli: error: --inputs 'q8[2]': unknown dtype 'q8'" << "  ^";
+        QTest::addRow("bad dtype") << QStringList { "check", example, "--inputs", "q8[2]" }
+                                   << "jitscope-cli: error: --inputs 'q8[2]': unknown dtype 'q8'"
+                                   << "  ^";
     }
 
     void badInputSets()
@@ -301,17 +313,17 @@ private Q_SLOTS:
     void refusesHugeInputsAndEndlessLoops()
     {
         const QString example = QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
-        const Run huge = runCli({QStringLiteral("trace"), example, QStringLiteral("--inputs"),
-                                 QStringLiteral("f32[100000,100000,100]")});
+        const Run huge = runCli(
+            { QStringLiteral("trace"), example, QStringLiteral("--inputs"), QStringLiteral("f32[100000,100000,100]") });
         QCOMPARE(huge.code, 2);
         QVERIFY2(huge.err.contains(QLatin1String("more than the memory budget of 2048 MiB")), qPrintable(huge.err));
-        const Run budget = runCli({QStringLiteral("trace"), example, QStringLiteral("--inputs"),
-                                   QStringLiteral("f32[1024,1024]"), QStringLiteral("--max-memory"), QStringLiteral("1M")});
+        const Run budget = runCli({ QStringLiteral("trace"), example, QStringLiteral("--inputs"),
+            QStringLiteral("f32[1024,1024]"), QStringLiteral("--max-memory"), QStringLiteral("1M") });
         QCOMPARE(budget.code, 2);
         QElapsedTimer clock;
         clock.start();
-        const Run spin = runCli({QStringLiteral("trace"), dataDir() + QStringLiteral("/bad/infinite_loop.py"),
-                                 QStringLiteral("--timeout"), QStringLiteral("2")});
+        const Run spin = runCli({ QStringLiteral("trace"), dataDir() + QStringLiteral("/bad/infinite_loop.py"),
+            QStringLiteral("--timeout"), QStringLiteral("2") });
         QCOMPARE(spin.code, 2);
         QVERIFY(clock.elapsed() < 60000);
         QVERIFY2(spin.err.contains(QLatin1String("infinite_loop.py:6:4:")), qPrintable(spin.err));
@@ -322,8 +334,8 @@ private Q_SLOTS:
     void runStepsAndBreakpoints()
     {
         const QString example = QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
-        const Run r = runCli({QStringLiteral("run"), example, QStringLiteral("--break"), QStringLiteral("7"),
-                              QStringLiteral("--format"), QStringLiteral("json")});
+        const Run r = runCli({ QStringLiteral("run"), example, QStringLiteral("--break"), QStringLiteral("7"),
+            QStringLiteral("--format"), QStringLiteral("json") });
         QCOMPARE(r.code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
         // The exact node sequence, with loop iteration paths.
@@ -332,13 +344,14 @@ private Q_SLOTS:
             const QJsonObject s = step.toObject();
             QString item = s.value(QStringLiteral("kind")).toString();
             for (const auto& f : s.value(QStringLiteral("loop_path")).toArray())
-                item += QStringLiteral("@%1#%2").arg(f.toObject().value(QStringLiteral("line")).toInt())
+                item += QStringLiteral("@%1#%2")
+                            .arg(f.toObject().value(QStringLiteral("line")).toInt())
                             .arg(f.toObject().value(QStringLiteral("iteration")).toInt());
             sequence << item;
         }
-        QCOMPARE(sequence, (QStringList{"aten::select", "aten::size", "aten::select@6#1", "aten::mul@6#1",
-                                        "aten::select@6#2", "aten::mul@6#2", "aten::select@6#3", "aten::mul@6#3",
-                                        "prim::Loop"}));
+        QCOMPARE(sequence,
+            (QStringList { "aten::select", "aten::size", "aten::select@6#1", "aten::mul@6#1", "aten::select@6#2",
+                "aten::mul@6#2", "aten::select@6#3", "aten::mul@6#3", "prim::Loop" }));
         // A breakpoint on a line inside the loop hits once per iteration, with the live values.
         const QJsonArray hits = o.value(QStringLiteral("breakpoints")).toArray();
         QCOMPARE(hits.size(), 3);
@@ -354,28 +367,47 @@ private Q_SLOTS:
             QCOMPARE(hit.value(QStringLiteral("line")).toInt(), 7);
             QCOMPARE(valueOf(hit, QStringLiteral("i")).value(QStringLiteral("text")).toString(), QString::number(k));
             // `result` at iteration k+1 is what the mul of iteration k produced.
-            const double expected = k == 0 ? steps[0].toObject().value(QStringLiteral("outputs")).toArray()[0]
-                                                 .toObject().value(QStringLiteral("value")).toObject()
-                                                 .value(QStringLiteral("sum")).toDouble()
-                                           : steps[1 + 2 * k].toObject().value(QStringLiteral("outputs")).toArray()[0]
-                                                 .toObject().value(QStringLiteral("value")).toObject()
-                                                 .value(QStringLiteral("sum")).toDouble();
+            const double expected = k == 0 ? steps[0]
+                                                 .toObject()
+                                                 .value(QStringLiteral("outputs"))
+                                                 .toArray()[0]
+                                                 .toObject()
+                                                 .value(QStringLiteral("value"))
+                                                 .toObject()
+                                                 .value(QStringLiteral("sum"))
+                                                 .toDouble()
+                                           : steps[1 + 2 * k]
+                                                 .toObject()
+                                                 .value(QStringLiteral("outputs"))
+                                                 .toArray()[0]
+                                                 .toObject()
+                                                 .value(QStringLiteral("value"))
+                                                 .toObject()
+                                                 .value(QStringLiteral("sum"))
+                                                 .toDouble();
             QCOMPARE(valueOf(hit, QStringLiteral("result")).value(QStringLiteral("sum")).toDouble(), expected);
         }
         // The result equals PyTorch's eager result on the same inputs (oracle fixture).
-        const QJsonObject oracle = QJsonDocument::fromJson(readText(dataDir() + "/traces/loop_in_traced_fn.json").toUtf8()).object();
-        const double eager = oracle.value(QStringLiteral("traces")).toArray()[0].toObject().value(QStringLiteral("output"))
-                                 .toObject().value(QStringLiteral("sum")).toDouble();
-        const double ours = o.value(QStringLiteral("outputs")).toArray()[0].toObject().value(QStringLiteral("sum")).toDouble();
+        const QJsonObject oracle
+            = QJsonDocument::fromJson(readText(dataDir() + "/traces/loop_in_traced_fn.json").toUtf8()).object();
+        const double eager = oracle.value(QStringLiteral("traces"))
+                                 .toArray()[0]
+                                 .toObject()
+                                 .value(QStringLiteral("output"))
+                                 .toObject()
+                                 .value(QStringLiteral("sum"))
+                                 .toDouble();
+        const double ours
+            = o.value(QStringLiteral("outputs")).toArray()[0].toObject().value(QStringLiteral("sum")).toDouble();
         QVERIFY2(std::abs(ours - eager) < 1e-5, qPrintable(QStringLiteral("%1 vs %2").arg(ours).arg(eager)));
     }
 
     void helpAndVersion()
     {
-        const Run help = runCli({QStringLiteral("--help")});
+        const Run help = runCli({ QStringLiteral("--help") });
         QCOMPARE(help.code, 0);
         QVERIFY(help.out.contains(QLatin1String("graph FILE")));
-        const Run version = runCli({QStringLiteral("--version")});
+        const Run version = runCli({ QStringLiteral("--version") });
         QCOMPARE(version.code, 0);
         QVERIFY2(version.out.contains(QLatin1String("libtorch 1.13")), qPrintable(version.out));
         const Run none = runCli({});

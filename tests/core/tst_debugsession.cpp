@@ -60,7 +60,8 @@ private Q_SLOTS:
 
     void stepIntoVisitsEveryNode()
     {
-        DebugSession s(m_loop, QStringLiteral("loop_in_traced_fn"), *parseInputSet(QStringLiteral("f32[3,4,5]")), false);
+        DebugSession s(
+            m_loop, QStringLiteral("loop_in_traced_fn"), *parseInputSet(QStringLiteral("f32[3,4,5]")), false);
         s.start();
         QStringList seen;
         int serial = 0;
@@ -74,14 +75,15 @@ private Q_SLOTS:
             seen << where(p);
             s.resume(DebugSession::Command::StepInto);
         }
-        QCOMPARE(seen, (QStringList{"aten::select", "aten::size", "prim::Loop", "aten::select@6#1", "aten::mul@6#1",
-                                    "aten::select@6#2", "aten::mul@6#2", "aten::select@6#3", "aten::mul@6#3"}));
+        QCOMPARE(seen,
+            (QStringList { "aten::select", "aten::size", "prim::Loop", "aten::select@6#1", "aten::mul@6#1",
+                "aten::select@6#2", "aten::mul@6#2", "aten::select@6#3", "aten::mul@6#3" }));
     }
 
     void breakpointHitsOncePerIteration()
     {
         DebugSession s(m_stepping, QStringLiteral("stepping"), m_set, false);
-        s.setBreakpoints({{8, -1}});
+        s.setBreakpoints({ { 8, -1 } });
         s.start();
         auto p = next(s, 0); // paused on entry
         QVector<double> totals;
@@ -97,22 +99,22 @@ private Q_SLOTS:
             is << valueNamed(p, QStringLiteral("i"))->value.text;
             totals << valueNamed(p, QStringLiteral("total"))->value.sum;
         }
-        QCOMPARE(is, (QVector<QString>{"0", "1", "2"}));
+        QCOMPARE(is, (QVector<QString> { "0", "1", "2" }));
         // Values at the breakpoint are the eager ones: total grows by each row (rand values are positive).
         QVERIFY(totals[0] == 0 && totals[1] > totals[0] && totals[2] > totals[1]);
         QVERIFY(p.result.ok);
         QCOMPARE(p.result.outputs.first().sum, 2 * (totals[2] + [&] {
-                     // the last row's sum: output = 2 * (total before the last add + last row)
-                     DebugSession t(m_stepping, QStringLiteral("stepping"), m_set, false);
-                     t.setBreakpoints({{9, -1}});
-                     t.start();
-                     auto q = next(t, 0);
-                     t.resume(DebugSession::Command::Continue);
-                     q = next(t, q.serial);
-                     const double total = valueNamed(q, QStringLiteral("total"))->value.sum;
-                     t.stop();
-                     return total - totals[2];
-                 }()));
+            // the last row's sum: output = 2 * (total before the last add + last row)
+            DebugSession t(m_stepping, QStringLiteral("stepping"), m_set, false);
+            t.setBreakpoints({ { 9, -1 } });
+            t.start();
+            auto q = next(t, 0);
+            t.resume(DebugSession::Command::Continue);
+            q = next(t, q.serial);
+            const double total = valueNamed(q, QStringLiteral("total"))->value.sum;
+            t.stop();
+            return total - totals[2];
+        }()));
     }
 
     void stepOverStepOutNextIteration()

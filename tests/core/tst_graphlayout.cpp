@@ -85,7 +85,7 @@ private Q_SLOTS:
         for (const LayoutCluster& c : layout.clusters)
             titles << c.title;
         QVERIFY2(titles.contains(QStringLiteral("then")) && titles.contains(QStringLiteral("else")),
-                 qPrintable(titles.join(QLatin1Char(','))));
+            qPrintable(titles.join(QLatin1Char(','))));
     }
 
     void dotAndSvg()

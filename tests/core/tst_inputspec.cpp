@@ -14,17 +14,24 @@ private Q_SLOTS:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("canonical");
         QTest::addColumn<qint64>("bytes");
-        QTest::addRow("one tensor") << "f32[3,4,5]" << "f32[3,4,5]" << qint64(3 * 4 * 5 * 4);
-        QTest::addRow("aliases and fills") << "long[2] = zeros ; double[2,2]=randn" << "i64[2]=zeros; f64[2,2]=randn"
-                                           << qint64(16 + 32);
-        QTest::addRow("full") << "i32[3]=full:7" << "i32[3]=full:7" << qint64(12);
-        QTest::addRow("scalar tensor") << "f32[]" << "f32[]" << qint64(4);
-        QTest::addRow("scalars") << "3; 2.5; true; -1; none" << "3; 2.5; true; -1; none" << qint64(0);
-        QTest::addRow("tuple and list") << "(f32[2], 3); [i64[1], i64[2]]" << "(f32[2],3); [i64[1],i64[2]]"
-                                        << qint64(8 + 8 + 16);
-        QTest::addRow("one-tuple") << "(u8[4],)" << "(u8[4],)" << qint64(4);
-        QTest::addRow("values") << "i64[2,2]=values:1,2,3,4" << "i64[2,2]=values:1,2,3,4" << qint64(32);
-        QTest::addRow("bool and half") << "bool[2]; f16[2]; bf16[2]" << "bool[2]; f16[2]; bf16[2]" << qint64(2 + 4 + 4);
+        QTest::addRow("one tensor") << "f32[3,4,5]"
+                                    << "f32[3,4,5]" << qint64(3 * 4 * 5 * 4);
+        QTest::addRow("aliases and fills") << "long[2] = zeros ; double[2,2]=randn"
+                                           << "i64[2]=zeros; f64[2,2]=randn" << qint64(16 + 32);
+        QTest::addRow("full") << "i32[3]=full:7"
+                              << "i32[3]=full:7" << qint64(12);
+        QTest::addRow("scalar tensor") << "f32[]"
+                                       << "f32[]" << qint64(4);
+        QTest::addRow("scalars") << "3; 2.5; true; -1; none"
+                                 << "3; 2.5; true; -1; none" << qint64(0);
+        QTest::addRow("tuple and list") << "(f32[2], 3); [i64[1], i64[2]]"
+                                        << "(f32[2],3); [i64[1],i64[2]]" << qint64(8 + 8 + 16);
+        QTest::addRow("one-tuple") << "(u8[4],)"
+                                   << "(u8[4],)" << qint64(4);
+        QTest::addRow("values") << "i64[2,2]=values:1,2,3,4"
+                                << "i64[2,2]=values:1,2,3,4" << qint64(32);
+        QTest::addRow("bool and half") << "bool[2]; f16[2]; bf16[2]"
+                                       << "bool[2]; f16[2]; bf16[2]" << qint64(2 + 4 + 4);
     }
 
     void parseValid()

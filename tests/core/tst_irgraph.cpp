@@ -50,9 +50,12 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("path");
         QTest::addColumn<QString>("function");
-        QTest::addRow("loop") << dataDir() + "/corpus/loop_in_traced_fn.py" << "loop_in_traced_fn";
-        QTest::addRow("nested loops") << dataDir() + "/corpus/nested_loops.py" << "nested_loops";
-        QTest::addRow("archive with submodules") << dataDir() + "/archives/conv_block.pt" << "forward";
+        QTest::addRow("loop") << dataDir() + "/corpus/loop_in_traced_fn.py"
+                              << "loop_in_traced_fn";
+        QTest::addRow("nested loops") << dataDir() + "/corpus/nested_loops.py"
+                                      << "nested_loops";
+        QTest::addRow("archive with submodules") << dataDir() + "/archives/conv_block.pt"
+                                                 << "forward";
     }
 
     void jsonRoundTrip()

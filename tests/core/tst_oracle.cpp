@@ -39,7 +39,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("goldenPath");
         const QDir expected(dataDir() + QStringLiteral("/expected"));
         int rows = 0;
-        for (const QString& file : expected.entryList({QStringLiteral("*.script.txt")}, QDir::Files, QDir::Name)) {
+        for (const QString& file : expected.entryList({ QStringLiteral("*.script.txt") }, QDir::Files, QDir::Name)) {
             const QString stem = file.section(QLatin1Char('.'), 0, 0);
             const QString fn = file.section(QLatin1Char('.'), 1, -3);
             QTest::addRow("%s", qPrintable(file))
@@ -47,8 +47,8 @@ private Q_SLOTS:
                 << expected.filePath(file);
             ++rows;
         }
-        for (const QString& file : expected.entryList({QStringLiteral("*.graph.txt"), QStringLiteral("*.inlined.txt")},
-                                                      QDir::Files, QDir::Name)) {
+        for (const QString& file : expected.entryList(
+                 { QStringLiteral("*.graph.txt"), QStringLiteral("*.inlined.txt") }, QDir::Files, QDir::Name)) {
             const QString stem = file.section(QLatin1Char('.'), 0, 0);
             const QString method = file.section(QLatin1Char('.'), 1, -3);
             const bool inlined = file.endsWith(QLatin1String(".inlined.txt"));
@@ -74,7 +74,7 @@ private Q_SLOTS:
         const QString expected = canonicalizeDump(readText(goldenPath));
         const QString actual = canonicalizeDump(fn->graph.toText());
         QVERIFY2(matchesGolden(actual, expected, goldenPath),
-                 qPrintable(QStringLiteral("graph differs from PyTorch's; see %1.actual").arg(goldenPath)));
+            qPrintable(QStringLiteral("graph differs from PyTorch's; see %1.actual").arg(goldenPath)));
     }
 
     /// Compile errors: same functions, same failures at the same line and column as torch.jit.script.
@@ -82,7 +82,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("jsonPath");
         const QDir expected(dataDir() + QStringLiteral("/expected"));
-        for (const QString& file : expected.entryList({QStringLiteral("*.functions.json")}, QDir::Files, QDir::Name))
+        for (const QString& file : expected.entryList({ QStringLiteral("*.functions.json") }, QDir::Files, QDir::Name))
             QTest::addRow("%s", qPrintable(file)) << expected.filePath(file);
     }
 
@@ -108,7 +108,7 @@ private Q_SLOTS:
                 if (expectedMessage.endsWith(QLatin1Char(':')))
                     expectedMessage.chop(1);
                 QVERIFY2(fn->error.message.startsWith(expectedMessage.simplified()),
-                         qPrintable(fn->error.message + QStringLiteral(" vs ") + expectedMessage));
+                    qPrintable(fn->error.message + QStringLiteral(" vs ") + expectedMessage));
             }
         }
     }
@@ -118,7 +118,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("jsonPath");
         const QDir expected(dataDir() + QStringLiteral("/expected"));
-        for (const QString& file : expected.entryList({QStringLiteral("*.list.json")}, QDir::Files, QDir::Name))
+        for (const QString& file : expected.entryList({ QStringLiteral("*.list.json") }, QDir::Files, QDir::Name))
             QTest::addRow("%s", qPrintable(file)) << expected.filePath(file);
     }
 
@@ -126,7 +126,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, jsonPath);
         const QJsonObject json = QJsonDocument::fromJson(readText(jsonPath).toUtf8()).object();
-        const QString path = dataDir() + QStringLiteral("/archives/") + json.value(QStringLiteral("archive")).toString();
+        const QString path
+            = dataDir() + QStringLiteral("/archives/") + json.value(QStringLiteral("archive")).toString();
         const LoadResult& r = load(path, false);
         QVERIFY2(r.ok, qPrintable(r.error.toString()));
         const QJsonArray modules = json.value(QStringLiteral("modules")).toArray();
@@ -141,8 +142,8 @@ private Q_SLOTS:
             QVERIFY2(found, qPrintable(modulePath));
             QCOMPARE(found->typeName, m.value(QStringLiteral("qualified_type")).toString());
             for (const auto& method : m.value(QStringLiteral("methods")).toArray()) {
-                const QString qualified = modulePath.isEmpty() ? method.toString()
-                                                               : modulePath + QLatin1Char('.') + method.toString();
+                const QString qualified
+                    = modulePath.isEmpty() ? method.toString() : modulePath + QLatin1Char('.') + method.toString();
                 QVERIFY2(r.model.function(qualified), qPrintable(qualified));
             }
         }

@@ -11,30 +11,29 @@ class TestPySource : public QObject
 private Q_SLOTS:
     void definitionsAndLines()
     {
-        const QString src = QStringLiteral(
-            "import torch\n"                                   // 1
-            "import torch.nn.functional as F\n"                // 2
-            "from typing import List, Optional as Opt\n"      // 3
-            "from math import (pi,\n"                          // 4
-            "    sqrt)\n"                                      // 5
-            "\n"                                               // 6
-            "@torch.jit.script\n"                              // 7
-            "def first(x):\n"                                  // 8
-            "    s = '''def fake():\n"                         // 9
-            "not a def'''\n"                                   // 10
-            "    return x  # comment\n"                        // 11
-            "\n"                                               // 12
-            "# a comment at column 0\n"                        // 13
-            "@torch.jit.ignore\n"                              // 14
-            "def ignored(x):\n"                                // 15
-            "    return (x +\n"                                // 16
-            "1)\n"                                             // 17
-            "\n"                                               // 18
-            "class Net(torch.nn.Module):\n"                    // 19
-            "    pass\n"                                       // 20
-            "traced = torch.jit.trace(first, (torch.rand(2),))\n" // 21
-            "if __name__ == '__main__':\n"                     // 22
-            "    print(first)\n");                             // 23
+        const QString src = QStringLiteral("import torch\n" // 1
+                                           "import torch.nn.functional as F\n" // 2
+                                           "from typing import List, Optional as Opt\n" // 3
+                                           "from math import (pi,\n" // 4
+                                           "    sqrt)\n" // 5
+                                           "\n" // 6
+                                           "@torch.jit.script\n" // 7
+                                           "def first(x):\n" // 8
+                                           "    s = '''def fake():\n" // 9
+                                           "not a def'''\n" // 10
+                                           "    return x  # comment\n" // 11
+                                           "\n" // 12
+                                           "# a comment at column 0\n" // 13
+                                           "@torch.jit.ignore\n" // 14
+                                           "def ignored(x):\n" // 15
+                                           "    return (x +\n" // 16
+                                           "1)\n" // 17
+                                           "\n" // 18
+                                           "class Net(torch.nn.Module):\n" // 19
+                                           "    pass\n" // 20
+                                           "traced = torch.jit.trace(first, (torch.rand(2),))\n" // 21
+                                           "if __name__ == '__main__':\n" // 22
+                                           "    print(first)\n"); // 23
         const PyFileScan scan = scanPythonSource(src, QStringLiteral("f.py"));
         QCOMPARE(scan.syntaxError.location.line, 0);
         QCOMPARE(scan.defs.size(), 2);
@@ -42,7 +41,7 @@ private Q_SLOTS:
         QCOMPARE(scan.defs[0].firstLine, 7);
         QCOMPARE(scan.defs[0].defLine, 8);
         QCOMPARE(scan.defs[0].lastLine, 11);
-        QCOMPARE(scan.defs[0].decorators, QStringList{QStringLiteral("torch.jit.script")});
+        QCOMPARE(scan.defs[0].decorators, QStringList { QStringLiteral("torch.jit.script") });
         QVERIFY(!scan.defs[0].isIgnored());
         QCOMPARE(scan.defs[1].name, QStringLiteral("ignored"));
         QCOMPARE(scan.defs[1].defLine, 15);
@@ -67,16 +66,17 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("sets");
         QTest::addRow("seed example") << "inputs = (torch.rand(3, 4, 5),)\n"
                                          "check_inputs = [(torch.rand(4, 5, 6),), (torch.rand(2, 3, 4),)]\n"
-                                      << QStringList{"f32[3,4,5]", "f32[4,5,6]", "f32[2,3,4]"};
+                                      << QStringList { "f32[3,4,5]", "f32[4,5,6]", "f32[2,3,4]" };
         QTest::addRow("factories and dtypes")
             << "inputs = (torch.zeros((2, 3), dtype=torch.float64), torch.ones([4]), torch.full((2,), 1.5),\n"
-               "          torch.tensor([[1, 2], [3, 4]]), torch.arange(5), torch.randn(2, dtype=torch.long), 3, 2.0, True)\n"
-            << QStringList{"f64[2,3]=zeros; f32[4]=ones; f32[2]=full:1.5; i64[2,2]=values:1,2,3,4; i64[5]=arange; "
-                           "i64[2]=randn; 3; 2.0; true"};
+               "          torch.tensor([[1, 2], [3, 4]]), torch.arange(5), torch.randn(2, dtype=torch.long), 3, 2.0, "
+               "True)\n"
+            << QStringList { "f64[2,3]=zeros; f32[4]=ones; f32[2]=full:1.5; i64[2,2]=values:1,2,3,4; i64[5]=arange; "
+                             "i64[2]=randn; 3; 2.0; true" };
         QTest::addRow("single tensor and nested")
             << "inputs = torch.rand(2)\ncheck_inputs = [torch.rand(3), ((torch.rand(1), 2),)]\n"
-            << QStringList{"f32[2]", "f32[3]", "(f32[1],2)"};
-        QTest::addRow("check_inputs only") << "check_inputs = [(torch.rand(1),)]\n" << QStringList{"f32[1]"};
+            << QStringList { "f32[2]", "f32[3]", "(f32[1],2)" };
+        QTest::addRow("check_inputs only") << "check_inputs = [(torch.rand(1),)]\n" << QStringList { "f32[1]" };
     }
 
     void inputSets()
@@ -100,8 +100,8 @@ private Q_SLOTS:
         QTest::addRow("unsupported call") << "inputs = (np.zeros(3),)\n" << 2 << 10 << "unsupported call";
         QTest::addRow("non-literal size") << "x = 3\ninputs = (torch.rand(x),)\n" << 3 << 10 << "literal";
         QTest::addRow("bad dtype") << "inputs = (torch.rand(2, dtype=torch.cfloat),)\n" << 2 << 10 << "dtype";
-        QTest::addRow("second line") << "check_inputs = [(torch.rand(2),),\n    (torch.rand(2, 'a'),)]\n" << 3 << 5
-                                     << "literal";
+        QTest::addRow("second line") << "check_inputs = [(torch.rand(2),),\n    (torch.rand(2, 'a'),)]\n"
+                                     << 3 << 5 << "literal";
     }
 
     void badInputSetsAreReported()

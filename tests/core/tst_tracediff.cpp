@@ -19,16 +19,16 @@ private:
         if (!r.ok)
             return {};
         const TraceResult t = traceFunction(r.model, fn, *parseInputSet(set));
-        return t.ok ? t.graph : IrGraph{};
+        return t.ok ? t.graph : IrGraph {};
     }
 
 private Q_SLOTS:
     void sameGraphIsEqual()
     {
-        const IrGraph a = trace(QStringLiteral("/corpus/view_reshape.py"), QStringLiteral("view_reshape"),
-                                QStringLiteral("f32[2,3,4]"));
-        const IrGraph b = trace(QStringLiteral("/corpus/view_reshape.py"), QStringLiteral("view_reshape"),
-                                QStringLiteral("f32[5,3,4]"));
+        const IrGraph a = trace(
+            QStringLiteral("/corpus/view_reshape.py"), QStringLiteral("view_reshape"), QStringLiteral("f32[2,3,4]"));
+        const IrGraph b = trace(
+            QStringLiteral("/corpus/view_reshape.py"), QStringLiteral("view_reshape"), QStringLiteral("f32[5,3,4]"));
         QVERIFY(!a.isEmpty() && !b.isEmpty());
         // Shapes differ, but they are erased: the traces record the same computation.
         QVERIFY(a.toText() != b.toText());
@@ -40,7 +40,7 @@ private Q_SLOTS:
     void valueNamesNeverMatter()
     {
         IrGraph a = trace(QStringLiteral("/corpus/loop_in_traced_fn.py"), QStringLiteral("loop_in_traced_fn"),
-                          QStringLiteral("f32[3,4,5]"));
+            QStringLiteral("f32[3,4,5]"));
         IrGraph b = a;
         for (IrValue& v : b.values)
             v.name = QStringLiteral("renamed_%1").arg(v.id);
@@ -50,9 +50,9 @@ private Q_SLOTS:
     void insertionsAtTheLoop()
     {
         const IrGraph a = trace(QStringLiteral("/corpus/loop_in_traced_fn.py"), QStringLiteral("loop_in_traced_fn"),
-                                QStringLiteral("f32[3,4,5]"));
+            QStringLiteral("f32[3,4,5]"));
         const IrGraph b = trace(QStringLiteral("/corpus/loop_in_traced_fn.py"), QStringLiteral("loop_in_traced_fn"),
-                                QStringLiteral("f32[6,4,5]"));
+            QStringLiteral("f32[6,4,5]"));
         const TraceDiff d = diffTraces(a, b);
         QVERIFY(!d.equal);
         // Three more iterations, each a select with its two constants and a mul.
@@ -67,10 +67,10 @@ private Q_SLOTS:
 
     void changedConstantIsAChange()
     {
-        const IrGraph a = trace(QStringLiteral("/corpus/arange_shape.py"), QStringLiteral("arange_len"),
-                                QStringLiteral("f32[3,2]"));
-        const IrGraph b = trace(QStringLiteral("/corpus/arange_shape.py"), QStringLiteral("arange_len"),
-                                QStringLiteral("f32[4,2]"));
+        const IrGraph a = trace(
+            QStringLiteral("/corpus/arange_shape.py"), QStringLiteral("arange_len"), QStringLiteral("f32[3,2]"));
+        const IrGraph b = trace(
+            QStringLiteral("/corpus/arange_shape.py"), QStringLiteral("arange_len"), QStringLiteral("f32[4,2]"));
         const TraceDiff d = diffTraces(a, b);
         QVERIFY(!d.equal);
         bool change = false;
@@ -81,8 +81,8 @@ private Q_SLOTS:
 
     void signatureErasesShapesOnly()
     {
-        const IrGraph a = trace(QStringLiteral("/corpus/view_reshape.py"), QStringLiteral("view_reshape"),
-                                QStringLiteral("f32[2,3,4]"));
+        const IrGraph a = trace(
+            QStringLiteral("/corpus/view_reshape.py"), QStringLiteral("view_reshape"), QStringLiteral("f32[2,3,4]"));
         const QStringList lines = signatureLines(a);
         QCOMPARE(lines.size(), a.top.nodes.size());
         for (const QString& l : lines)

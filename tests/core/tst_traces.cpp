@@ -5,11 +5,11 @@
 #include "testutil.h"
 
 #include <QDir>
-#include <QRegularExpression>
-#include <QSet>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
+#include <QSet>
 #include <QTest>
 
 using namespace jitscope;
@@ -69,7 +69,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("set");
         const QDir dir(dataDir() + QStringLiteral("/traces"));
         int rows = 0;
-        for (const QString& file : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+        for (const QString& file : dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
             const QJsonObject c = QJsonDocument::fromJson(readText(dir.filePath(file)).toUtf8()).object();
             const QJsonArray traces = c.value(QStringLiteral("traces")).toArray();
             for (int i = 0; i < traces.size(); ++i) {
@@ -118,7 +118,7 @@ private Q_SLOTS:
         if (output.value(QStringLiteral("kind")).toString() == QLatin1String("tensor") && t.outputs.size() == 1) {
             const double sum = output.value(QStringLiteral("sum")).toDouble();
             QVERIFY2(std::abs(t.outputs.first().sum - sum) <= 1e-4 * std::max(1.0, std::abs(sum)),
-                     qPrintable(QStringLiteral("output sum %1, PyTorch %2").arg(t.outputs.first().sum).arg(sum)));
+                qPrintable(QStringLiteral("output sum %1, PyTorch %2").arg(t.outputs.first().sum).arg(sum)));
         }
         // Wherever PyTorch warned, JitScope reports a warning of the matching kind.
         QSet<QString> ours;
@@ -137,8 +137,8 @@ private Q_SLOTS:
         QVERIFY(r.ok);
         ExecOptions options;
         options.simulateCleanupFailure = true;
-        const TraceResult t = traceFunction(r.model, QStringLiteral("loop_in_traced_fn"),
-                                            *parseInputSet(QStringLiteral("f32[3,4,5]")), options);
+        const TraceResult t = traceFunction(
+            r.model, QStringLiteral("loop_in_traced_fn"), *parseInputSet(QStringLiteral("f32[3,4,5]")), options);
         QVERIFY2(t.ok, qPrintable(t.error.toString()));
         QVERIFY(t.note.contains(QLatin1String("raw recorded graph")));
         bool flagged = false;

@@ -73,8 +73,9 @@ private Q_SLOTS:
         a.graph = traceGraph({ QStringLiteral("aten::select"), QStringLiteral("aten::mul") }, { 0, 3 }, { -1, 0 });
         TraceResult b;
         b.ok = true;
-        b.graph = traceGraph({ QStringLiteral("aten::select"), QStringLiteral("aten::mul"), QStringLiteral("aten::mul") },
-            { 0, 3, 3 }, { -1, 0, 1 });
+        b.graph
+            = traceGraph({ QStringLiteral("aten::select"), QStringLiteral("aten::mul"), QStringLiteral("aten::mul") },
+                { 0, 3, 3 }, { -1, 0, 1 });
         report.traces = { a, b };
         TraceDiff diff;
         diff.base = 0;

@@ -39,7 +39,8 @@ TraceDiff sampleDiff()
     insert.otherNode = 2;
     insert.scriptNode = 5;
     insert.location = SourceLocation { QStringLiteral("m.py"), 7, 26 };
-    insert.cause = QStringLiteral("loop at line 6 unrolled 3 times in trace 1 but 4 times in trace 2: trip count x.size(0)");
+    insert.cause
+        = QStringLiteral("loop at line 6 unrolled 3 times in trace 1 but 4 times in trace 2: trip count x.size(0)");
     NodeChange remove;
     remove.op = NodeChange::Op::Delete;
     remove.baseNode = 1;
@@ -66,7 +67,8 @@ private Q_SLOTS:
         QCOMPARE(model.columnCount(), int(DivergenceModel::NumColumns));
 
         const IrGraph base = graph({ QStringLiteral("aten::add"), QStringLiteral("aten::select") });
-        const IrGraph other = graph({ QStringLiteral("aten::sub"), QStringLiteral("aten::select"), QStringLiteral("aten::mul") });
+        const IrGraph other
+            = graph({ QStringLiteral("aten::sub"), QStringLiteral("aten::select"), QStringLiteral("aten::mul") });
         model.setDiff(sampleDiff(), base, other);
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.rowCount(model.index(0, 0)), 0);
@@ -82,12 +84,16 @@ private Q_SLOTS:
         QVERIFY(model.index(0, DivergenceModel::CauseColumn).data().toString().contains(QLatin1String("x.size(0)")));
         QCOMPARE(model.index(0, DivergenceModel::LineColumn).data().toInt(), 7);
         QCOMPARE(model.index(0, DivergenceModel::NodeColumn).data().toString(), QStringLiteral("aten::mul  %22"));
-        QVERIFY(model.index(0, DivergenceModel::NodeColumn).data(Qt::ToolTipRole).toString().contains(QLatin1String("aten::mul")));
+        QVERIFY(model.index(0, DivergenceModel::NodeColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("aten::mul")));
 
         QVERIFY(model.index(1, DivergenceModel::OpColumn).data().toString().contains(QLatin1String("deleted")));
         QCOMPARE(model.index(1, DivergenceModel::NodeColumn).data().toString(), QStringLiteral("aten::select  %21"));
         // A change of kind shows both kinds; no cause shows a dash, no line shows nothing.
-        QCOMPARE(model.index(2, DivergenceModel::NodeColumn).data().toString(), QStringLiteral("aten::add \u2192 aten::sub"));
+        QCOMPARE(model.index(2, DivergenceModel::NodeColumn).data().toString(),
+            QStringLiteral("aten::add \u2192 aten::sub"));
         QCOMPARE(model.index(1, DivergenceModel::CauseColumn).data().toString(), QStringLiteral("\u2014"));
         QCOMPARE(model.index(1, DivergenceModel::LineColumn).data().toString(), QString());
 
@@ -102,5 +108,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDivergenceModel)
+QTEST_MAIN(TestDivergenceModel)
 #include "tst_divergencemodel.moc"

@@ -349,6 +349,79 @@ private Q_SLOTS:
         QCOMPARE(scene.selectedNodeId(), -1);
     }
 
+    void diffStatusesAndDimming()
+    {
+        GraphScene scene;
+        scene.setGraph(m_graph, m_layout);
+        scene.setNodeStatuses({ { Mul, DiffStatus::Inserted }, { Sigmoid, DiffStatus::Changed } });
+        QCOMPARE(scene.nodeStatus(Mul), DiffStatus::Inserted);
+        QCOMPARE(scene.nodeItem(Mul)->diffStatus(), DiffStatus::Inserted);
+        QCOMPARE(scene.nodeItem(Sigmoid)->diffStatus(), DiffStatus::Changed);
+        QCOMPARE(scene.nodeStatus(BodyMul), DiffStatus::Unchanged);
+        QCOMPARE(scene.nodeItem(BodyMul)->diffStatus(), DiffStatus::Unchanged);
+        QVERIFY(diffStatusColor(DiffStatus::Inserted) != diffStatusColor(DiffStatus::Deleted));
+        QVERIFY(!diffStatusColor(DiffStatus::Unchanged).isValid());
+
+        // Dimming fades unchanged nodes, and edges between faded nodes, but never a selected node.
+        scene.setDimUnchanged(true);
+        QVERIFY(!scene.nodeItem(Mul)->isDimmed());
+        QVERIFY(scene.nodeItem(BodyRelu)->isDimmed());
+        QVERIFY(scene.nodeItem(BodyRelu)->opacity() < 1);
+        scene.selectNode(BodyRelu);
+        QVERIFY(!scene.nodeItem(BodyRelu)->isDimmed());
+        bool dimmedEdge = false;
+        for (EdgeItem* edge : scene.edgeItems())
+            dimmedEdge = dimmedEdge || edge->isDimmed();
+        QVERIFY(dimmedEdge);
+        scene.setDimUnchanged(false);
+        for (NodeItem* item : scene.nodeItems())
+            QVERIFY(!item->isDimmed());
+
+        // A new graph starts unmarked.
+        scene.setGraph(m_graph, m_layout);
+        QVERIFY(scene.nodeStatuses().isEmpty());
+        QCOMPARE(scene.nodeItem(Mul)->diffStatus(), DiffStatus::Unchanged);
+    }
+
+    void linkedNodesAndWarnings()
+    {
+        GraphScene scene;
+        scene.setGraph(m_graph, m_layout);
+        QSignalSpy selected(&scene, &GraphScene::nodeSelected);
+        scene.setLinkedNodes({ { BodyMul, QStringLiteral("iteration 1") }, { BodyRelu, QString() } });
+        QCOMPARE(selected.count(), 0);
+        QVERIFY(scene.nodeItem(BodyMul)->isLinked());
+        QCOMPARE(scene.nodeItem(BodyMul)->linkTag(), QStringLiteral("iteration 1"));
+        // The tag is drawn above the box: the item's bounds grow to hold it.
+        QVERIFY(scene.nodeItem(BodyMul)->boundingRect().top() < scene.nodeItem(BodyRelu)->boundingRect().top());
+        QVERIFY(scene.nodeItem(BodyRelu)->isLinked());
+        QVERIFY(!scene.nodeItem(Mul)->isLinked());
+        QCOMPARE(scene.linkedNodes().size(), 2);
+        scene.setLinkedNodes({});
+        QVERIFY(!scene.nodeItem(BodyMul)->isLinked());
+
+        scene.setNodeWarnings({ { Loop, QStringLiteral("loop unrolled 3 times") } });
+        QCOMPARE(scene.nodeItem(Loop)->warning(), QStringLiteral("loop unrolled 3 times"));
+        QVERIFY(scene.nodeItem(Loop)->toolTip().contains(QLatin1String("loop unrolled 3 times")));
+        QVERIFY(scene.nodeItem(Loop)->toolTip().contains(QLatin1String("prim::Loop")));
+        scene.setNodeWarnings({});
+        QVERIFY(scene.nodeItem(Loop)->warning().isEmpty());
+        QVERIFY(!scene.nodeItem(Loop)->toolTip().contains(QLatin1String("unrolled")));
+    }
+
+    void foldedConstantsShowInTheirConsumer()
+    {
+        GraphScene scene;
+        scene.setGraph(m_graph, m_layout);
+        // The constant 2 is folded into the multiplication that uses it.
+        QCOMPARE(scene.nodeItem(ConstTwo), nullptr);
+        QCOMPARE(scene.displayedNode(ConstTwo), int(Mul));
+        QCOMPARE(scene.displayedNode(Mul), int(Mul));
+        QCOMPARE(scene.displayedNode(-1), -1);
+        QCOMPARE(scene.displayedNode(999), -1);
+        QCOMPARE(scene.graph().nodes.size(), m_graph.nodes.size());
+    }
+
     void emptyLayout()
     {
         GraphScene scene;

@@ -1,9 +1,19 @@
+#include "comparewidget.h"
+#include "divergencemodel.h"
 #include "graphitems.h"
 #include "graphscene.h"
 #include "graphview.h"
+#include "inputsetseditor.h"
+#include "inputsetsmodel.h"
 #include "mainwindow.h"
 #include "modeltreemodel.h"
 #include "sourceview.h"
+#include "warningsmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QTableView>
 
 #include <QFile>
 #include <QFileInfo>
@@ -35,6 +45,26 @@ bool waitIdle(MainWindow& window)
         return true;
     QSignalSpy spy(&window, &MainWindow::idle);
     return spy.wait(kJobTimeoutMs) && window.isIdle();
+}
+
+const TraceDiff* diffWith(const CheckReport& report, int other)
+{
+    for (const TraceDiff& d : report.diffs) {
+        if (d.base == 0 && d.other == other)
+            return &d;
+    }
+    return nullptr;
+}
+
+/// Opens @p path in a shown window and waits for the load, layout and check jobs.
+bool openAndWait(MainWindow& window, const QString& path)
+{
+    window.resize(1400, 900);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    window.openFile(path);
+    return waitIdle(window) && window.hasModel();
 }
 
 int distinctColours(const QImage& image, int limit)
@@ -80,6 +110,9 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
 
         QSignalSpy loaded(&window, &MainWindow::fileLoaded);
+        // What the status says once the graph is shown; once the check is done it describes the first divergence.
+        QString statusAfterLoad;
+        connect(&window, &MainWindow::fileLoaded, &window, [&] { statusAfterLoad = window.statusText(); });
         window.openFile(example("loop_in_traced_fn.py"));
         QVERIFY(!window.isIdle());
         QVERIFY(window.statusText().startsWith(QLatin1String("Loading")));
@@ -96,9 +129,9 @@ private Q_SLOTS:
         QVERIFY(!window.currentFunction().isEmpty());
         const FunctionInfo* fn = window.model().function(window.currentFunction());
         QVERIFY(fn && fn->ok);
-        QVERIFY2(window.statusText().contains(QStringLiteral("%1 nodes").arg(fn->graph.nodes.size())),
-            qPrintable(window.statusText()));
-        QVERIFY(window.statusText().contains(QLatin1String(" ms")));
+        QVERIFY2(statusAfterLoad.contains(QStringLiteral("%1 nodes").arg(fn->graph.nodes.size())),
+            qPrintable(statusAfterLoad));
+        QVERIFY(statusAfterLoad.contains(QLatin1String(" ms")));
 
         // The tree lists the function and has it current; the source panel holds the file.
         const QModelIndex current = window.treeView()->currentIndex();
@@ -274,6 +307,310 @@ private Q_SLOTS:
         QVERIFY(window.isIdle());
         QCOMPARE(window.currentFunction(), first);
         QVERIFY(window.scriptScene()->nodeCount() > 0);
+    }
+
+    void compareMarksInsertedNodes()
+    {
+        MainWindow window;
+        QSignalSpy checked(&window, &MainWindow::checkFinished);
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        QCOMPARE(checked.count(), 1);
+        const CheckReport& report = window.report();
+        QVERIFY2(report.ok, qPrintable(report.error.toString()));
+        QCOMPARE(report.traces.size(), 3);
+        QVERIFY(!report.consistent);
+        QCOMPARE(window.traceTabCount(), 3);
+        QVERIFY(window.verdictText().contains(QLatin1String("diverged")));
+        // The check diverges, so the window shows the comparison first: trace 1 against trace 2.
+        QCOMPARE(window.currentView(), MainWindow::View::Compare);
+        CompareWidget* compare = window.compareWidget();
+        QCOMPARE(compare->graphOn(CompareWidget::Side::Left), 0);
+        QCOMPARE(compare->graphOn(CompareWidget::Side::Right), 1);
+
+        const TraceDiff* diff = diffWith(report, 1);
+        QVERIFY(diff && !diff->equal);
+        QSet<int> inserted;
+        for (const NodeChange& c : diff->changes) {
+            QCOMPARE(c.op, NodeChange::Op::Insert);
+            inserted.insert(c.otherNode);
+        }
+        GraphScene* right = compare->scene(CompareWidget::Side::Right);
+        GraphScene* left = compare->scene(CompareWidget::Side::Left);
+        QCOMPARE(QSet<int>(right->nodeStatuses().keyBegin(), right->nodeStatuses().keyEnd()), inserted);
+        // Exactly the inserted nodes that have a box are drawn as inserted; the others are folded constants.
+        QSet<int> drawnInserted, expected;
+        for (NodeItem* item : right->nodeItems()) {
+            if (item->diffStatus() == DiffStatus::Inserted)
+                drawnInserted.insert(item->nodeId());
+            else
+                QCOMPARE(item->diffStatus(), DiffStatus::Unchanged);
+        }
+        for (int id : inserted) {
+            if (right->nodeItem(id))
+                expected.insert(id);
+            else
+                QCOMPARE(report.traces.at(1).graph.node(id).kind, QStringLiteral("prim::Constant"));
+        }
+        QVERIFY(!expected.isEmpty());
+        QCOMPARE(drawnInserted, expected);
+        for (NodeItem* item : left->nodeItems())
+            QCOMPARE(item->diffStatus(), DiffStatus::Unchanged);
+
+        // The divergence list: one row per change, explained by the loop's trip count.
+        DivergenceModel* model = compare->divergenceModel();
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model->rowCount(), diff->changes.size());
+        bool explained = false;
+        for (int row = 0; row < model->rowCount(); ++row)
+            explained = explained
+                || model->index(row, DivergenceModel::CauseColumn)
+                       .data()
+                       .toString()
+                       .contains(QLatin1String("x.size(0)"));
+        QVERIFY(explained);
+
+        // The window opens on the first divergence: its node selected, its line marked, its cause in the status.
+        QCOMPARE(compare->divergenceView()->currentIndex().row(), 0);
+        const NodeChange& first = diff->changes.first();
+        QCOMPARE(right->selectedNodeId(), right->displayedNode(first.otherNode));
+        QVERIFY(right->selectedNodeId() >= 0);
+        QCOMPARE(window.sourceView()->highlightedLine(), first.location.line);
+        QVERIFY2(window.statusText().startsWith(QLatin1String("Divergence 1 of")), qPrintable(window.statusText()));
+        QVERIFY2(window.statusText().contains(QLatin1String("x.size(0)")), qPrintable(window.statusText()));
+
+        // F8 goes to the next one, Shift+F8 back, and both wrap around.
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_F8);
+        QCOMPARE(compare->divergenceView()->currentIndex().row(), 1);
+        const NodeChange& second = diff->changes.at(1);
+        QCOMPARE(right->selectedNodeId(), right->displayedNode(second.otherNode));
+        QVERIFY2(window.statusText().startsWith(QLatin1String("Divergence 2 of")), qPrintable(window.statusText()));
+        QTest::keyClick(&window, Qt::Key_F8, Qt::ShiftModifier);
+        QTest::keyClick(&window, Qt::Key_F8, Qt::ShiftModifier);
+        QCOMPARE(compare->divergenceView()->currentIndex().row(), model->rowCount() - 1);
+
+        // Dimming fades what both traces share.
+        compare->setDimUnchanged(true);
+        for (NodeItem* item : right->nodeItems()) {
+            if (item->diffStatus() == DiffStatus::Inserted)
+                QVERIFY(!item->isDimmed());
+            else if (!item->isSelected())
+                QVERIFY(item->isDimmed());
+        }
+        compare->setDimUnchanged(false);
+
+        // The other way round, the same nodes are deleted on the left.
+        compare->setPair(1, 0);
+        QCOMPARE(QSet<int>(left->nodeStatuses().keyBegin(), left->nodeStatuses().keyEnd()), inserted);
+        for (DiffStatus status : left->nodeStatuses())
+            QCOMPARE(status, DiffStatus::Deleted);
+        QVERIFY(right->nodeStatuses().isEmpty());
+
+        // Trace against script: no diff, but selecting a script node marks what it recorded.
+        compare->setPair(0, Comparison::Script);
+        QCOMPARE(model->rowCount(), 0);
+        int loopMul = -1;
+        for (const IrNode& n : report.script.nodes) {
+            if (n.kind == QLatin1String("aten::mul") && n.parentNode >= 0)
+                loopMul = n.id;
+        }
+        QVERIFY(loopMul >= 0);
+        right->selectNode(loopMul);
+        QCOMPARE(left->linkedNodes().size(), 3);
+    }
+
+    void linkedSelection()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        QVERIFY(window.hasReport());
+        window.showView(MainWindow::View::Trace);
+        QCOMPARE(window.currentView(), MainWindow::View::Trace);
+        const CheckReport& report = window.report();
+        int loopMul = -1;
+        for (const IrNode& n : report.script.nodes) {
+            if (n.kind == QLatin1String("aten::mul") && n.parentNode >= 0)
+                loopMul = n.id;
+        }
+        QVERIFY(loopMul >= 0);
+
+        // A script node inside the loop: its trace nodes, one per iteration, in every trace tab.
+        window.scriptScene()->selectNode(loopMul);
+        GraphScene* trace1 = window.traceScene(0);
+        QCOMPARE(trace1->linkedNodes().size(), 3);
+        QSet<QString> tags;
+        for (int id : trace1->linkedNodes())
+            tags.insert(trace1->nodeItem(id)->linkTag());
+        QCOMPARE(tags, QSet<QString>({ "iteration 1", "iteration 2", "iteration 3" }));
+        QCOMPARE(window.traceScene(1)->linkedNodes().size(), 4);
+        QCOMPARE(window.traceScene(2)->linkedNodes().size(), 2);
+        QVERIFY2(window.statusText().startsWith(QLatin1String("aten::mul")), qPrintable(window.statusText()));
+        QVERIFY2(
+            window.statusText().contains(QLatin1String("trace 1: iteration 1: %")), qPrintable(window.statusText()));
+        QVERIFY2(window.statusText().contains(QLatin1String("iteration 3: %")), qPrintable(window.statusText()));
+
+        // A trace node: the script node that recorded it and its line.
+        const int traceMul = trace1->linkedNodes().constLast();
+        trace1->selectNode(traceMul);
+        QCOMPARE(window.scriptScene()->selectedNodeId(), loopMul);
+        QCOMPARE(window.sourceView()->highlightedLine(), 7);
+        QVERIFY2(window.statusText().startsWith(QStringLiteral("Trace 1 \u00b7 aten::mul")),
+            qPrintable(window.statusText()));
+        QVERIFY2(window.statusText().contains(QLatin1String("iteration")), qPrintable(window.statusText()));
+        QVERIFY(trace1->linkedNodes().isEmpty());
+    }
+
+    void warningClickSelectsTraceNode()
+    {
+        const QString path = QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/corpus/inplace_ops.py");
+        MainWindow window;
+        QVERIFY(openAndWait(window, path));
+        QVERIFY2(window.hasReport() && window.report().ok, qPrintable(window.report().error.toString()));
+        WarningsModel* warnings = window.warningsModel();
+        QAbstractItemModelTester tester(warnings, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        int row = -1;
+        for (int r = 0; r < warnings->rowCount(); ++r) {
+            if (warnings->warning(r).traceNode >= 0 && warnings->warning(r).traceIndex > 0) {
+                row = r;
+                break;
+            }
+        }
+        QVERIFY2(row >= 0, "inplace_ops.py has no warning on a trace node of a check input");
+        const TraceWarning w = warnings->warning(row);
+        QVERIFY(!window.sourceView()->warningLines().isEmpty());
+        QVERIFY(window.sourceView()->warningLines().contains(w.location.line));
+
+        QTreeView* view = window.warningsView();
+        const QModelIndex index = warnings->index(row, WarningsModel::KindColumn);
+        view->scrollTo(index);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
+        QCOMPARE(window.currentView(), MainWindow::View::Trace);
+        GraphScene* scene = window.traceScene(w.traceIndex);
+        QCOMPARE(window.graphTabs()->currentWidget(), window.traceView(w.traceIndex)->parentWidget());
+        QVERIFY(scene->selectedNodeId() >= 0);
+        QCOMPARE(scene->selectedNodeId(), scene->displayedNode(w.traceNode));
+        QCOMPARE(window.sourceView()->highlightedLine(), w.location.line);
+        QVERIFY(scene->warnedNodes().contains(w.traceNode));
+    }
+
+    void loopWarningShowsUnrolledNodes()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        WarningsModel* warnings = window.warningsModel();
+        int row = -1;
+        for (int r = 0; r < warnings->rowCount(); ++r) {
+            if (warnings->warning(r).kind == QLatin1String("shape-dependent-loop")
+                && warnings->warning(r).traceIndex == 1)
+                row = r;
+        }
+        QVERIFY(row >= 0);
+        window.activateWarning(row);
+        QCOMPARE(window.graphTabs()->currentWidget(), window.traceView(1)->parentWidget());
+        // Trace 2 ran the loop 4 times: a select and a mul per iteration.
+        QCOMPARE(window.traceScene(1)->linkedNodes().size(), 8);
+        QCOMPARE(window.sourceView()->highlightedLine(), 6);
+
+        // The output mismatch of set 2 leads to the comparison of trace 1 and trace 2.
+        for (int r = 0; r < warnings->rowCount(); ++r) {
+            if (warnings->warning(r).kind == QLatin1String("output-mismatch") && warnings->warning(r).traceIndex == 1)
+                window.activateWarning(r);
+        }
+        QCOMPARE(window.currentView(), MainWindow::View::Compare);
+        QCOMPARE(window.compareWidget()->graphOn(CompareWidget::Side::Right), 1);
+        QCOMPARE(window.compareWidget()->divergenceView()->currentIndex().row(), 0);
+    }
+
+    void invalidInputSetBlocksCheck()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        InputSetsEditor* editor = window.inputSetsEditor();
+        InputSetsModel* sets = editor->model();
+        QCOMPARE(sets->rowCount(), window.model().inputSets.size());
+        QVERIFY(editor->checkButton()->isEnabled());
+
+        const QModelIndex second = sets->index(1, InputSetsModel::SetColumn);
+        QVERIFY(sets->setData(second, QStringLiteral("f32[4,5")));
+        QVERIFY(!second.data(InputSetsModel::ValidRole).toBool());
+        QVERIFY(!editor->checkButton()->isEnabled());
+        QVERIFY2(editor->statusText().contains(QLatin1String("Set 2")), qPrintable(editor->statusText()));
+        window.runCheck();
+        QVERIFY(window.isIdle());
+        QVERIFY(!window.hasReport());
+        QCOMPARE(window.traceTabCount(), 0);
+        QVERIFY(window.compareWidget()->messageTitle().contains(QLatin1String("invalid")));
+
+        // Two sets with the same leading dimension unroll the loop equally: the check passes.
+        QVERIFY(sets->setData(second, QStringLiteral("f32[3,2,2]")));
+        QVERIFY(sets->removeSet(2));
+        QVERIFY(editor->checkButton()->isEnabled());
+        QSignalSpy checked(&window, &MainWindow::checkFinished);
+        editor->checkButton()->click();
+        QVERIFY(checked.wait(kJobTimeoutMs));
+        QVERIFY(window.report().ok);
+        QVERIFY(window.report().consistent);
+        QCOMPARE(window.traceTabCount(), 2);
+        QVERIFY(window.verdictText().contains(QLatin1String("consistent")));
+        QCOMPARE(window.compareWidget()->divergenceModel()->rowCount(), 0);
+    }
+
+    void checkCanBeCanceled()
+    {
+        MainWindow window;
+        connect(&window, &MainWindow::fileLoaded, &window, [&window] {
+            QVERIFY(window.isChecking());
+            window.cancelCheck();
+        });
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        QVERIFY(!window.isChecking());
+        QVERIFY(!window.hasReport());
+        QCOMPARE(window.traceTabCount(), 0);
+        QCOMPARE(window.compareWidget()->messageTitle(), QStringLiteral("Check canceled"));
+        // F5 runs it again.
+        QSignalSpy checked(&window, &MainWindow::checkFinished);
+        window.runCheck();
+        QVERIFY(checked.wait(kJobTimeoutMs));
+        QVERIFY(window.hasReport());
+        QCOMPARE(window.traceTabCount(), 3);
+    }
+    void inputSetsAreSavedPerModel()
+    {
+        const QString path = QFileInfo(example("loop_in_traced_fn.py")).absoluteFilePath();
+        const QString edited = QStringLiteral("f32[5,2]");
+        {
+            MainWindow window;
+            window.restoreSettings();
+            QVERIFY(openAndWait(window, path));
+            QVERIFY(!window.inputSetsEditor()->isEdited());
+            InputSetsModel* sets = window.inputSetsEditor()->model();
+            QVERIFY(sets->setData(sets->index(2, InputSetsModel::SetColumn), edited));
+            QVERIFY(window.inputSetsEditor()->isEdited());
+        }
+        {
+            // The next session with this file starts from the edited sets, and checks them.
+            MainWindow window;
+            window.restoreSettings();
+            QVERIFY(openAndWait(window, path));
+            InputSetsEditor* editor = window.inputSetsEditor();
+            QCOMPARE(editor->model()->texts().value(2), edited);
+            QVERIFY(editor->isEdited());
+            QVERIFY(window.hasReport());
+            QCOMPARE(window.report().traces.value(2).inputs.toString(), edited);
+
+            // Going back to the file's sets forgets the edits and checks again.
+            QSignalSpy checked(&window, &MainWindow::checkFinished);
+            editor->resetButton()->click();
+            QVERIFY(checked.count() == 1 || checked.wait(kJobTimeoutMs));
+            QCOMPARE(editor->model()->texts().value(2), window.model().inputSets.value(2).toString());
+            QVERIFY(!editor->isEdited());
+        }
+        {
+            MainWindow window;
+            window.restoreSettings();
+            QVERIFY(openAndWait(window, path));
+            QCOMPARE(window.inputSetsEditor()->model()->texts().value(2), window.model().inputSets.value(2).toString());
+        }
     }
 };
 

@@ -49,9 +49,12 @@ private Q_SLOTS:
         QCOMPARE(loop.data(WarningsModel::LineRole).toInt(), 6);
         QCOMPARE(loop.data(WarningsModel::SuggestionRole).toString(), QStringLiteral("script the loop"));
         // The fix is in the tooltip of every column.
-        QVERIFY(model.index(0, WarningsModel::MessageColumn).data(Qt::ToolTipRole).toString().contains(
-            QLatin1String("script the loop")));
-        QCOMPARE(model.index(0, WarningsModel::InputSetColumn).data().toString(), QStringLiteral("1 \u00b7 f32[3,4,5]"));
+        QVERIFY(model.index(0, WarningsModel::MessageColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("script the loop")));
+        QCOMPARE(
+            model.index(0, WarningsModel::InputSetColumn).data().toString(), QStringLiteral("1 \u00b7 f32[3,4,5]"));
         QCOMPARE(model.index(0, WarningsModel::LineColumn).data().toInt(), 6);
 
         const QModelIndex view = model.index(1, WarningsModel::KindColumn);
