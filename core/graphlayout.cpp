@@ -180,7 +180,11 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         LayoutNode ln;
         ln.role = LayoutNode::Role::GraphInputs;
         ln.title = g.value(in).name;
-        ln.details << g.value(in).type;
+        // Complete tensor types are long ("Float(3, 4, strides=[4, 1], requires_grad=0, device=cpu)"): show
+        // dtype and shape, as edges do.
+        const IrValue& v = g.value(in);
+        ln.details << (v.tensor && v.tensor->sizes && !v.tensor->dtype.isEmpty() ? v.tensor->dtype + shapeLabel(v)
+                                                                                  : v.type);
         ln.category = OpCategory::Input;
         inputIndex.insert(in, b.nodes.size());
         dot += QStringLiteral("  n%1 [label=\"%2\\n%3\\l\", shape=box, style=\"rounded,filled\"];\n")

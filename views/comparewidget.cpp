@@ -1,0 +1,661 @@
+#include "comparewidget.h"
+
+#include "divergencemodel.h"
+#include "graphitems.h"
+#include "graphscene.h"
+#include "graphview.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace jitscope {
+
+namespace {
+
+constexpr double kReadableZoom = 0.6;
+constexpr double kMaxFitZoom = 1.5;
+
+/// Sets a flag for the lifetime of the guard and restores its previous value.
+class FlagGuard
+{
+public:
+    explicit FlagGuard(bool& flag)
+        : m_flag(flag)
+        , m_old(flag)
+    {
+        m_flag = true;
+    }
+    ~FlagGuard() { m_flag = m_old; }
+
+private:
+    bool& m_flag;
+    bool m_old;
+};
+
+/// A legend entry with its count; entries with nothing to show are greyed out.
+QString swatch(DiffStatus status, int count)
+{
+    const QString colour = count > 0 ? diffStatusColor(status).name() : QStringLiteral("#c0c4ca");
+    return QStringLiteral("<span style='color:%1'>\u25a0</span>&nbsp;<span style='color:%2'>%3 %4</span>")
+        .arg(colour, count > 0 ? QStringLiteral("inherit") : QStringLiteral("#8c939d"))
+        .arg(count)
+        .arg(diffStatusName(status));
+}
+
+QString elidedSet(const QString& text)
+{
+    return text.size() > 40 ? text.left(39) + QChar(0x2026) : text;
+}
+
+} // namespace
+
+CompareWidget::CompareWidget(QWidget* parent)
+    : QWidget(parent)
+    , m_model(new DivergenceModel(this))
+{
+    auto* panes = new QSplitter(Qt::Horizontal);
+    panes->setChildrenCollapsible(false);
+    panes->addWidget(createPane(m_left, Side::Left));
+    panes->addWidget(createPane(m_right, Side::Right));
+    panes->setHandleWidth(3);
+
+    m_summary = new QLabel;
+    m_summary->setTextFormat(Qt::RichText);
+    // Long summaries are clipped rather than widening the window.
+    m_summary->setMinimumWidth(40);
+    m_legend = new QLabel;
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setToolTip(tr("Inserted: only in the right graph. Deleted: only in the left graph. Changed: the same "
+                            "place in both, recorded differently."));
+    m_dim = new QCheckBox(tr("Dim unchanged"));
+    m_dim->setToolTip(tr("Fade the nodes both graphs share so that the differences stand out"));
+    m_previous = new QToolButton;
+    m_previous->setText(tr("\u25c0 Previous"));
+    m_previous->setToolTip(tr("Previous divergence (Shift+F8)"));
+    m_previous->setAutoRaise(true);
+    m_next = new QToolButton;
+    m_next->setText(tr("Next \u25b6"));
+    m_next->setToolTip(tr("Next divergence (F8)"));
+    m_next->setAutoRaise(true);
+
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(8, 2, 4, 2);
+    bar->addWidget(m_summary);
+    bar->addSpacing(4);
+    bar->addWidget(m_legend);
+    bar->addStretch(1);
+    bar->addSpacing(12);
+    bar->addWidget(m_dim);
+    bar->addSpacing(8);
+    bar->addWidget(m_previous);
+    bar->addWidget(m_next);
+
+    m_table = new QTableView;
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setWordWrap(false);
+    m_table->setAlternatingRowColors(true);
+    m_table->setShowGrid(false);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setHighlightSections(false);
+    m_table->horizontalHeader()->setSectionResizeMode(DivergenceModel::OpColumn, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(DivergenceModel::NodeColumn, QHeaderView::Interactive);
+    m_table->horizontalHeader()->setSectionResizeMode(DivergenceModel::CauseColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(DivergenceModel::LineColumn, QHeaderView::ResizeToContents);
+    m_table->setColumnWidth(DivergenceModel::NodeColumn, 170);
+
+    auto* bottom = new QWidget;
+    m_bottom = bottom;
+    auto* bottomLayout = new QVBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->setSpacing(0);
+    bottomLayout->addLayout(bar);
+    bottomLayout->addWidget(m_table, 1);
+
+    auto* split = new QSplitter(Qt::Vertical);
+    m_split = split;
+    split->setChildrenCollapsible(false);
+    split->addWidget(panes);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 4);
+    split->setStretchFactor(1, 1);
+    split->setSizes({ 600, 170 });
+
+    m_messageScene = new GraphScene(this);
+    m_messageView = new GraphView;
+    m_messageView->setScene(m_messageScene);
+    m_comparePage = split;
+    m_stack = new QStackedWidget;
+    m_stack->addWidget(m_messageView);
+    m_stack->addWidget(m_comparePage);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_stack);
+
+    connect(m_dim, &QCheckBox::toggled, this, [this](bool dim) {
+        setDimUnchanged(dim);
+        Q_EMIT dimUnchangedChanged(dim);
+    });
+    connect(m_previous, &QToolButton::clicked, this, &CompareWidget::previousChange);
+    connect(m_next, &QToolButton::clicked, this, &CompareWidget::nextChange);
+    connect(
+        m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+            if (!m_syncing && current.isValid())
+                selectChange(current.row());
+        });
+    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) { selectChange(index.row()); });
+
+    showMessage(
+        tr("Nothing to compare yet"), tr("Open a file with input sets to trace a function and compare traces."));
+}
+
+QWidget* CompareWidget::createPane(Pane& pane, Side side)
+{
+    pane.combo = new QComboBox;
+    pane.combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    pane.combo->setMinimumContentsLength(12);
+    pane.combo->setToolTip(side == Side::Left ? tr("Graph on the left (the base of the diff)")
+                                              : tr("Graph on the right (compared with the left)"));
+    pane.info = new QLabel;
+    pane.info->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    QPalette muted = pane.info->palette();
+    muted.setColor(QPalette::WindowText, QColor(0x6b, 0x72, 0x80));
+    pane.info->setPalette(muted);
+    pane.scene = new GraphScene(this);
+    pane.view = new GraphView;
+    pane.view->setScene(pane.scene);
+    pane.view->setRefitOnResize(false);
+    // Tops aligned: the graphs start with the same nodes, so they line up when both fit.
+    pane.view->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    pane.view->viewport()->installEventFilter(this);
+    pane.view->installEventFilter(this);
+
+    auto* header = new QHBoxLayout;
+    header->setContentsMargins(6, 3, 6, 3);
+    header->addWidget(pane.combo);
+    header->addWidget(pane.info, 1);
+
+    auto* widget = new QWidget;
+    auto* layout = new QVBoxLayout(widget);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addLayout(header);
+    layout->addWidget(pane.view, 1);
+
+    connect(pane.combo, &QComboBox::activated, this, [this](int) {
+        m_userPickedPair = true;
+        setPair(m_left.combo->currentData().toInt(), m_right.combo->currentData().toInt());
+    });
+    connect(pane.scene, &GraphScene::nodeSelected, this, [this, side](int id) { onPaneNodeSelected(side, id); });
+    connect(pane.view, &GraphView::zoomChanged, this, [this, side] {
+        if (!m_syncing)
+            syncViewport(side);
+    });
+    connect(pane.view->horizontalScrollBar(), &QScrollBar::valueChanged, this, [this, side] {
+        if (!m_syncing)
+            syncViewport(side);
+    });
+    connect(pane.view->verticalScrollBar(), &QScrollBar::valueChanged, this, [this, side] {
+        if (!m_syncing)
+            syncViewport(side);
+    });
+    return widget;
+}
+
+GraphScene* CompareWidget::scene(Side side) const
+{
+    return pane(side).scene;
+}
+
+GraphView* CompareWidget::view(Side side) const
+{
+    return pane(side).view;
+}
+
+QComboBox* CompareWidget::graphCombo(Side side) const
+{
+    return pane(side).combo;
+}
+
+void CompareWidget::showMessage(const QString& title, const QString& text, bool isError)
+{
+    m_hasReport = false;
+    m_report = CheckReport();
+    m_traceLayouts.clear();
+    m_scriptLayout = GraphLayout();
+    m_comparison = Comparison();
+    m_model->clear();
+    for (Pane* p : { &m_left, &m_right }) {
+        p->combo->clear();
+        p->info->clear();
+        p->scene->clearContents();
+    }
+    m_summary->clear();
+    m_messageScene->showMessage(title, text, isError);
+    m_stack->setCurrentWidget(m_messageView);
+    m_messageView->showMessage();
+}
+
+QString CompareWidget::messageTitle() const
+{
+    return m_stack->currentWidget() == m_messageView ? m_messageScene->messageTitle() : QString();
+}
+
+void CompareWidget::setReport(
+    const CheckReport& report, const QVector<GraphLayout>& traceLayouts, const GraphLayout& scriptLayout)
+{
+    const int oldLeft = m_comparison.left;
+    const int oldRight = m_comparison.right;
+    const bool keep = m_hasReport && m_userPickedPair;
+    m_report = report;
+    m_traceLayouts = traceLayouts;
+    m_scriptLayout = scriptLayout;
+    m_hasReport = true;
+    m_stack->setCurrentWidget(m_comparePage);
+    fillCombos();
+
+    const int traces = int(report.traces.size());
+    auto valid = [traces](int g) { return g == Comparison::Script || (g >= 0 && g < traces); };
+    if (keep && valid(oldLeft) && valid(oldRight)) {
+        setPair(oldLeft, oldRight);
+        return;
+    }
+    m_userPickedPair = false;
+    // Trace 1 against the first trace that diverges (or fails), else against trace 2, else against the script.
+    int right = traces > 1 ? 1 : Comparison::Script;
+    for (const TraceDiff& d : report.diffs) {
+        if (!d.equal) {
+            right = d.other;
+            break;
+        }
+    }
+    setPair(0, right);
+}
+
+void CompareWidget::fillCombos()
+{
+    for (Pane* p : { &m_left, &m_right }) {
+        const QSignalBlocker blocker(p->combo);
+        p->combo->clear();
+        for (int k = 0; k < m_report.traces.size(); ++k) {
+            const TraceResult& t = m_report.traces.at(k);
+            QString text = tr("Trace %1 \u00b7 %2").arg(k + 1).arg(elidedSet(t.inputs.toString()));
+            if (!t.ok)
+                text += tr(" (failed)");
+            p->combo->addItem(text, k);
+            p->combo->setItemData(p->combo->count() - 1, t.inputs.toString(), Qt::ToolTipRole);
+        }
+        p->combo->addItem(tr("Script graph"), int(Comparison::Script));
+        p->combo->setEnabled(true);
+    }
+}
+
+void CompareWidget::syncCombos()
+{
+    for (Side side : { Side::Left, Side::Right }) {
+        Pane& p = pane(side);
+        const QSignalBlocker blocker(p.combo);
+        p.combo->setCurrentIndex(p.combo->findData(graphOn(side)));
+    }
+}
+
+const IrGraph& CompareWidget::graphOf(int graph) const
+{
+    static const IrGraph empty;
+    if (graph == Comparison::Script)
+        return m_report.script;
+    return graph >= 0 && graph < m_report.traces.size() ? m_report.traces.at(graph).graph : empty;
+}
+
+QString CompareWidget::graphName(int graph) const
+{
+    return graph == Comparison::Script ? tr("the script") : tr("trace %1").arg(graph + 1);
+}
+
+void CompareWidget::loadPane(Side side, int graph)
+{
+    Pane& p = pane(side);
+    if (graph == Comparison::Script) {
+        if (!m_scriptLayout.error.isEmpty() || m_scriptLayout.nodes.isEmpty())
+            p.scene->showMessage(tr("No script graph"), m_scriptLayout.error, !m_scriptLayout.error.isEmpty());
+        else
+            p.scene->setGraph(m_report.script, m_scriptLayout);
+        p.info->setText(tr("%1 nodes").arg(m_report.script.nodes.size()));
+        return;
+    }
+    const TraceResult& t = m_report.traces.at(graph);
+    const GraphLayout layout = m_traceLayouts.value(graph);
+    if (!t.ok) {
+        p.scene->showMessage(tr("Tracing failed on input set %1").arg(graph + 1), t.error.message, true);
+        p.info->setText(tr("failed"));
+    } else if (!layout.error.isEmpty()) {
+        p.scene->showMessage(tr("Graphviz could not lay out trace %1").arg(graph + 1), layout.error, true);
+        p.info->clear();
+    } else if (layout.nodes.isEmpty()) {
+        p.scene->showMessage(tr("Trace %1 is empty").arg(graph + 1), QString());
+        p.info->clear();
+    } else {
+        p.scene->setGraph(t.graph, layout);
+        p.scene->setNodeWarnings(traceWarningNodes(m_report, graph));
+        p.info->setText(tr("%1 nodes").arg(t.graph.nodes.size()));
+    }
+}
+
+void CompareWidget::setPair(int left, int right)
+{
+    if (!m_hasReport)
+        return;
+    FlagGuard guard(m_syncing);
+    m_comparison = Comparison::between(m_report, left, right);
+    loadPane(Side::Left, left);
+    loadPane(Side::Right, right);
+    m_left.scene->setNodeStatuses(m_comparison.leftStatus);
+    m_right.scene->setNodeStatuses(m_comparison.rightStatus);
+    if (m_comparison.isTracePair())
+        m_model->setDiff(m_comparison.diff, graphOf(left), graphOf(right));
+    else
+        m_model->clear();
+    applyDimming();
+    showDivergenceList(m_model->rowCount() > 0);
+    syncCombos();
+    updateSummary();
+    m_autoFrame = true;
+    frameBoth();
+    Q_EMIT pairChanged(left, right);
+}
+
+void CompareWidget::updateSummary()
+{
+    const int left = m_comparison.left;
+    const int right = m_comparison.right;
+    const int rows = m_model->rowCount();
+    m_previous->setEnabled(rows > 0);
+    m_next->setEnabled(rows > 0);
+    m_legend->setVisible(rows > 0);
+    m_dim->setVisible(rows > 0);
+    QString text;
+    if (left == right) {
+        text = tr("Both sides show %1.").arg(graphName(left));
+    } else if (left == Comparison::Script || right == Comparison::Script) {
+        text = tr("Script and trace side by side: select a node to see the nodes it recorded, by loop iteration.");
+    } else if (!m_report.traces.at(left).ok || !m_report.traces.at(right).ok) {
+        text = tr("No diff: %1 failed.").arg(graphName(m_report.traces.at(left).ok ? right : left));
+    } else if (rows == 0) {
+        text = tr("<span style='color:#1a7f37'>\u2714</span> %1 and %2 record the same graph.")
+                   .arg(graphName(left), graphName(right));
+    } else {
+        // The counts per kind are in the legend beside the summary.
+        text = rows == 1 ? tr("<b>1 difference:</b>") : tr("<b>%1 differences:</b>").arg(rows);
+        m_legend->setText(QStringLiteral("%1&nbsp;&nbsp; %2&nbsp;&nbsp; %3")
+                              .arg(swatch(DiffStatus::Inserted, m_comparison.count(NodeChange::Op::Insert)),
+                                  swatch(DiffStatus::Deleted, m_comparison.count(NodeChange::Op::Delete)),
+                                  swatch(DiffStatus::Changed, m_comparison.count(NodeChange::Op::Change))));
+    }
+    m_summary->setText(text);
+}
+
+QString CompareWidget::summaryText() const
+{
+    return m_summary->text();
+}
+
+void CompareWidget::setDimUnchanged(bool dim)
+{
+    if (m_dim->isChecked() != dim) {
+        m_dim->setChecked(dim);
+        return;
+    }
+    applyDimming();
+}
+
+void CompareWidget::applyDimming()
+{
+    // Only a comparison with differences has something to stand out; both sides fade alike.
+    const bool dim = m_dim->isChecked() && m_model->rowCount() > 0;
+    m_left.scene->setDimUnchanged(dim);
+    m_right.scene->setDimUnchanged(dim);
+}
+
+void CompareWidget::showDivergenceList(bool show)
+{
+    if (m_table->isHidden() == !show)
+        return;
+    if (!show) {
+        if (!m_table->isHidden())
+            m_savedSplit = m_split->sizes();
+        m_table->hide();
+        // The bar stays for the summary; the panes take the rest.
+        m_bottom->setMaximumHeight(m_bottom->layout()->itemAt(0)->sizeHint().height());
+    } else {
+        m_bottom->setMaximumHeight(QWIDGETSIZE_MAX);
+        m_table->show();
+        if (!m_savedSplit.isEmpty())
+            m_split->setSizes(m_savedSplit);
+    }
+}
+
+bool CompareWidget::dimsUnchanged() const
+{
+    return m_dim->isChecked();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Framing and synchronised zoom and pan
+
+bool CompareWidget::eventFilter(QObject* watched, QEvent* event)
+{
+    switch (event->type()) {
+    case QEvent::Resize:
+        if (m_autoFrame)
+            scheduleFrame();
+        break;
+    case QEvent::Wheel:
+    case QEvent::MouseButtonPress:
+    case QEvent::KeyPress:
+        // The user takes over: from now on their zoom and pan stay as they are when the window resizes.
+        m_autoFrame = false;
+        break;
+    default:
+        break;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void CompareWidget::scheduleFrame()
+{
+    if (m_framePending)
+        return;
+    m_framePending = true;
+    // After the splitters have given both views their final sizes.
+    QTimer::singleShot(0, this, [this] {
+        m_framePending = false;
+        if (m_autoFrame)
+            frameBoth();
+    });
+}
+
+void CompareWidget::frameBoth()
+{
+    FlagGuard guard(m_syncing);
+    double zoom = 0;
+    for (Pane* p : { &m_left, &m_right }) {
+        const QRectF rect = p->view->sceneRect();
+        const QSize size = p->view->viewport()->size();
+        if (!p->scene->hasGraph() || rect.isEmpty() || size.width() < 10 || size.height() < 10)
+            continue;
+        const double fitAll = qMin(size.width() / rect.width(), size.height() / rect.height());
+        const double fitWidth = size.width() / rect.width();
+        const double wanted
+            = fitAll >= kReadableZoom ? qMin(fitAll, kMaxFitZoom) : qBound(kReadableZoom, fitWidth, 1.0);
+        zoom = zoom == 0 ? wanted : qMin(zoom, wanted);
+    }
+    for (Pane* p : { &m_left, &m_right }) {
+        if (!p->scene->hasGraph()) {
+            p->view->showMessage();
+            continue;
+        }
+        if (zoom <= 0)
+            continue;
+        p->view->setZoom(zoom);
+        const QRectF rect = p->view->sceneRect();
+        const double visibleHeight = p->view->viewport()->height() / zoom;
+        p->view->centerOn(QPointF(rect.center().x(), rect.top() + visibleHeight / 2));
+    }
+    // Framing must not hide the divergence being looked at.
+    for (Pane* p : { &m_left, &m_right }) {
+        if (p->scene->selectedNodeId() >= 0)
+            p->view->centerOnNode(p->scene->selectedNodeId());
+    }
+}
+
+void CompareWidget::syncViewport(Side from)
+{
+    Pane& source = pane(from);
+    Pane& target = pane(from == Side::Left ? Side::Right : Side::Left);
+    if (!source.scene->hasGraph() || !target.scene->hasGraph())
+        return;
+    FlagGuard guard(m_syncing);
+    if (!qFuzzyCompare(source.view->zoom(), target.view->zoom()))
+        target.view->setZoom(source.view->zoom());
+    const QPointF centre = source.view->mapToScene(source.view->viewport()->rect().center());
+    target.view->centerOn(centre);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Selection
+
+void CompareWidget::selectNode(int graph, int nodeId)
+{
+    for (Side side : { Side::Left, Side::Right }) {
+        if (graphOn(side) == graph) {
+            Pane& p = pane(side);
+            p.scene->selectNode(p.scene->displayedNode(nodeId));
+            p.view->centerOnNode(p.scene->selectedNodeId());
+            return;
+        }
+    }
+}
+
+void CompareWidget::onPaneNodeSelected(Side side, int nodeId)
+{
+    if (m_syncing || !m_hasReport)
+        return;
+    FlagGuard guard(m_syncing);
+    const Side otherSide = side == Side::Left ? Side::Right : Side::Left;
+    Pane& here = pane(side);
+    Pane& there = pane(otherSide);
+    const int graph = graphOn(side);
+    const int otherGraph = graphOn(otherSide);
+    here.scene->setLinkedNodes({});
+    there.scene->setLinkedNodes({});
+
+    if (nodeId >= 0 && graph >= 0 && otherGraph >= 0 && graph != otherGraph) {
+        // Trace against trace: the node the diff pairs it with.
+        const QHash<int, int>& pairs = side == Side::Left ? m_comparison.leftToRight : m_comparison.rightToLeft;
+        const int counterpart = there.scene->displayedNode(pairs.value(nodeId, -1));
+        there.scene->selectNode(counterpart);
+        if (counterpart >= 0)
+            there.view->centerOnNode(counterpart);
+        const int row = m_model->rowOfNode(nodeId, side == Side::Right);
+        if (row >= 0)
+            m_table->setCurrentIndex(m_model->index(row, 0));
+        else
+            m_table->clearSelection();
+    } else if (nodeId >= 0 && graph >= 0 && otherGraph == Comparison::Script) {
+        // Trace against script: the script node that recorded it.
+        const IrGraph& trace = graphOf(graph);
+        const int origin = nodeId < trace.nodes.size() ? trace.node(nodeId).originNode : -1;
+        const int shown = there.scene->displayedNode(origin);
+        there.scene->selectNode(shown);
+        if (shown >= 0)
+            there.view->centerOnNode(shown);
+    } else if (nodeId >= 0 && graph == Comparison::Script && otherGraph >= 0) {
+        // Script against trace: every node it recorded, tagged with its loop iteration.
+        QHash<int, QString> tags;
+        int first = -1;
+        for (const LinkedNode& linked : traceNodesOf(graphOf(otherGraph), m_report.script, nodeId)) {
+            const int shown = there.scene->displayedNode(linked.node);
+            if (shown < 0 || tags.contains(shown))
+                continue;
+            tags.insert(shown, linked.iteration);
+            if (first < 0)
+                first = shown;
+        }
+        there.scene->selectNode(-1);
+        there.scene->setLinkedNodes(tags);
+        if (first >= 0)
+            there.view->centerOnNode(first);
+    } else {
+        there.scene->selectNode(-1);
+    }
+    Q_EMIT nodeSelected(graph, nodeId);
+}
+
+void CompareWidget::selectChange(int row)
+{
+    if (row < 0 || row >= m_model->rowCount())
+        return;
+    FlagGuard guard(m_syncing);
+    const NodeChange& change = m_model->change(row);
+    const int leftNode = m_left.scene->displayedNode(change.baseNode);
+    const int rightNode = m_right.scene->displayedNode(change.otherNode);
+    m_left.scene->setLinkedNodes({});
+    m_right.scene->setLinkedNodes({});
+    m_left.scene->selectNode(leftNode);
+    m_right.scene->selectNode(rightNode);
+
+    // Centre the side that has the node; the other follows to the same place (the graphs share their top part).
+    auto centreOn = [](Pane& p, int node) {
+        if (NodeItem* item = p.scene->nodeItem(node))
+            p.view->centerOn(item);
+    };
+    if (rightNode >= 0)
+        centreOn(m_right, rightNode);
+    if (leftNode >= 0)
+        centreOn(m_left, leftNode);
+    if (rightNode < 0 && leftNode >= 0)
+        m_right.view->centerOn(m_left.view->mapToScene(m_left.view->viewport()->rect().center()));
+    if (leftNode < 0 && rightNode >= 0)
+        m_left.view->centerOn(m_right.view->mapToScene(m_right.view->viewport()->rect().center()));
+
+    const QModelIndex index = m_model->index(row, 0);
+    if (m_table->currentIndex().row() != row)
+        m_table->setCurrentIndex(index);
+    m_table->scrollTo(index);
+    Q_EMIT changeSelected(row);
+}
+
+void CompareWidget::nextChange()
+{
+    const int rows = m_model->rowCount();
+    if (rows == 0)
+        return;
+    const QModelIndex current = m_table->currentIndex();
+    selectChange(current.isValid() ? (current.row() + 1) % rows : 0);
+}
+
+void CompareWidget::previousChange()
+{
+    const int rows = m_model->rowCount();
+    if (rows == 0)
+        return;
+    const QModelIndex current = m_table->currentIndex();
+    selectChange(current.isValid() ? (current.row() + rows - 1) % rows : rows - 1);
+}
+
+} // namespace jitscope
