@@ -217,8 +217,40 @@ ValueSummary summarize(const IValue& v)
         s.dtype = pythonNames.value(s.dtype, s.dtype);
         for (auto d : t.sizes())
             s.shape.push_back(d);
-        if (t.numel() > 0 && !t.is_complex())
-            s.sum = t.to(at::kDouble).sum().item<double>();
+        s.device = qs(t.device().str());
+        if (t.numel() > 0 && !t.is_complex() && t.layout() == at::kStrided) {
+            at::NoGradGuard noGrad;
+            const at::Tensor d = t.detach().to(at::kDouble);
+            s.sum = d.sum().item<double>();
+            const at::Tensor nan = d.isnan();
+            const at::Tensor inf = d.isinf();
+            s.nanCount = nan.sum().item<int64_t>();
+            s.infCount = inf.sum().item<int64_t>();
+            const at::Tensor finite = d.masked_select(d.isfinite());
+            if (finite.numel() > 0) {
+                s.min = finite.min().item<double>();
+                s.max = finite.max().item<double>();
+                s.mean = finite.mean().item<double>();
+                s.std = finite.numel() > 1 ? finite.std().item<double>() : 0.0;
+            } else {
+                s.min = s.max = s.mean = s.std = std::numeric_limits<double>::quiet_NaN();
+            }
+            const at::Tensor flat = d.reshape({-1});
+            const int64_t n = std::min<int64_t>(64, flat.numel());
+            const at::Tensor head = flat.slice(0, 0, n).contiguous();
+            for (int64_t i = 0; i < n; ++i)
+                s.preview.push_back(head.data_ptr<double>()[i]);
+            if (d.dim() >= 2) {
+                at::Tensor plane = d;
+                while (plane.dim() > 2)
+                    plane = plane.select(0, 0);
+                plane = plane.slice(0, 0, 64).slice(1, 0, 64).to(at::kFloat).contiguous();
+                s.sliceRows = int(plane.size(0));
+                s.sliceColumns = int(plane.size(1));
+                const float* p = plane.data_ptr<float>();
+                s.slice = QVector<float>(p, p + plane.numel());
+            }
+        }
         QStringList dims;
         for (auto d : s.shape)
             dims << QString::number(d);
@@ -304,10 +336,23 @@ public:
         m_clock.start();
     }
 
-    std::vector<Slot> runFunction(tj::Graph& graph, std::vector<Slot> inputs)
+    std::vector<Slot> runFunction(tj::Graph& graph, std::vector<Slot> inputs, const QString& name = QString())
     {
+        FrameScope frame(m_frames, {ExecFrame::Kind::Function, name, 0, -1, -1, -1, -1});
         return runGraph(graph, std::move(inputs), 0);
     }
+
+    /// Pushes a frame for the lifetime of the scope.
+    struct FrameScope
+    {
+        FrameScope(QVector<ExecFrame>& frames, ExecFrame frame)
+            : m_frames(frames)
+        {
+            m_frames.push_back(std::move(frame));
+        }
+        ~FrameScope() { m_frames.pop_back(); }
+        QVector<ExecFrame>& m_frames;
+    };
 
     /// Numbers the top-level graph's nodes the same way the IR snapshot does (depth-first).
     void indexScriptGraph(const tj::Graph& graph)
@@ -576,6 +621,7 @@ private:
         e.kind = qs(n->kind().toQualString());
         e.after = after;
         e.blockDepth = m_blockDepth;
+        e.frames = m_frames;
         e.liveValues = [this, &env]() { return liveValues(env); };
         if (m_tracing)
             e.traceSoFar = []() {
@@ -802,7 +848,12 @@ private:
         }
         tj::Block* block = n->blocks().at(taken ? 0 : 1);
         ++m_blockDepth;
-        runBlock(block, env);
+        {
+            FrameScope frame(m_frames, {ExecFrame::Kind::Branch, QStringLiteral("if"), locationOf(n).line,
+                                        m_depth == 1 && m_scriptIds.count(n) ? m_scriptIds[n] : -1, -1, -1,
+                                        taken ? 0 : 1});
+            runBlock(block, env);
+        }
         --m_blockDepth;
         for (size_t i = 0; i < n->outputs().size(); ++i)
             bind(env, n->outputs()[i], get(env, block->outputs()[i]));
@@ -862,7 +913,11 @@ private:
             for (size_t k = 0; k < carried; ++k)
                 bind(env, body->inputs()[k + 1], values[k]);
             ++m_blockDepth;
-            runBlock(body, env);
+            {
+                FrameScope frame(m_frames, {ExecFrame::Kind::Loop, QStringLiteral("loop"), line, loopId, int(i),
+                                            maxTrips == std::numeric_limits<int64_t>::max() ? -1 : maxTrips, -1});
+                runBlock(body, env);
+            }
             --m_blockDepth;
             m_loops.pop_back();
             condSlot = get(env, body->outputs()[0]);
@@ -941,6 +996,7 @@ private:
         std::vector<Slot> args;
         for (size_t i = 1; i < n->inputs().size(); ++i)
             args.push_back(get(env, n->input(i)));
+        FrameScope frame(m_frames, {ExecFrame::Kind::Function, qs(fn->name()), locationOf(n).line, -1, -1, -1, -1});
         auto outs = runGraph(*tj::toGraphFunction(*fn).graph(), std::move(args), m_depth);
         for (size_t i = 0; i < n->outputs().size(); ++i)
             bind(env, n->outputs()[i], std::move(outs.at(i)));
@@ -968,6 +1024,10 @@ private:
             }
         }
         std::vector<Slot> outs;
+        FrameScope frame(m_frames, {ExecFrame::Kind::Function,
+                                    qs(cls->name() ? cls->name()->name() : std::string()) + QLatin1Char('.')
+                                        + qs(n->s(c10::attr::name)),
+                                    locationOf(n).line, -1, -1, -1, -1});
         try {
             outs = runGraph(*tj::toGraphFunction(*fn).graph(), std::move(args), m_depth);
         } catch (...) {
@@ -1828,6 +1888,7 @@ private:
     std::unordered_map<const c10::ivalue::Object*, std::string> m_moduleScopes;
     QString m_lastBreak;
     quint64 m_bindings = 0;
+    QVector<ExecFrame> m_frames;
     int m_blockDepth = 0;
     std::unordered_map<const tj::Node*, std::vector<at::Tensor>> m_iterRows; ///< loop node -> unbound rows
     std::unordered_map<const tj::Node*, const tj::Node*> m_iterSelects; ///< select node -> its loop
@@ -2066,7 +2127,7 @@ RunResult runFunction(
             args.push_back(Slot { v });
         auto graph = tj::toGraphFunction(*p.fn).graph();
         exec.indexScriptGraph(*graph);
-        auto outs = exec.runFunction(*graph, std::move(args));
+        auto outs = exec.runFunction(*graph, std::move(args), function);
         auto values = std::make_shared<RuntimeValues>();
         values->values = flattenOutputs(outs);
         for (const auto& v : values->values)
@@ -2174,7 +2235,7 @@ TraceResult traceFunctionImpl(
                     args.push_back(Slot { v });
                 for (auto& v : p.defaults)
                     args.push_back(Slot { v });
-                auto outs = exec.runFunction(*graph, std::move(args));
+                auto outs = exec.runFunction(*graph, std::move(args), function);
                 tj::Stack result;
                 if (outs.size() == 1) {
                     result = { pythonValue(outs[0]) };

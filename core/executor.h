@@ -36,7 +36,33 @@ struct ValueSummary
     double sum = 0; ///< tensors: sum of the elements as double
     QString text; ///< short printed form
     QVector<ValueSummary> items; ///< tuples and lists
+    QString device; ///< tensors
+    // Tensor statistics over the finite elements (NaN when there are none).
+    double min = 0;
+    double max = 0;
+    double mean = 0;
+    double std = 0;
+    qint64 nanCount = 0;
+    qint64 infCount = 0;
+    QVector<double> preview; ///< the first elements, row-major (at most 64)
+    /// A 2-D view for a heat map: the last two dimensions of the first slice, at most 64 x 64 (row-major).
+    int sliceRows = 0;
+    int sliceColumns = 0;
+    QVector<float> slice;
     QString toString() const;
+};
+
+/// One level of where execution stands: the function, and each enclosing loop iteration or branch.
+struct ExecFrame
+{
+    enum class Kind { Function, Loop, Branch };
+    Kind kind = Kind::Function;
+    QString name; ///< the function or method, or "loop" / "if"
+    int line = 0;
+    int scriptNode = -1; ///< the loop or if node in the top-level script graph (-1 inside callees)
+    int iteration = -1; ///< loops: 0-based
+    qint64 iterations = -1; ///< loops: the trip count when known
+    int branch = -1; ///< ifs: 0 then, 1 else
 };
 
 /// A named runtime value, as a debugger shows it.
@@ -52,6 +78,7 @@ struct NodeEvent
     int scriptNode = -1; ///< node id in the top-level script graph (the call node while inside a callee)
     int depth = 0; ///< call depth, 0 for the function itself
     int blockDepth = 0; ///< loop and if blocks enclosing the node within its function
+    QVector<ExecFrame> frames; ///< outermost first: functions, loop iterations and branches
     QVector<LoopFrame> loopPath;
     SourceLocation location; ///< of the node actually executing (may be inside a callee)
     QString kind;
