@@ -1155,7 +1155,7 @@ private:
                 if (arithmetic || b.hasShadow())
                     shadow = callBinary(op, ta, asPythonTensor(b));
                 else
-                    shadow = callBinaryScalar(op, ta, b.value.toScalar());
+                    shadow = callBinary(op, ta, b.value.toScalar());
             } else {
                 // number OP tensor: Python calls the tensor's reflected method.
                 const at::Tensor& tb = b.shadow;
@@ -1168,7 +1168,7 @@ private:
                 else if (op == "floor_divide")
                     shadow = at::floor_divide(asPythonTensor(a), tb);
                 else if (op == "eq" || op == "ne")
-                    shadow = callBinaryScalar(op, tb, a.value.toScalar());
+                    shadow = callBinary(op, tb, a.value.toScalar());
                 else if (op == "lt")
                     shadow = at::gt(tb, a.value.toScalar());
                 else if (op == "le")
@@ -1215,7 +1215,9 @@ private:
         return true;
     }
 
-    static at::Tensor callBinary(const std::string& op, const at::Tensor& a, const at::Tensor& b)
+    /// The tensor op Python runs for `a <op> b`; `b` is a tensor (Tensor overload) or a number (Scalar overload).
+    template <typename Other>
+    static at::Tensor callBinary(const std::string& op, const at::Tensor& a, const Other& b)
     {
         if (op == "add")
             return at::add(a, b);
@@ -1244,27 +1246,6 @@ private:
         if (op == "ge")
             return at::ge(a, b);
         return at::Tensor();
-    }
-
-    static at::Tensor callBinaryScalar(const std::string& op, const at::Tensor& a, const at::Scalar& b)
-    {
-        if (op == "remainder")
-            return at::remainder(a, b);
-        if (op == "pow")
-            return at::pow(a, b);
-        if (op == "eq")
-            return at::eq(a, b);
-        if (op == "ne")
-            return at::ne(a, b);
-        if (op == "lt")
-            return at::lt(a, b);
-        if (op == "le")
-            return at::le(a, b);
-        if (op == "gt")
-            return at::gt(a, b);
-        if (op == "ge")
-            return at::ge(a, b);
-        return callBinary(op, a, at::scalar_to_tensor(b));
     }
 
     /// Runs a node's operator on the current values, untouched.

@@ -24,6 +24,11 @@ constexpr qreal kArrowLength = 8;
 constexpr qreal kHalo = 5;
 constexpr qreal kBadgeRadius = 7;
 constexpr qreal kDimmedOpacity = 0.28;
+const QColor kExecutionColor(0xf2, 0xb7, 0x05);
+const QColor kBreakpointColor(0xe5, 0x14, 0x00);
+constexpr qreal kExecutionRing = 4;
+constexpr qreal kExecutionArrow = 18; ///< length of the arrow left of the current node, gap included
+constexpr qreal kBreakpointRadius = 5;
 
 QFont pixelFont(int pixelSize, bool bold = false)
 {
@@ -213,6 +218,12 @@ QRectF NodeItem::boundingRect() const
         r = r.united(
             QRectF(m_rect.left() - 1, m_rect.top() - metrics.height() - kHalo - 3, w + 2, metrics.height() + 4));
     }
+    if (m_current)
+        r = r.united(m_rect.adjusted(-kExecutionRing - kExecutionArrow - 4, -kExecutionRing - 3, kExecutionRing + 3,
+            kExecutionRing + 3));
+    if (m_breakpoint)
+        r = r.united(QRectF(m_rect.topLeft() - QPointF(kBreakpointRadius + 2, kBreakpointRadius + 2),
+            QSizeF(2 * kBreakpointRadius + 4, 2 * kBreakpointRadius + 4)));
     return r;
 }
 
@@ -241,7 +252,27 @@ void NodeItem::setLinked(bool linked, const QString& tag)
     m_linked = linked;
     m_tag = newTag;
     // Linked nodes must show through dimming and above their neighbours' halos.
-    setZValue(linked ? 11 : 10);
+    setZValue(m_current ? 12 : linked ? 11 : 10);
+    update();
+}
+
+void NodeItem::setExecutionMarker(bool current)
+{
+    if (m_current == current)
+        return;
+    prepareGeometryChange();
+    m_current = current;
+    // Above its neighbours, so the ring and the arrow are never hidden.
+    setZValue(current ? 12 : m_linked ? 11 : 10);
+    update();
+}
+
+void NodeItem::setBreakpoint(bool breakpoint)
+{
+    if (m_breakpoint == breakpoint)
+        return;
+    prepareGeometryChange();
+    m_breakpoint = breakpoint;
     update();
 }
 
@@ -276,6 +307,31 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->drawRoundedRect(m_rect.adjusted(-kHalo, -kHalo, kHalo, kHalo), radius + kHalo, radius + kHalo);
     }
 
+    if (m_current) {
+        const qreal ring = kExecutionRing;
+        painter->setPen(QPen(kExecutionColor, 3));
+        QColor glow = kExecutionColor;
+        glow.setAlpha(60);
+        painter->setBrush(glow);
+        painter->drawRoundedRect(m_rect.adjusted(-ring, -ring, ring, ring), radius + ring, radius + ring);
+        // The instruction pointer: an arrow pointing at the box from the left.
+        const qreal y = m_rect.center().y();
+        const qreal tip = m_rect.left() - ring - 3;
+        const qreal a = 7;
+        QPainterPath arrow;
+        arrow.moveTo(tip - kExecutionArrow + 4, y - a / 2.2);
+        arrow.lineTo(tip - a, y - a / 2.2);
+        arrow.lineTo(tip - a, y - a);
+        arrow.lineTo(tip, y);
+        arrow.lineTo(tip - a, y + a);
+        arrow.lineTo(tip - a, y + a / 2.2);
+        arrow.lineTo(tip - kExecutionArrow + 4, y + a / 2.2);
+        arrow.closeSubpath();
+        painter->setPen(QPen(kExecutionColor.darker(150), 1));
+        painter->setBrush(kExecutionColor);
+        painter->drawPath(arrow);
+    }
+
     // A soft shadow gives the boxes some depth on the light background.
     painter->setPen(Qt::NoPen);
     painter->setBrush(QColor(0, 0, 0, 22));
@@ -305,6 +361,11 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         painter->setPen(Qt::white);
         painter->setFont(m_tagFont);
         painter->drawText(tag, Qt::AlignCenter, m_tag);
+    }
+    if (m_breakpoint) {
+        painter->setPen(QPen(kBreakpointColor.darker(130), 1));
+        painter->setBrush(kBreakpointColor);
+        painter->drawEllipse(m_rect.topLeft() + QPointF(2, 2), kBreakpointRadius, kBreakpointRadius);
     }
     if (!m_warning.isEmpty()) {
         const QPointF c = m_rect.topRight() + QPointF(-2, 2);

@@ -53,6 +53,12 @@ public:
     /// A warning badge in the top-right corner; empty removes it.
     void setWarning(const QString& message);
     QString warning() const { return m_warning; }
+    /// The debugger's marker: execution is paused before this node (an amber ring and an arrow at the left).
+    void setExecutionMarker(bool current);
+    bool hasExecutionMarker() const { return m_current; }
+    /// A red dot on the top-left corner: a breakpoint is set on the node's line.
+    void setBreakpoint(bool breakpoint);
+    bool hasBreakpoint() const { return m_breakpoint; }
 
     QRectF boundingRect() const override;
     QPainterPath shape() const override;
@@ -82,6 +88,8 @@ private:
     bool m_linked = false;
     QString m_tag;
     QString m_warning;
+    bool m_current = false;
+    bool m_breakpoint = false;
 };
 
 /// An edge drawn from Graphviz's cubic Bezier control points, with an arrow head at the target box and an

@@ -73,6 +73,8 @@ void GraphScene::removeAllItems()
     m_statuses.clear();
     m_linked.clear();
     m_warnings.clear();
+    m_executionNode = -1;
+    m_breakpointNodes.clear();
     m_message = nullptr;
     m_contentsRect = QRectF();
     m_lastEmitted = -2;
@@ -285,6 +287,23 @@ void GraphScene::setLinkedNodes(const QHash<int, QString>& tags)
         item->setLinked(item->nodeId() >= 0 && it != m_linked.constEnd(), it != m_linked.constEnd() ? *it : QString());
     }
     updateDimming();
+}
+
+void GraphScene::setExecutionNode(int nodeId)
+{
+    if (NodeItem* old = nodeItem(m_executionNode))
+        old->setExecutionMarker(false);
+    NodeItem* item = nodeItem(nodeId);
+    m_executionNode = item ? nodeId : -1;
+    if (item)
+        item->setExecutionMarker(true);
+}
+
+void GraphScene::setBreakpointNodes(const QSet<int>& nodeIds)
+{
+    m_breakpointNodes = nodeIds;
+    for (NodeItem* item : std::as_const(m_nodes))
+        item->setBreakpoint(item->nodeId() >= 0 && m_breakpointNodes.contains(item->nodeId()));
 }
 
 void GraphScene::setNodeWarnings(const QHash<int, QString>& messages)

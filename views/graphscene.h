@@ -7,6 +7,7 @@
 #include <QGraphicsScene>
 #include <QHash>
 #include <QList>
+#include <QSet>
 
 namespace jitscope {
 
@@ -61,6 +62,12 @@ public:
     /// Marks the nodes linked to a selection elsewhere (node id -> tag, "" for no tag); replaces the previous set.
     void setLinkedNodes(const QHash<int, QString>& tags);
     QList<int> linkedNodes() const { return m_linked.keys(); }
+    /// The debugger's execution marker on node @p nodeId (a displayed node); -1 removes it.
+    void setExecutionNode(int nodeId);
+    int executionNode() const { return m_executionNode; }
+    /// Breakpoint dots on these nodes; replaces the previous set.
+    void setBreakpointNodes(const QSet<int>& nodeIds);
+    QSet<int> breakpointNodes() const { return m_breakpointNodes; }
     /// Warning badges by node id (message as tooltip); replaces the previous set.
     void setNodeWarnings(const QHash<int, QString>& messages);
     QList<int> warnedNodes() const { return m_warnings.keys(); }
@@ -91,6 +98,8 @@ private:
     QHash<int, DiffStatus> m_statuses;
     QHash<int, QString> m_linked;
     QHash<int, QString> m_warnings;
+    int m_executionNode = -1;
+    QSet<int> m_breakpointNodes;
     bool m_dimUnchanged = false;
     MessageItem* m_message = nullptr;
     QRectF m_contentsRect;

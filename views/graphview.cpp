@@ -3,6 +3,7 @@
 #include "graphitems.h"
 #include "graphscene.h"
 
+#include <QContextMenuEvent>
 #include <QDragEnterEvent>
 #include <QDragMoveEvent>
 #include <QDropEvent>
@@ -171,6 +172,21 @@ void GraphView::centerOnNode(int nodeId)
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
     if (!visible.contains(box))
         centerOn(item);
+}
+
+void GraphView::contextMenuEvent(QContextMenuEvent* event)
+{
+    for (QGraphicsItem* item : items(event->pos())) {
+        if (item->type() != NodeItem::Type)
+            continue;
+        const int id = static_cast<NodeItem*>(item)->nodeId();
+        if (id < 0)
+            break;
+        Q_EMIT nodeContextMenuRequested(id, event->globalPos());
+        event->accept();
+        return;
+    }
+    QGraphicsView::contextMenuEvent(event);
 }
 
 void GraphView::wheelEvent(QWheelEvent* event)

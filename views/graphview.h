@@ -47,6 +47,8 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void zoomChanged(double zoom);
+    /// A context menu was asked for on the node @p nodeId (the view's scene's IrGraph node id).
+    void nodeContextMenuRequested(int nodeId, const QPoint& globalPos);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
@@ -57,6 +59,7 @@ protected:
     void dropEvent(QDropEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     enum class Refit { None, Graph, Fit, Message };

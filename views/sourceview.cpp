@@ -1,7 +1,11 @@
 #include "sourceview.h"
 
+#include <QContextMenuEvent>
 #include <QFontDatabase>
 #include <QHelpEvent>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QScrollBar>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -20,6 +24,12 @@ const QColor kWarningLineColor(0xff, 0xf4, 0xd1);
 const QColor kWarningMarker(0xf5, 0xb7, 0x00);
 const QColor kGutterBackground(0xf3, 0xf4, 0xf6);
 const QColor kGutterText(0x9c, 0xa3, 0xaf);
+const QColor kExecutionLineColor(0xff, 0xf3, 0xb0);
+const QColor kExecutionArrow(0xf2, 0xb7, 0x05);
+const QColor kBreakpointColor(0xe5, 0x14, 0x00);
+// Gutter columns: breakpoints and the execution arrow, then warnings, then the line number.
+constexpr qreal kBreakpointColumn = 9;
+constexpr qreal kWarningColumn = 22;
 
 QTextCharFormat charFormat(const QColor& color, bool bold = false, bool italic = false)
 {
@@ -164,6 +174,16 @@ protected:
             return true;
         return QWidget::event(event);
     }
+    void mousePressEvent(QMouseEvent* event) override { m_view->gutterPressed(event); }
+    void contextMenuEvent(QContextMenuEvent* event) override
+    {
+        const int line = m_view->lineAt(event->pos().y());
+        if (line <= 0 || !m_view->m_debugActions)
+            return;
+        QMenu menu;
+        m_view->addDebugEntries(&menu, line);
+        menu.exec(event->globalPos());
+    }
 
 private:
     SourceView* m_view;
@@ -176,6 +196,8 @@ SourceView::SourceView(QWidget* parent)
     setReadOnly(true);
     setLineWrapMode(NoWrap);
     setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_lineNumberArea->setCursor(Qt::PointingHandCursor);
+    m_lineNumberArea->setToolTip(QString()); // tooltips come from lineNumberToolTip()
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     mono.setStyleHint(QFont::Monospace);
     setFont(mono);
@@ -189,6 +211,7 @@ SourceView::SourceView(QWidget* parent)
 void SourceView::setSource(const QString& text)
 {
     m_currentLine = 0;
+    m_executionLine = 0;
     m_errorLines.clear();
     m_warningLines.clear();
     setPlainText(text);
@@ -201,8 +224,8 @@ int SourceView::lineNumberAreaWidth() const
     for (int max = qMax(1, blockCount()); max >= 10; max /= 10)
         ++digits;
     digits = qMax(digits, 3);
-    // The extra room on the left holds warning markers.
-    return 22 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
+    // The extra room on the left holds breakpoints, the execution arrow and warning markers.
+    return 34 + fontMetrics().horizontalAdvance(QLatin1Char('9')) * digits;
 }
 
 void SourceView::updateLineNumberAreaWidth()
@@ -254,7 +277,7 @@ void SourceView::paintLineNumbers(QPaintEvent* event)
             if (m_warningLines.contains(number)) {
                 const qreal h = fontMetrics().height();
                 const qreal size = qMin(11.0, h - 3);
-                const QPointF c(7.5, top + h / 2.0);
+                const QPointF c(kWarningColumn, top + h / 2.0);
                 QPainterPath triangle;
                 triangle.moveTo(c + QPointF(0, -size / 2));
                 triangle.lineTo(c + QPointF(size / 2, size / 2 - 0.5));
@@ -267,6 +290,8 @@ void SourceView::paintLineNumbers(QPaintEvent* event)
                 painter.drawPath(triangle);
                 painter.restore();
             }
+            if (m_breakpoints.contains(number) || number == m_executionLine)
+                paintDebugMarkers(&painter, number, top);
             painter.drawText(
                 0, top, width, fontMetrics().height(), Qt::AlignRight | Qt::AlignVCenter, QString::number(number));
         }
@@ -295,7 +320,18 @@ int SourceView::lineAt(int y) const
 
 bool SourceView::lineNumberToolTip(QHelpEvent* event)
 {
-    const QString message = m_warningLines.value(lineAt(event->pos().y()));
+    const int line = lineAt(event->pos().y());
+    QStringList parts;
+    if (line == m_executionLine && line > 0)
+        parts << tr("Execution is paused here");
+    if (m_breakpoints.contains(line)) {
+        const int iteration = m_breakpoints.value(line);
+        parts << (iteration > 0 ? tr("Breakpoint, only in iteration %1 of the innermost loop").arg(iteration)
+                                : tr("Breakpoint (click to remove)"));
+    }
+    if (!m_warningLines.value(line).isEmpty())
+        parts << m_warningLines.value(line);
+    const QString message = parts.join(QLatin1Char('\n'));
     if (message.isEmpty()) {
         QToolTip::hideText();
         event->ignore();
@@ -303,6 +339,114 @@ bool SourceView::lineNumberToolTip(QHelpEvent* event)
     }
     QToolTip::showText(event->globalPos(), message, m_lineNumberArea);
     return true;
+}
+
+QRect SourceView::lineRect(int line) const
+{
+    const QTextBlock block = document()->findBlockByNumber(line - 1);
+    if (!block.isValid() || !block.isVisible())
+        return {};
+    const QRectF r = blockBoundingGeometry(block).translated(contentOffset());
+    if (r.bottom() < 0 || r.top() > viewport()->height())
+        return {};
+    return QRect(0, qRound(r.top()), viewport()->width(), qRound(r.height()));
+}
+
+int SourceView::cursorLine() const
+{
+    return textCursor().blockNumber() + 1;
+}
+
+void SourceView::setBreakpoints(const QMap<int, int>& breakpoints)
+{
+    m_breakpoints = breakpoints;
+    m_lineNumberArea->update();
+}
+
+void SourceView::setExecutionLine(int line)
+{
+    m_executionLine = line > 0 && line <= blockCount() ? line : 0;
+    updateExtraSelections();
+    m_lineNumberArea->update();
+    if (m_executionLine == 0)
+        return;
+    // Scroll without moving the text cursor: Run to Cursor reads the cursor's line. Unwrapped lines make the
+    // vertical scroll bar count lines.
+    const int first = verticalScrollBar()->value();
+    const int visible = qMax(1, viewport()->height() / qMax(1, fontMetrics().height()));
+    if (m_executionLine - 1 < first || m_executionLine > first + visible - 1)
+        verticalScrollBar()->setValue(qMax(0, m_executionLine - 1 - visible / 2));
+}
+
+void SourceView::paintDebugMarkers(QPainter* painter, int line, int top)
+{
+    const qreal h = fontMetrics().height();
+    const QPointF c(kBreakpointColumn, top + h / 2.0);
+    painter->save();
+    painter->setRenderHint(QPainter::Antialiasing);
+    if (m_breakpoints.contains(line)) {
+        const qreal r = qMin(5.5, h / 2 - 1);
+        painter->setPen(QPen(kBreakpointColor.darker(130), 1));
+        painter->setBrush(kBreakpointColor);
+        painter->drawEllipse(c, r, r);
+        if (m_breakpoints.value(line) > 0) {
+            // Limited to one iteration: a white bar, as debuggers mark conditional breakpoints.
+            painter->setPen(QPen(Qt::white, 1.6));
+            painter->drawLine(c + QPointF(-r / 2, 0), c + QPointF(r / 2, 0));
+        }
+    }
+    if (line == m_executionLine) {
+        const qreal a = qMin(6.0, h / 2 - 0.5);
+        QPainterPath arrow;
+        arrow.moveTo(c + QPointF(-a - 1, -a / 2.2));
+        arrow.lineTo(c + QPointF(0, -a / 2.2));
+        arrow.lineTo(c + QPointF(0, -a));
+        arrow.lineTo(c + QPointF(a + 1, 0));
+        arrow.lineTo(c + QPointF(0, a));
+        arrow.lineTo(c + QPointF(0, a / 2.2));
+        arrow.lineTo(c + QPointF(-a - 1, a / 2.2));
+        arrow.closeSubpath();
+        painter->setPen(QPen(kExecutionArrow.darker(150), 1));
+        painter->setBrush(kExecutionArrow);
+        painter->drawPath(arrow);
+    }
+    painter->restore();
+}
+
+void SourceView::gutterPressed(QMouseEvent* event)
+{
+    if (event->button() != Qt::LeftButton)
+        return;
+    const int line = lineAt(event->pos().y());
+    if (line > 0)
+        Q_EMIT breakpointToggleRequested(line);
+}
+
+void SourceView::addDebugEntries(QMenu* menu, int line)
+{
+    const bool has = m_breakpoints.contains(line);
+    menu->addAction(has ? tr("Remove Breakpoint at Line %1").arg(line) : tr("Add Breakpoint at Line %1").arg(line),
+        this, [this, line] { Q_EMIT breakpointToggleRequested(line); });
+    menu->addAction(tr("Break Only in Iteration\u2026"), this, [this, line] { Q_EMIT breakpointConditionRequested(line); });
+    menu->addAction(tr("Run to Line %1").arg(line), this, [this, line] { Q_EMIT runToLineRequested(line); });
+}
+
+void SourceView::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu* menu = createStandardContextMenu(event->pos());
+    const int line = lineAt(event->pos().y());
+    if (m_debugActions && line > 0) {
+        QAction* first = menu->actions().value(0);
+        QMenu entries;
+        addDebugEntries(&entries, line);
+        for (QAction* action : entries.actions()) {
+            action->setParent(menu);
+            menu->insertAction(first, action);
+        }
+        menu->insertSeparator(first);
+    }
+    menu->exec(event->globalPos());
+    delete menu;
 }
 
 void SourceView::setWarningLines(const QHash<int, QString>& messages)
@@ -352,6 +496,8 @@ void SourceView::updateExtraSelections()
         addLine(line, kErrorLineColor);
     if (m_currentLine > 0)
         addLine(m_currentLine, m_errorLines.contains(m_currentLine) ? kErrorLineColor.darker(108) : kCurrentLineColor);
+    if (m_executionLine > 0)
+        addLine(m_executionLine, kExecutionLineColor);
     setExtraSelections(selections);
 }
 
