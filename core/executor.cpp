@@ -9,6 +9,7 @@
 // in as Python's bindings do.
 
 #include "executor.h"
+#include "errors_p.h"
 #include "irsnapshot_p.h"
 #include "modelhandle_p.h"
 #include "tracediff.h"
@@ -316,8 +317,6 @@ struct Provenance
     int scriptNode = -1;
     QVector<LoopFrame> loops;
 };
-
-QString firstLineOf(const char* what);
 
 class Executor;
 thread_local Executor* t_executor = nullptr;
@@ -690,7 +689,7 @@ private:
         } catch (const std::exception& e) {
             // Name the node that failed, once, at the innermost level.
             throw NodeError(
-                std::string(n->kind().toQualString()) + ": " + firstLineOf(e.what()).toStdString(), locationOf(n));
+                std::string(n->kind().toQualString()) + ": " + torchErrorMessage(e.what()).toStdString(), locationOf(n));
         }
         notify(n, true, env);
         // Nested blocks and callees changed the current node; restore for what follows.
@@ -2021,21 +2020,6 @@ Prepared prepare(const ModelInfo& model, const QString& function, const InputSet
     return p;
 }
 
-QString firstLineOf(const char* what)
-{
-    QString s = QString::fromUtf8(what);
-    const int bt = s.indexOf(QLatin1String("Exception raised from"));
-    if (bt > 0)
-        s = s.left(bt);
-    s = s.trimmed();
-    // TorchScript runtime errors quote the interpreter's stack first; the last line holds the message.
-    const QStringList lines = s.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-    for (const QString& l : lines)
-        if (l.startsWith(QLatin1String("RuntimeError: ")) || l.contains(QLatin1String("Error: ")))
-            return l.trimmed();
-    return lines.isEmpty() ? QString() : lines.first().trimmed();
-}
-
 Diagnostic errorAt(const ModelInfo& model, const QString& message, const SourceLocation& where = {})
 {
     Diagnostic d;
@@ -2120,7 +2104,7 @@ RunResult runFunction(
     } catch (const NodeError& e) {
         r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
     } catch (const std::exception& e) {
-        r.error = errorAt(model, firstLineOf(e.what()));
+        r.error = errorAt(model, torchErrorMessage(e.what()));
     }
     return r;
 }
@@ -2136,7 +2120,7 @@ TraceResult traceFunction(
     } catch (const std::exception& e) {
         TraceResult r;
         r.inputs = inputs;
-        r.error = errorAt(model, firstLineOf(e.what()));
+        r.error = errorAt(model, torchErrorMessage(e.what()));
         return r;
     }
 }
@@ -2255,7 +2239,7 @@ TraceResult traceFunctionImpl(
         r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
     } catch (const std::exception& e) {
         r.warnings = exec.warnings();
-        r.error = errorAt(model, firstLineOf(e.what()));
+        r.error = errorAt(model, torchErrorMessage(e.what()));
         if (recorded && recorded->graph) {
             // The function ran to its end; what failed came after: keep the raw recording and say so.
             try {
@@ -2325,7 +2309,7 @@ TraceResult traceWithInterpreter(
         r.graph = snapshotGraph(*traced.first->graph);
         r.ok = true;
     } catch (const std::exception& e) {
-        r.error = errorAt(model, firstLineOf(e.what()));
+        r.error = errorAt(model, torchErrorMessage(e.what()));
     }
     return r;
 }
@@ -2361,7 +2345,7 @@ RunResult runTrace(const TraceResult& trace, const InputSet& inputs, const ExecO
         r.values = values;
         r.ok = true;
     } catch (const std::exception& e) {
-        r.error.message = firstLineOf(e.what());
+        r.error.message = torchErrorMessage(e.what());
     }
     return r;
 }
@@ -2402,7 +2386,7 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, c
         traced.values = values;
         traced.ok = true;
     } catch (const std::exception& e) {
-        check.error = QStringLiteral("the trace failed on this input set: %1").arg(firstLineOf(e.what()));
+        check.error = QStringLiteral("the trace failed on this input set: %1").arg(torchErrorMessage(e.what()));
         return check;
     }
     try {
@@ -2423,7 +2407,7 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, c
         scripted.values = values;
         scripted.ok = true;
     } catch (const std::exception& e) {
-        check.error = QStringLiteral("the script function failed on this input set: %1").arg(firstLineOf(e.what()));
+        check.error = QStringLiteral("the script function failed on this input set: %1").arg(torchErrorMessage(e.what()));
         return check;
     }
     // As torch.jit.trace's check: the top-level outputs that are tensors, compared pairwise (zip).

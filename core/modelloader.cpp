@@ -1,6 +1,7 @@
 // Loading TorchScript archives and .py files of TorchScript functions into ModelInfo.
 // One of the few translation units that include libtorch.
 
+#include "errors_p.h"
 #include "irsnapshot_p.h"
 #include "model.h"
 #include "modelhandle_p.h"
@@ -83,17 +84,6 @@ Diagnostic diagnosticFromTorchError(const std::string& what, const QString& fall
         msg = msg.left(bt).trimmed();
     d.message = msg.isEmpty() ? QStringLiteral("compilation failed") : msg;
     return d;
-}
-
-QString firstLine(const std::string& what)
-{
-    QString s = qs(what);
-    const int bt = s.indexOf(QLatin1String("\nException raised from"));
-    if (bt > 0)
-        s = s.left(bt);
-    s = s.trimmed();
-    const int nl = s.indexOf(QLatin1Char('\n'));
-    return (nl > 0 ? s.left(nl) : s).trimmed();
 }
 
 QString signatureOf(const QString& name, const c10::FunctionSchema& schema)
@@ -659,7 +649,7 @@ std::shared_ptr<tj::SugaredValue> pythonFunctionValue(
         throw;
     } catch (const std::exception& e) {
         throw tj::ErrorReport(loc) << "JitScope cannot use " << path.toStdString() << ": "
-                                   << firstLine(e.what()).toStdString();
+                                   << torchErrorMessage(e.what()).toStdString();
     }
 }
 
@@ -950,7 +940,7 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
                                "--load-ops LIB.so (e.g. torchvision's _C.so for torchvision::)")
                     .arg(op));
         }
-        QString msg = firstLine(what);
+        QString msg = torchErrorMessage(what.c_str());
         if (msg.contains(QLatin1String("PytorchStreamReader")) || msg.contains(QLatin1String("archive"))
             || msg.contains(QLatin1String("constants.pkl")) || msg.contains(QLatin1String("file not found")))
             msg = QStringLiteral("not a valid TorchScript archive (%1)").arg(msg);
@@ -963,7 +953,7 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
     try {
         collectModule(module, QString(), result.model, inlineCalls);
     } catch (const std::exception& e) {
-        return fail(path, firstLine(e.what()));
+        return fail(path, torchErrorMessage(e.what()));
     }
     result.model.source = archiveCode(path);
     auto handle = std::make_shared<ModelHandle>();
