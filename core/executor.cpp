@@ -1070,25 +1070,20 @@ private:
         return t;
     }
 
-    QString describe(const tj::Value* v, Env& env, int depth = 0)
+    /// Python-like text for a value in messages: where it came from when known ("x.size(0)"), its constant
+    /// value, or its variable name.
+    QString describe(const tj::Value* v, Env& env) const
     {
         auto it = env.find(v);
         if (it != env.end() && !it->second.origin.isEmpty())
             return it->second.origin;
-        if (depth > 3)
-            return QStringLiteral("...");
-        const tj::Node* p = v->node();
-        auto arg = [&](size_t i) { return describe(p->input(i), env, depth + 1); };
-        if (p->kind() == c10::prim::Constant) {
+        if (v->node()->kind() == c10::prim::Constant) {
             std::ostringstream os;
             if (auto iv = tj::toIValue(v))
                 os << *iv;
             return qs(os.str());
         }
-        if (v->hasDebugName() && (p->kind() == c10::prim::Param || depth > 0))
-            return qs(v->debugNameBase());
         return qs(v->debugNameBase());
-        Q_UNUSED(arg);
     }
 
     /// Runs int/float arithmetic on shadowed numbers as Python would run it on 0-dim tensors.

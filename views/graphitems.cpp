@@ -219,8 +219,8 @@ QRectF NodeItem::boundingRect() const
             QRectF(m_rect.left() - 1, m_rect.top() - metrics.height() - kHalo - 3, w + 2, metrics.height() + 4));
     }
     if (m_current)
-        r = r.united(m_rect.adjusted(-kExecutionRing - kExecutionArrow - 4, -kExecutionRing - 3, kExecutionRing + 3,
-            kExecutionRing + 3));
+        r = r.united(m_rect.adjusted(
+            -kExecutionRing - kExecutionArrow - 4, -kExecutionRing - 3, kExecutionRing + 3, kExecutionRing + 3));
     if (m_breakpoint)
         r = r.united(QRectF(m_rect.topLeft() - QPointF(kBreakpointRadius + 2, kBreakpointRadius + 2),
             QSizeF(2 * kBreakpointRadius + 4, 2 * kBreakpointRadius + 4)));

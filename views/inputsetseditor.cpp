@@ -132,7 +132,7 @@ InputSetsEditor::InputSetsEditor(QWidget* parent)
     m_reset = new QPushButton(tr("Use File's Sets"));
     m_reset->setToolTip(tr("Forget the edits and use the file's inputs and check_inputs"));
     m_check = new QPushButton(tr("Check"));
-    m_check->setToolTip(tr("Trace the function on every set and compare the traces (F5)"));
+    m_check->setToolTip(tr("Trace the function on every set and compare the traces (Ctrl+R)"));
     m_check->setDefault(true);
     QFont bold = m_check->font();
     bold.setBold(true);
@@ -249,7 +249,7 @@ void InputSetsEditor::updateState()
     }
     m_check->setEnabled(rows > 0 && invalid < 0);
     m_check->setToolTip(invalid >= 0 ? tr("Fix the invalid set first")
-                                     : tr("Trace the function on every set and compare the traces (F5)"));
+                                     : tr("Trace the function on every set and compare the traces (Ctrl+R)"));
 }
 
 } // namespace jitscope

@@ -2,7 +2,9 @@
 
 #include "comparewidget.h"
 #include "comparison.h"
+#include "debugcontroller.h"
 #include "divergencemodel.h"
+#include "framesmodel.h"
 #include "graphitems.h"
 #include "graphscene.h"
 #include "graphview.h"
@@ -11,6 +13,7 @@
 #include "legendbar.h"
 #include "modeltreemodel.h"
 #include "sourceview.h"
+#include "valuesmodel.h"
 #include "warningsmodel.h"
 
 #include <QAction>
@@ -27,6 +30,7 @@
 #include <QFutureWatcher>
 #include <QHeaderView>
 #include <QImage>
+#include <QInputDialog>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -41,17 +45,20 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSettings>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QSvgGenerator>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <limits>
 #include <optional>
 
 #ifndef JITSCOPE_VERSION
@@ -222,6 +229,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     createDocks();
     createCheckDocks();
+    createDebugDocks();
     createActions();
 
     m_statusLabel = new QLabel;
@@ -277,6 +285,11 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow()
 {
+    // The sessions end at their next node; their threads are joined here, while the window is still whole.
+    m_debugger->disconnect(this);
+    delete m_debugger;
+    for (QFutureWatcherBase* watcher : std::as_const(m_liveWatchers))
+        watcher->disconnect(this);
     // Pending jobs keep running on the pool but nobody will look at their results.
     for (QFutureWatcherBase* watcher : std::as_const(m_watchers))
         watcher->disconnect(this);
@@ -385,7 +398,7 @@ void MainWindow::createActions()
 
     QMenu* check = menuBar()->addMenu(tr("&Check"));
     m_runCheckAction = check->addAction(tr("&Run Check"), this, [this] { runCheck(true); });
-    m_runCheckAction->setShortcut(QKeySequence(Qt::Key_F5));
+    m_runCheckAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_runCheckAction->setStatusTip(tr("Trace the function on every input set and compare the traces"));
     m_cancelCheckAction = check->addAction(tr("&Cancel Check"), this, &MainWindow::cancelCheck);
     m_cancelCheckAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
@@ -406,6 +419,8 @@ void MainWindow::createActions()
     m_dimAction->setChecked(m_compare->dimsUnchanged());
     connect(m_dimAction, &QAction::toggled, m_compare, &CompareWidget::setDimUnchanged);
     connect(m_compare, &CompareWidget::dimUnchangedChanged, m_dimAction, &QAction::setChecked);
+
+    createDebugActions();
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* aboutAction = help->addAction(tr("&About JitScope"), this, &MainWindow::about);
@@ -486,6 +501,14 @@ void MainWindow::maybeEmitIdle()
 void MainWindow::openFile(const QString& path, const QString& functionName)
 {
     const QString absolute = QFileInfo(path).absoluteFilePath();
+    // A session runs the old model: end it, and forget the old file's breakpoints.
+    stopDebugging();
+    m_checkAfterDebug = false;
+    m_breakpoints.clear();
+    m_framesModel->clear();
+    m_valuesModel->clear();
+    clearDebugMarkers();
+    removeLiveTraceTab();
     m_currentFile = absolute;
     m_currentFunction.clear();
     m_lastError.clear();
@@ -630,6 +653,7 @@ void MainWindow::applyLoadResult(GuiJobResult& r)
     }
     if (!r.functionError.isEmpty())
         setStatus(r.functionError);
+    updateDebugActions();
     Q_EMIT fileLoaded(true);
 }
 
@@ -644,6 +668,9 @@ void MainWindow::showFunction(const QString& name)
     }
     m_currentFunction = name;
     selectFunctionInTree(name);
+    if (m_debugger->isActive() && m_debugger->function() != name)
+        stopDebugging();
+    updateDebugActions();
     if (!fn->ok) {
         // Leave no job running that could replace the error with an older graph.
         ++m_generation;
@@ -733,6 +760,8 @@ void MainWindow::displayFunction(const QString& name, const GraphLayout& layout,
         m_tabs->setCurrentIndex(m_tabs->indexOf(m_scriptView->parentWidget()));
     m_scriptView->showGraph();
     setStatus(tr("%1: %2 nodes, %3 ms").arg(name).arg(fn->graph.nodes.size()).arg(elapsedMs));
+    applyDebugMarkers();
+    updateDebugActions();
     runCheck(false);
 }
 
@@ -839,6 +868,16 @@ void MainWindow::createCheckDocks()
 
 void MainWindow::runCheck(bool force)
 {
+    // A paused session holds the model: a check would wait for it. One the user asks for ends the session; one
+    // that comes with a relayout waits for the session to end.
+    if (m_debugger->isActive()) {
+        if (!force) {
+            m_checkAfterDebug = true;
+            return;
+        }
+        m_checkAfterDebug = false;
+        stopDebugging();
+    }
     const FunctionInfo* fn = m_hasModel ? m_model.function(m_currentFunction) : nullptr;
     // Only once the script graph is shown: the compare view needs its layout.
     if (!fn || !fn->ok || m_shownFunction != fn->name)
@@ -848,7 +887,7 @@ void MainWindow::runCheck(bool force)
     if (!valid) {
         const int row = m_inputSets->model()->firstInvalidRow();
         resetCheck(tr("Input set %1 is invalid").arg(row + 1),
-            tr("Fix it in the Input Sets panel, then run the check again (F5)."), true);
+            tr("Fix it in the Input Sets panel, then run the check again (Ctrl+R)."), true);
         setStatus(tr("Input set %1 is invalid: %2")
                       .arg(row + 1)
                       .arg(m_inputSets->model()->index(row, 0).data(InputSetsModel::ErrorRole).toString()));
@@ -1008,8 +1047,12 @@ void MainWindow::applyCheckResult(const CheckJobResult& r)
     if (r.function != m_currentFunction)
         return;
     if (r.canceled) {
-        resetCheck(tr("Check canceled"), tr("Run it again with Check \u203a Run Check (F5)."));
-        setStatus(tr("Check of %1 canceled").arg(r.function));
+        if (m_checkAfterDebug) {
+            resetCheck(tr("Check paused for debugging"), tr("It runs again when the debug session ends."));
+        } else {
+            resetCheck(tr("Check canceled"), tr("Run it again with Check \u203a Run Check (Ctrl+R)."));
+            setStatus(tr("Check of %1 canceled").arg(r.function));
+        }
         Q_EMIT checkFinished();
         return;
     }
@@ -1154,7 +1197,9 @@ void MainWindow::removeTraceTabs()
 void MainWindow::rebuildTraceTabs()
 {
     const int current = m_tabs->currentIndex();
-    const bool onTrace = current >= 1 && current <= m_tracePages.size();
+    // The trace tabs follow the Script tab and the Live trace tab when there is one.
+    const int first = m_livePage.page ? 2 : 1;
+    const bool onTrace = current >= first && current < first + m_tracePages.size();
     {
         // Removing the current tab makes another current: not a choice of the user, nothing to follow.
         const QSignalBlocker blocker(m_tabs);
@@ -1223,12 +1268,12 @@ void MainWindow::rebuildTraceTabs()
         }
         const QString set = trace.inputs.toString();
         const QString title = tr("Trace %1 \u00b7 %2").arg(k + 1).arg(elided(set, 16));
-        const int index = m_tabs->insertTab(1 + k, page.page, dotIcon(state), title);
+        const int index = m_tabs->insertTab(first + k, page.page, dotIcon(state), title);
         m_tabs->setTabToolTip(index, tr("Trace %1 on input set %2\n%3").arg(k + 1).arg(set, stateText));
         m_tracePages.append(page);
     }
     if (onTrace && !m_tracePages.isEmpty())
-        m_tabs->setCurrentIndex(qMin(current, int(m_tracePages.size())));
+        m_tabs->setCurrentIndex(qMin(current, first + int(m_tracePages.size()) - 1));
 }
 
 GraphScene* MainWindow::traceScene(int trace) const
@@ -1250,6 +1295,8 @@ GraphView* MainWindow::currentGraphView() const
         if (p.page == page)
             return p.view;
     }
+    if (m_livePage.page && page == m_livePage.page)
+        return m_livePage.view;
     return m_scriptView;
 }
 
@@ -1282,6 +1329,10 @@ void MainWindow::showView(View view)
     case View::Compare:
         m_tabs->setCurrentIndex(m_tabs->indexOf(m_compare));
         break;
+    case View::LiveTrace:
+        if (m_livePage.page)
+            m_tabs->setCurrentIndex(m_tabs->indexOf(m_livePage.page));
+        break;
     }
 }
 
@@ -1290,6 +1341,8 @@ MainWindow::View MainWindow::currentView() const
     QWidget* page = m_tabs->currentWidget();
     if (page == m_compare)
         return View::Compare;
+    if (m_livePage.page && page == m_livePage.page)
+        return View::LiveTrace;
     return page == m_scriptView->parentWidget() ? View::Script : View::Trace;
 }
 
@@ -1318,6 +1371,917 @@ void MainWindow::applyStartView()
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// The debugger: a DebugSession on the current function and the first input set
+
+namespace {
+
+/// The Debug actions' icons, drawn so that they look the same under every style: blue arrows for stepping, green
+/// for running, red for stopping.
+QIcon debugIcon(MainWindow::DebugAction action)
+{
+    using A = MainWindow::DebugAction;
+    const QColor blue(0x1f, 0x6f, 0xeb);
+    const QColor green(0x1a, 0x7f, 0x37);
+    const QColor red(0xcf, 0x22, 0x2e);
+    QPixmap pixmap(32, 32);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QPen stroke(blue, 3.2, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
+    auto head = [&](QPointF tip, QPointF dir, const QColor& color) {
+        const QPointF n(-dir.y(), dir.x());
+        QPainterPath h;
+        h.moveTo(tip);
+        h.lineTo(tip - dir * 8 + n * 6);
+        h.lineTo(tip - dir * 8 - n * 6);
+        h.closeSubpath();
+        p.setPen(Qt::NoPen);
+        p.setBrush(color);
+        p.drawPath(h);
+    };
+    auto dot = [&](QPointF c) {
+        p.setPen(Qt::NoPen);
+        p.setBrush(QColor(0x4b, 0x55, 0x63));
+        p.drawEllipse(c, 3.5, 3.5);
+    };
+    switch (action) {
+    case A::StartContinue: {
+        QPainterPath play;
+        play.moveTo(8, 5);
+        play.lineTo(27, 16);
+        play.lineTo(8, 27);
+        play.closeSubpath();
+        p.setPen(QPen(green.darker(120), 1.5, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        p.setBrush(green);
+        p.drawPath(play);
+        break;
+    }
+    case A::StepOver: {
+        QPainterPath arc;
+        arc.moveTo(5, 20);
+        arc.cubicTo(6, 6, 24, 5, 26, 15);
+        p.setPen(stroke);
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(arc);
+        head(QPointF(27, 20), QPointF(0.2, 1), blue);
+        dot(QPointF(16, 26));
+        break;
+    }
+    case A::StepInto:
+        p.setPen(stroke);
+        p.drawLine(QPointF(16, 3), QPointF(16, 16));
+        head(QPointF(16, 22), QPointF(0, 1), blue);
+        dot(QPointF(16, 27));
+        break;
+    case A::StepOut:
+        p.setPen(stroke);
+        p.drawLine(QPointF(16, 24), QPointF(16, 11));
+        head(QPointF(16, 4), QPointF(0, -1), blue);
+        dot(QPointF(16, 28));
+        break;
+    case A::NextIteration: {
+        p.setPen(stroke);
+        p.setBrush(Qt::NoBrush);
+        p.drawArc(QRectF(6, 6, 20, 20), 120 * 16, 280 * 16);
+        head(QPointF(9, 12), QPointF(-0.35, -1), blue);
+        p.setPen(QPen(blue, 1));
+        QFont f;
+        f.setPixelSize(11);
+        f.setBold(true);
+        p.setFont(f);
+        p.drawText(QRectF(6, 6, 20, 20), Qt::AlignCenter, QStringLiteral("+1"));
+        break;
+    }
+    case A::RunToCursor:
+        p.setPen(stroke);
+        p.drawLine(QPointF(4, 16), QPointF(17, 16));
+        head(QPointF(23, 16), QPointF(1, 0), blue);
+        p.setPen(QPen(QColor(0x4b, 0x55, 0x63), 2.4, Qt::SolidLine, Qt::RoundCap));
+        p.drawLine(QPointF(27, 6), QPointF(27, 26));
+        break;
+    case A::Restart: {
+        p.setPen(QPen(green, 3.2, Qt::SolidLine, Qt::RoundCap));
+        p.setBrush(Qt::NoBrush);
+        p.drawArc(QRectF(6, 6, 20, 20), 60 * 16, 300 * 16);
+        head(QPointF(24, 5), QPointF(0.8, -0.6), green);
+        break;
+    }
+    case A::Stop:
+        p.setPen(QPen(red.darker(120), 1.5));
+        p.setBrush(red);
+        p.drawRoundedRect(QRectF(7, 7, 18, 18), 3, 3);
+        break;
+    case A::TraceWhileDebugging: {
+        const QColor node(0x8a, 0x5c, 0xd6);
+        p.setPen(QPen(QColor(0x8c, 0x93, 0x9d), 2));
+        p.drawLine(QPointF(16, 7), QPointF(8, 24));
+        p.drawLine(QPointF(16, 7), QPointF(24, 24));
+        p.setPen(QPen(node.darker(130), 1.2));
+        p.setBrush(node);
+        p.drawEllipse(QPointF(16, 7), 5, 5);
+        p.drawEllipse(QPointF(8, 24), 5, 5);
+        p.drawEllipse(QPointF(24, 24), 5, 5);
+        break;
+    }
+    case A::ToggleBreakpoint:
+        p.setPen(QPen(QColor(0xe5, 0x14, 0x00).darker(130), 1.5));
+        p.setBrush(QColor(0xe5, 0x14, 0x00));
+        p.drawEllipse(QPointF(16, 16), 9, 9);
+        break;
+    }
+    p.end();
+    return QIcon(pixmap);
+}
+
+} // namespace
+
+void MainWindow::createDebugDocks()
+{
+    m_debugger = new DebugController(this);
+    connect(m_debugger, &DebugController::paused, this, &MainWindow::onDebugPaused);
+    connect(m_debugger, &DebugController::finished, this, &MainWindow::onDebugFinished);
+    connect(m_debugger, &DebugController::stateChanged, this, &MainWindow::updateDebugActions);
+
+    m_framesModel = new FramesModel(this);
+    m_framesView = new QTreeView;
+    m_framesView->setModel(m_framesModel);
+    m_framesView->setRootIsDecorated(false);
+    m_framesView->setUniformRowHeights(true);
+    m_framesView->setAllColumnsShowFocus(true);
+    m_framesView->header()->setStretchLastSection(false);
+    m_framesView->header()->setSectionResizeMode(FramesModel::FrameColumn, QHeaderView::Stretch);
+    m_framesView->header()->setSectionResizeMode(FramesModel::LineColumn, QHeaderView::ResizeToContents);
+    connect(m_framesView, &QTreeView::clicked, this, &MainWindow::onFrameActivated);
+    connect(m_framesView, &QTreeView::activated, this, &MainWindow::onFrameActivated);
+    m_framesDock = new QDockWidget(tr("Frames"), this);
+    m_framesDock->setObjectName(QStringLiteral("framesDock"));
+    m_framesDock->setWidget(m_framesView);
+
+    m_valuesModel = new ValuesModel(this);
+    m_valuesView = new QTreeView;
+    m_valuesView->setModel(m_valuesModel);
+    m_valuesView->setUniformRowHeights(true);
+    m_valuesView->setAlternatingRowColors(true);
+    m_valuesView->setAllColumnsShowFocus(true);
+    m_valuesView->setTextElideMode(Qt::ElideRight);
+    m_valuesView->header()->setStretchLastSection(false);
+    m_valuesView->header()->setDefaultSectionSize(64);
+    m_valuesView->setColumnWidth(ValuesModel::NameColumn, 110);
+    m_valuesView->setColumnWidth(ValuesModel::ValueColumn, 190);
+    m_valuesView->setColumnWidth(ValuesModel::TypeColumn, 52);
+    m_valuesView->setColumnWidth(ValuesModel::ShapeColumn, 80);
+    m_valuesView->setColumnWidth(ValuesModel::DTypeColumn, 64);
+    m_valuesView->setColumnWidth(ValuesModel::DeviceColumn, 52);
+    m_valuesView->setColumnWidth(ValuesModel::NanColumn, 40);
+    m_valuesView->setColumnWidth(ValuesModel::InfColumn, 40);
+    connect(m_valuesView->selectionModel(), &QItemSelectionModel::currentChanged, this,
+        [this](const QModelIndex& current) { onValueCurrentChanged(current); });
+    // A reset forgets the current row: the detail pane follows the value of the same name when there is one.
+    connect(m_valuesModel, &QAbstractItemModel::modelReset, this, [this] { onValueCurrentChanged(QModelIndex()); });
+
+    auto* detail = new QWidget;
+    auto* detailLayout = new QVBoxLayout(detail);
+    detailLayout->setContentsMargins(6, 4, 6, 4);
+    m_heatMapLabel = new QLabel;
+    m_heatMapLabel->setAlignment(Qt::AlignCenter);
+    m_heatMapLabel->setMinimumSize(120, 90);
+    m_valueDetailLabel = new QLabel;
+    m_valueDetailLabel->setWordWrap(true);
+    m_valueDetailLabel->setTextFormat(Qt::RichText);
+    m_valueDetailLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_valueDetailLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    detailLayout->addWidget(m_heatMapLabel, 1);
+    detailLayout->addWidget(m_valueDetailLabel);
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(m_valuesView);
+    splitter->addWidget(detail);
+    splitter->setStretchFactor(0, 1);
+    splitter->setStretchFactor(1, 0);
+    splitter->setSizes({ 700, 200 });
+    m_valuesDock = new QDockWidget(tr("Values"), this);
+    m_valuesDock->setObjectName(QStringLiteral("valuesDock"));
+    m_valuesDock->setWidget(splitter);
+    onValueCurrentChanged(QModelIndex());
+
+    // Under the graph only: the model and source docks keep their full height.
+    setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    addDockWidget(Qt::BottomDockWidgetArea, m_framesDock);
+    splitDockWidget(m_framesDock, m_valuesDock, Qt::Horizontal);
+    resizeDocks({ m_framesDock, m_valuesDock }, { 230, 600 }, Qt::Horizontal);
+    // Shown when the first session starts.
+    m_framesDock->hide();
+    m_valuesDock->hide();
+
+    connect(m_sourceView, &SourceView::breakpointToggleRequested, this, &MainWindow::toggleBreakpoint);
+    connect(m_sourceView, &SourceView::breakpointConditionRequested, this, &MainWindow::editBreakpointCondition);
+    connect(m_sourceView, &SourceView::runToLineRequested, this, &MainWindow::runToLine);
+    connect(m_scriptView, &GraphView::nodeContextMenuRequested, this, &MainWindow::onScriptNodeContextMenu);
+}
+
+void MainWindow::createDebugActions()
+{
+    QMenu* debug = menuBar()->addMenu(tr("&Debug"));
+    auto add = [&](DebugAction which, const QString& text, const QKeySequence& key, const QString& tip, auto slot) {
+        QAction* action = debug->addAction(debugIcon(which), text, this, slot);
+        action->setShortcut(key);
+        action->setStatusTip(tip);
+        action->setToolTip(
+            key.isEmpty() ? text : QStringLiteral("%1 (%2)").arg(text, key.toString(QKeySequence::NativeText)));
+        m_debugActions.insert(int(which), action);
+        return action;
+    };
+    using Command = DebugSession::Command;
+    add(DebugAction::StartContinue, tr("&Start Debugging"), QKeySequence(Qt::Key_F5),
+        tr("Run the function on the first input set to the next breakpoint"),
+        [this] { debugCommand(Command::Continue); });
+    add(DebugAction::StepOver, tr("Step &Over"), QKeySequence(Qt::Key_F10),
+        tr("Run the node and stop at the next one of the same block (a loop or an if runs whole)"),
+        [this] { debugCommand(Command::StepOver); });
+    add(DebugAction::StepInto, tr("Step &Into"), QKeySequence(Qt::Key_F11),
+        tr("Stop at the next node, inside loops, ifs and calls"), [this] { debugCommand(Command::StepInto); });
+    add(DebugAction::StepOut, tr("Step O&ut"), QKeySequence(Qt::SHIFT | Qt::Key_F11),
+        tr("Run to the end of the enclosing loop, if or call"), [this] { debugCommand(Command::StepOut); });
+    add(DebugAction::NextIteration, tr("&Next Iteration"), QKeySequence(Qt::CTRL | Qt::Key_F11),
+        tr("Run to the start of the next iteration of the innermost loop"),
+        [this] { debugCommand(Command::NextIteration); });
+    add(DebugAction::RunToCursor, tr("Run to &Cursor"), QKeySequence(Qt::CTRL | Qt::Key_F10),
+        tr("Run to the selected node's line, or the source cursor's line"), [this] { runToLine(runToCursorLine()); });
+    debug->addSeparator();
+    add(DebugAction::Restart, tr("&Restart"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5),
+        tr("Stop and start again"), [this] { restartDebugging(); });
+    add(DebugAction::Stop, tr("S&top Debugging"), QKeySequence(Qt::CTRL | Qt::Key_F2), tr("End the run"),
+        [this] { stopDebugging(); });
+    debug->addSeparator();
+    add(DebugAction::ToggleBreakpoint, tr("Toggle &Breakpoint"), QKeySequence(Qt::Key_F9),
+        tr("Break at the source cursor's line (or the selected node's); a click in the source gutter does the same"),
+        [this] {
+            if (const int line = runToCursorLine(); line > 0)
+                toggleBreakpoint(line);
+        });
+    QAction* trace = add(DebugAction::TraceWhileDebugging, tr("&Trace While Debugging"), QKeySequence(),
+        tr("Record the trace as the function runs and show it growing in the Live trace tab (from the next start)"),
+        [] {});
+    trace->setCheckable(true);
+
+    m_debugToolBar = addToolBar(tr("Debug"));
+    m_debugToolBar->setObjectName(QStringLiteral("debugToolBar"));
+    m_debugToolBar->setIconSize(QSize(18, 18));
+    m_debugToolBar->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    for (DebugAction a :
+        { DebugAction::StartContinue, DebugAction::StepOver, DebugAction::StepInto, DebugAction::StepOut,
+            DebugAction::NextIteration, DebugAction::RunToCursor, DebugAction::Restart, DebugAction::Stop })
+        m_debugToolBar->addAction(debugAction(a));
+    m_debugToolBar->addSeparator();
+    // With its text: a toggle whose icon alone would not say what it does.
+    auto* traceButton = new QToolButton;
+    traceButton->setDefaultAction(trace);
+    traceButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    traceButton->setText(tr("Trace"));
+    m_debugToolBar->addWidget(traceButton);
+    updateDebugActions();
+}
+
+QAction* MainWindow::debugAction(DebugAction action) const
+{
+    return m_debugActions.value(int(action));
+}
+
+bool MainWindow::isDebugging() const
+{
+    return m_debugger->isActive();
+}
+
+GraphScene* MainWindow::liveTraceScene() const
+{
+    return m_livePage.scene;
+}
+
+void MainWindow::updateDebugActions()
+{
+    if (m_debugActions.isEmpty())
+        return;
+    const FunctionInfo* fn = m_hasModel ? m_model.function(m_currentFunction) : nullptr;
+    const bool canStart = fn && fn->ok;
+    const DebugController::State state = m_debugger->state();
+    const bool paused = state == DebugController::State::Paused;
+    const bool active = m_debugger->isActive();
+    const bool ready = paused || (!active && canStart);
+    QAction* start = debugAction(DebugAction::StartContinue);
+    start->setText(active ? tr("&Continue") : tr("&Start Debugging"));
+    start->setToolTip(QStringLiteral("%1 (F5)").arg(active ? tr("Continue") : tr("Start Debugging")));
+    for (DebugAction a : { DebugAction::StartContinue, DebugAction::StepOver, DebugAction::StepInto,
+             DebugAction::StepOut, DebugAction::NextIteration, DebugAction::RunToCursor })
+        debugAction(a)->setEnabled(ready);
+    debugAction(DebugAction::Restart)->setEnabled(active && canStart);
+    debugAction(DebugAction::Stop)->setEnabled(active && state != DebugController::State::Stopping);
+    debugAction(DebugAction::ToggleBreakpoint)->setEnabled(canStart);
+    m_sourceView->setDebugActionsEnabled(canStart);
+}
+
+void MainWindow::debugCommand(DebugSession::Command command, int line)
+{
+    if (m_debugger->isPaused()) {
+        const int target = command == DebugSession::Command::RunToLine ? fileLineOf(line) : 0;
+        if (command == DebugSession::Command::RunToLine && target <= 0) {
+            setStatus(tr("Line %1 is not in %2's file: nothing to run to").arg(line).arg(m_debugger->function()));
+            return;
+        }
+        m_debugger->resume(command, target);
+        setStatus(tr("Running %1\u2026").arg(m_debugger->function()));
+        return;
+    }
+    if (m_debugger->isActive())
+        return;
+    m_hasPendingCommand = true;
+    m_pendingCommand = command;
+    m_pendingLine = line;
+    if (!startDebugSession())
+        m_hasPendingCommand = false;
+}
+
+bool MainWindow::startDebugSession()
+{
+    const FunctionInfo* fn = m_hasModel ? m_model.function(m_currentFunction) : nullptr;
+    if (!fn || !fn->ok) {
+        setStatus(fn ? tr("%1 failed to compile: nothing to debug").arg(fn->name) : tr("No function to debug"));
+        return false;
+    }
+    bool valid = false;
+    const QVector<InputSet> sets = m_inputSets->model()->sets(&valid);
+    if (!valid || sets.isEmpty()) {
+        setStatus(valid ? tr("Add an input set in the Input Sets panel to debug %1 on it").arg(fn->name)
+                        : tr("Input set %1 is invalid: fix it to debug %2")
+                              .arg(m_inputSets->model()->firstInvalidRow() + 1)
+                              .arg(fn->name));
+        return false;
+    }
+    // A running check holds the model until it ends (an endless loop only at its timeout): stop it and run it
+    // again once the session is over.
+    if (isChecking()) {
+        m_checkAfterDebug = true;
+        cancelCheck();
+    }
+    const bool tracing = debugAction(DebugAction::TraceWhileDebugging)->isChecked();
+    m_valuesModel->resetChanges();
+    m_valuesModel->clear();
+    m_framesModel->clear();
+    clearDebugMarkers();
+    m_framesDock->show();
+    m_valuesDock->show();
+    if (tracing) {
+        if (!m_livePage.page) {
+            m_livePage.scene = new GraphScene(this);
+            m_livePage.view = new GraphView;
+            m_livePage.view->setScene(m_livePage.scene);
+            m_liveLabel = new QLabel;
+            m_liveLabel->setContentsMargins(8, 3, 8, 3);
+            m_liveLabel->setTextFormat(Qt::RichText);
+            auto* legend = new LegendBar;
+            legend->setScene(m_livePage.scene);
+            m_livePage.page = new QWidget;
+            auto* box = new QVBoxLayout(m_livePage.page);
+            box->setContentsMargins(0, 0, 0, 0);
+            box->setSpacing(0);
+            box->addWidget(m_liveLabel);
+            box->addWidget(m_livePage.view, 1);
+            box->addWidget(legend);
+            connect(m_livePage.scene, &GraphScene::nodeSelected, this, &MainWindow::onLiveTraceNodeSelected);
+            connect(m_livePage.view, &GraphView::zoomChanged, this, [this](double zoom) {
+                if (currentGraphView() == sender())
+                    m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(zoom * 100)));
+            });
+            const int index
+                = m_tabs->insertTab(1, m_livePage.page, debugIcon(DebugAction::TraceWhileDebugging), tr("Live trace"));
+            m_tabs->setTabToolTip(index, tr("The trace recorded so far by the debug session"));
+        }
+        m_liveShown = IrGraph();
+        m_liveKeys.clear();
+        m_liveFramed = false;
+        ++m_liveGeneration;
+        m_liveLabel->setText(tr("Starting\u2026"));
+        m_livePage.scene->showMessage(tr("Nothing recorded yet"), tr("The trace grows here as the function runs."));
+        m_livePage.view->showMessage();
+    } else {
+        removeLiveTraceTab();
+    }
+    // The graph with the marker: the Script tab, unless the user is following the live trace.
+    if (m_tabs->currentWidget() != m_livePage.page || !m_livePage.page)
+        showView(View::Script);
+    m_debugger->start(m_model, fn->name, sets.first(), tracing);
+    applyBreakpoints();
+    setStatus(tr("Debugging %1 on %2\u2026").arg(fn->name, sets.first().toString()));
+    updateDebugActions();
+    return true;
+}
+
+void MainWindow::stopDebugging()
+{
+    if (!m_debugger->isActive())
+        return;
+    m_hasPendingCommand = false;
+    m_debugger->stop();
+    setStatus(tr("Stopping %1\u2026").arg(m_debugger->function()));
+}
+
+void MainWindow::restartDebugging()
+{
+    if (!m_debugger->isActive())
+        return;
+    // The old run ends on its own thread; the new one starts once it has let go of the model.
+    m_hasPendingCommand = true;
+    m_pendingCommand = DebugSession::Command::StepInto;
+    m_pendingLine = 0;
+    if (!startDebugSession())
+        m_hasPendingCommand = false;
+}
+
+void MainWindow::onDebugPaused()
+{
+    const DebugSession::Pause& pause = m_debugger->lastPause();
+    if (m_hasPendingCommand && m_debugger->pauseCount() == 1) {
+        // The session stops before the first node; what the user asked for decides whether to show that.
+        m_hasPendingCommand = false;
+        using Command = DebugSession::Command;
+        if (m_pendingCommand == Command::Continue && !pause.atBreakpoint) {
+            m_debugger->resume(Command::Continue);
+            return;
+        }
+        if (m_pendingCommand == Command::RunToLine) {
+            const int target = fileLineOf(m_pendingLine);
+            if (target > 0 && !pause.atBreakpoint && !(pause.event.depth == 0 && pause.event.location.line == target)) {
+                m_debugger->resume(Command::RunToLine, target);
+                return;
+            }
+        }
+    }
+    showPause(pause);
+    Q_EMIT debugPaused();
+}
+
+void MainWindow::showPause(const DebugSession::Pause& pause)
+{
+    m_framesModel->setFrames(pause.event.frames);
+    m_valuesModel->setValues(pause.values);
+    if (m_framesModel->rowCount() > 0)
+        m_framesView->setCurrentIndex(m_framesModel->index(m_framesModel->rowCount() - 1, 0));
+    applyDebugMarkers();
+    if (m_debugger->isTracing())
+        updateLiveTrace(pause.traceSoFar, false);
+    setStatus(describePause(pause));
+}
+
+QString MainWindow::describePause(const DebugSession::Pause& pause) const
+{
+    const NodeEvent& e = pause.event;
+    QString where;
+    const int line = sourceLineFor(e.location);
+    if (line > 0)
+        where = tr(" at line %1").arg(line);
+    else if (e.location.isValid())
+        where = QStringLiteral(" at %1:%2").arg(QFileInfo(e.location.file).fileName()).arg(e.location.line);
+    QStringList inside;
+    for (const ExecFrame& f : e.frames) {
+        if (f.kind == ExecFrame::Kind::Loop)
+            inside << (f.iterations >= 0
+                    ? tr("iteration %1 of %2 of the loop at line %3").arg(f.iteration + 1).arg(f.iterations).arg(f.line)
+                    : tr("iteration %1 of the loop at line %2").arg(f.iteration + 1).arg(f.line));
+        else if (f.kind == ExecFrame::Kind::Function && e.depth > 0 && &f != &e.frames.first())
+            inside << tr("in %1").arg(f.name);
+    }
+    QString text = tr("Paused before %1%2").arg(e.kind, where);
+    if (!inside.isEmpty())
+        text += QStringLiteral(", ") + inside.join(QStringLiteral(", "));
+    if (pause.atBreakpoint)
+        text += tr(" \u2014 breakpoint");
+    return text + tr("  (F5 continue, F10 step over, F11 step into)");
+}
+
+void MainWindow::onDebugFinished()
+{
+    const DebugSession::Pause& pause = m_debugger->lastPause();
+    m_hasPendingCommand = false;
+    clearDebugMarkers();
+    m_framesModel->clear();
+    const bool tracing = m_debugger->isTracing();
+    const bool ok = tracing ? pause.trace.ok : pause.result.ok;
+    const Diagnostic error = tracing ? pause.trace.error : pause.result.error;
+    const QVector<ValueSummary> outputs = tracing ? pause.trace.outputs : pause.result.outputs;
+    const QString fn = m_debugger->function();
+    if (m_debugger->wasStopped()) {
+        m_valuesModel->clear();
+        setStatus(tr("Debugging %1 stopped").arg(fn));
+    } else if (ok) {
+        QVector<NamedValue> values;
+        for (int i = 0; i < outputs.size(); ++i)
+            values.append({ outputs.size() == 1 ? tr("return") : tr("return %1").arg(i), outputs.at(i) });
+        m_valuesModel->setValues(values);
+        QStringList texts;
+        for (const ValueSummary& v : outputs)
+            texts << v.text;
+        setStatus(tr("%1 returned %2").arg(fn, texts.join(QStringLiteral(", "))));
+    } else {
+        m_valuesModel->clear();
+        const int line = sourceLineFor(error.location);
+        if (line > 0)
+            m_sourceView->highlightLine(line);
+        setStatus(tr("%1 failed%2: %3")
+                      .arg(fn, line > 0 ? tr(" at line %1").arg(line) : QString(), elided(error.message, 200)));
+    }
+    if (tracing && m_livePage.scene) {
+        if (pause.trace.ok) {
+            updateLiveTrace(pause.trace.graph, true);
+        } else if (!m_debugger->wasStopped()) {
+            ++m_liveGeneration;
+            m_livePage.scene->showMessage(tr("Tracing failed"), error.toString().trimmed(), true);
+            m_livePage.view->showMessage();
+            m_liveLabel->setText(tr("Tracing failed"));
+        } else {
+            m_liveLabel->setText(tr("Stopped: the trace stays as it was at the last pause"));
+        }
+    }
+    updateDebugActions();
+    Q_EMIT debugFinished();
+    if (m_checkAfterDebug) {
+        m_checkAfterDebug = false;
+        runCheck(false);
+    }
+}
+
+void MainWindow::clearDebugMarkers()
+{
+    m_scriptScene->setExecutionNode(-1);
+    m_sourceView->setExecutionLine(0);
+}
+
+void MainWindow::applyDebugMarkers()
+{
+    applyBreakpoints();
+    if (!m_debugger->isPaused()) {
+        clearDebugMarkers();
+        return;
+    }
+    const DebugSession::Pause& pause = m_debugger->lastPause();
+    const FunctionInfo* fn = m_model.function(m_debugger->function());
+    if (m_shownFunction == m_debugger->function()) {
+        const int shown = m_scriptScene->displayedNode(pause.event.scriptNode);
+        m_scriptScene->setExecutionNode(shown);
+        if (shown >= 0)
+            m_scriptView->centerOnNode(shown);
+    }
+    int line = sourceLineFor(pause.event.location);
+    // Inside library code (not in the source panel): the line of the call.
+    if (line <= 0 && fn && pause.event.scriptNode >= 0 && pause.event.scriptNode < fn->graph.nodes.size())
+        line = sourceLineFor(fn->graph.node(pause.event.scriptNode).location);
+    m_sourceView->setExecutionLine(line);
+}
+
+int MainWindow::fileLineOf(int sourceLine) const
+{
+    if (sourceLine <= 0)
+        return 0;
+    if (m_model.kind == ModelInfo::Kind::PythonSource)
+        return sourceLine;
+    // Archives: the panel shows the code/ files one after the other; the line must be in the function's file.
+    const FunctionInfo* fn = m_model.function(m_debugger->isActive() ? m_debugger->function() : m_currentFunction);
+    if (!fn)
+        return 0;
+    const int code = int(fn->location.file.indexOf(QLatin1String("code/")));
+    const auto offset = m_archiveFileOffsets.constFind(fn->location.file.mid(qMax(0, code)));
+    if (code < 0 || offset == m_archiveFileOffsets.constEnd() || sourceLine <= offset.value())
+        return 0;
+    for (auto it = m_archiveFileOffsets.cbegin(); it != m_archiveFileOffsets.cend(); ++it) {
+        if (it.value() > offset.value() && it.value() < sourceLine)
+            return 0; // another file's header comes first
+    }
+    return sourceLine - offset.value();
+}
+
+void MainWindow::setBreakpoint(int line, int iteration)
+{
+    if (line <= 0)
+        return;
+    m_breakpoints.insert(line, iteration > 0 ? iteration : -1);
+    applyBreakpoints();
+}
+
+void MainWindow::removeBreakpoint(int line)
+{
+    m_breakpoints.remove(line);
+    applyBreakpoints();
+}
+
+void MainWindow::toggleBreakpoint(int line)
+{
+    if (m_breakpoints.contains(line))
+        removeBreakpoint(line);
+    else
+        setBreakpoint(line);
+}
+
+void MainWindow::applyBreakpoints()
+{
+    m_sourceView->setBreakpoints(m_breakpoints);
+    QVector<DebugSession::Breakpoint> list;
+    for (auto it = m_breakpoints.cbegin(); it != m_breakpoints.cend(); ++it) {
+        if (const int line = fileLineOf(it.key()); line > 0)
+            list.append({ line, it.value() });
+    }
+    m_debugger->setBreakpoints(list);
+    // The script nodes on those lines get a dot.
+    QSet<int> nodes;
+    if (const FunctionInfo* fn = m_model.function(m_shownFunction); fn && !m_breakpoints.isEmpty()) {
+        for (const IrNode& node : fn->graph.nodes) {
+            if (node.kind == QLatin1String("prim::Constant") || !m_breakpoints.contains(sourceLineFor(node.location)))
+                continue;
+            if (m_scriptScene->nodeItem(node.id))
+                nodes.insert(node.id);
+        }
+    }
+    m_scriptScene->setBreakpointNodes(nodes);
+}
+
+void MainWindow::editBreakpointCondition(int line)
+{
+    if (line <= 0)
+        return;
+    bool ok = false;
+    const int current = m_breakpoints.value(line, -1);
+    const int iteration = QInputDialog::getInt(this, tr("Break Only in Iteration"),
+        tr("Break at line %1 only in this iteration (1-based) of the innermost loop;\n0 breaks in every iteration:")
+            .arg(line),
+        current > 0 ? current : 1, 0, std::numeric_limits<int>::max(), 1, &ok);
+    if (ok)
+        setBreakpoint(line, iteration);
+}
+
+int MainWindow::runToCursorLine() const
+{
+    if (m_sourceView->hasFocus())
+        return m_sourceView->cursorLine();
+    const FunctionInfo* fn = m_model.function(m_shownFunction);
+    const int node = m_scriptScene->selectedNodeId();
+    if (fn && node >= 0 && node < fn->graph.nodes.size()) {
+        if (const int line = sourceLineFor(fn->graph.node(node).location); line > 0)
+            return line;
+    }
+    return m_sourceView->cursorLine();
+}
+
+void MainWindow::runToLine(int line)
+{
+    if (line <= 0)
+        return;
+    debugCommand(DebugSession::Command::RunToLine, line);
+}
+
+void MainWindow::onScriptNodeContextMenu(int nodeId, const QPoint& globalPos)
+{
+    const FunctionInfo* fn = m_model.function(m_shownFunction);
+    if (!fn || !fn->ok || nodeId < 0 || nodeId >= fn->graph.nodes.size())
+        return;
+    m_scriptScene->selectNode(nodeId);
+    const int line = sourceLineFor(fn->graph.node(nodeId).location);
+    QMenu menu;
+    const bool has = m_breakpoints.contains(line);
+    QAction* toggle
+        = menu.addAction(has ? tr("Remove Breakpoint at Line %1").arg(line) : tr("Add Breakpoint at Line %1").arg(line),
+            this, [this, line] { toggleBreakpoint(line); });
+    QAction* condition
+        = menu.addAction(tr("Break Only in Iteration\u2026"), this, [this, line] { editBreakpointCondition(line); });
+    QAction* run = menu.addAction(tr("Run to Here"), this, [this, line] { runToLine(line); });
+    for (QAction* a : { toggle, condition, run })
+        a->setEnabled(line > 0);
+    run->setEnabled(line > 0 && (m_debugger->isPaused() || !m_debugger->isActive()));
+    menu.exec(globalPos);
+}
+
+void MainWindow::onFrameActivated(const QModelIndex& index)
+{
+    if (!index.isValid())
+        return;
+    const int node = index.data(FramesModel::ScriptNodeRole).toInt();
+    const int line = index.data(FramesModel::LineRole).toInt();
+    if (node >= 0 && m_shownFunction == m_debugger->function()) {
+        const int shown = m_scriptScene->displayedNode(node);
+        m_scriptScene->selectNode(shown);
+        m_scriptView->centerOnNode(shown);
+    }
+    // The function's own frame: where execution is.
+    if (line > 0 && index.data(FramesModel::KindRole).toInt() != int(ExecFrame::Kind::Function))
+        m_sourceView->highlightLine(line);
+}
+
+void MainWindow::onValueCurrentChanged(const QModelIndex& index)
+{
+    const ValueSummary* v = m_valuesModel->summary(index);
+    if (!v || v->kind != QLatin1String("tensor") || v->preview.isEmpty()) {
+        m_heatMapLabel->setPixmap(QPixmap());
+        m_heatMapLabel->setText(
+            QStringLiteral("<span style='color:#6b7280'>%1</span>")
+                .arg(v ? tr("No picture for this value") : tr("Select a tensor to see its values")));
+        m_valueDetailLabel->setText(v
+                ? QStringLiteral("%1 = %2").arg(
+                    index.siblingAtColumn(0).data(ValuesModel::NameRole).toString(), v->text.toHtmlEscaped())
+                : QString());
+        return;
+    }
+    const QImage image = ValuesModel::heatMap(*v);
+    QStringList dims;
+    for (qint64 d : v->shape)
+        dims << QString::number(d);
+    QString text = QStringLiteral("<b>%1</b> %2[%3]<br/>min %4 \u00b7 max %5<br/>mean %6 \u00b7 std %7<br/>sum %8")
+                       .arg(index.siblingAtColumn(0).data(ValuesModel::NameRole).toString().toHtmlEscaped(), v->dtype,
+                           dims.join(QLatin1Char(',')), ValuesModel::number(v->min), ValuesModel::number(v->max),
+                           ValuesModel::number(v->mean), ValuesModel::number(v->std), ValuesModel::number(v->sum));
+    if (v->nanCount > 0 || v->infCount > 0)
+        text += QStringLiteral("<br/><span style='color:#cf222e'>%1 NaN \u00b7 %2 Inf</span>")
+                    .arg(v->nanCount)
+                    .arg(v->infCount);
+    if (image.isNull()) {
+        m_heatMapLabel->setPixmap(QPixmap());
+        m_heatMapLabel->setText(QStringLiteral("<span style='color:#6b7280'>%1</span>").arg(tr("1-D: no heat map")));
+    } else {
+        // Square cells, nearest neighbour: each element stays one readable block.
+        const QSize room = m_heatMapLabel->size().boundedTo(QSize(400, 400)).expandedTo(QSize(120, 90));
+        const int cell = qMax(1, qMin(room.width() / image.width(), room.height() / image.height()));
+        m_heatMapLabel->setPixmap(QPixmap::fromImage(image.scaled(image.size() * cell)));
+        QString slice = QStringLiteral("[");
+        for (int d = 0; d + 2 < v->shape.size(); ++d)
+            slice += QStringLiteral("0, ");
+        slice += QStringLiteral(":%1, :%2]").arg(v->sliceRows).arg(v->sliceColumns);
+        text += tr("<br/><span style='color:#6b7280'>heat map of %1</span>").arg(slice);
+    }
+    m_valueDetailLabel->setText(text);
+}
+
+// The live trace: Pause::traceSoFar laid out off the GUI thread, the nodes recorded since the last pause marked.
+
+/// What a live trace layout job hands back to the GUI thread.
+struct LiveTraceJob
+{
+    int generation = 0;
+    bool final = false;
+    IrGraph graph;
+    GraphLayout layout;
+};
+
+namespace {
+
+/// Keys that survive between snapshots of a growing trace: what recorded the node, in which iteration, and how
+/// many such nodes came before it.
+QStringList liveNodeKeys(const IrGraph& graph)
+{
+    QHash<QString, int> seen;
+    QStringList keys;
+    for (const IrNode& node : graph.nodes) {
+        QString key = node.kind + QLatin1Char('@') + QString::number(node.originNode);
+        for (const LoopFrame& f : node.loopPath)
+            key += QStringLiteral("/%1:%2").arg(f.loopNode).arg(f.iteration);
+        keys << key + QLatin1Char('#') + QString::number(seen[key]++);
+    }
+    return keys;
+}
+
+} // namespace
+
+void MainWindow::updateLiveTrace(const IrGraph& graph, bool final)
+{
+    if (!m_livePage.scene)
+        return;
+    const int generation = ++m_liveGeneration;
+    const LayoutOptions options = layoutOptions();
+    auto* watcher = new QFutureWatcher<LiveTraceJob>(this);
+    m_liveWatchers.insert(watcher);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] { onLiveTraceLaidOut(watcher); });
+    watcher->setFuture(QtConcurrent::run([graph, options, generation, final] {
+        LiveTraceJob job;
+        job.generation = generation;
+        job.final = final;
+        job.graph = graph;
+        job.layout = layoutGraph(graph, options);
+        return job;
+    }));
+}
+
+void MainWindow::onLiveTraceLaidOut(QFutureWatcherBase* base)
+{
+    if (!m_liveWatchers.remove(base))
+        return;
+    auto* watcher = static_cast<QFutureWatcher<LiveTraceJob>*>(base);
+    watcher->disconnect(this);
+    watcher->deleteLater();
+    if (watcher->future().resultCount() == 0 || !m_livePage.scene)
+        return;
+    const LiveTraceJob job = watcher->future().result();
+    // Overtaken by a later pause: only the newest trace is shown.
+    if (job.generation != m_liveGeneration)
+        return;
+    const GraphLayout& layout = job.layout;
+    const IrGraph& graph = job.graph;
+    const bool final = job.final;
+
+    const QStringList keys = liveNodeKeys(graph);
+    QHash<int, DiffStatus> fresh;
+    int newest = -1;
+    int recorded = 0;
+    QHash<QString, int> previous = m_liveKeys;
+    for (int i = 0; i < graph.nodes.size(); ++i) {
+        const IrNode& node = graph.nodes.at(i);
+        if (node.kind == QLatin1String("prim::Constant"))
+            continue;
+        ++recorded;
+        if (!previous.contains(keys.at(i)) && !final) {
+            const int shown = layout.indexOfNode(node.id) >= 0 ? node.id : -1;
+            if (shown >= 0) {
+                fresh.insert(shown, DiffStatus::Inserted);
+                newest = qMax(newest, shown);
+            }
+        }
+    }
+    m_liveKeys.clear();
+    for (const QString& key : keys)
+        m_liveKeys.insert(key, 1);
+    m_liveShown = graph;
+
+    if (!layout.error.isEmpty()) {
+        m_livePage.scene->showMessage(tr("Graphviz could not lay out the trace"), layout.error, true);
+        m_livePage.view->showMessage();
+    } else if (layout.nodes.isEmpty() || (graph.nodes.isEmpty() && graph.top.inputs.isEmpty())) {
+        m_livePage.scene->showMessage(tr("Nothing recorded yet"), tr("The trace grows here as the function runs."));
+        m_livePage.view->showMessage();
+    } else {
+        m_livePage.scene->setGraph(graph, layout);
+        m_livePage.scene->setNodeStatuses(fresh);
+        if (!m_liveFramed || final) {
+            m_livePage.view->showGraph();
+            m_liveFramed = true;
+        } else if (newest >= 0) {
+            m_livePage.view->centerOnNode(newest);
+        }
+        // A script node selected meanwhile: mark what it recorded in the new trace too.
+        if (m_scriptScene->selectedNodeId() >= 0)
+            linkScriptNode(m_scriptScene->selectedNodeId());
+    }
+    if (final)
+        m_liveLabel->setText(
+            tr("<b>Trace complete</b> \u00b7 %1 nodes, after torch.jit.trace's cleanup passes").arg(recorded));
+    else
+        m_liveLabel->setText(
+            tr("<b>Live trace</b> \u00b7 %1 nodes recorded \u00b7 <span style='color:#1a7f37'>%2 new since the last "
+               "pause</span>")
+                .arg(recorded)
+                .arg(fresh.size()));
+    Q_EMIT liveTraceShown();
+}
+
+void MainWindow::removeLiveTraceTab()
+{
+    if (!m_livePage.page)
+        return;
+    ++m_liveGeneration;
+    m_livePage.scene->disconnect(this);
+    m_livePage.view->disconnect(this);
+    m_tabs->removeTab(m_tabs->indexOf(m_livePage.page));
+    m_livePage.page->deleteLater();
+    m_livePage.scene->deleteLater();
+    m_livePage = TracePage();
+    m_liveLabel = nullptr;
+    m_liveShown = IrGraph();
+    m_liveKeys.clear();
+}
+
+void MainWindow::onLiveTraceNodeSelected(int nodeId)
+{
+    if (m_linking || nodeId < 0 || nodeId >= m_liveShown.nodes.size())
+        return;
+    const FunctionInfo* fn = m_model.function(m_debugger->function());
+    const IrNode& node = m_liveShown.node(nodeId);
+    const bool guard = m_linking;
+    m_linking = true;
+    const int origin = m_scriptScene->displayedNode(node.originNode);
+    m_scriptScene->selectNode(origin);
+    if (origin >= 0)
+        m_scriptView->centerOnNode(origin);
+    const SourceLocation location = fn && node.originNode >= 0 && node.originNode < fn->graph.nodes.size()
+        ? fn->graph.node(node.originNode).location
+        : node.location;
+    const int line = sourceLineFor(location);
+    m_sourceView->highlightLine(line);
+    QString text = tr("Live trace \u00b7 %1").arg(node.kind);
+    QStringList where;
+    if (line > 0)
+        where << tr("line %1").arg(line);
+    if (const QString iteration = iterationLabel(node); !iteration.isEmpty())
+        where << iteration;
+    if (!where.isEmpty())
+        text += QStringLiteral(" (%1)").arg(where.join(QStringLiteral(", ")));
+    text += QStringLiteral(": ") + elided(m_liveShown.nodeLine(nodeId, false), 160);
+    setStatus(text);
+    m_linking = guard;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 // Linked selection between the script, the traces, the compare view, the warnings and the source
 
 QString MainWindow::linkScriptNode(int nodeId)
@@ -1342,6 +2306,18 @@ QString MainWindow::linkScriptNode(int nodeId)
             }
         }
         scene->setLinkedNodes(tags);
+    }
+    if (m_livePage.scene) {
+        const FunctionInfo* fn = m_model.function(m_debugger->function());
+        QHash<int, QString> tags;
+        if (nodeId >= 0 && fn && m_liveShown.nodes.size() > 0) {
+            for (const LinkedNode& linked : traceNodesOf(m_liveShown, fn->graph, nodeId)) {
+                const int shown = m_livePage.scene->displayedNode(linked.node);
+                if (shown >= 0 && !tags.contains(shown))
+                    tags.insert(shown, linked.iteration);
+            }
+        }
+        m_livePage.scene->setLinkedNodes(tags);
     }
     if (nodeId < 0 || !m_hasReport || m_tracePages.isEmpty())
         return {};

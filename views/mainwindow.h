@@ -1,11 +1,13 @@
 #pragma once
 
 #include "checker.h"
+#include "debugsession.h"
 #include "graphlayout.h"
 #include "model.h"
 
 #include <QHash>
 #include <QMainWindow>
+#include <QMap>
 #include <QSet>
 
 #include <atomic>
@@ -13,36 +15,57 @@
 #include <memory>
 
 class QAction;
+class QDockWidget;
 class QFutureWatcherBase;
 class QLabel;
 class QMenu;
 class QProgressBar;
 class QTabWidget;
+class QToolBar;
 class QToolButton;
 class QTreeView;
 
 namespace jitscope {
 
 class CompareWidget;
+class DebugController;
+class FramesModel;
 class GraphScene;
 class GraphView;
 class InputSetsEditor;
 class LegendBar;
 class ModelTreeModel;
 class SourceView;
+class ValuesModel;
 class WarningsModel;
 struct CheckJobResult;
 struct GuiJobResult;
 
 /// JitScope's main window: the graph of the selected function in the centre, with one tab per trace of the
 /// check and a Compare tab; the model tree, source, warnings and input sets in docks. Loading, layout and the
-/// check run on the thread pool; results of jobs that were overtaken are dropped.
+/// check run on the thread pool; results of jobs that were overtaken are dropped. The Debug menu steps through
+/// the function on the first input set (a DebugSession on its own thread): the paused node is marked in the graph
+/// and the source, the Frames and Values docks show where it stands, and with tracing on a Live trace tab shows
+/// the trace recorded so far.
 class MainWindow : public QMainWindow
 {
     Q_OBJECT
 public:
     /// The graph tabs, for --view and the screenshot mode.
-    enum class View { Script, Trace, Compare };
+    enum class View { Script, Trace, Compare, LiveTrace };
+    /// The Debug menu's actions.
+    enum class DebugAction {
+        StartContinue,
+        StepOver,
+        StepInto,
+        StepOut,
+        NextIteration,
+        RunToCursor,
+        Restart,
+        Stop,
+        TraceWhileDebugging,
+        ToggleBreakpoint,
+    };
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
@@ -107,6 +130,34 @@ public:
 
     static QStringList supportedSuffixes();
 
+    // The debugger
+    QAction* debugAction(DebugAction action) const;
+    DebugController* debugger() const { return m_debugger; }
+    FramesModel* framesModel() const { return m_framesModel; }
+    QTreeView* framesView() const { return m_framesView; }
+    ValuesModel* valuesModel() const { return m_valuesModel; }
+    QTreeView* valuesView() const { return m_valuesView; }
+    /// The Live trace tab's scene (debugging with tracing on), nullptr when there is no such tab.
+    GraphScene* liveTraceScene() const;
+    /// The trace the Live trace tab shows (once laid out).
+    const IrGraph& liveTrace() const { return m_liveShown; }
+    /// Does what the Debug actions do: without a session, starts one on the current function and the first input
+    /// set and then applies @p command (Continue runs to the first breakpoint; the step commands stop at the first
+    /// node); while paused, resumes with it. @p line (a line of the source panel) is for RunToLine.
+    void debugCommand(DebugSession::Command command, int line = 0);
+    void stopDebugging();
+    void restartDebugging();
+    bool isDebugging() const;
+    /// Breakpoints by line of the source panel: -1 for every iteration, k > 0 for iteration k of the innermost
+    /// loop only.
+    QMap<int, int> breakpoints() const { return m_breakpoints; }
+    void setBreakpoint(int line, int iteration = -1);
+    void removeBreakpoint(int line);
+    void toggleBreakpoint(int line);
+    /// The line Run to Cursor runs to: the source panel's cursor line when it has focus, else the selected script
+    /// node's line, else the cursor line.
+    int runToCursorLine() const;
+
 Q_SIGNALS:
     /// All load and layout jobs have finished and their results are shown.
     void idle();
@@ -114,6 +165,12 @@ Q_SIGNALS:
     void fileLoaded(bool ok);
     /// A check finished and its result is shown (report().ok says whether it could run).
     void checkFinished();
+    /// The debug session paused and the views show where.
+    void debugPaused();
+    /// The debug session ended (returned, failed or stopped) and the views show the result.
+    void debugFinished();
+    /// The Live trace tab shows a newly laid-out trace.
+    void liveTraceShown();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -185,6 +242,29 @@ private:
     void onCurrentTabChanged(int index);
     void applyStartView();
 
+    void createDebugDocks();
+    void createDebugActions();
+    bool startDebugSession();
+    void onDebugPaused();
+    void onDebugFinished();
+    void showPause(const DebugSession::Pause& pause);
+    void clearDebugMarkers();
+    void updateDebugActions();
+    void applyDebugMarkers();
+    void applyBreakpoints();
+    void editBreakpointCondition(int line);
+    void runToLine(int line);
+    void onScriptNodeContextMenu(int nodeId, const QPoint& globalPos);
+    void onFrameActivated(const QModelIndex& index);
+    void onValueCurrentChanged(const QModelIndex& index);
+    /// Lines of the debugged function's own file for a line of the source panel (0 when it is elsewhere).
+    int fileLineOf(int sourceLine) const;
+    void updateLiveTrace(const IrGraph& graph, bool final);
+    void onLiveTraceLaidOut(QFutureWatcherBase* watcher);
+    void removeLiveTraceTab();
+    void onLiveTraceNodeSelected(int nodeId);
+    QString describePause(const DebugSession::Pause& pause) const;
+
     QTabWidget* m_tabs = nullptr;
     GraphScene* m_scriptScene = nullptr;
     GraphView* m_scriptView = nullptr;
@@ -238,6 +318,32 @@ private:
     bool m_startViewPending = false;
     bool m_hasStartView = false;
     View m_startView = View::Compare;
+
+    // The debugger
+    DebugController* m_debugger = nullptr;
+    FramesModel* m_framesModel = nullptr;
+    QTreeView* m_framesView = nullptr;
+    ValuesModel* m_valuesModel = nullptr;
+    QTreeView* m_valuesView = nullptr;
+    QLabel* m_heatMapLabel = nullptr;
+    QLabel* m_valueDetailLabel = nullptr;
+    QDockWidget* m_framesDock = nullptr;
+    QDockWidget* m_valuesDock = nullptr;
+    QToolBar* m_debugToolBar = nullptr;
+    QHash<int, QAction*> m_debugActions; ///< by DebugAction
+    QMap<int, int> m_breakpoints; ///< source panel line -> iteration (-1: all)
+    bool m_hasPendingCommand = false; ///< a command to apply at the new session's first pause
+    DebugSession::Command m_pendingCommand = DebugSession::Command::StepInto;
+    int m_pendingLine = 0;
+    bool m_checkAfterDebug = false; ///< a check was canceled or deferred for the session: run it when it ends
+    // The Live trace tab
+    TracePage m_livePage;
+    QLabel* m_liveLabel = nullptr;
+    IrGraph m_liveShown; ///< the graph the tab shows
+    QHash<QString, int> m_liveKeys; ///< node keys of the last trace shown, to mark the new ones
+    int m_liveGeneration = 0;
+    bool m_liveFramed = false;
+    QSet<QFutureWatcherBase*> m_liveWatchers;
 };
 
 } // namespace jitscope

@@ -5,11 +5,11 @@
 #include <QHelpEvent>
 #include <QMenu>
 #include <QMouseEvent>
-#include <QScrollBar>
 #include <QPaintEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSyntaxHighlighter>
 #include <QTextBlock>
 #include <QToolTip>
@@ -427,7 +427,8 @@ void SourceView::addDebugEntries(QMenu* menu, int line)
     const bool has = m_breakpoints.contains(line);
     menu->addAction(has ? tr("Remove Breakpoint at Line %1").arg(line) : tr("Add Breakpoint at Line %1").arg(line),
         this, [this, line] { Q_EMIT breakpointToggleRequested(line); });
-    menu->addAction(tr("Break Only in Iteration\u2026"), this, [this, line] { Q_EMIT breakpointConditionRequested(line); });
+    menu->addAction(
+        tr("Break Only in Iteration\u2026"), this, [this, line] { Q_EMIT breakpointConditionRequested(line); });
     menu->addAction(tr("Run to Line %1").arg(line), this, [this, line] { Q_EMIT runToLineRequested(line); });
 }
 
