@@ -134,6 +134,7 @@ struct TorchNameTable
     };
     QHash<QString, std::string> builtins;
     QHash<QString, Function> functions;
+    QHash<QString, QVector<Function>> overloads; ///< @overload-ed functions: every overload
     QHash<QString, Dispatch> dispatches;
 };
 
@@ -151,7 +152,7 @@ const TorchNameTable& torchNames()
                 const QList<QByteArray> parts = line.split(' ');
                 if (parts.size() == 3)
                     t.builtins.insert(QString::fromLatin1(parts[1]), parts[2].toStdString());
-            } else if (line.startsWith("function ") && i + 2 < lines.size()) {
+            } else if ((line.startsWith("function ") || line.startsWith("overload ")) && i + 2 < lines.size()) {
                 const QList<QByteArray> parts = line.split(' ');
                 TorchNameTable::Function f;
                 f.qualifiedName = parts.value(2).toStdString();
@@ -161,7 +162,10 @@ const TorchNameTable& torchNames()
                 for (; j < lines.size() && lines[j] != "end"; ++j)
                     graph += lines[j].toStdString() + "\n";
                 f.graph = graph;
-                t.functions.insert(QString::fromLatin1(parts.value(1)), f);
+                if (line.startsWith("overload "))
+                    t.overloads[QString::fromLatin1(parts.value(1))].push_back(f);
+                else
+                    t.functions.insert(QString::fromLatin1(parts.value(1)), f);
                 i = j;
             } else if (line.startsWith("dispatch ")) {
                 const QList<QByteArray> parts = line.split(' ');
@@ -303,7 +307,7 @@ std::shared_ptr<tj::SugaredValue> PyPathValue::resolve(
     if (modules.contains(path))
         return std::make_shared<PyPathValue>(compiler, path);
     const TorchNameTable& table = torchNames();
-    if (table.functions.contains(path))
+    if (table.functions.contains(path) || table.overloads.contains(path))
         return pythonFunctionValue(compiler, path, loc);
     if (table.dispatches.contains(path))
         return std::make_shared<BooleanDispatchValue>(compiler, path, table.dispatches.value(path));
@@ -505,9 +509,13 @@ public:
         const std::string& name, tj::GraphFunction& m, const tj::SourceRange& loc);
     /// A Python-defined function of torch (F.relu, ...) from its recorded graph and schema.
     tj::Function* pythonFunction(const QString& path);
+    /// Every overload of an @overload-ed torch function (F.interpolate, ...); schema matching picks one.
+    std::vector<tj::StrongFunctionPtr> pythonOverloads(const QString& path);
 
 private:
+    tj::Function* functionFromRecord(const TorchNameTable::Function& spec, bool mangle);
     std::map<QString, tj::Function*> m_pythonFunctions;
+    std::map<QString, std::vector<tj::Function*>> m_pythonOverloads;
     const PyFileScan& m_scan;
     QString m_path;
     std::shared_ptr<tj::CompilationUnit> m_cu;
@@ -588,7 +596,28 @@ tj::Function* PyFileCompiler::pythonFunction(const QString& path)
 {
     if (auto it = m_pythonFunctions.find(path); it != m_pythonFunctions.end())
         return it->second;
-    const TorchNameTable::Function& spec = torchNames().functions.find(path).value();
+    tj::Function* fn = functionFromRecord(torchNames().functions.find(path).value(), false);
+    m_pythonFunctions[path] = fn;
+    return fn;
+}
+
+std::vector<tj::StrongFunctionPtr> PyFileCompiler::pythonOverloads(const QString& path)
+{
+    auto it = m_pythonOverloads.find(path);
+    if (it == m_pythonOverloads.end()) {
+        std::vector<tj::Function*> fns;
+        for (const auto& spec : torchNames().overloads.value(path))
+            fns.push_back(functionFromRecord(spec, /*mangle=*/true));
+        it = m_pythonOverloads.emplace(path, fns).first;
+    }
+    std::vector<tj::StrongFunctionPtr> out;
+    for (tj::Function* f : it->second)
+        out.emplace_back(m_cu, f);
+    return out;
+}
+
+tj::Function* PyFileCompiler::functionFromRecord(const TorchNameTable::Function& spec, bool mangle)
+{
     // libtorch's IR parser cannot read nodes without outputs ("   = aten::warn(...)") that its own printer
     // writes, and rejects an output on an op whose schema has none. Such nodes are parsed under a stand-in
     // kind with a placeholder output, then rebuilt with their real kind. prim::If/Loop have no schema, so
@@ -634,9 +663,8 @@ tj::Function* PyFileCompiler::pythonFunction(const QString& path)
         }
     };
     restore(graph->block());
-    tj::Function* fn = m_cu->create_function(c10::QualifiedName(spec.qualifiedName), graph);
+    tj::Function* fn = m_cu->create_function(c10::QualifiedName(spec.qualifiedName), graph, mangle);
     tj::toGraphFunction(*fn).setSchema(scalarBroadcastDefaults(tj::parseSchema(spec.schema), spec.schema));
-    m_pythonFunctions[path] = fn;
     return fn;
 }
 
@@ -644,6 +672,8 @@ std::shared_ptr<tj::SugaredValue> pythonFunctionValue(
     PyFileCompiler* compiler, const QString& path, const tj::SourceRange& loc)
 {
     try {
+        if (torchNames().overloads.contains(path))
+            return std::make_shared<tj::FunctionValue>(compiler->pythonOverloads(path));
         return std::make_shared<tj::FunctionValue>(compiler->pythonFunction(path));
     } catch (const tj::ErrorReport&) {
         throw;
