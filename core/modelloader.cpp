@@ -640,29 +640,26 @@ tj::Function* PyFileCompiler::functionFromRecord(const TorchNameTable::Function&
         text += line + "\n";
     }
     auto graph = std::make_shared<tj::Graph>();
-    tj::parseIR(text, graph.get(), /*parse_tensor_constants=*/true);
-    std::function<void(tj::Block*)> restore = [&](tj::Block* block) {
-        for (auto it = block->nodes().begin(); it != block->nodes().end();) {
-            tj::Node* node = *it;
-            ++it;
-            for (tj::Block* sub : node->blocks())
-                restore(sub);
-            if (node->outputs().size() != 1 || node->output()->debugName().rfind(placeholder, 0) != 0)
-                continue;
-            const std::string kind = node->kind().toQualString();
-            if (kind.rfind(standInNamespace + "::", 0) != 0) {
-                node->eraseOutput(0);
-                continue;
-            }
-            std::string real = kind.substr(standInNamespace.size() + 2);
-            real.replace(real.find("__"), 2, "::");
-            tj::Node* rebuilt = graph->create(c10::Symbol::fromQualString(real), node->inputs(), 0);
-            rebuilt->copyAttributes(*node);
-            rebuilt->insertBefore(node);
-            node->destroy();
+    // The parser does not keep value names: find the placeholders through its name map.
+    std::unordered_map<std::string, tj::Value*> names;
+    tj::parseIR(text, graph.get(), names, /*parse_tensor_constants=*/true);
+    for (int k = 0; k < counter; ++k) {
+        auto found = names.find(placeholder + std::to_string(k));
+        if (found == names.end())
+            continue;
+        tj::Node* node = found->second->node();
+        const std::string kind = node->kind().toQualString();
+        if (kind.rfind(standInNamespace + "::", 0) != 0) {
+            node->eraseOutput(found->second->offset());
+            continue;
         }
-    };
-    restore(graph->block());
+        std::string real = kind.substr(standInNamespace.size() + 2);
+        real.replace(real.find("__"), 2, "::");
+        tj::Node* rebuilt = graph->create(c10::Symbol::fromQualString(real), node->inputs(), 0);
+        rebuilt->copyAttributes(*node);
+        rebuilt->insertBefore(node);
+        node->destroy();
+    }
     tj::Function* fn = m_cu->create_function(c10::QualifiedName(spec.qualifiedName), graph, mangle);
     tj::toGraphFunction(*fn).setSchema(scalarBroadcastDefaults(tj::parseSchema(spec.schema), spec.schema));
     return fn;

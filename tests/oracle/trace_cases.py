@@ -139,6 +139,8 @@ CASES = [
      "sets": ["f32[2,4]=randn", "f32[3,9]=randn"]},
     {"name": "tuple_returns", "source": "corpus/tuple_returns.py", "function": "tuple_returns",
      "sets": ["f32[3,4]", "f32[2,2]"]},
+    {"name": "functional_overloads", "source": "corpus/functional_overloads.py",
+     "function": "functional_overloads", "sets": ["f32[1,2,4,4]", "f32[2,2,3,5]"]},
 
     # ---- modules: traced eagerly, run from the scripted archive -------------------------------------
     {"name": "conv_block", "module": "ConvBlock", "ctor": {}, "eval": True,
