@@ -172,7 +172,8 @@ IValue makeValue(const InputValue& v)
         std::vector<IValue> items;
         for (const auto& i : v.items)
             items.push_back(makeValue(i));
-        c10::TypePtr elem = items.empty() ? c10::TensorType::get() : items.front().type();
+        // Lists of tensors are typed Tensor[] (as Python's toTraceableStack types them), not by the first shape.
+        c10::TypePtr elem = items.empty() || items.front().isTensor() ? c10::TensorType::get() : items.front().type();
         c10::impl::GenericList list(elem);
         for (auto& i : items)
             list.push_back(std::move(i));
