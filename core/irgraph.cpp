@@ -166,6 +166,8 @@ QJsonObject IrGraph::toJson() const
                     { QStringLiteral("column"), n.location.column } });
         if (!n.scope.isEmpty())
             o.insert(QStringLiteral("scope"), n.scope);
+        if (!n.modulePath.isEmpty())
+            o.insert(QStringLiteral("module"), n.modulePath);
         if (n.originNode >= 0)
             o.insert(QStringLiteral("origin"), n.originNode);
         if (!n.loopPath.isEmpty()) {
@@ -243,6 +245,7 @@ IrGraph IrGraph::fromJson(const QJsonObject& json, QString* error)
         n.location = { src.value(QStringLiteral("file")).toString(), src.value(QStringLiteral("line")).toInt(),
             src.value(QStringLiteral("column")).toInt() };
         n.scope = o.value(QStringLiteral("scope")).toString();
+        n.modulePath = o.value(QStringLiteral("module")).toString();
         n.originNode = o.value(QStringLiteral("origin")).toInt(-1);
         for (const auto& f : o.value(QStringLiteral("loop_path")).toArray()) {
             const QJsonObject fo = f.toObject();

@@ -70,7 +70,8 @@ struct IrNode
     QString attributeText; ///< "[value=1]" exactly as libtorch prints the attribute list, or empty
     QVector<IrBlock> blocks;
     SourceLocation location;
-    QString scope; ///< module scope ("layer1/0/conv1") for traced graphs, else empty
+    QString scope; ///< module scope as libtorch names it (traced graphs: "__module.layer1/__module.layer1.0")
+    QString modulePath; ///< the submodule whose code this is: "layer1.0.conv1", empty for the top module
     int parentNode = -1; ///< the node owning the block this node is in, -1 at top level
     int parentBlock = -1; ///< index of that block within the parent node
     // Provenance, for trace graphs: which script node recorded this node, in which loop iterations.

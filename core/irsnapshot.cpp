@@ -1,6 +1,7 @@
 #include "irsnapshot_p.h"
 
 #include <torch/csrc/jit/ir/ir.h>
+#include <torch/csrc/jit/ir/scope.h>
 
 #include <sstream>
 #include <unordered_map>
@@ -168,6 +169,20 @@ public:
             node.location.column = int(std::get<2>(*flc));
         }
         node.scope = qs(n->scopeName());
+        // Which submodule's code a node is: inlined script graphs keep it in the call stack's module
+        // instances ("layer1", "0", "conv1"), traced graphs in the scope ("__module.layer1/__module.layer1.0").
+        if (auto cs = n->callstack()) {
+            QStringList path;
+            for (const auto& entry : (*cs)->vec())
+                if (const auto& info = std::get<2>(entry))
+                    if (info->instance_name() != "SELF") // a method of the same module
+                        path << qs(info->instance_name());
+            node.modulePath = path.join(QLatin1Char('.'));
+        } else if (!node.scope.isEmpty()) {
+            QString last = node.scope.section(QLatin1Char('/'), -1);
+            if (last.startsWith(QLatin1String("__module.")))
+                node.modulePath = last.mid(9);
+        }
         node.parentNode = parentNode;
         node.parentBlock = parentBlock;
         for (size_t i = 0; i < n->blocks().size(); ++i) {
