@@ -1,6 +1,9 @@
-// The JitScope GUI: jitscope [FILE] [--fn NAME] [--view script|trace|compare] [--screenshot OUT.png]
+// The JitScope GUI: jitscope [FILE] [--fn NAME] [--view script|trace|compare|live] [--screenshot OUT.png]
+//                   [--debug-steps N [--debug-trace] [--break LINE ...]]
 
 #include "mainwindow.h"
+
+#include "debugcontroller.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -25,6 +28,8 @@ std::optional<jitscope::MainWindow::View> parseView(const QString& name)
         return jitscope::MainWindow::View::Trace;
     if (name == QLatin1String("compare"))
         return jitscope::MainWindow::View::Compare;
+    if (name == QLatin1String("live"))
+        return jitscope::MainWindow::View::LiveTrace;
     return std::nullopt;
 }
 
@@ -57,6 +62,51 @@ void takeScreenshot(jitscope::MainWindow* window, const QString& out, std::optio
     QCoreApplication::exit(0);
 }
 
+/// For screenshots of a debug session: once the file is loaded and checked, sets the breakpoints, presses F11
+/// @p steps times (F5 first when there are breakpoints) waiting for each pause, then takes the screenshot.
+void debugThenScreenshot(jitscope::MainWindow* window, int steps, const QList<int>& breakLines, const QString& out,
+    std::optional<jitscope::MainWindow::View> view)
+{
+    using jitscope::DebugSession;
+    using jitscope::MainWindow;
+    if (!window->lastError().isEmpty() || window->currentFunction().isEmpty()) {
+        takeScreenshot(window, out, view);
+        return;
+    }
+    for (int line : breakLines)
+        window->setBreakpoint(line);
+    auto remaining = std::make_shared<int>(steps);
+    auto grab = [window, out, view] {
+        // With tracing, the live trace of the last pause is laid out off the GUI thread: wait for it.
+        if (window->debugger()->isTracing() && window->liveTraceScene()) {
+            auto* connection = new QMetaObject::Connection;
+            *connection = QObject::connect(
+                window, &MainWindow::liveTraceShown, window,
+                [window, out, view, connection] {
+                    QObject::disconnect(*connection);
+                    delete connection;
+                    takeScreenshot(window, out, view);
+                },
+                Qt::QueuedConnection);
+            return;
+        }
+        takeScreenshot(window, out, view);
+    };
+    QObject::connect(window, &MainWindow::debugPaused, window, [window, remaining, grab] {
+        if (--*remaining > 0)
+            QTimer::singleShot(0, window, [window] { window->debugCommand(DebugSession::Command::StepInto); });
+        else
+            grab();
+    });
+    QObject::connect(window, &MainWindow::debugFinished, window, grab);
+    window->debugCommand(breakLines.isEmpty() ? DebugSession::Command::StepInto : DebugSession::Command::Continue);
+    if (!window->isDebugging()) {
+        // No session (no valid input set, a compile error): the status bar says why; show that.
+        std::fprintf(stderr, "jitscope: warning: cannot debug: %s\n", qPrintable(window->statusText()));
+        takeScreenshot(window, out, view);
+    }
+}
+
 } // namespace
 
 int main(int argc, char* argv[])
@@ -80,12 +130,23 @@ int main(int argc, char* argv[])
                        "exit."),
         QStringLiteral("OUT.png"));
     const QCommandLineOption viewOption(QStringLiteral("view"),
-        QStringLiteral("Tab to show: script, trace (trace 1) or compare. Without it, Compare is shown when the "
-                       "file's check inputs make the trace diverge."),
+        QStringLiteral("Tab to show: script, trace (trace 1), compare or live (the debugger's live trace). Without "
+                       "it, Compare is shown when the file's check inputs make the trace diverge."),
         QStringLiteral("VIEW"));
+    const QCommandLineOption debugStepsOption(QStringLiteral("debug-steps"),
+        QStringLiteral("With --screenshot: debug the function on the first input set, stepping N times (Step Into; "
+                       "with --break, Continue first and then N-1 steps), and take the screenshot paused."),
+        QStringLiteral("N"));
+    const QCommandLineOption debugTraceOption(
+        QStringLiteral("debug-trace"), QStringLiteral("With --debug-steps: trace while debugging (Live trace tab)."));
+    const QCommandLineOption breakOption(QStringLiteral("break"),
+        QStringLiteral("With --debug-steps: a breakpoint on this source line (repeatable)."), QStringLiteral("LINE"));
     parser.addOption(fnOption);
     parser.addOption(viewOption);
     parser.addOption(screenshotOption);
+    parser.addOption(debugStepsOption);
+    parser.addOption(debugTraceOption);
+    parser.addOption(breakOption);
     parser.process(app);
 
     const QStringList positional = parser.positionalArguments();
@@ -102,6 +163,24 @@ int main(int argc, char* argv[])
         if (!view) {
             std::fprintf(stderr, "jitscope: --view must be script, trace or compare, not %s\n",
                 qPrintable(parser.value(viewOption)));
+            return 2;
+        }
+    }
+    int debugSteps = 0;
+    if (parser.isSet(debugStepsOption)) {
+        bool ok = false;
+        debugSteps = parser.value(debugStepsOption).toInt(&ok);
+        if (!ok || debugSteps < 1 || !screenshotMode || file.isEmpty()) {
+            std::fprintf(stderr, "jitscope: --debug-steps needs a positive N, a FILE and --screenshot\n");
+            return 2;
+        }
+    }
+    QList<int> breakLines;
+    for (const QString& value : parser.values(breakOption)) {
+        bool ok = false;
+        breakLines << value.toInt(&ok);
+        if (!ok || breakLines.last() < 1 || debugSteps == 0) {
+            std::fprintf(stderr, "jitscope: --break needs a positive LINE and --debug-steps\n");
             return 2;
         }
     }
@@ -126,11 +205,23 @@ int main(int argc, char* argv[])
         window.setStartView(*view);
     window.show();
 
+    if (debugSteps > 0)
+        window.debugAction(jitscope::MainWindow::DebugAction::TraceWhileDebugging)
+            ->setChecked(parser.isSet(debugTraceOption));
     if (screenshotMode) {
         // Queued: the last layout is applied and the window has processed its pending resize before the grab.
-        QObject::connect(
+        // Once only: a debug session's end runs the check again, which ends idle too.
+        auto* connection = new QMetaObject::Connection;
+        *connection = QObject::connect(
             &window, &jitscope::MainWindow::idle, &window,
-            [&window, screenshot, view] { takeScreenshot(&window, screenshot, view); }, Qt::QueuedConnection);
+            [&window, screenshot, view, debugSteps, breakLines, connection] {
+                QObject::disconnect(*connection);
+                if (debugSteps > 0)
+                    debugThenScreenshot(&window, debugSteps, breakLines, screenshot, view);
+                else
+                    takeScreenshot(&window, screenshot, view);
+            },
+            Qt::QueuedConnection);
     }
     if (!file.isEmpty())
         window.openFile(file, parser.value(fnOption));

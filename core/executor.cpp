@@ -193,8 +193,26 @@ std::vector<IValue> makeInputs(const InputSet& set, quint64 seed)
     return values;
 }
 
+/// Turns tracing off for a scope (statistics for the debugger must not be recorded into the trace).
+struct TracingPause
+{
+    TracingPause()
+        : m_state(tj::tracer::getTracingState())
+    {
+        if (m_state)
+            tj::tracer::setTracingState(nullptr);
+    }
+    ~TracingPause()
+    {
+        if (m_state)
+            tj::tracer::setTracingState(m_state);
+    }
+    std::shared_ptr<tj::tracer::TracingState> m_state;
+};
+
 ValueSummary summarize(const IValue& v)
 {
+    TracingPause noTrace;
     ValueSummary s;
     if (v.isTensor()) {
         const at::Tensor& t = v.toTensor();
@@ -237,7 +255,7 @@ ValueSummary summarize(const IValue& v)
             } else {
                 s.min = s.max = s.mean = s.std = std::numeric_limits<double>::quiet_NaN();
             }
-            const at::Tensor flat = d.reshape({-1});
+            const at::Tensor flat = d.reshape({ -1 });
             const int64_t n = std::min<int64_t>(64, flat.numel());
             const at::Tensor head = flat.slice(0, 0, n).contiguous();
             for (int64_t i = 0; i < n; ++i)
@@ -338,7 +356,7 @@ public:
 
     std::vector<Slot> runFunction(tj::Graph& graph, std::vector<Slot> inputs, const QString& name = QString())
     {
-        FrameScope frame(m_frames, {ExecFrame::Kind::Function, name, 0, -1, -1, -1, -1});
+        FrameScope frame(m_frames, { ExecFrame::Kind::Function, name, 0, -1, -1, -1, -1 });
         return runGraph(graph, std::move(inputs), 0);
     }
 
@@ -689,8 +707,8 @@ private:
             throw;
         } catch (const std::exception& e) {
             // Name the node that failed, once, at the innermost level.
-            throw NodeError(
-                std::string(n->kind().toQualString()) + ": " + torchErrorMessage(e.what()).toStdString(), locationOf(n));
+            throw NodeError(std::string(n->kind().toQualString()) + ": " + torchErrorMessage(e.what()).toStdString(),
+                locationOf(n));
         }
         notify(n, true, env);
         // Nested blocks and callees changed the current node; restore for what follows.
@@ -849,9 +867,9 @@ private:
         tj::Block* block = n->blocks().at(taken ? 0 : 1);
         ++m_blockDepth;
         {
-            FrameScope frame(m_frames, {ExecFrame::Kind::Branch, QStringLiteral("if"), locationOf(n).line,
-                                        m_depth == 1 && m_scriptIds.count(n) ? m_scriptIds[n] : -1, -1, -1,
-                                        taken ? 0 : 1});
+            FrameScope frame(m_frames,
+                { ExecFrame::Kind::Branch, QStringLiteral("if"), locationOf(n).line,
+                    m_depth == 1 && m_scriptIds.count(n) ? m_scriptIds[n] : -1, -1, -1, taken ? 0 : 1 });
             runBlock(block, env);
         }
         --m_blockDepth;
@@ -914,8 +932,9 @@ private:
                 bind(env, body->inputs()[k + 1], values[k]);
             ++m_blockDepth;
             {
-                FrameScope frame(m_frames, {ExecFrame::Kind::Loop, QStringLiteral("loop"), line, loopId, int(i),
-                                            maxTrips == std::numeric_limits<int64_t>::max() ? -1 : maxTrips, -1});
+                FrameScope frame(m_frames,
+                    { ExecFrame::Kind::Loop, QStringLiteral("loop"), line, loopId, int(i),
+                        maxTrips == std::numeric_limits<int64_t>::max() ? -1 : maxTrips, -1 });
                 runBlock(body, env);
             }
             --m_blockDepth;
@@ -996,7 +1015,7 @@ private:
         std::vector<Slot> args;
         for (size_t i = 1; i < n->inputs().size(); ++i)
             args.push_back(get(env, n->input(i)));
-        FrameScope frame(m_frames, {ExecFrame::Kind::Function, qs(fn->name()), locationOf(n).line, -1, -1, -1, -1});
+        FrameScope frame(m_frames, { ExecFrame::Kind::Function, qs(fn->name()), locationOf(n).line, -1, -1, -1, -1 });
         auto outs = runGraph(*tj::toGraphFunction(*fn).graph(), std::move(args), m_depth);
         for (size_t i = 0; i < n->outputs().size(); ++i)
             bind(env, n->outputs()[i], std::move(outs.at(i)));
@@ -1024,10 +1043,10 @@ private:
             }
         }
         std::vector<Slot> outs;
-        FrameScope frame(m_frames, {ExecFrame::Kind::Function,
-                                    qs(cls->name() ? cls->name()->name() : std::string()) + QLatin1Char('.')
-                                        + qs(n->s(c10::attr::name)),
-                                    locationOf(n).line, -1, -1, -1, -1});
+        FrameScope frame(m_frames,
+            { ExecFrame::Kind::Function,
+                qs(cls->name() ? cls->name()->name() : std::string()) + QLatin1Char('.') + qs(n->s(c10::attr::name)),
+                locationOf(n).line, -1, -1, -1, -1 });
         try {
             outs = runGraph(*tj::toGraphFunction(*fn).graph(), std::move(args), m_depth);
         } catch (...) {
@@ -1211,8 +1230,7 @@ private:
     }
 
     /// The tensor op Python runs for `a <op> b`; `b` is a tensor (Tensor overload) or a number (Scalar overload).
-    template <typename Other>
-    static at::Tensor callBinary(const std::string& op, const at::Tensor& a, const Other& b)
+    template <typename Other> static at::Tensor callBinary(const std::string& op, const at::Tensor& a, const Other& b)
     {
         if (op == "add")
             return at::add(a, b);
@@ -2403,7 +2421,8 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, c
         scripted.values = values;
         scripted.ok = true;
     } catch (const std::exception& e) {
-        check.error = QStringLiteral("the script function failed on this input set: %1").arg(torchErrorMessage(e.what()));
+        check.error
+            = QStringLiteral("the script function failed on this input set: %1").arg(torchErrorMessage(e.what()));
         return check;
     }
     // As torch.jit.trace's check: the top-level outputs that are tensors, compared pairwise (zip).

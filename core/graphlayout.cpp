@@ -184,7 +184,7 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         // dtype and shape, as edges do.
         const IrValue& v = g.value(in);
         ln.details << (v.tensor && v.tensor->sizes && !v.tensor->dtype.isEmpty() ? v.tensor->dtype + shapeLabel(v)
-                                                                                  : v.type);
+                                                                                 : v.type);
         ln.category = OpCategory::Input;
         inputIndex.insert(in, b.nodes.size());
         dot += QStringLiteral("  n%1 [label=\"%2\\n%3\\l\", shape=box, style=\"rounded,filled\"];\n")

@@ -11,6 +11,7 @@
 #include "inputsetseditor.h"
 #include "inputsetsmodel.h"
 #include "legendbar.h"
+#include "livetrace.h"
 #include "modeltreemodel.h"
 #include "sourceview.h"
 #include "valuesmodel.h"
@@ -505,6 +506,7 @@ void MainWindow::openFile(const QString& path, const QString& functionName)
     stopDebugging();
     m_checkAfterDebug = false;
     m_breakpoints.clear();
+    applyBreakpoints();
     m_framesModel->clear();
     m_valuesModel->clear();
     clearDebugMarkers();
@@ -957,10 +959,9 @@ void MainWindow::startCheckJob(
     m_cancelCheckAction->setEnabled(true);
     setVerdict(QString(), QString());
     if (!m_hasReport)
-        m_compare->showMessage(
-            (sets.size() == 1 ? tr("Tracing %1 on 1 input set\u2026") : tr("Checking %1 on %2 input sets\u2026"))
-                .arg(function)
-                .arg(sets.size()),
+        m_compare->showMessage(sets.size() == 1
+                ? tr("Tracing %1 on 1 input set\u2026").arg(function)
+                : tr("Checking %1 on %2 input sets\u2026").arg(function).arg(sets.size()),
             tr("Each set is traced as torch.jit.trace would; the traces are then compared node by node and the "
                "first trace is run on every other set."));
 
@@ -1440,16 +1441,12 @@ QIcon debugIcon(MainWindow::DebugAction action)
         dot(QPointF(16, 28));
         break;
     case A::NextIteration: {
+        // Round the loop once more: a circular arrow (blue, unlike Restart's green one).
         p.setPen(stroke);
         p.setBrush(Qt::NoBrush);
-        p.drawArc(QRectF(6, 6, 20, 20), 120 * 16, 280 * 16);
-        head(QPointF(9, 12), QPointF(-0.35, -1), blue);
-        p.setPen(QPen(blue, 1));
-        QFont f;
-        f.setPixelSize(11);
-        f.setBold(true);
-        p.setFont(f);
-        p.drawText(QRectF(6, 6, 20, 20), Qt::AlignCenter, QStringLiteral("+1"));
+        p.drawArc(QRectF(5, 6, 21, 21), 100 * 16, 290 * 16);
+        head(QPointF(10, 9), QPointF(-0.6, -0.8), blue);
+        dot(QPointF(15.5, 16.5));
         break;
     }
     case A::RunToCursor:
@@ -1532,12 +1529,51 @@ void MainWindow::createDebugDocks()
     m_valuesView->setColumnWidth(ValuesModel::ShapeColumn, 80);
     m_valuesView->setColumnWidth(ValuesModel::DTypeColumn, 64);
     m_valuesView->setColumnWidth(ValuesModel::DeviceColumn, 52);
+    for (int column :
+        { ValuesModel::MinColumn, ValuesModel::MaxColumn, ValuesModel::MeanColumn, ValuesModel::StdColumn })
+        m_valuesView->setColumnWidth(column, 76);
     m_valuesView->setColumnWidth(ValuesModel::NanColumn, 40);
     m_valuesView->setColumnWidth(ValuesModel::InfColumn, 40);
-    connect(m_valuesView->selectionModel(), &QItemSelectionModel::currentChanged, this,
-        [this](const QModelIndex& current) { onValueCurrentChanged(current); });
-    // A reset forgets the current row: the detail pane follows the value of the same name when there is one.
-    connect(m_valuesModel, &QAbstractItemModel::modelReset, this, [this] { onValueCurrentChanged(QModelIndex()); });
+    connect(
+        m_valuesView->selectionModel(), &QItemSelectionModel::currentChanged, this, [this](const QModelIndex& current) {
+            if (!m_pickingValue && current.isValid() && !current.parent().isValid())
+                m_currentValue = current.siblingAtColumn(0).data(ValuesModel::NameRole).toString();
+            onValueCurrentChanged(current);
+        });
+    // Each pause resets the model: keep the value of the same name current and its row expanded, as debuggers do.
+    connect(m_valuesModel, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+        m_expandedValues.clear();
+        for (int row = 0; row < m_valuesModel->rowCount(); ++row) {
+            const QModelIndex index = m_valuesModel->index(row, 0);
+            if (m_valuesView->isExpanded(index))
+                m_expandedValues << index.data(ValuesModel::NameRole).toString();
+        }
+    });
+    connect(m_valuesModel, &QAbstractItemModel::modelReset, this, [this] {
+        for (const QString& name : std::as_const(m_expandedValues)) {
+            if (const int row = m_valuesModel->rowOfName(name); row >= 0)
+                m_valuesView->expand(m_valuesModel->index(row, 0));
+        }
+        int row = m_valuesModel->rowOfName(m_currentValue);
+        // Nothing picked yet: the detail pane shows the first tensor that changed, else the first tensor.
+        for (int pass = 0; pass < 2 && row < 0; ++pass) {
+            for (int r = 0; r < m_valuesModel->rowCount() && row < 0; ++r) {
+                const QModelIndex index = m_valuesModel->index(r, 0);
+                if (index.data(ValuesModel::KindRole).toString() == QLatin1String("tensor")
+                    && (pass == 1 || index.data(ValuesModel::ChangedRole).toBool()))
+                    row = r;
+            }
+        }
+        if (row >= 0) {
+            // Not the user's pick: the next pause picks again unless the user picks meanwhile.
+            const bool guard = m_pickingValue;
+            m_pickingValue = true;
+            m_valuesView->setCurrentIndex(m_valuesModel->index(row, 0));
+            m_pickingValue = guard;
+        } else {
+            onValueCurrentChanged(QModelIndex());
+        }
+    });
 
     auto* detail = new QWidget;
     auto* detailLayout = new QVBoxLayout(detail);
@@ -1545,6 +1581,7 @@ void MainWindow::createDebugDocks()
     m_heatMapLabel = new QLabel;
     m_heatMapLabel->setAlignment(Qt::AlignCenter);
     m_heatMapLabel->setMinimumSize(120, 90);
+    m_heatMapLabel->setWordWrap(true);
     m_valueDetailLabel = new QLabel;
     m_valueDetailLabel->setWordWrap(true);
     m_valueDetailLabel->setTextFormat(Qt::RichText);
@@ -1563,12 +1600,17 @@ void MainWindow::createDebugDocks()
     m_valuesDock->setWidget(splitter);
     onValueCurrentChanged(QModelIndex());
 
-    // Under the graph only: the model and source docks keep their full height.
+    // Frames under the model tree (which has room to spare); Values, with its many columns, under the graph and the
+    // source.
     setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
-    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-    addDockWidget(Qt::BottomDockWidgetArea, m_framesDock);
-    splitDockWidget(m_framesDock, m_valuesDock, Qt::Horizontal);
-    resizeDocks({ m_framesDock, m_valuesDock }, { 230, 600 }, Qt::Horizontal);
+    setCorner(Qt::BottomRightCorner, Qt::BottomDockWidgetArea);
+    if (auto* modelDock = findChild<QDockWidget*>(QStringLiteral("modelDock"))) {
+        addDockWidget(Qt::LeftDockWidgetArea, m_framesDock);
+        splitDockWidget(modelDock, m_framesDock, Qt::Vertical);
+    } else {
+        addDockWidget(Qt::BottomDockWidgetArea, m_framesDock);
+    }
+    addDockWidget(Qt::BottomDockWidgetArea, m_valuesDock);
     // Shown when the first session starts.
     m_framesDock->hide();
     m_valuesDock->hide();
@@ -1634,10 +1676,10 @@ void MainWindow::createDebugActions()
         m_debugToolBar->addAction(debugAction(a));
     m_debugToolBar->addSeparator();
     // With its text: a toggle whose icon alone would not say what it does.
+    trace->setIconText(tr("Trace"));
     auto* traceButton = new QToolButton;
     traceButton->setDefaultAction(trace);
     traceButton->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    traceButton->setText(tr("Trace"));
     m_debugToolBar->addWidget(traceButton);
     updateDebugActions();
 }
@@ -1727,8 +1769,14 @@ bool MainWindow::startDebugSession()
     m_valuesModel->clear();
     m_framesModel->clear();
     clearDebugMarkers();
-    m_framesDock->show();
-    m_valuesDock->show();
+    if (m_valuesDock->isHidden()) {
+        m_valuesDock->show();
+        resizeDocks({ m_valuesDock }, { 240 }, Qt::Vertical);
+    }
+    if (m_framesDock->isHidden()) {
+        m_framesDock->show();
+        resizeDocks({ m_framesDock }, { 150 }, Qt::Vertical);
+    }
     if (tracing) {
         if (!m_livePage.page) {
             m_livePage.scene = new GraphScene(this);
@@ -1823,8 +1871,6 @@ void MainWindow::showPause(const DebugSession::Pause& pause)
 {
     m_framesModel->setFrames(pause.event.frames);
     m_valuesModel->setValues(pause.values);
-    if (m_framesModel->rowCount() > 0)
-        m_framesView->setCurrentIndex(m_framesModel->index(m_framesModel->rowCount() - 1, 0));
     applyDebugMarkers();
     if (m_debugger->isTracing())
         updateLiveTrace(pause.traceSoFar, false);
@@ -1959,7 +2005,7 @@ int MainWindow::fileLineOf(int sourceLine) const
 
 void MainWindow::setBreakpoint(int line, int iteration)
 {
-    if (line <= 0)
+    if (line <= 0 || !m_hasModel)
         return;
     m_breakpoints.insert(line, iteration > 0 ? iteration : -1);
     applyBreakpoints();
@@ -2154,12 +2200,14 @@ void MainWindow::updateLiveTrace(const IrGraph& graph, bool final)
     auto* watcher = new QFutureWatcher<LiveTraceJob>(this);
     m_liveWatchers.insert(watcher);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] { onLiveTraceLaidOut(watcher); });
-    watcher->setFuture(QtConcurrent::run([graph, options, generation, final] {
+    const FunctionInfo* fn = m_model.function(m_debugger->function());
+    const IrGraph script = fn ? fn->graph : IrGraph();
+    watcher->setFuture(QtConcurrent::run([graph, script, options, generation, final] {
         LiveTraceJob job;
         job.generation = generation;
         job.final = final;
-        job.graph = graph;
-        job.layout = layoutGraph(graph, options);
+        job.graph = liveTraceGraph(graph, script);
+        job.layout = layoutGraph(job.graph, options);
         return job;
     }));
 }

@@ -332,6 +332,9 @@ private:
     QToolBar* m_debugToolBar = nullptr;
     QHash<int, QAction*> m_debugActions; ///< by DebugAction
     QMap<int, int> m_breakpoints; ///< source panel line -> iteration (-1: all)
+    QStringList m_expandedValues; ///< names of the Values rows expanded before the last pause
+    QString m_currentValue; ///< the Values row the user made current last
+    bool m_pickingValue = false; ///< the window, not the user, is making a Values row current
     bool m_hasPendingCommand = false; ///< a command to apply at the new session's first pause
     DebugSession::Command m_pendingCommand = DebugSession::Command::StepInto;
     int m_pendingLine = 0;

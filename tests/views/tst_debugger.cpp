@@ -1,0 +1,398 @@
+// The debugger in the main window, driven as a user drives it: keys, gutter clicks, the Debug actions. Every wait is
+// on the window's own signals (debugPaused, debugFinished, liveTraceShown).
+
+#include "debugcontroller.h"
+#include "executor.h"
+#include "framesmodel.h"
+#include "graphitems.h"
+#include "graphscene.h"
+#include "graphview.h"
+#include "inputsetseditor.h"
+#include "inputsetsmodel.h"
+#include "mainwindow.h"
+#include "sourceview.h"
+#include "valuesmodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTreeView>
+#include <QtTest>
+
+using namespace jitscope;
+
+namespace {
+
+constexpr int kJobTimeoutMs = 180 * 1000;
+constexpr int kPauseTimeoutMs = 30 * 1000;
+
+QString example()
+{
+    return QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
+}
+
+/// "aten::mul@6#2": the paused node's kind and its loop iterations (1-based), as the core test writes them.
+QString where(const DebugSession::Pause& p)
+{
+    QString s = p.event.kind;
+    for (const LoopFrame& f : p.event.loopPath)
+        s += QStringLiteral("@%1#%2").arg(f.line).arg(f.iteration + 1);
+    return s;
+}
+
+bool openAndWait(MainWindow& window, const QString& path)
+{
+    window.resize(1400, 900);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    QSignalSpy idle(&window, &MainWindow::idle);
+    window.openFile(path);
+    return (window.isIdle() || idle.wait(kJobTimeoutMs)) && window.isIdle() && window.hasModel();
+}
+
+} // namespace
+
+/// Presses keys and waits until the window shows the next pause or the end.
+class Driver : public QObject
+{
+    Q_OBJECT
+public:
+    explicit Driver(MainWindow& window)
+        : m_window(window)
+    {
+        connect(&window, &MainWindow::debugPaused, this, [this] { Q_EMIT stopped(); });
+        connect(&window, &MainWindow::debugFinished, this, [this] { Q_EMIT stopped(); });
+    }
+
+    /// Presses @p key and waits; true when the session paused, false when it finished (or timed out).
+    bool press(Qt::Key key, Qt::KeyboardModifiers modifiers = Qt::NoModifier)
+    {
+        QSignalSpy spy(this, &Driver::stopped);
+        QTest::keyClick(&m_window, key, modifiers);
+        return waitFor(spy);
+    }
+    /// Triggers @p action and waits, like press().
+    bool trigger(MainWindow::DebugAction action)
+    {
+        QSignalSpy spy(this, &Driver::stopped);
+        m_window.debugAction(action)->trigger();
+        return waitFor(spy);
+    }
+    QString where() const { return ::where(m_window.debugger()->lastPause()); }
+
+Q_SIGNALS:
+    void stopped();
+
+private:
+    bool waitFor(QSignalSpy& spy)
+    {
+        if (spy.isEmpty() && !spy.wait(kPauseTimeoutMs))
+            return false;
+        return m_window.debugger()->isPaused();
+    }
+
+    MainWindow& m_window;
+};
+
+class TestDebugger : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void stepIntoTheLoop()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example()));
+        QAbstractItemModelTester framesTester(
+            window.framesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester valuesTester(
+            window.valuesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        Driver driver(window);
+        const FunctionInfo* fn = window.model().function(window.currentFunction());
+        QVERIFY(fn);
+        QVERIFY(window.debugAction(MainWindow::DebugAction::StartContinue)->isEnabled());
+        QVERIFY(!window.debugAction(MainWindow::DebugAction::Stop)->isEnabled());
+
+        QStringList seen;
+        QHash<QString, double> resultSum; // by pause
+        QHash<QString, bool> resultChanged;
+        QHash<QString, QStringList> frames;
+        while (driver.press(Qt::Key_F11)) {
+            const DebugSession::Pause& p = window.debugger()->lastPause();
+            const QString at = driver.where();
+            seen << at;
+            // The paused node carries the debugger's marker, and only it; its line has the arrow.
+            const int shown = window.scriptScene()->displayedNode(p.event.scriptNode);
+            QCOMPARE(window.scriptScene()->executionNode(), shown);
+            QVERIFY(window.scriptScene()->nodeItem(shown)->hasExecutionMarker());
+            int marked = 0;
+            for (NodeItem* item : window.scriptScene()->nodeItems())
+                marked += item->hasExecutionMarker();
+            QCOMPARE(marked, 1);
+            QCOMPARE(window.sourceView()->executionLine(), p.event.location.line);
+            QVERIFY(window.statusText().startsWith(QLatin1String("Paused before ") + p.event.kind));
+            QStringList rows;
+            for (int row = 0; row < window.framesModel()->rowCount(); ++row)
+                rows << window.framesModel()->index(row, FramesModel::FrameColumn).data().toString();
+            frames.insert(at, rows);
+            const int result = window.valuesModel()->rowOfName(QStringLiteral("result"));
+            if (result >= 0) {
+                const QModelIndex index = window.valuesModel()->index(result, 0);
+                resultSum.insert(at, index.data(ValuesModel::SumRole).toDouble());
+                resultChanged.insert(at, index.data(ValuesModel::ChangedRole).toBool());
+            }
+            QVERIFY(window.debugAction(MainWindow::DebugAction::Stop)->isEnabled());
+            QCOMPARE(window.debugAction(MainWindow::DebugAction::StartContinue)->text(), QStringLiteral("&Continue"));
+        }
+        QCOMPARE(seen,
+            (QStringList { "aten::select", "aten::size", "prim::Loop", "aten::select@6#1", "aten::mul@6#1",
+                "aten::select@6#2", "aten::mul@6#2", "aten::select@6#3", "aten::mul@6#3" }));
+
+        QCOMPARE(frames.value("aten::size"), QStringList { "loop_in_traced_fn" });
+        QCOMPARE(frames.value("aten::mul@6#2"),
+            (QStringList { "loop_in_traced_fn", "loop at line 6 \u2014 iteration 2 of 3" }));
+        // result = x[0] before iteration 1, x[0] * x[0] before iteration 2: its sum changes, and it is marked so.
+        QVERIFY(resultSum.contains("aten::select@6#1") && resultSum.contains("aten::select@6#2"));
+        QVERIFY(resultSum.value("aten::select@6#1") != resultSum.value("aten::select@6#2"));
+        QVERIFY(resultSum.value("aten::select@6#2") != resultSum.value("aten::select@6#3"));
+        QVERIFY(resultChanged.value("aten::select@6#2"));
+        QVERIFY(!resultChanged.value("aten::mul@6#2")); // x[i] ran, result did not change
+
+        // The end: the return value in Values, no marker left, the check's result untouched.
+        QCOMPARE(window.debugger()->state(), DebugController::State::Finished);
+        QCOMPARE(window.valuesModel()->rowCount(), 1);
+        QCOMPARE(window.valuesModel()->index(0, 0).data().toString(), QStringLiteral("return"));
+        QCOMPARE(window.framesModel()->rowCount(), 0);
+        QCOMPARE(window.scriptScene()->executionNode(), -1);
+        QCOMPARE(window.sourceView()->executionLine(), 0);
+        QVERIFY(window.statusText().contains(QLatin1String("returned float32[4,5]")));
+        QVERIFY(window.hasReport());
+        QCOMPARE(
+            window.debugAction(MainWindow::DebugAction::StartContinue)->text(), QStringLiteral("&Start Debugging"));
+    }
+
+    void breakpointInTheGutter()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example()));
+        Driver driver(window);
+        SourceView* source = window.sourceView();
+        const QRect line7 = source->lineRect(7);
+        QVERIFY(!line7.isEmpty());
+        QTest::mouseClick(source->lineNumberArea(), Qt::LeftButton, Qt::NoModifier, QPoint(8, line7.center().y()));
+        QCOMPARE(window.breakpoints(), (QMap<int, int> { { 7, -1 } }));
+        QCOMPARE(source->breakpoints(), window.breakpoints());
+        // The script nodes of line 7 get a dot.
+        QCOMPARE(window.scriptScene()->breakpointNodes().size(), 2);
+
+        // F5 runs to the breakpoint, once per iteration.
+        QStringList hits;
+        while (driver.press(Qt::Key_F5)) {
+            QVERIFY(window.debugger()->lastPause().atBreakpoint);
+            hits << driver.where();
+            QVERIFY(window.statusText().contains(QLatin1String("breakpoint")));
+        }
+        QCOMPARE(hits, (QStringList { "aten::select@6#1", "aten::select@6#2", "aten::select@6#3" }));
+        QVERIFY(window.debugger()->lastPause().result.ok);
+
+        // Another click removes it.
+        QTest::mouseClick(source->lineNumberArea(), Qt::LeftButton, Qt::NoModifier, QPoint(8, line7.center().y()));
+        QVERIFY(window.breakpoints().isEmpty());
+        QVERIFY(window.scriptScene()->breakpointNodes().isEmpty());
+    }
+
+    void breakpointInOneIteration()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example()));
+        Driver driver(window);
+        window.setBreakpoint(7, 2);
+        QVERIFY(driver.press(Qt::Key_F5));
+        QCOMPARE(driver.where(), QStringLiteral("aten::select@6#2"));
+        QVERIFY(!driver.press(Qt::Key_F5));
+        QCOMPARE(window.debugger()->state(), DebugController::State::Finished);
+    }
+
+    void breakpointSetWhilePaused()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example()));
+        Driver driver(window);
+        QVERIFY(driver.press(Qt::Key_F10)); // starts, paused before the first node
+        QCOMPARE(driver.where(), QStringLiteral("aten::select"));
+        window.toggleBreakpoint(7);
+        QVERIFY(driver.press(Qt::Key_F5));
+        QCOMPARE(driver.where(), QStringLiteral("aten::select@6#1"));
+        window.toggleBreakpoint(7);
+        QVERIFY(!driver.press(Qt::Key_F5));
+    }
+
+    void stepOverOutNextIterationRunToCursor()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example()));
+        Driver driver(window);
+        // Run to Cursor with the multiplication selected: its line, in the first iteration.
+        const FunctionInfo* fn = window.model().function(window.currentFunction());
+        int mul = -1;
+        for (const IrNode& n : fn->graph.nodes)
+            mul = n.kind == QLatin1String("aten::mul") ? n.id : mul;
+        window.scriptScene()->selectNode(mul);
+        QCOMPARE(window.runToCursorLine(), 7);
+        QVERIFY(driver.press(Qt::Key_F10, Qt::ControlModifier));
+        QCOMPARE(driver.where(), QStringLiteral("aten::select@6#1"));
+        QVERIFY(driver.press(Qt::Key_F10)); // step over the select
+        QCOMPARE(driver.where(), QStringLiteral("aten::mul@6#1"));
+        QVERIFY(driver.press(Qt::Key_F11, Qt::ControlModifier)); // next iteration
+        QCOMPARE(driver.where(), QStringLiteral("aten::select@6#2"));
+        QCOMPARE(window.framesModel()->index(1, 0).data(FramesModel::IterationRole).toInt(), 2);
+        // Out of the loop: nothing follows it in this function, so the run ends.
+        QVERIFY(!driver.press(Qt::Key_F11, Qt::ShiftModifier));
+        QVERIFY(window.debugger()->lastPause().result.ok);
+    }
+
+    void restartAndStop()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example()));
+        Driver driver(window);
+        QVERIFY(driver.press(Qt::Key_F11));
+        QVERIFY(driver.press(Qt::Key_F11));
+        QCOMPARE(driver.where(), QStringLiteral("aten::size"));
+        QVERIFY(driver.press(Qt::Key_F5, Qt::ControlModifier | Qt::ShiftModifier));
+        QCOMPARE(driver.where(), QStringLiteral("aten::select"));
+        QCOMPARE(window.debugger()->pauseCount(), 1);
+        QVERIFY(!driver.press(Qt::Key_F2, Qt::ControlModifier));
+        QVERIFY(window.debugger()->wasStopped());
+        QCOMPARE(window.scriptScene()->executionNode(), -1);
+        QVERIFY(window.statusText().contains(QLatin1String("stopped")));
+    }
+
+    void stopEndsAnEndlessLoop()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        // The file's check spins too (until its timeout): debugging cancels it and runs it again afterwards.
+        QSignalSpy loaded(&window, &MainWindow::fileLoaded);
+        window.openFile(QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/bad/infinite_loop.py"), QStringLiteral("spin"));
+        QVERIFY(loaded.wait(kJobTimeoutMs));
+        QSignalSpy paused(&window, &MainWindow::debugPaused);
+        QSignalSpy finished(&window, &MainWindow::debugFinished);
+        QTest::keyClick(&window, Qt::Key_F5);
+        QCOMPARE(window.debugger()->state(), DebugController::State::Running);
+        QVERIFY(!finished.wait(300)); // still spinning
+        QCOMPARE(paused.count(), 0);
+        QVERIFY(window.debugAction(MainWindow::DebugAction::Stop)->isEnabled());
+        QVERIFY(!window.debugAction(MainWindow::DebugAction::StepInto)->isEnabled());
+        QElapsedTimer clock;
+        clock.start();
+        QTest::keyClick(&window, Qt::Key_F2, Qt::ControlModifier);
+        QVERIFY(finished.count() == 1 || finished.wait(kPauseTimeoutMs));
+        QVERIFY2(clock.elapsed() < 200, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY(window.debugger()->wasStopped());
+        QVERIFY(window.debugger()->lastPause().result.error.message.contains(QLatin1String("cancelled")));
+    }
+
+    void checkEndsTheSession()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example()));
+        Driver driver(window);
+        QVERIFY(driver.press(Qt::Key_F11));
+        // A paused session holds the model: the check must not wait for it forever.
+        QSignalSpy checked(&window, &MainWindow::checkFinished);
+        QSignalSpy finished(&window, &MainWindow::debugFinished);
+        QTest::keyClick(&window, Qt::Key_R, Qt::ControlModifier);
+        QVERIFY(checked.wait(kJobTimeoutMs));
+        QVERIFY(finished.count() == 1);
+        QVERIFY(window.hasReport());
+        QCOMPARE(window.traceTabCount(), 3);
+    }
+
+    void archiveMethodWithCalls()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/module_list_loop.pt")));
+        Driver driver(window);
+        // No inputs in an archive: debugging needs a set first.
+        QTest::keyClick(&window, Qt::Key_F11);
+        QVERIFY(!window.isDebugging());
+        QVERIFY(window.statusText().contains(QLatin1String("Add an input set")));
+        window.inputSetsEditor()->model()->setTexts({ QStringLiteral("f32[2,4]") });
+        // Into the first layer's forward: the frames show the call, the marker stays on the call node.
+        QStringList kinds;
+        while (driver.press(Qt::Key_F11) && kinds.size() < 40) {
+            const DebugSession::Pause& p = window.debugger()->lastPause();
+            kinds << p.event.kind;
+            QVERIFY(window.scriptScene()->executionNode() >= 0);
+            if (p.event.depth > 0)
+                QVERIFY(window.framesModel()->rowCount() >= 2);
+        }
+        QVERIFY(kinds.contains(QStringLiteral("aten::linear")));
+        QVERIFY(kinds.contains(QStringLiteral("aten::tanh")));
+        QVERIFY(window.debugger()->lastPause().result.ok);
+    }
+
+    void liveTrace()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example()));
+        Driver driver(window);
+        window.debugAction(MainWindow::DebugAction::TraceWhileDebugging)->setChecked(true);
+        QSignalSpy shown(&window, &MainWindow::liveTraceShown);
+        int previous = 0;
+        int grew = 0;
+        while (driver.press(Qt::Key_F11)) {
+            QVERIFY(shown.wait(kJobTimeoutMs));
+            shown.clear();
+            GraphScene* scene = window.liveTraceScene();
+            QVERIFY(scene);
+            const IrGraph& trace = window.liveTrace();
+            // Only what the function records: not the statistics the debugger computes while the tracer runs.
+            for (const IrNode& n : trace.nodes)
+                QVERIFY2(n.kind != QLatin1String("aten::isfinite"), qPrintable(trace.toText(false)));
+            int statuses = 0;
+            for (auto it = scene->nodeStatuses().cbegin(); it != scene->nodeStatuses().cend(); ++it)
+                statuses += it.value() == DiffStatus::Inserted;
+            const int nodes = int(trace.nodes.size());
+            if (nodes > previous && previous > 0) {
+                ++grew;
+                QVERIFY2(statuses > 0, qPrintable(driver.where()));
+            }
+            previous = qMax(previous, nodes);
+        }
+        QVERIFY(grew >= 4);
+        QVERIFY(shown.count() == 1 || shown.wait(kJobTimeoutMs));
+        const DebugSession::Pause& end = window.debugger()->lastPause();
+        QVERIFY2(end.trace.ok, qPrintable(end.trace.error.toString()));
+        const TraceResult plain = traceFunction(window.model(), window.currentFunction(), window.debugger()->inputs());
+        QVERIFY(plain.ok);
+        QCOMPARE(canonicalizeDump(window.liveTrace().toText(false)), canonicalizeDump(plain.graph.toText(false)));
+
+        // Each live node leads to the script node that recorded it, and back.
+        window.showView(MainWindow::View::LiveTrace);
+        QCOMPARE(window.currentView(), MainWindow::View::LiveTrace);
+        int mul = -1;
+        for (const IrNode& n : window.liveTrace().nodes)
+            mul = mul < 0 && n.kind == QLatin1String("aten::mul") ? n.id : mul;
+        QVERIFY(mul >= 0);
+        window.liveTraceScene()->selectNode(mul);
+        const int origin = window.scriptScene()->selectedNodeId();
+        QVERIFY(origin >= 0);
+        QCOMPARE(
+            window.model().function(window.currentFunction())->graph.node(origin).kind, QStringLiteral("aten::mul"));
+        QCOMPARE(window.sourceView()->highlightedLine(), 7);
+        window.scriptScene()->selectNode(-1);
+        window.scriptScene()->selectNode(origin);
+        QCOMPARE(window.liveTraceScene()->linkedNodes().size(), 3); // one per iteration
+    }
+};
+
+QTEST_MAIN(TestDebugger)
+#include "tst_debugger.moc"
