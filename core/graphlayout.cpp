@@ -193,12 +193,31 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         b.nodes.push_back(ln);
     }
 
+    QHash<QString, QString> moduleText; // module path -> DOT text of its top-level nodes
     std::function<void(const IrBlock&, int, int)> emitBlock = [&](const IrBlock& block, int depth, int parentCluster) {
         const QString indent(2 * depth, QLatin1Char(' '));
         for (int id : block.nodes) {
             const IrNode& n = g.node(id);
             if (folder.isFolded(id))
                 continue;
+            const int textStart = dot.size();
+            // Top-level nodes of submodules are collected per module and written inside its cluster below.
+            struct Bucket
+            {
+                QString& dot;
+                bool active;
+                int start;
+                QHash<QString, QString>& buckets;
+                QString module;
+                ~Bucket()
+                {
+                    if (!active)
+                        return;
+                    buckets[module] += dot.mid(start);
+                    dot.truncate(start);
+                }
+            } bucket { dot, opt.groupByModule && depth == 0 && !n.modulePath.isEmpty(), textStart, moduleText,
+                n.modulePath };
             LayoutNode ln;
             ln.nodeId = id;
             ln.title = n.kind;
@@ -269,6 +288,39 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         }
     };
     emitBlock(g.top, 0, -1);
+    if (opt.groupByModule && !moduleText.isEmpty()) {
+        // Every prefix of every module path is a cluster: layer1 > layer1.0 > layer1.0.conv1.
+        QSet<QString> paths;
+        for (auto it = moduleText.cbegin(); it != moduleText.cend(); ++it) {
+            const QStringList parts = it.key().split(QLatin1Char('.'));
+            for (int k = 1; k <= parts.size(); ++k)
+                paths.insert(parts.mid(0, k).join(QLatin1Char('.')));
+        }
+        QStringList sorted(paths.begin(), paths.end());
+        std::sort(sorted.begin(), sorted.end());
+        std::function<void(const QString&, int, int)> writeModule = [&](const QString& path, int depth, int parent) {
+            const int index = b.clusters.size();
+            LayoutCluster c;
+            c.nodeId = -1;
+            c.blockIndex = -1;
+            c.parentCluster = parent;
+            c.module = path;
+            c.title = path;
+            b.clusters.push_back(c);
+            const QString indent(2 * depth, QLatin1Char(' '));
+            dot += indent + QStringLiteral("subgraph cluster_%1 {\n").arg(index);
+            dot += indent + QStringLiteral("  label=\"%1\"; labeljust=l; style=\"rounded\";\n").arg(dotEscape(path));
+            dot += moduleText.value(path);
+            for (const QString& child : sorted)
+                if (child.section(QLatin1Char('.'), 0, -2) == path
+                    && child.count(QLatin1Char('.')) == path.count(QLatin1Char('.')) + 1)
+                    writeModule(child, depth + 1, index);
+            dot += indent + QStringLiteral("}\n");
+        };
+        for (const QString& path : sorted)
+            if (!path.contains(QLatin1Char('.')))
+                writeModule(path, 1, -1);
+    }
 
     LayoutNode out;
     out.role = LayoutNode::Role::GraphOutputs;

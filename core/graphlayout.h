@@ -34,6 +34,7 @@ struct LayoutOptions
 {
     bool foldConstants = true; ///< fold prim::Constant / int lists / GetAttr chains into the consuming node
     bool showBlocks = true; ///< draw prim::Loop / prim::If bodies as nested clusters
+    bool groupByModule = false; ///< draw the code of each submodule (IrNode::modulePath) as a nested cluster
     QString fontName = QStringLiteral("Helvetica");
     double fontSize = 10; ///< points
 };
@@ -63,8 +64,9 @@ struct LayoutEdge
 /// A prim::Loop / prim::If block drawn as a cluster.
 struct LayoutCluster
 {
-    int nodeId = -1; ///< the owning control-flow node
+    int nodeId = -1; ///< the owning control-flow node; -1 for a module cluster
     int blockIndex = 0;
+    QString module; ///< module clusters: the submodule's path ("layer1.0.conv1"); empty for control flow
     int parentCluster = -1; ///< index into GraphLayout::clusters, -1 at top level
     QString title; ///< "loop (line 5)" / "if (line 9): then"
     QRectF box;

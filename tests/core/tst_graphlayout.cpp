@@ -102,6 +102,38 @@ private Q_SLOTS:
         QVERIFY(!error.isEmpty());
     }
 
+    void modulesAsNestedClusters()
+    {
+        LoadOptions load;
+        load.inlineCalls = true;
+        const LoadResult r = loadModel(dataDir() + QStringLiteral("/archives/conv_block.pt"), load);
+        QVERIFY(r.ok);
+        const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
+        LayoutOptions options;
+        options.groupByModule = true;
+        const GraphLayout layout = layoutGraph(g, options);
+        QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
+        QHash<QString, int> modules;
+        for (int i = 0; i < layout.clusters.size(); ++i)
+            if (!layout.clusters[i].module.isEmpty())
+                modules.insert(layout.clusters[i].module, i);
+        QVERIFY2(modules.contains(QStringLiteral("layer1")) && modules.contains(QStringLiteral("layer1.0"))
+                && modules.contains(QStringLiteral("fc")),
+            qPrintable(QStringList(modules.keys()).join(QLatin1Char(','))));
+        // layer1.0 (the conv) sits inside layer1, and its nodes inside its box.
+        const LayoutCluster& conv = layout.clusters[modules.value(QStringLiteral("layer1.0"))];
+        QCOMPARE(conv.parentCluster, modules.value(QStringLiteral("layer1")));
+        QVERIFY(layout.clusters[conv.parentCluster].box.contains(conv.box));
+        int inside = 0;
+        for (const LayoutNode& n : layout.nodes)
+            if (n.role == LayoutNode::Role::Node && g.node(n.nodeId).modulePath == QLatin1String("layer1.0")
+                && g.node(n.nodeId).parentNode < 0) {
+                QVERIFY(conv.box.contains(n.box));
+                ++inside;
+            }
+        QVERIFY(inside > 0);
+    }
+
     void categories_data()
     {
         QTest::addColumn<QString>("kind");
