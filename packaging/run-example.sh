@@ -10,4 +10,9 @@ fi
 echo "make run: no display (DISPLAY and WAYLAND_DISPLAY are unset), so the GUI cannot open."
 echo "Showing what 'jitscope-cli graph $EXAMPLE' prints instead; with a display, run: $BUILD/bin/jitscope --view compare $EXAMPLE"
 echo
-exec "$BUILD/bin/jitscope-cli" graph "$EXAMPLE"
+"$BUILD/bin/jitscope-cli" graph "$EXAMPLE"
+echo
+echo "And what 'jitscope-cli check $EXAMPLE' finds across the file's input sets:"
+echo
+# check exits 1 when the traces diverge, which they do here: that is the finding, not a failure of make run.
+"$BUILD/bin/jitscope-cli" check "$EXAMPLE" || true
