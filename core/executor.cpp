@@ -346,10 +346,9 @@ void tracerWarningHook(const std::string& msg);
 class Executor
 {
 public:
-    Executor(const ExecOptions& options, bool tracing, const QString& sourceFile)
+    Executor(const ExecOptions& options, bool tracing)
         : m_options(options)
         , m_tracing(tracing)
-        , m_sourceFile(sourceFile)
     {
         m_clock.start();
     }
@@ -1591,13 +1590,13 @@ private:
             bind(env, n->output(), Slot { result });
             return;
         }
-        runTracedOperator(n, env, kind);
+        runTracedOperator(n, env);
         if (kind.size() > 1 && kind.back() == '_' && kind != "aten::copy_" && isAugmentedSubscript(n))
             restoreAugmentedSubscript(n, env);
     }
 
     /// An operator with tensor semantics: runs it the way Python's binding would call it.
-    void runTracedOperator(tj::Node* n, Env& env, const std::string& kind)
+    void runTracedOperator(tj::Node* n, Env& env)
     {
         const tj::Operator* op = n->maybeOperator();
         if (!op)
@@ -1756,7 +1755,6 @@ private:
         if (n->outputs().size() == 1 && n->output()->type()->kind() == c10::TypeKind::ListType
             && n->output()->type()->containedType(0)->kind() == c10::TypeKind::TensorType && op->isC10Op())
             env[n->output()].pythonTuple = true;
-        (void)kind;
     }
 
     /// What tracer::ArgumentStash does for Python's argument parser, done on the recorded node afterwards
@@ -1774,7 +1772,6 @@ private:
         if (!any)
             return;
         const c10::Symbol kind = c10::Symbol::fromQualString(schema.name());
-        (void)0;
         tj::Node* recorded = nullptr;
         for (tj::Node* p = insertPoint->prev(); p != before && p->kind() != c10::prim::Param; p = p->prev()) {
             if (p->kind() == kind) {
@@ -1863,7 +1860,6 @@ private:
 
     const ExecOptions& m_options;
     bool m_tracing;
-    QString m_sourceFile;
     QElapsedTimer m_clock;
     quint64 m_steps = 0;
     int m_depth = 0;
@@ -2093,7 +2089,7 @@ RunResult runFunction(
         return r;
     }
     std::lock_guard<std::mutex> lock(model.handle->mutex);
-    Executor exec(options, /*tracing=*/false, model.path);
+    Executor exec(options, /*tracing=*/false);
     ExecutorScope scope(&exec);
     try {
         at::NoGradGuard noGrad;
@@ -2160,7 +2156,7 @@ TraceResult traceFunctionImpl(
     }
     installHooks();
     std::lock_guard<std::mutex> lock(model.handle->mutex);
-    Executor exec(options, /*tracing=*/true, model.path);
+    Executor exec(options, /*tracing=*/true);
     ExecutorScope scope(&exec);
     auto graph = tj::toGraphFunction(*p.fn).graph();
     exec.indexScriptGraph(*graph);
@@ -2341,7 +2337,7 @@ RunResult runTrace(const TraceResult& trace, const InputSet& inputs, const ExecO
         return r;
     }
     std::lock_guard<std::mutex> lock(trace.program->mutex);
-    Executor exec(options, /*tracing=*/false, QString());
+    Executor exec(options, /*tracing=*/false);
     ExecutorScope scope(&exec);
     try {
         at::NoGradGuard noGrad;
@@ -2388,7 +2384,7 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, c
     RunResult traced, scripted;
     try {
         at::NoGradGuard noGrad;
-        Executor exec(options, /*tracing=*/false, QString());
+        Executor exec(options, /*tracing=*/false);
         ExecutorScope scope(&exec);
         std::vector<Slot> args;
         if (trace.program->self)
@@ -2405,7 +2401,7 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, c
     }
     try {
         at::NoGradGuard noGrad;
-        Executor exec(options, /*tracing=*/false, model.path);
+        Executor exec(options, /*tracing=*/false);
         ExecutorScope scope(&exec);
         std::vector<Slot> args;
         if (p.self)

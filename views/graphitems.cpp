@@ -12,10 +12,36 @@ namespace jitscope {
 namespace {
 
 const QColor kSelectionColor(0x1f, 0x6f, 0xeb);
-const QColor kTextColor(0x1f, 0x23, 0x28);
-const QColor kDetailColor(0x4b, 0x55, 0x63);
-const QColor kEdgeColor(0x8c, 0x93, 0x9d);
-const QColor kEdgeLabelColor(0x6b, 0x72, 0x80);
+bool g_darkTheme = false;
+
+QColor textColor()
+{
+    return g_darkTheme ? QColor(0xe6, 0xed, 0xf3) : QColor(0x1f, 0x23, 0x28);
+}
+
+QColor detailColor()
+{
+    return g_darkTheme ? QColor(0xaa, 0xb4, 0xc0) : QColor(0x4b, 0x55, 0x63);
+}
+
+QColor edgeColor()
+{
+    return g_darkTheme ? QColor(0x8b, 0x94, 0x9e) : QColor(0x8c, 0x93, 0x9d);
+}
+
+QColor edgeLabelColor()
+{
+    return g_darkTheme ? QColor(0xa0, 0xa8, 0xb2) : QColor(0x6b, 0x72, 0x80);
+}
+
+/// The light pastel fills become deep tones of the same hue on a dark background, so light text stays readable.
+QColor themedFill(const QColor& light)
+{
+    if (!g_darkTheme)
+        return light;
+    QColor c = light.toHsl();
+    return QColor::fromHslF(c.hslHueF() < 0 ? 0 : c.hslHueF(), qMin(1.0f, c.hslSaturationF() * 0.55f), 0.26f);
+}
 
 constexpr qreal kNodePadding = 3;
 constexpr qreal kNodeRadius = 5;
@@ -76,6 +102,21 @@ qreal distanceToBox(QPointF p, const QRectF& box)
 }
 
 } // namespace
+
+void setDarkGraphTheme(bool dark)
+{
+    g_darkTheme = dark;
+}
+
+bool isDarkGraphTheme()
+{
+    return g_darkTheme;
+}
+
+QColor graphBackgroundColor()
+{
+    return g_darkTheme ? QColor(0x16, 0x1b, 0x22) : QColor(0xfa, 0xfb, 0xfc);
+}
 
 QColor categoryColor(OpCategory category)
 {
@@ -338,7 +379,7 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     painter->drawRoundedRect(m_rect.translated(1.2, 1.5), radius, radius);
 
     const bool marked = m_status != DiffStatus::Unchanged;
-    const QColor base = marked ? diffStatusFill(m_status) : m_fill;
+    const QColor base = themedFill(marked ? diffStatusFill(m_status) : m_fill);
     QColor fill = m_hovered ? base.lighter(104) : base;
     QPen pen(base.darker(m_hovered ? 190 : 145), m_hovered ? 1.6 : 1.0);
     if (marked)
@@ -393,13 +434,13 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     const qreal total = titleMetrics.height() + detailCount * detailMetrics.height();
     qreal y = m_rect.center().y() - total / 2;
 
-    painter->setPen(kTextColor);
+    painter->setPen(textColor());
     painter->setFont(m_titleFont);
     QRectF line(m_rect.left() + kNodePadding, y, textWidth, titleMetrics.height());
     painter->drawText(line, Qt::AlignCenter, titleMetrics.elidedText(m_title, Qt::ElideMiddle, textWidth));
     y += titleMetrics.height();
 
-    painter->setPen(kDetailColor);
+    painter->setPen(detailColor());
     painter->setFont(m_detailFont);
     for (int i = 0; i < detailCount; ++i) {
         line = QRectF(m_rect.left() + kNodePadding, y, textWidth, detailMetrics.height());
@@ -543,7 +584,7 @@ QPainterPath EdgeItem::shape() const
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
     painter->setRenderHint(QPainter::Antialiasing);
-    const QColor color = m_highlighted ? kSelectionColor : kEdgeColor;
+    const QColor color = m_highlighted ? kSelectionColor : edgeColor();
     painter->setPen(QPen(color, m_highlighted ? 2.0 : 1.2, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
     painter->setBrush(Qt::NoBrush);
     painter->drawPath(m_path);
@@ -554,7 +595,7 @@ void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     }
     if (!m_label.isEmpty() && levelOfDetail(option, painter) >= 0.45) {
         painter->setFont(m_labelFont);
-        painter->setPen(m_highlighted ? kSelectionColor : kEdgeLabelColor);
+        painter->setPen(m_highlighted ? kSelectionColor : edgeLabelColor());
         painter->drawText(labelRect(), Qt::AlignCenter, m_label);
     }
 }
@@ -619,7 +660,7 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     painter->setBrush(barFill);
     painter->drawPath(bar.intersected(clip));
 
-    QColor titleColor = base.darker(150);
+    QColor titleColor = g_darkTheme ? base.lighter(150) : base.darker(150);
     painter->setPen(titleColor);
     painter->setFont(m_font);
     const QRectF textRect(m_rect.left() + 8, m_rect.top() + 2, m_rect.width() - 16, metrics.height());
@@ -669,7 +710,7 @@ void MessageItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
     painter->setBrush(QColor(0, 0, 0, 18));
     painter->drawRoundedRect(m_rect.translated(1.5, 2), 8, 8);
     painter->setPen(QPen(error ? QColor(0xf1, 0xae, 0xb5) : QColor(0xd0, 0xd7, 0xde), 1));
-    painter->setBrush(error ? QColor(0xff, 0xf6, 0xf6) : QColor(Qt::white));
+    painter->setBrush(themedFill(error ? QColor(0xff, 0xf6, 0xf6) : QColor(Qt::white)));
     painter->drawRoundedRect(m_rect, 8, 8);
 
     QPainterPath card;
@@ -681,13 +722,13 @@ void MessageItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWid
     painter->drawPath(card.intersected(stripe));
 
     const qreal padding = 20;
-    painter->setPen(error ? accent.darker(120) : kTextColor);
+    painter->setPen(error ? accent.darker(120) : textColor());
     painter->setFont(m_titleFont);
     painter->drawText(
         QRectF(padding + 6, padding, m_rect.width() - 2 * padding - 6, QFontMetricsF(m_titleFont).height()),
         Qt::AlignLeft | Qt::AlignVCenter, m_title);
     if (!m_text.isEmpty()) {
-        painter->setPen(kTextColor);
+        painter->setPen(textColor());
         painter->setFont(m_textFont);
         painter->drawText(m_textRect, Qt::TextWordWrap | Qt::AlignLeft, m_text);
     }

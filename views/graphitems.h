@@ -13,6 +13,11 @@ namespace jitscope {
 
 /// Fill colour of a node box of the given category (a light palette; borders are derived from it).
 QColor categoryColor(OpCategory category);
+/// Graph colours for a dark background (scene background, node fills and text, edges); light by default.
+/// Scenes repaint with GraphScene::applyTheme().
+void setDarkGraphTheme(bool dark);
+bool isDarkGraphTheme();
+QColor graphBackgroundColor();
 
 /// Strong colour of a diff status (borders, badges, legend swatches); invalid for Unchanged.
 QColor diffStatusColor(DiffStatus status);

@@ -39,10 +39,18 @@ QString valueDescription(const IrGraph& graph, int valueId)
 GraphScene::GraphScene(QObject* parent)
     : QGraphicsScene(parent)
 {
-    setBackgroundBrush(QColor(0xfa, 0xfb, 0xfc));
+    setBackgroundBrush(graphBackgroundColor());
     // Items are placed once per layout; BSP indexing pays off for hit tests on large graphs.
     setItemIndexMethod(BspTreeIndex);
     connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
+}
+
+void GraphScene::applyTheme()
+{
+    setBackgroundBrush(graphBackgroundColor());
+    // Items cache their pixels: each must repaint, not just the scene.
+    for (QGraphicsItem* item : items())
+        item->update();
 }
 
 GraphScene::~GraphScene()

@@ -25,6 +25,8 @@ public:
     /// Replaces the scene's contents with a message card (welcome text, load or compile error).
     void showMessage(const QString& title, const QString& text, bool isError = false);
     void clearContents();
+    /// Repaints the background and every item after setDarkGraphTheme().
+    void applyTheme();
 
     bool hasGraph() const { return !m_nodes.isEmpty(); }
     /// The message card's title, empty when a graph is shown.

@@ -33,7 +33,7 @@ GraphView::GraphView(QWidget* parent)
     setResizeAnchor(AnchorViewCenter);
     setViewportUpdateMode(SmartViewportUpdate);
     setFrameShape(QFrame::NoFrame);
-    setBackgroundBrush(QColor(0xfa, 0xfb, 0xfc));
+    setBackgroundBrush(graphBackgroundColor());
     setFocusPolicy(Qt::StrongFocus);
 }
 
