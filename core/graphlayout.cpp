@@ -194,12 +194,52 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
     }
 
     QHash<QString, QString> moduleText; // module path -> DOT text of its top-level nodes
+    // Folded submodules: every node whose top-level ancestor belongs to one becomes that module's box.
+    auto foldedModuleOf = [&](int id) -> QString {
+        int top = id;
+        while (g.node(top).parentNode >= 0)
+            top = g.node(top).parentNode;
+        const QString& path = g.node(top).modulePath;
+        for (const QString& f : opt.foldedModules)
+            if (path == f || path.startsWith(f + QLatin1Char('.')))
+                return f;
+        return {};
+    };
+    QHash<QString, int> moduleBoxes; // folded module -> index in b.nodes
+    auto moduleBox = [&](const QString& module) {
+        auto it = moduleBoxes.find(module);
+        if (it != moduleBoxes.end())
+            return it.value();
+        LayoutNode ln;
+        ln.role = LayoutNode::Role::Module;
+        ln.module = module;
+        ln.title = module;
+        ln.category = OpCategory::Call;
+        const int index = b.nodes.size();
+        b.nodes.push_back(ln);
+        const QString text
+            = QStringLiteral("  n%1 [label=\"%2\", style=\"rounded,bold\"];\n").arg(index).arg(dotEscape(module));
+        const QString parent = module.contains(QLatin1Char('.')) ? module.section(QLatin1Char('.'), 0, -2) : QString();
+        if (opt.groupByModule && !parent.isEmpty())
+            moduleText[parent] += text;
+        else
+            dot += text;
+        moduleBoxes.insert(module, index);
+        return index;
+    };
     std::function<void(const IrBlock&, int, int)> emitBlock = [&](const IrBlock& block, int depth, int parentCluster) {
         const QString indent(2 * depth, QLatin1Char(' '));
         for (int id : block.nodes) {
             const IrNode& n = g.node(id);
             if (folder.isFolded(id))
                 continue;
+            if (depth == 0 && !opt.foldedModules.isEmpty()) {
+                const QString folded = foldedModuleOf(id);
+                if (!folded.isEmpty()) {
+                    layoutIndex.insert(id, moduleBox(folded));
+                    continue;
+                }
+            }
             const int textStart = dot.size();
             // Top-level nodes of submodules are collected per module and written inside its cluster below.
             struct Bucket
@@ -288,6 +328,19 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         }
     };
     emitBlock(g.top, 0, -1);
+    if (!opt.foldedModules.isEmpty()) {
+        // Nodes inside the blocks of folded nodes were never visited: they belong to the module's box too.
+        for (const IrNode& n : g.nodes) {
+            if (layoutIndex.contains(n.id))
+                continue;
+            const QString folded = foldedModuleOf(n.id);
+            if (!folded.isEmpty())
+                layoutIndex.insert(n.id, moduleBox(folded));
+        }
+        // The folded module clusters themselves must not be drawn: drop their text.
+        for (const QString& f : opt.foldedModules)
+            moduleText.remove(f);
+    }
     if (opt.groupByModule && !moduleText.isEmpty()) {
         // Every prefix of every module path is a cluster: layer1 > layer1.0 > layer1.0.conv1.
         QSet<QString> paths;
@@ -345,7 +398,15 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
             for (int in : blk.inputs)
                 blockInputOwner.insert(in, n.id);
 
+    QSet<QPair<int, int>> foldedPairs;
     auto addEdge = [&](int from, int to, int valueId) {
+        const bool folded
+            = b.nodes[from].role == LayoutNode::Role::Module || b.nodes[to].role == LayoutNode::Role::Module;
+        if (folded) {
+            if (foldedPairs.contains({ from, to }))
+                return;
+            foldedPairs.insert({ from, to });
+        }
         LayoutEdge e;
         e.fromNode = from;
         e.toNode = to;

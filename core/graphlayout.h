@@ -35,6 +35,7 @@ struct LayoutOptions
     bool foldConstants = true; ///< fold prim::Constant / int lists / GetAttr chains into the consuming node
     bool showBlocks = true; ///< draw prim::Loop / prim::If bodies as nested clusters
     bool groupByModule = false; ///< draw the code of each submodule (IrNode::modulePath) as a nested cluster
+    QStringList foldedModules; ///< submodules ("layer1.0") drawn as one box each instead of their code
     QString fontName = QStringLiteral("Helvetica");
     double fontSize = 10; ///< points
 };
@@ -43,7 +44,8 @@ struct LayoutOptions
 struct LayoutNode
 {
     int nodeId = -1; ///< IrGraph node id; -1 for the graph input/output terminals
-    enum class Role { Node, GraphInputs, GraphOutputs } role = Role::Node;
+    enum class Role { Node, GraphInputs, GraphOutputs, Module } role = Role::Node;
+    QString module; ///< Role::Module: the folded submodule's path
     QString title; ///< "aten::conv2d"
     QStringList details; ///< folded constants and attributes, one per line ("stride=[2, 2]")
     OpCategory category = OpCategory::Other;

@@ -134,6 +134,41 @@ private Q_SLOTS:
         QVERIFY(inside > 0);
     }
 
+    void foldedModuleIsOneBox()
+    {
+        LoadOptions load;
+        load.inlineCalls = true;
+        const LoadResult r = loadModel(dataDir() + QStringLiteral("/archives/conv_block.pt"), load);
+        QVERIFY(r.ok);
+        const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
+        LayoutOptions options;
+        options.groupByModule = true;
+        options.foldedModules = { QStringLiteral("layer1") };
+        const GraphLayout layout = layoutGraph(g, options);
+        QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
+        int boxes = 0, boxIndex = -1;
+        for (int i = 0; i < layout.nodes.size(); ++i) {
+            const LayoutNode& n = layout.nodes[i];
+            if (n.role == LayoutNode::Role::Module) {
+                ++boxes;
+                boxIndex = i;
+                QCOMPARE(n.module, QStringLiteral("layer1"));
+            } else if (n.role == LayoutNode::Role::Node) {
+                QVERIFY2(!g.node(n.nodeId).modulePath.startsWith(QLatin1String("layer1")), qPrintable(n.title));
+            }
+        }
+        QCOMPARE(boxes, 1);
+        for (const LayoutCluster& c : layout.clusters)
+            QVERIFY(!c.module.startsWith(QLatin1String("layer1")));
+        // The box is wired in: the input flows into it and its result flows on.
+        bool in = false, out = false;
+        for (const LayoutEdge& e : layout.edges) {
+            in |= e.toNode == boxIndex;
+            out |= e.fromNode == boxIndex;
+        }
+        QVERIFY(in && out);
+    }
+
     void categories_data()
     {
         QTest::addColumn<QString>("kind");
