@@ -16,6 +16,8 @@
 
 class QAction;
 class QDockWidget;
+class QFileSystemWatcher;
+class QTimer;
 class QFutureWatcherBase;
 class QLabel;
 class QMenu;
@@ -29,7 +31,9 @@ namespace jitscope {
 
 class CompareWidget;
 class DebugController;
+class FindBar;
 class FramesModel;
+class NodeInspector;
 class GraphScene;
 class GraphView;
 class InputSetsEditor;
@@ -125,7 +129,17 @@ public:
     /// node recorded, and its source line.
     void activateWarning(int row);
 
-    /// Writes the current graph to @p path as SVG or PNG (by suffix). Returns false and sets *error on failure.
+    /// The find bar under the graph tabs (Ctrl+F), searching the current tab's graph.
+    FindBar* findBar() const { return m_findBar; }
+    /// The Inspector dock's contents: the node selected last in the script or a trace tab.
+    NodeInspector* nodeInspector() const { return m_inspector; }
+    /// Dark application palette and graph colours (View > Dark Theme, saved with the settings).
+    void setDarkTheme(bool dark);
+    bool isDarkTheme() const;
+    /// Reloads the open file (as when it changes on disk), keeping the function and the tab.
+    void reloadFile();
+
+    /// Writes the current graph to @p path as SVG, PNG or DOT (by suffix). Returns false and sets *error on failure.
     bool exportView(const QString& path, QString* error = nullptr);
 
     static QStringList supportedSuffixes();
@@ -163,6 +177,8 @@ Q_SIGNALS:
     void idle();
     /// A file finished loading (successfully or not); see lastError().
     void fileLoaded(bool ok);
+    /// The open file changed on disk and its reload finished loading (see fileLoaded()).
+    void fileReloaded();
     /// A check finished and its result is shown (report().ok says whether it could run).
     void checkFinished();
     /// The debug session paused and the views show where.
@@ -196,6 +212,12 @@ private:
     void openDialog();
     void exportDialog();
     void about();
+    void watchFile(const QString& path);
+    void onWatchedPathChanged();
+    void updateFindTarget();
+    void createInspectorDock();
+    void onInspectorScriptNode(int nodeId);
+    void onInspectorTraceNode(int trace, int nodeId);
     /// The line of the source panel that @p location refers to, or 0 when the panel does not show that file.
     int sourceLineFor(const SourceLocation& location) const;
     void indexArchiveSource();
@@ -278,6 +300,15 @@ private:
     QMenu* m_recentMenu = nullptr;
     QAction* m_foldConstantsAction = nullptr;
     QAction* m_showBlocksAction = nullptr;
+    QAction* m_darkAction = nullptr;
+    FindBar* m_findBar = nullptr;
+    NodeInspector* m_inspector = nullptr;
+    QFileSystemWatcher* m_fileWatcher = nullptr;
+    QTimer* m_reloadTimer = nullptr;
+    bool m_reloading = false; ///< the load running is a reload: restore the tab and tell fileReloaded()
+    bool m_restoreTabPending = false;
+    View m_restoreView = View::Script;
+    int m_restoreTrace = 0;
 
     ModelInfo m_model;
     bool m_hasModel = false;
