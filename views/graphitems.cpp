@@ -636,13 +636,19 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     case Kind::Block:
         base = QColor(0x6b, 0x72, 0x80);
         break;
+    case Kind::Module:
+        base = QColor(0x0d, 0x94, 0x88);
+        break;
     }
+    // Module clusters are submodules' code, not control flow: teal, heavier and with a tinted body.
+    const bool module = m_kind == Kind::Module;
     painter->setRenderHint(QPainter::Antialiasing);
     QColor fill = base;
-    fill.setAlpha(16);
+    fill.setAlpha(module ? 24 : 16);
     QColor border = base;
-    border.setAlpha(140);
-    painter->setPen(QPen(border, 1.2, m_kind == Kind::If ? Qt::DashLine : Qt::SolidLine));
+    border.setAlpha(module ? 200 : 140);
+    painter->setPen(QPen(
+        border, module ? 2.0 : 1.2, m_kind == Kind::If ? Qt::DashLine : (module ? Qt::DashDotLine : Qt::SolidLine)));
     painter->setBrush(fill);
     painter->drawRoundedRect(m_rect, 8, 8);
 

@@ -148,7 +148,7 @@ class ClusterItem : public QGraphicsItem
 {
 public:
     enum { Type = QGraphicsItem::UserType + 3 };
-    enum class Kind { Loop, If, Block };
+    enum class Kind { Loop, If, Block, Module };
 
     ClusterItem(const LayoutCluster& cluster, int clusterIndex, Kind kind, int depth, double fontSize = 10);
 

@@ -111,7 +111,9 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
     }
     for (int i = 0; i < layout.clusters.size(); ++i) {
         const LayoutCluster& cluster = layout.clusters.at(i);
-        auto* item = new ClusterItem(cluster, i, clusterKind(graph, cluster.nodeId), depth.at(i), fontSize);
+        const ClusterItem::Kind kind
+            = cluster.module.isEmpty() ? clusterKind(graph, cluster.nodeId) : ClusterItem::Kind::Module;
+        auto* item = new ClusterItem(cluster, i, kind, depth.at(i), fontSize);
         if (cluster.nodeId >= 0 && cluster.nodeId < graph.nodes.size()) {
             const IrNode& node = graph.node(cluster.nodeId);
             item->setToolTip(node.location.isValid()

@@ -4,6 +4,7 @@
 #include "comparison.h"
 #include "debugcontroller.h"
 #include "divergencemodel.h"
+#include "findbar.h"
 #include "framesmodel.h"
 #include "graphitems.h"
 #include "graphscene.h"
@@ -13,6 +14,7 @@
 #include "legendbar.h"
 #include "livetrace.h"
 #include "modeltreemodel.h"
+#include "nodeinspector.h"
 #include "sourceview.h"
 #include "valuesmodel.h"
 #include "warningsmodel.h"
@@ -28,6 +30,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QFutureWatcher>
 #include <QHeaderView>
 #include <QImage>
@@ -49,9 +52,11 @@
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
 #include <QSvgGenerator>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -109,6 +114,7 @@ const char kSessionFile[] = "sessions.json";
 const char kRecentFilesKey[] = "recentFiles";
 const char kGeometryKey[] = "mainWindow/geometry";
 const char kStateKey[] = "mainWindow/state";
+const char kDarkThemeKey[] = "view/darkTheme";
 
 QSettings settings()
 {
@@ -216,7 +222,28 @@ MainWindow::MainWindow(QWidget* parent)
     m_compare = new CompareWidget;
     m_tabs->addTab(m_compare, tr("Compare"));
     m_tabs->setTabToolTip(m_tabs->indexOf(m_compare), tr("Two traces (or a trace and the script) side by side"));
-    setCentralWidget(m_tabs);
+    m_findBar = new FindBar;
+    m_findBar->hide();
+    auto* central = new QWidget;
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_tabs, 1);
+    centralLayout->addWidget(m_findBar);
+    setCentralWidget(central);
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateFindTarget);
+
+    // Editors often save by replacing the file, which drops it from the watch: its directory is watched too.
+    m_fileWatcher = new QFileSystemWatcher(this);
+    m_reloadTimer = new QTimer(this);
+    m_reloadTimer->setSingleShot(true);
+    m_reloadTimer->setInterval(300);
+    connect(m_fileWatcher, &QFileSystemWatcher::fileChanged, this, [this] { onWatchedPathChanged(true); });
+    connect(m_fileWatcher, &QFileSystemWatcher::directoryChanged, this, [this] { onWatchedPathChanged(false); });
+    connect(m_reloadTimer, &QTimer::timeout, this, [this] {
+        if (QFileInfo::exists(m_currentFile))
+            reloadFile();
+    });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::onCurrentTabChanged);
     connect(m_tabs->tabBar(), &QTabBar::tabBarClicked, this, [this] { m_userChoseTab = true; });
     connect(m_compare, &CompareWidget::nodeSelected, this, &MainWindow::onCompareNodeSelected);
@@ -231,6 +258,7 @@ MainWindow::MainWindow(QWidget* parent)
     createDocks();
     createCheckDocks();
     createDebugDocks();
+    createInspectorDock();
     createActions();
 
     m_statusLabel = new QLabel;
@@ -343,12 +371,29 @@ void MainWindow::createActions()
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     updateRecentMenu();
     file->addSeparator();
-    QAction* exportAction = file->addAction(tr("&Export View as SVG/PNG\u2026"), this, &MainWindow::exportDialog);
+    QAction* exportAction = file->addAction(tr("&Export View as SVG/PNG/DOT\u2026"), this, &MainWindow::exportDialog);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* find = edit->addAction(tr("&Find Node\u2026"), this, [this] {
+        updateFindTarget();
+        m_findBar->activate();
+    });
+    find->setShortcut(QKeySequence::Find);
+    QAction* findNext = edit->addAction(tr("Find &Next"), this, [this] {
+        m_findBar->show();
+        m_findBar->findNext();
+    });
+    findNext->setShortcut(QKeySequence(Qt::Key_F3));
+    QAction* findPrevious = edit->addAction(tr("Find &Previous"), this, [this] {
+        m_findBar->show();
+        m_findBar->findPrevious();
+    });
+    findPrevious->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     // The zoom actions act on the graph of the current tab (in Compare, on both sides through the sync).
@@ -382,10 +427,18 @@ void MainWindow::createActions()
     };
     connect(m_foldConstantsAction, &QAction::toggled, this, relayout);
     connect(m_showBlocksAction, &QAction::toggled, this, relayout);
+    m_groupByModuleAction = view->addAction(tr("&Group by Module"));
+    m_groupByModuleAction->setCheckable(true);
+    m_groupByModuleAction->setStatusTip(tr("Inline calls and draw each submodule's code as a cluster"));
+    // The graphs change (calls inlined or not): load the file again, keeping the function and the tab.
+    connect(m_groupByModuleAction, &QAction::toggled, this, &MainWindow::reloadFile);
     QAction* legend = view->addAction(tr("Show &Legend"));
     legend->setCheckable(true);
     legend->setChecked(true);
     connect(legend, &QAction::toggled, m_legend, &QWidget::setVisible);
+    m_darkAction = view->addAction(tr("&Dark Theme"));
+    m_darkAction->setCheckable(true);
+    connect(m_darkAction, &QAction::toggled, this, &MainWindow::setDarkTheme);
     view->addSeparator();
     QAction* showScript = view->addAction(tr("&Script Graph"), this, [this] { showView(View::Script); });
     showScript->setShortcut(QKeySequence(Qt::ALT | Qt::Key_1));
@@ -434,6 +487,7 @@ void MainWindow::restoreSettings()
     QSettings s = settings();
     restoreGeometry(s.value(QLatin1String(kGeometryKey)).toByteArray());
     restoreState(s.value(QLatin1String(kStateKey)).toByteArray());
+    setDarkTheme(s.value(QLatin1String(kDarkThemeKey), false).toBool());
     updateRecentMenu();
 }
 
@@ -512,6 +566,9 @@ void MainWindow::openFile(const QString& path, const QString& functionName)
     clearDebugMarkers();
     removeLiveTraceTab();
     m_currentFile = absolute;
+    watchFile(absolute);
+    if (!m_reloading)
+        m_restoreTabPending = false;
     m_currentFunction.clear();
     m_lastError.clear();
     m_hasModel = false;
@@ -536,15 +593,19 @@ void MainWindow::openFile(const QString& path, const QString& functionName)
     LayoutOptions options;
     options.foldConstants = m_foldConstantsAction->isChecked();
     options.showBlocks = m_showBlocksAction->isChecked();
-    const QString keySuffix = QStringLiteral("|%1%2").arg(int(options.foldConstants)).arg(int(options.showBlocks));
+    options.groupByModule = m_groupByModuleAction->isChecked();
+    const QString keySuffix = layoutOptionsKey();
+    LoadOptions loadOptions;
+    // Submodule code only shows up in the caller's graph once the calls are inlined.
+    loadOptions.inlineCalls = options.groupByModule;
 
-    startJob([absolute, functionName, options, keySuffix](const std::function<bool()>& canceled) {
+    startJob([absolute, functionName, options, keySuffix, loadOptions](const std::function<bool()>& canceled) {
         GuiJobResult r;
         r.kind = GuiJobResult::Kind::Load;
         r.path = absolute;
         QElapsedTimer timer;
         timer.start();
-        r.load = loadModel(absolute);
+        r.load = loadModel(absolute, loadOptions);
         r.loadMs = timer.elapsed();
         if (!r.load.ok) {
             QFile file(absolute);
@@ -598,6 +659,8 @@ void MainWindow::applyLoadResult(GuiJobResult& r)
         setStatus(tr("Failed to load: %1").arg(elided(r.load.error.message, 200)));
         resetCheck(tr("Nothing to check"), tr("%1 could not be loaded.").arg(QFileInfo(r.path).fileName()));
         Q_EMIT fileLoaded(false);
+        if (std::exchange(m_reloading, false))
+            Q_EMIT fileReloaded();
         return;
     }
 
@@ -657,6 +720,8 @@ void MainWindow::applyLoadResult(GuiJobResult& r)
         setStatus(r.functionError);
     updateDebugActions();
     Q_EMIT fileLoaded(true);
+    if (std::exchange(m_reloading, false))
+        Q_EMIT fileReloaded();
 }
 
 void MainWindow::showFunction(const QString& name)
@@ -689,9 +754,7 @@ void MainWindow::showFunction(const QString& name)
         return;
     }
 
-    LayoutOptions options;
-    options.foldConstants = m_foldConstantsAction->isChecked();
-    options.showBlocks = m_showBlocksAction->isChecked();
+    const LayoutOptions options = layoutOptions();
     m_scriptScene->showMessage(tr("Laying out %1\u2026").arg(name), QString());
     m_scriptView->showMessage();
     setStatus(tr("Laying out %1\u2026").arg(name));
@@ -724,9 +787,10 @@ QString MainWindow::cacheKey(const QString& function) const
 
 QString MainWindow::layoutOptionsKey() const
 {
-    return QStringLiteral("|%1%2")
+    return QStringLiteral("|%1%2%3")
         .arg(int(m_foldConstantsAction->isChecked()))
-        .arg(int(m_showBlocksAction->isChecked()));
+        .arg(int(m_showBlocksAction->isChecked()))
+        .arg(int(m_groupByModuleAction->isChecked()));
 }
 
 LayoutOptions MainWindow::layoutOptions() const
@@ -734,6 +798,7 @@ LayoutOptions MainWindow::layoutOptions() const
     LayoutOptions options;
     options.foldConstants = m_foldConstantsAction->isChecked();
     options.showBlocks = m_showBlocksAction->isChecked();
+    options.groupByModule = m_groupByModuleAction->isChecked();
     return options;
 }
 
@@ -1359,6 +1424,14 @@ void MainWindow::applyStartView()
     if (!m_startViewPending)
         return;
     m_startViewPending = false;
+    if (std::exchange(m_restoreTabPending, false)) {
+        // A reload: back to the tab the user was on.
+        if (m_restoreView == View::Trace && m_restoreTrace < m_tracePages.size())
+            m_tabs->setCurrentWidget(m_tracePages.at(m_restoreTrace).page);
+        else
+            showView(m_restoreView);
+        return;
+    }
     if (m_userChoseTab)
         return;
     if (m_hasStartView)
@@ -2420,6 +2493,7 @@ void MainWindow::onTraceNodeSelected(int trace, int nodeId)
         : node.location;
     m_sourceView->highlightLine(sourceLineFor(location));
     setStatus(describeTraceNode(trace, nodeId));
+    m_inspector->showTraceNode(trace, graph, nodeId, &m_report.script);
     m_linking = guard;
 }
 
@@ -2551,8 +2625,15 @@ void MainWindow::onNodeSelected(int nodeId)
     const FunctionInfo* fn = m_model.function(m_currentFunction);
     if (!fn || nodeId < 0 || nodeId >= fn->graph.nodes.size()) {
         m_sourceView->highlightLine(0);
+        m_inspector->clearNode();
         return;
     }
+    QVector<const IrGraph*> traces;
+    if (m_hasReport) {
+        for (const auto& t : m_report.traces)
+            traces.append(t.ok ? &t.graph : nullptr);
+    }
+    m_inspector->showScriptNode(fn->graph, nodeId, traces);
     const IrNode& node = fn->graph.node(nodeId);
     const int line = sourceLineFor(node.location);
     m_sourceView->highlightLine(line);
@@ -2629,6 +2710,22 @@ void MainWindow::updateRecentMenu()
 bool MainWindow::exportView(const QString& path, QString* error)
 {
     GraphScene* scene = currentGraphScene();
+    if (path.endsWith(QLatin1String(".dot"), Qt::CaseInsensitive)) {
+        // The graph the tab shows, as core lays it out (same folding and blocks), for Graphviz or other tools.
+        if (!scene->hasGraph()) {
+            if (error)
+                *error = tr("Nothing to export");
+            return false;
+        }
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly | QIODevice::Text)
+            || file.write(toDot(scene->graph(), layoutOptions()).toUtf8()) < 0 || !file.commit()) {
+            if (error)
+                *error = tr("Cannot write %1").arg(path);
+            return false;
+        }
+        return true;
+    }
     const QRectF source = scene->contentsRect().adjusted(-12, -12, 12, 12);
     if (source.isEmpty()) {
         if (error)
@@ -2677,11 +2774,13 @@ void MainWindow::exportDialog()
         suggestion += QLatin1Char('-') + m_currentFunction;
     QString selectedFilter;
     QString path = QFileDialog::getSaveFileName(this, tr("Export View"), suggestion + QStringLiteral(".svg"),
-        tr("SVG image (*.svg);;PNG image (*.png)"), &selectedFilter);
+        tr("SVG image (*.svg);;PNG image (*.png);;Graphviz DOT (*.dot)"), &selectedFilter);
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())
-        path += selectedFilter.contains(QLatin1String("png")) ? QStringLiteral(".png") : QStringLiteral(".svg");
+        path += selectedFilter.contains(QLatin1String("png")) ? QStringLiteral(".png")
+            : selectedFilter.contains(QLatin1String("dot"))   ? QStringLiteral(".dot")
+                                                              : QStringLiteral(".svg");
     QString error;
     if (exportView(path, &error))
         setStatus(tr("Exported %1").arg(path));
@@ -2721,6 +2820,165 @@ void MainWindow::dropEvent(QDropEvent* event)
         return;
     event->acceptProposedAction();
     openFile(urls.first().toLocalFile());
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Find, inspector, reload on change, theme
+
+void MainWindow::updateFindTarget()
+{
+    m_findBar->setTarget(currentGraphScene(), currentGraphView());
+}
+
+void MainWindow::createInspectorDock()
+{
+    m_inspector = new NodeInspector;
+    auto* dock = new QDockWidget(tr("Inspector"), this);
+    dock->setObjectName(QStringLiteral("inspectorDock"));
+    dock->setWidget(m_inspector);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+    if (auto* sourceDock = findChild<QDockWidget*>(QStringLiteral("sourceDock")))
+        tabifyDockWidget(sourceDock, dock);
+    if (auto* sourceDock = findChild<QDockWidget*>(QStringLiteral("sourceDock")))
+        sourceDock->raise();
+    connect(m_inspector, &NodeInspector::scriptNodeClicked, this, &MainWindow::onInspectorScriptNode);
+    connect(m_inspector, &NodeInspector::traceNodeClicked, this, &MainWindow::onInspectorTraceNode);
+}
+
+void MainWindow::onInspectorScriptNode(int nodeId)
+{
+    const int shown = m_scriptScene->displayedNode(nodeId);
+    if (shown < 0)
+        return;
+    showView(View::Script);
+    // Selecting a trace node selects its script node quietly: describe it now, as a click would.
+    const bool alreadySelected = m_scriptScene->selectedNodeId() == shown;
+    m_scriptScene->selectNode(shown);
+    if (alreadySelected)
+        onNodeSelected(shown);
+    m_scriptView->centerOnNode(shown);
+}
+
+void MainWindow::onInspectorTraceNode(int trace, int nodeId)
+{
+    if (trace < 0 || trace >= m_tracePages.size())
+        return;
+    const TracePage& page = m_tracePages.at(trace);
+    const int shown = page.scene->displayedNode(nodeId);
+    if (shown < 0)
+        return;
+    m_tabs->setCurrentWidget(page.page);
+    const bool alreadySelected = page.scene->selectedNodeId() == shown;
+    page.scene->selectNode(shown);
+    if (alreadySelected)
+        onTraceNodeSelected(trace, shown);
+    page.view->centerOnNode(shown);
+}
+
+void MainWindow::watchFile(const QString& path)
+{
+    const QStringList watched = m_fileWatcher->files() + m_fileWatcher->directories();
+    if (!watched.isEmpty())
+        m_fileWatcher->removePaths(watched);
+    m_lastModified = QFileInfo(path).lastModified();
+    if (QFileInfo::exists(path))
+        m_fileWatcher->addPath(path);
+    m_fileWatcher->addPath(QFileInfo(path).absolutePath());
+}
+
+void MainWindow::onWatchedPathChanged(bool fileSignal)
+{
+    if (m_currentFile.isEmpty())
+        return;
+    const QFileInfo info(m_currentFile);
+    if (!info.exists()) {
+        // Saved by delete-and-rename: the new file may be a moment away; the directory watch brings it back.
+        m_reloadTimer->stop();
+        setStatus(tr("%1 was removed from disk").arg(m_currentFile));
+        return;
+    }
+    // The directory also changes for its other files: only a new or modified file of ours counts.
+    bool changed = fileSignal || info.lastModified() != m_lastModified;
+    if (!m_fileWatcher->files().contains(m_currentFile)) {
+        m_fileWatcher->addPath(m_currentFile);
+        changed = true;
+    }
+    if (changed)
+        m_reloadTimer->start();
+}
+
+void MainWindow::reloadFile()
+{
+    if (m_currentFile.isEmpty())
+        return;
+    m_restoreView = currentView();
+    m_restoreTrace = m_activeTrace;
+    m_restoreTabPending = m_restoreView != View::Script;
+    const QString function = m_currentFunction;
+    m_reloading = true;
+    openFile(m_currentFile, function);
+    setStatus(tr("Reloading %1\u2026").arg(QFileInfo(m_currentFile).fileName()));
+}
+
+void MainWindow::setGroupByModule(bool group)
+{
+    m_groupByModuleAction->setChecked(group);
+}
+
+bool MainWindow::groupsByModule() const
+{
+    return m_groupByModuleAction->isChecked();
+}
+
+bool MainWindow::isDarkTheme() const
+{
+    return isDarkGraphTheme();
+}
+
+void MainWindow::setDarkTheme(bool dark)
+{
+    if (m_darkAction->isChecked() != dark) {
+        m_darkAction->setChecked(dark); // comes back here through toggled()
+        return;
+    }
+    const bool wasDark = isDarkGraphTheme();
+    if (!dark && !wasDark)
+        return; // leave the platform's palette alone
+    if (dark && !wasDark) {
+        m_lightPalette = QApplication::palette();
+        m_hasLightPalette = true;
+    }
+    setDarkGraphTheme(dark);
+    QPalette palette = m_hasLightPalette ? m_lightPalette : QApplication::style()->standardPalette();
+    if (dark) {
+        const QColor window(0x24, 0x29, 0x2f);
+        const QColor base(0x16, 0x1b, 0x22);
+        const QColor text(0xe6, 0xed, 0xf3);
+        const QColor disabled(0x6e, 0x76, 0x81);
+        palette.setColor(QPalette::Window, window);
+        palette.setColor(QPalette::WindowText, text);
+        palette.setColor(QPalette::Base, base);
+        palette.setColor(QPalette::AlternateBase, window);
+        palette.setColor(QPalette::ToolTipBase, window);
+        palette.setColor(QPalette::ToolTipText, text);
+        palette.setColor(QPalette::Text, text);
+        palette.setColor(QPalette::Button, window);
+        palette.setColor(QPalette::ButtonText, text);
+        palette.setColor(QPalette::BrightText, QColor(0xff, 0x7b, 0x72));
+        palette.setColor(QPalette::Link, QColor(0x58, 0xa6, 0xff));
+        palette.setColor(QPalette::Highlight, QColor(0x1f, 0x6f, 0xeb));
+        palette.setColor(QPalette::HighlightedText, Qt::white);
+        palette.setColor(QPalette::PlaceholderText, disabled);
+        for (QPalette::ColorRole role : { QPalette::WindowText, QPalette::Text, QPalette::ButtonText })
+            palette.setColor(QPalette::Disabled, role, disabled);
+    }
+    QApplication::setPalette(palette);
+    for (GraphView* view : findChildren<GraphView*>())
+        view->setBackgroundBrush(graphBackgroundColor());
+    for (GraphScene* scene : findChildren<GraphScene*>())
+        scene->applyTheme();
+    if (m_persistSettings)
+        settings().setValue(QLatin1String(kDarkThemeKey), dark);
 }
 
 } // namespace jitscope

@@ -5,9 +5,11 @@
 #include "graphlayout.h"
 #include "model.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QMainWindow>
 #include <QMap>
+#include <QPalette>
 #include <QSet>
 
 #include <atomic>
@@ -138,6 +140,9 @@ public:
     bool isDarkTheme() const;
     /// Reloads the open file (as when it changes on disk), keeping the function and the tab.
     void reloadFile();
+    /// View > Group by Module: load with calls inlined and draw submodule code in clusters titled by module path.
+    void setGroupByModule(bool group);
+    bool groupsByModule() const;
 
     /// Writes the current graph to @p path as SVG, PNG or DOT (by suffix). Returns false and sets *error on failure.
     bool exportView(const QString& path, QString* error = nullptr);
@@ -213,7 +218,7 @@ private:
     void exportDialog();
     void about();
     void watchFile(const QString& path);
-    void onWatchedPathChanged();
+    void onWatchedPathChanged(bool fileSignal);
     void updateFindTarget();
     void createInspectorDock();
     void onInspectorScriptNode(int nodeId);
@@ -301,10 +306,14 @@ private:
     QAction* m_foldConstantsAction = nullptr;
     QAction* m_showBlocksAction = nullptr;
     QAction* m_darkAction = nullptr;
+    QAction* m_groupByModuleAction = nullptr;
+    QPalette m_lightPalette; ///< the application palette before the dark theme replaced it
+    bool m_hasLightPalette = false;
     FindBar* m_findBar = nullptr;
     NodeInspector* m_inspector = nullptr;
     QFileSystemWatcher* m_fileWatcher = nullptr;
     QTimer* m_reloadTimer = nullptr;
+    QDateTime m_lastModified; ///< of the open file when it was loaded
     bool m_reloading = false; ///< the load running is a reload: restore the tab and tell fileReloaded()
     bool m_restoreTabPending = false;
     View m_restoreView = View::Script;

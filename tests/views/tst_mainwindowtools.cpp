@@ -1,0 +1,281 @@
+#include "findbar.h"
+#include "graphitems.h"
+#include "graphscene.h"
+#include "graphview.h"
+#include "mainwindow.h"
+#include "nodeinspector.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QLineEdit>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace jitscope;
+
+namespace {
+
+constexpr int kJobTimeoutMs = 180 * 1000;
+
+QString example(const char* name)
+{
+    return QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/") + QLatin1String(name);
+}
+
+bool waitIdle(MainWindow& window)
+{
+    if (window.isIdle())
+        return true;
+    QSignalSpy spy(&window, &MainWindow::idle);
+    return spy.wait(kJobTimeoutMs) && window.isIdle();
+}
+
+bool openAndWait(MainWindow& window, const QString& path)
+{
+    window.resize(1400, 900);
+    window.show();
+    if (!QTest::qWaitForWindowExposed(&window))
+        return false;
+    window.openFile(path);
+    return waitIdle(window) && window.hasModel();
+}
+
+/// The aten::mul inside the example's loop, in the script graph.
+int loopMul(const MainWindow& window)
+{
+    for (const IrNode& n : window.report().script.nodes) {
+        if (n.kind == QLatin1String("aten::mul") && n.parentNode >= 0)
+            return n.id;
+    }
+    return -1;
+}
+
+bool writeFile(const QString& path, const QByteArray& text)
+{
+    QFile file(path);
+    return file.open(QIODevice::WriteOnly | QIODevice::Truncate) && file.write(text) == text.size();
+}
+
+bool hasKind(const IrGraph& graph, const char* kind)
+{
+    return std::any_of(
+        graph.nodes.begin(), graph.nodes.end(), [kind](const IrNode& n) { return n.kind == QLatin1String(kind); });
+}
+
+} // namespace
+
+class TestMainWindowTools : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void findNodes()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        QVERIFY(window.hasReport());
+        const int mul = loopMul(window);
+        QVERIFY(mul >= 0);
+        FindBar* bar = window.findBar();
+        QVERIFY(!bar->isVisible());
+
+        window.showView(MainWindow::View::Script);
+        bar->activate();
+        QVERIFY(bar->isVisible());
+        bar->setQuery(QStringLiteral("aten::mul"));
+        QVERIFY(bar->hits().contains(window.scriptScene()->displayedNode(mul)));
+        QVERIFY2(bar->countText().contains(QLatin1String("hit")), qPrintable(bar->countText()));
+        bar->setQuery(QStringLiteral("line 7"));
+        QVERIFY(bar->hits().contains(window.scriptScene()->displayedNode(mul)));
+        QCOMPARE(FindBar::findNodes(window.scriptScene(), QStringLiteral("7")), bar->hits());
+        QVERIFY(FindBar::findNodes(window.scriptScene(), QStringLiteral("no such thing")).isEmpty());
+
+        // Trace 1 ran the loop three times.
+        window.showView(MainWindow::View::Trace);
+        QCOMPARE(bar->scene(), window.traceScene(0));
+        bar->setQuery(QStringLiteral("aten::mul"));
+        QCOMPARE(bar->hits().size(), 3);
+        QCOMPARE(bar->countText(), QStringLiteral("3 hits"));
+        QTest::keyClick(bar->lineEdit(), Qt::Key_Return);
+        QCOMPARE(bar->currentHit(), 0);
+        QCOMPARE(window.traceScene(0)->selectedNodeId(), bar->hits().at(0));
+        QCOMPARE(bar->countText(), QStringLiteral("1 of 3"));
+        QTest::keyClick(bar->lineEdit(), Qt::Key_Return);
+        QCOMPARE(window.traceScene(0)->selectedNodeId(), bar->hits().at(1));
+        bar->findNext();
+        bar->findNext();
+        QCOMPARE(bar->currentHit(), 0); // wraps around
+        bar->findPrevious();
+        QCOMPARE(bar->currentHit(), 2);
+        // Values by name.
+        const IrGraph& trace = window.traceScene(0)->graph();
+        const IrNode& hit = trace.node(bar->hits().at(0));
+        const QString name = trace.value(hit.outputs.first()).name;
+        QVERIFY(FindBar::findNodes(window.traceScene(0), QLatin1Char('%') + name).contains(hit.id));
+
+        QTest::keyClick(bar->lineEdit(), Qt::Key_Escape);
+        QVERIFY(!bar->isVisible());
+    }
+
+    void inspectorLinksTraceAndScript()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        const int mul = loopMul(window);
+        QVERIFY(mul >= 0);
+        NodeInspector* inspector = window.nodeInspector();
+        QVERIFY(inspector->nodeKind().isEmpty());
+
+        // A trace node: its script node, clickable.
+        window.showView(MainWindow::View::Trace);
+        const QList<int> hits = FindBar::findNodes(window.traceScene(0), QStringLiteral("aten::mul"));
+        QCOMPARE(hits.size(), 3);
+        window.traceScene(0)->selectNode(hits.at(1));
+        QCOMPARE(inspector->nodeKind(), QStringLiteral("aten::mul"));
+        QVERIFY(inspector->links().contains(QUrl(QStringLiteral("script:%1").arg(mul))));
+        const QString text = inspector->toPlainText();
+        QVERIFY2(text.contains(QLatin1String("Script node")), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("Inputs")) && text.contains(QLatin1String("Outputs")), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("iteration 2")), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("aten::mul.Tensor(Tensor self, Tensor other)")), qPrintable(text));
+
+        inspector->activateLink(QUrl(QStringLiteral("script:%1").arg(mul)));
+        QCOMPARE(window.currentView(), MainWindow::View::Script);
+        QCOMPARE(window.scriptScene()->selectedNodeId(), mul);
+
+        // The script node: the trace nodes it recorded, per trace and iteration.
+        QCOMPARE(inspector->nodeKind(), QStringLiteral("aten::mul"));
+        int trace1Links = 0;
+        for (const QUrl& link : inspector->links())
+            trace1Links += link.toString().startsWith(QLatin1String("trace:0:"));
+        QCOMPARE(trace1Links, 3);
+        QVERIFY(inspector->toPlainText().contains(QLatin1String("Trace 1:")));
+        inspector->activateLink(QUrl(QStringLiteral("trace:0:%1").arg(hits.at(2))));
+        QCOMPARE(window.currentView(), MainWindow::View::Trace);
+        QCOMPARE(window.traceScene(0)->selectedNodeId(), hits.at(2));
+    }
+
+    void reloadsChangedFile()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("model.py"));
+        QVERIFY(writeFile(path, "import torch\n\n\ndef f(x):\n    return x * 2\n"));
+        MainWindow window;
+        QVERIFY(openAndWait(window, path));
+        QCOMPARE(window.currentFunction(), QStringLiteral("f"));
+        QVERIFY(hasKind(window.scriptScene()->graph(), "aten::mul"));
+
+        QSignalSpy reloaded(&window, &MainWindow::fileReloaded);
+        QVERIFY(writeFile(path, "import torch\n\n\ndef f(x):\n    return torch.relu(x) + 1\n"));
+        QVERIFY(reloaded.wait(20000));
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.currentFunction(), QStringLiteral("f"));
+        QVERIFY(hasKind(window.scriptScene()->graph(), "aten::relu"));
+        QVERIFY(!hasKind(window.scriptScene()->graph(), "aten::mul"));
+
+        QVERIFY(QFile::remove(path));
+        QTRY_VERIFY_WITH_TIMEOUT(window.statusText().contains(QLatin1String("removed from disk")), 10000);
+        // Brought back (as by an editor's delete-and-rename save): reloaded again.
+        QVERIFY(writeFile(path, "import torch\n\n\ndef f(x):\n    return torch.tanh(x)\n"));
+        QVERIFY(reloaded.wait(20000));
+        QVERIFY(waitIdle(window));
+        QVERIFY(hasKind(window.scriptScene()->graph(), "aten::tanh"));
+    }
+
+    void exportsDot()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        window.showView(MainWindow::View::Script);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("view.dot"));
+        QString error;
+        QVERIFY2(window.exportView(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString dot = QString::fromUtf8(file.readAll());
+        QVERIFY2(dot.startsWith(QLatin1String("digraph")), qPrintable(dot.left(200)));
+        QVERIFY(dot.contains(QLatin1String("aten::mul")));
+        QVERIFY(dot.contains(QLatin1String("prim::Loop")));
+    }
+
+    void groupByModule()
+    {
+        const QString archive = QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/conv_block.pt");
+        if (!QFile::exists(archive))
+            QSKIP("tests/data/archives/conv_block.pt is missing");
+        MainWindow window;
+        QVERIFY(openAndWait(window, archive));
+        QCOMPARE(window.currentFunction(), QStringLiteral("forward"));
+        auto moduleClusters = [&] {
+            QStringList titles;
+            for (ClusterItem* c : window.scriptScene()->clusterItems()) {
+                if (c->kind() == ClusterItem::Kind::Module)
+                    titles << c->title();
+            }
+            return titles;
+        };
+        QVERIFY(moduleClusters().isEmpty());
+
+        QSignalSpy reloaded(&window, &MainWindow::fileReloaded);
+        window.setGroupByModule(true);
+        QVERIFY(reloaded.wait(kJobTimeoutMs));
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.currentFunction(), QStringLiteral("forward"));
+        QSet<QString> modules;
+        for (const IrNode& n : window.scriptScene()->graph().nodes) {
+            if (!n.modulePath.isEmpty())
+                modules.insert(n.modulePath);
+        }
+        QVERIFY(!modules.isEmpty());
+        const QStringList titles = moduleClusters();
+        QVERIFY(!titles.isEmpty());
+        for (const QString& module : std::as_const(modules))
+            QVERIFY2(titles.join(QLatin1Char(' ')).contains(module), qPrintable(titles.join(QLatin1String(", "))));
+
+        window.setGroupByModule(false);
+        QVERIFY(reloaded.wait(kJobTimeoutMs));
+        QVERIFY(waitIdle(window));
+        QVERIFY(moduleClusters().isEmpty());
+    }
+
+    void darkTheme()
+    {
+        MainWindow window;
+        window.restoreSettings();
+        window.setDarkTheme(false);
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        QVERIFY(window.scriptScene()->backgroundBrush().color().lightness() > 200);
+        window.setDarkTheme(true);
+        QVERIFY(window.isDarkTheme());
+        QVERIFY(window.scriptScene()->backgroundBrush().color().lightness() < 60);
+        QVERIFY(window.scriptView()->backgroundBrush().color().lightness() < 60);
+        QVERIFY(window.traceScene(0)->backgroundBrush().color().lightness() < 60);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 80);
+        QVERIFY(QApplication::palette().color(QPalette::WindowText).lightness() > 200);
+        // Node text stays readable: the rendered graph has dark fills, not the light theme's pastels.
+        QImage image(400, 300, QImage::Format_ARGB32);
+        image.fill(Qt::black);
+        {
+            QPainter painter(&image);
+            window.scriptScene()->render(&painter);
+        }
+        QVERIFY(QColor(image.pixel(2, 2)).lightness() < 60);
+        {
+            MainWindow other;
+            other.restoreSettings();
+            QVERIFY(other.isDarkTheme()); // saved
+        }
+        window.setDarkTheme(false);
+        QVERIFY(window.scriptScene()->backgroundBrush().color().lightness() > 200);
+        QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 150);
+    }
+};
+
+QTEST_MAIN(TestMainWindowTools)
+#include "tst_mainwindowtools.moc"
