@@ -689,7 +689,12 @@ void MainWindow::applyLoadResult(GuiJobResult& r)
     m_sourceView->setErrorLines(errorLines);
 
     // The sets the user last checked this file with, else the file's own inputs and check_inputs.
-    const std::optional<QStringList> saved = m_persistSettings ? sessionInputSets(m_model.path) : std::nullopt;
+    // Sets given on the command line (jitscope FILE --inputs SET ...) win over both, once.
+    std::optional<QStringList> saved = m_persistSettings ? sessionInputSets(m_model.path) : std::nullopt;
+    if (!m_initialInputSets.isEmpty()) {
+        saved = m_initialInputSets;
+        m_initialInputSets.clear();
+    }
     // Replacing the rows is not an edit: setsEdited() stays quiet.
     if (saved)
         m_inputSets->model()->setTexts(*saved);

@@ -77,6 +77,8 @@ public:
 
     /// Loads @p path off the GUI thread and shows @p functionName (or the default function) once laid out.
     void openFile(const QString& path, const QString& functionName = {});
+    /// Input sets (SET syntax) to use for the next file opened instead of its own or remembered ones.
+    void setInitialInputSets(const QStringList& sets) { m_initialInputSets = sets; }
     /// Shows a function of the loaded model, laying it out off the GUI thread unless its layout is cached.
     void showFunction(const QString& name);
 
@@ -338,6 +340,7 @@ private:
     WarningsModel* m_warningsModel = nullptr;
     QTreeView* m_warningsView = nullptr;
     InputSetsEditor* m_inputSets = nullptr;
+    QStringList m_initialInputSets;
     QLabel* m_checkLabel = nullptr;
     QProgressBar* m_checkProgress = nullptr;
     QToolButton* m_checkCancelButton = nullptr;
