@@ -1,0 +1,86 @@
+// The GUI thread never blocks for long: opening torchvision's scripted resnet50 (made at test time by
+// /usr/bin/python3 when python3-torchvision is there) and checking the example keep the event loop turning.
+
+#include "graphscene.h"
+#include "mainwindow.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+using namespace jitscope;
+
+namespace {
+
+/// Longest time between two ticks of a 5 ms timer while `until` is false.
+qint64 longestStall(const std::function<bool()>& until, int timeoutMs)
+{
+    QElapsedTimer clock, total;
+    clock.start();
+    total.start();
+    qint64 longest = 0;
+    QTimer tick;
+    QObject::connect(&tick, &QTimer::timeout, [&] { longest = std::max(longest, clock.restart()); });
+    tick.start(5);
+    while (!until() && total.elapsed() < timeoutMs)
+        QTest::qWait(5);
+    tick.stop();
+    return longest;
+}
+
+} // namespace
+
+class TestResponsiveness : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void openResnet50()
+    {
+        if (QProcess::execute(
+                QStringLiteral("/usr/bin/python3"), { QStringLiteral("-c"), QStringLiteral("import torchvision") })
+            != 0)
+            QSKIP("python3-torchvision is not installed");
+        QTemporaryDir dir;
+        const QString archive = dir.filePath(QStringLiteral("resnet50.pt"));
+        QCOMPARE(QProcess::execute(QStringLiteral("/usr/bin/python3"),
+                     { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"),
+                         QStringLiteral("resnet50"), archive }),
+            0);
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::qWait(50);
+        window.openFile(archive);
+        qint64 stall = longestStall([&] { return window.isIdle() && window.hasModel(); }, 120000);
+        QVERIFY(window.hasModel());
+        QVERIFY2(stall <= 50, qPrintable(QStringLiteral("the GUI thread stalled %1 ms").arg(stall)));
+        // The whole network, inlined and grouped by module (about a thousand boxes).
+        const int before = window.scriptScene()->nodeCount();
+        window.setGroupByModule(true);
+        stall = longestStall([&] { return window.isIdle() && window.scriptScene()->nodeCount() > 500; }, 120000);
+        QVERIFY2(window.scriptScene()->nodeCount() > 500,
+            qPrintable(QStringLiteral("%1 -> %2 boxes").arg(before).arg(window.scriptScene()->nodeCount())));
+        QVERIFY2(stall <= 50, qPrintable(QStringLiteral("the GUI thread stalled %1 ms (grouped)").arg(stall)));
+    }
+
+    void checkExample()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::qWait(50);
+        window.openFile(QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py"));
+        const qint64 stall = longestStall([&] { return window.isIdle() && window.hasModel(); }, 120000);
+        QVERIFY(window.hasModel());
+        QVERIFY2(stall <= 50, qPrintable(QStringLiteral("the GUI thread stalled %1 ms").arg(stall)));
+    }
+};
+
+QTEST_MAIN(TestResponsiveness)
+#include "tst_responsiveness.moc"
