@@ -283,7 +283,22 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
             for (const QString& d : ln.details)
                 label += dotEscape(d) + QStringLiteral("\\l");
 
-            if (!n.blocks.isEmpty() && opt.showBlocks) {
+            const bool foldedBlocks = !n.blocks.isEmpty() && opt.foldedNodes.contains(id);
+            if (foldedBlocks) {
+                int hidden = 0;
+                std::function<void(const IrNode&)> count = [&](const IrNode& c) {
+                    for (const IrBlock& blk : c.blocks)
+                        for (int child : blk.nodes) {
+                            hidden += !folder.isFolded(child);
+                            count(g.node(child));
+                        }
+                };
+                count(n);
+                ln.folded = true;
+                ln.details << QStringLiteral("folded: %1 nodes").arg(hidden);
+                label += dotEscape(ln.details.last()) + QStringLiteral("\\l");
+            }
+            if (!n.blocks.isEmpty() && opt.showBlocks && !foldedBlocks) {
                 const int cluster = b.clusters.size();
                 LayoutCluster c;
                 c.nodeId = id;
@@ -328,6 +343,20 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         }
     };
     emitBlock(g.top, 0, -1);
+    // Nodes inside folded control-flow nodes were never visited: their edges attach to the folded node.
+    for (int folded : opt.foldedNodes) {
+        if (!layoutIndex.contains(folded))
+            continue;
+        const int box = layoutIndex.value(folded);
+        std::function<void(const IrNode&)> mapInside = [&](const IrNode& c) {
+            for (const IrBlock& blk : c.blocks)
+                for (int child : blk.nodes) {
+                    layoutIndex.insert(child, box);
+                    mapInside(g.node(child));
+                }
+        };
+        mapInside(g.node(folded));
+    }
     if (!opt.foldedModules.isEmpty()) {
         // Nodes inside the blocks of folded nodes were never visited: they belong to the module's box too.
         for (const IrNode& n : g.nodes) {

@@ -36,6 +36,7 @@ struct LayoutOptions
     bool showBlocks = true; ///< draw prim::Loop / prim::If bodies as nested clusters
     bool groupByModule = false; ///< draw the code of each submodule (IrNode::modulePath) as a nested cluster
     QStringList foldedModules; ///< submodules ("layer1.0") drawn as one box each instead of their code
+    QVector<int> foldedNodes; ///< prim::Loop / prim::If nodes drawn without their blocks
     QString fontName = QStringLiteral("Helvetica");
     double fontSize = 10; ///< points
 };
@@ -46,6 +47,7 @@ struct LayoutNode
     int nodeId = -1; ///< IrGraph node id; -1 for the graph input/output terminals
     enum class Role { Node, GraphInputs, GraphOutputs, Module } role = Role::Node;
     QString module; ///< Role::Module: the folded submodule's path
+    bool folded = false; ///< a control-flow node drawn without its blocks (LayoutOptions::foldedNodes)
     QString title; ///< "aten::conv2d"
     QStringList details; ///< folded constants and attributes, one per line ("stride=[2, 2]")
     OpCategory category = OpCategory::Other;

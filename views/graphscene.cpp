@@ -1,5 +1,7 @@
 #include "graphscene.h"
 
+#include <QGraphicsSceneMouseEvent>
+
 #include "graphitems.h"
 
 #include <QGraphicsItem>
@@ -114,6 +116,9 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
         const ClusterItem::Kind kind
             = cluster.module.isEmpty() ? clusterKind(graph, cluster.nodeId) : ClusterItem::Kind::Module;
         auto* item = new ClusterItem(cluster, i, kind, depth.at(i), fontSize);
+        // What a double click folds: the owning loop/if node, or the submodule.
+        item->setData(FoldNodeKey, cluster.nodeId);
+        item->setData(FoldModuleKey, cluster.module);
         if (cluster.nodeId >= 0 && cluster.nodeId < graph.nodes.size()) {
             const IrNode& node = graph.node(cluster.nodeId);
             item->setToolTip(node.location.isValid()
@@ -130,6 +135,11 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
     for (int i = 0; i < layout.nodes.size(); ++i) {
         const LayoutNode& node = layout.nodes.at(i);
         auto* item = new NodeItem(node, i, fontSize);
+        // Folded loops/ifs and folded module boxes unfold on a double click.
+        if (node.folded)
+            item->setData(FoldNodeKey, node.nodeId);
+        if (node.role == LayoutNode::Role::Module)
+            item->setData(FoldModuleKey, node.module);
         if (node.nodeId >= 0 && node.nodeId < graph.nodes.size()) {
             QString tip = graph.nodeLine(node.nodeId, true).toHtmlEscaped();
             const QString& scope = graph.node(node.nodeId).scope;
@@ -348,6 +358,23 @@ void GraphScene::onSelectionChanged()
         return;
     m_lastEmitted = id;
     Q_EMIT nodeSelected(id);
+}
+
+void GraphScene::mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event)
+{
+    // Innermost first: a node inside a cluster folds the node (if it can be folded), not the cluster.
+    for (QGraphicsItem* item : items(event->scenePos())) {
+        const QVariant node = item->data(FoldNodeKey);
+        const QVariant module = item->data(FoldModuleKey);
+        const int nodeId = node.isValid() ? node.toInt() : -1;
+        const QString path = module.toString();
+        if (nodeId >= 0 || !path.isEmpty()) {
+            Q_EMIT foldToggleRequested(nodeId, path);
+            event->accept();
+            return;
+        }
+    }
+    QGraphicsScene::mouseDoubleClickEvent(event);
 }
 
 } // namespace jitscope

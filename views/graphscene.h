@@ -84,8 +84,14 @@ Q_SIGNALS:
     void nodeSelected(int nodeId);
     /// The scene now shows another graph or message.
     void contentsReplaced();
+    /// A double click on a loop/if cluster or folded node (nodeId), or on a module cluster or box (module).
+    void foldToggleRequested(int nodeId, const QString& module);
+
+protected:
+    void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
 
 private:
+    enum DataKey { FoldNodeKey = 0x4a53, FoldModuleKey };
     void onSelectionChanged();
     void removeAllItems();
     void updateDimming();

@@ -427,6 +427,17 @@ void MainWindow::createActions()
     };
     connect(m_foldConstantsAction, &QAction::toggled, this, relayout);
     connect(m_showBlocksAction, &QAction::toggled, this, relayout);
+    // Double-clicking a loop/if cluster or a module cluster folds it into one box; again unfolds it.
+    connect(m_scriptScene, &GraphScene::foldToggleRequested, this, [this, relayout](int nodeId, const QString& module) {
+        if (!module.isEmpty()) {
+            if (!m_foldedModules.remove(module))
+                m_foldedModules.insert(module);
+        } else if (nodeId >= 0) {
+            if (!m_foldedNodes.remove(nodeId))
+                m_foldedNodes.insert(nodeId);
+        }
+        relayout();
+    });
     m_groupByModuleAction = view->addAction(tr("&Group by Module"));
     m_groupByModuleAction->setCheckable(true);
     m_groupByModuleAction->setStatusTip(tr("Inline calls and draw each submodule's code as a cluster"));
@@ -590,10 +601,9 @@ void MainWindow::openFile(const QString& path, const QString& functionName)
     setStatus(tr("Loading %1\u2026").arg(fileName));
     addRecentFile(absolute);
 
-    LayoutOptions options;
-    options.foldConstants = m_foldConstantsAction->isChecked();
-    options.showBlocks = m_showBlocksAction->isChecked();
-    options.groupByModule = m_groupByModuleAction->isChecked();
+    m_foldedNodes.clear();
+    m_foldedModules.clear();
+    const LayoutOptions options = layoutOptions();
     const QString keySuffix = layoutOptionsKey();
     LoadOptions loadOptions;
     // Submodule code only shows up in the caller's graph once the calls are inlined.
@@ -749,8 +759,12 @@ void MainWindow::showFunction(const QString& name)
         showCompileError(*fn);
         return;
     }
-    if (name != m_shownFunction)
+    if (name != m_shownFunction) {
         resetCheck(tr("Laying out %1\u2026").arg(name));
+        // Folds name nodes of one function.
+        m_foldedNodes.clear();
+        m_foldedModules.clear();
+    }
     const QString key = cacheKey(name);
     const auto cached = m_layoutCache.constFind(key);
     if (cached != m_layoutCache.constEnd()) {
@@ -792,10 +806,15 @@ QString MainWindow::cacheKey(const QString& function) const
 
 QString MainWindow::layoutOptionsKey() const
 {
-    return QStringLiteral("|%1%2%3")
+    const LayoutOptions options = layoutOptions();
+    QStringList nodes;
+    for (int id : options.foldedNodes)
+        nodes << QString::number(id);
+    return QStringLiteral("|%1%2%3|%4|%5")
         .arg(int(m_foldConstantsAction->isChecked()))
         .arg(int(m_showBlocksAction->isChecked()))
-        .arg(int(m_groupByModuleAction->isChecked()));
+        .arg(int(m_groupByModuleAction->isChecked()))
+        .arg(nodes.join(QLatin1Char(',')), options.foldedModules.join(QLatin1Char(',')));
 }
 
 LayoutOptions MainWindow::layoutOptions() const
@@ -804,6 +823,10 @@ LayoutOptions MainWindow::layoutOptions() const
     options.foldConstants = m_foldConstantsAction->isChecked();
     options.showBlocks = m_showBlocksAction->isChecked();
     options.groupByModule = m_groupByModuleAction->isChecked();
+    options.foldedNodes = QVector<int>(m_foldedNodes.begin(), m_foldedNodes.end());
+    std::sort(options.foldedNodes.begin(), options.foldedNodes.end());
+    options.foldedModules = QStringList(m_foldedModules.begin(), m_foldedModules.end());
+    options.foldedModules.sort();
     return options;
 }
 

@@ -341,6 +341,8 @@ private:
     QTreeView* m_warningsView = nullptr;
     InputSetsEditor* m_inputSets = nullptr;
     QStringList m_initialInputSets;
+    QSet<int> m_foldedNodes; ///< loops and ifs of the shown function drawn folded
+    QSet<QString> m_foldedModules; ///< submodules drawn as one box (with Group by Module)
     QLabel* m_checkLabel = nullptr;
     QProgressBar* m_checkProgress = nullptr;
     QToolButton* m_checkCancelButton = nullptr;

@@ -169,6 +169,35 @@ private Q_SLOTS:
         QVERIFY(in && out);
     }
 
+    void foldedLoopHidesItsBody()
+    {
+        const IrGraph g = graphOf(QStringLiteral("/corpus/loop_in_traced_fn.py"), QStringLiteral("loop_in_traced_fn"));
+        int loop = -1;
+        for (const IrNode& n : g.nodes)
+            if (n.kind == QLatin1String("prim::Loop"))
+                loop = n.id;
+        QVERIFY(loop >= 0);
+        LayoutOptions options;
+        options.foldedNodes = { loop };
+        const GraphLayout layout = layoutGraph(g, options);
+        QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
+        QVERIFY(layout.clusters.isEmpty());
+        const int index = layout.indexOfNode(loop);
+        QVERIFY(index >= 0);
+        QVERIFY(layout.nodes[index].folded);
+        QVERIFY(layout.nodes[index].details.contains(QStringLiteral("folded: 2 nodes")));
+        for (const LayoutNode& n : layout.nodes)
+            if (n.role == LayoutNode::Role::Node)
+                QCOMPARE(g.node(n.nodeId).parentNode, -1);
+        // x still flows into the loop (its body used it), and the loop into return.
+        bool in = false, out = false;
+        for (const LayoutEdge& e : layout.edges) {
+            in |= e.toNode == index && layout.nodes[e.fromNode].role == LayoutNode::Role::GraphInputs;
+            out |= e.fromNode == index && layout.nodes[e.toNode].role == LayoutNode::Role::GraphOutputs;
+        }
+        QVERIFY(in && out);
+    }
+
     void categories_data()
     {
         QTest::addColumn<QString>("kind");

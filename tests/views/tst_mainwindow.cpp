@@ -93,6 +93,39 @@ private Q_SLOTS:
         QVERIFY2(QFile::exists(example("loop_in_traced_fn.py")), qPrintable(example("loop_in_traced_fn.py")));
     }
 
+    void doubleClickFoldsAndUnfoldsALoop()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        GraphScene* scene = window.scriptScene();
+        const int unfolded = scene->nodeCount();
+        int loopId = -1;
+        for (const IrNode& n : window.model().function(window.currentFunction())->graph.nodes)
+            if (n.kind == QLatin1String("prim::Loop"))
+                loopId = n.id;
+        QVERIFY(loopId >= 0);
+        QSignalSpy idle(&window, &MainWindow::idle);
+        Q_EMIT scene->foldToggleRequested(loopId, QString());
+        QTRY_VERIFY(scene->nodeCount() < unfolded);
+        QTRY_VERIFY(window.isIdle());
+        // The loop's body (select, mul) is gone, the loop itself stays.
+        QCOMPARE(scene->nodeCount(), unfolded - 2);
+        QVERIFY(scene->nodeItem(loopId));
+        Q_EMIT scene->foldToggleRequested(loopId, QString());
+        QTRY_COMPARE(scene->nodeCount(), unfolded);
+        QTRY_VERIFY(window.isIdle());
+        // The same with a real double click on the loop's cluster title.
+        ClusterItem* loopCluster = nullptr;
+        for (ClusterItem* c : scene->clusterItems())
+            if (c->nodeId() == loopId && c->kind() == ClusterItem::Kind::Loop)
+                loopCluster = c;
+        QVERIFY(loopCluster);
+        QGraphicsView* view = window.scriptView();
+        const QPoint at = view->mapFromScene(loopCluster->mapToScene(loopCluster->rect().topLeft() + QPointF(6, 4)));
+        QTest::mouseDClick(view->viewport(), Qt::LeftButton, {}, at);
+        QTRY_COMPARE(scene->nodeCount(), unfolded - 2);
+    }
+
     void startsWithWelcomeMessage()
     {
         MainWindow window;
