@@ -20,9 +20,11 @@ const char* const usageText = R"(Usage: jitscope-cli COMMAND [OPTIONS]
 Inspect TorchScript archives (.pt/.pth/.zip) and .py files of TorchScript functions.
 
 Commands:
-  graph FILE [--fn NAME] [--inline] [--format text|json|dot|svg] [-o OUT]
+  graph FILE [--fn NAME] [--inline] [--modules] [--format text|json|dot|svg] [-o OUT]
         Print a function's or method's script graph. text is what print(fn.graph)
         shows in Python; json is JitScope's IR snapshot; dot and svg go through Graphviz.
+        --inline inlines calls; --modules also draws submodules as nested clusters and
+        hides code that never reaches the outputs (dot and svg).
   list FILE [--format text|json]
         List functions and methods, submodules, parameters, default input sets and
         compile errors.
@@ -175,7 +177,11 @@ void writeOutput(const QByteArray& data, const QString& outPath, QTextStream& ou
 int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
 {
     LoadOptions options = baseOptions;
-    options.inlineCalls = args.takeFlag(QStringLiteral("--inline"));
+    const bool modules = args.takeFlag(QStringLiteral("--modules"));
+    options.inlineCalls = args.takeFlag(QStringLiteral("--inline")) || modules;
+    LayoutOptions layoutOptions;
+    layoutOptions.groupByModule = modules;
+    layoutOptions.hideUnreachable = modules;
     const QString fnName = args.takeValue({ QStringLiteral("--fn") });
     const QString format = args.takeValue({ QStringLiteral("--format"), QStringLiteral("-f") }, QStringLiteral("text"));
     const QString outPath = args.takeValue({ QStringLiteral("-o"), QStringLiteral("--output") });
@@ -192,7 +198,7 @@ int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
             { QStringLiteral("signature"), fn.signature }, { QStringLiteral("graph"), fn.graph.toJson() } };
         data = QJsonDocument(o).toJson(QJsonDocument::Indented);
     } else {
-        const QString dot = toDot(fn.graph);
+        const QString dot = toDot(fn.graph, layoutOptions);
         if (format == QLatin1String("dot")) {
             data = dot.toUtf8();
         } else {

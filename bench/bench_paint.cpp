@@ -48,7 +48,11 @@ Timing fileToPaint(const QString& path, bool inlineCalls)
     t.load = clock.nsecsElapsed() / 1e6;
     if (!r.ok || !r.model.defaultFunction())
         return t;
-    const GraphLayout layout = layoutGraph(r.model.defaultFunction()->graph);
+    LayoutOptions layoutOptions;
+    // As the window shows a model grouped by module: guard code that reaches no output is hidden.
+    layoutOptions.groupByModule = inlineCalls;
+    layoutOptions.hideUnreachable = inlineCalls;
+    const GraphLayout layout = layoutGraph(r.model.defaultFunction()->graph, layoutOptions);
     t.layout = clock.nsecsElapsed() / 1e6 - t.load;
     GraphScene scene;
     scene.setGraph(r.model.defaultFunction()->graph, layout);
@@ -121,7 +125,10 @@ int main(int argc, char** argv)
                 LoadOptions options;
                 options.inlineCalls = inlineCalls;
                 const LoadResult r = loadModel(model, options);
-                dot.push_back(plainDot(toDot(r.model.defaultFunction()->graph)));
+                LayoutOptions layoutOptions;
+                layoutOptions.groupByModule = inlineCalls;
+                layoutOptions.hideUnreachable = inlineCalls;
+                dot.push_back(plainDot(toDot(r.model.defaultFunction()->graph, layoutOptions)));
             }
             std::printf("%s graph of %s: %d boxes\n", inlineCalls ? "inlined" : "forward", qPrintable(model), boxes);
             std::printf("  file to painted scene: %.1f ms (load %.1f, layout %.1f, scene %.1f, paint %.1f)\n",

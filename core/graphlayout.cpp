@@ -166,10 +166,49 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                .arg(opt.fontSize)
                .arg(opt.fontSize * 0.8);
 
+    // Nodes whose results reach the outputs (through their inputs, and through the blocks that hold them).
+    QSet<int> reaching;
+    if (opt.hideUnreachable) {
+        // Ops that change their first input in place (x.relu_(), list.append(v)) count as producing it too.
+        QHash<int, QVector<int>> mutators;
+        for (const IrNode& n : g.nodes) {
+            const QString op = n.kind.section(QStringLiteral("::"), 1);
+            const bool inPlace = (op.endsWith(QLatin1Char('_')) && !op.endsWith(QLatin1String("__")))
+                || op == QLatin1String("append") || op == QLatin1String("extend") || op == QLatin1String("insert")
+                || op == QLatin1String("_set_item") || op == QLatin1String("__setitem__");
+            if (inPlace && !n.inputs.isEmpty())
+                mutators[n.inputs.first()].push_back(n.id);
+        }
+        QVector<int> work;
+        auto markNode = [&](int id) {
+            if (id >= 0 && !reaching.contains(id)) {
+                reaching.insert(id);
+                work.push_back(id);
+            }
+        };
+        auto markValue = [&](int valueId) {
+            markNode(g.value(valueId).producer);
+            for (int m : mutators.value(valueId))
+                markNode(m);
+        };
+        for (int out : g.top.outputs)
+            markValue(out);
+        while (!work.isEmpty()) {
+            const IrNode& n = g.node(work.takeLast());
+            for (int in : n.inputs)
+                markValue(in);
+            for (const IrBlock& blk : n.blocks)
+                for (int out : blk.outputs)
+                    markValue(out);
+            markNode(n.parentNode);
+        }
+    }
+    auto hidden = [&](int id) { return opt.hideUnreachable && !reaching.contains(id); };
+
     // Graph inputs that anything visible uses.
     QSet<int> usedValues;
     for (const IrNode& n : g.nodes)
-        if (!folder.isFolded(n.id))
+        if (!folder.isFolded(n.id) && !hidden(n.id))
             for (int in : n.inputs)
                 usedValues.insert(in);
     for (int out : g.top.outputs)
@@ -231,7 +270,7 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         const QString indent(2 * depth, QLatin1Char(' '));
         for (int id : block.nodes) {
             const IrNode& n = g.node(id);
-            if (folder.isFolded(id))
+            if (folder.isFolded(id) || hidden(id))
                 continue;
             if (depth == 0 && !opt.foldedModules.isEmpty()) {
                 const QString folded = foldedModuleOf(id);

@@ -37,6 +37,9 @@ struct LayoutOptions
     bool groupByModule = false; ///< draw the code of each submodule (IrNode::modulePath) as a nested cluster
     QStringList foldedModules; ///< submodules ("layer1.0") drawn as one box each instead of their code
     QVector<int> foldedNodes; ///< prim::Loop / prim::If nodes drawn without their blocks
+    /// Hide code whose results never reach the graph's outputs (shape checks that raise, counters): what an
+    /// inlined model graph is full of. Off for functions, where every line the user wrote matters.
+    bool hideUnreachable = false;
     QString fontName = QStringLiteral("Helvetica");
     double fontSize = 10; ///< points
 };

@@ -823,6 +823,8 @@ LayoutOptions MainWindow::layoutOptions() const
     options.foldConstants = m_foldConstantsAction->isChecked();
     options.showBlocks = m_showBlocksAction->isChecked();
     options.groupByModule = m_groupByModuleAction->isChecked();
+    // The whole model, inlined: hide its guard code (shape checks that raise, counters) as model viewers do.
+    options.hideUnreachable = options.groupByModule;
     options.foldedNodes = QVector<int>(m_foldedNodes.begin(), m_foldedNodes.end());
     std::sort(options.foldedNodes.begin(), options.foldedNodes.end());
     options.foldedModules = QStringList(m_foldedModules.begin(), m_foldedModules.end());

@@ -198,6 +198,31 @@ private Q_SLOTS:
         QVERIFY(in && out);
     }
 
+    void hidesCodeNotReachingTheOutputs()
+    {
+        LoadOptions load;
+        load.inlineCalls = true;
+        const LoadResult r = loadModel(dataDir() + QStringLiteral("/archives/conv_block.pt"), load);
+        QVERIFY(r.ok);
+        const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
+        const GraphLayout all = layoutGraph(g);
+        LayoutOptions options;
+        options.hideUnreachable = true;
+        const GraphLayout shown = layoutGraph(g, options);
+        int raises = 0, convs = 0;
+        for (const LayoutNode& n : shown.nodes) {
+            if (n.role != LayoutNode::Role::Node)
+                continue;
+            raises += n.title == QLatin1String("prim::RaiseException");
+            convs
+                += n.title.startsWith(QLatin1String("aten::_convolution")) || n.title == QLatin1String("aten::conv2d");
+        }
+        // BatchNorm's input check raises and computes nothing for the output: hidden. The convolution stays.
+        QCOMPARE(raises, 0);
+        QVERIFY(convs >= 1);
+        QVERIFY(shown.nodes.size() < all.nodes.size());
+    }
+
     void categories_data()
     {
         QTest::addColumn<QString>("kind");
