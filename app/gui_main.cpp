@@ -147,10 +147,10 @@ int main(int argc, char* argv[])
     parser.addOption(debugStepsOption);
     parser.addOption(debugTraceOption);
     parser.addOption(breakOption);
-    const QCommandLineOption inputsOption(QStringList{QStringLiteral("inputs"), QStringLiteral("i")},
-                                          QStringLiteral("An input set in the SET syntax (repeatable): the first is "
-                                                         "traced, the others check it."),
-                                          QStringLiteral("SET"));
+    const QCommandLineOption inputsOption(QStringList { QStringLiteral("inputs"), QStringLiteral("i") },
+        QStringLiteral("An input set in the SET syntax (repeatable): the first is "
+                       "traced, the others check it."),
+        QStringLiteral("SET"));
     parser.addOption(inputsOption);
     parser.process(app);
 
@@ -230,7 +230,7 @@ int main(int argc, char* argv[])
     }
     if (!file.isEmpty())
         window.setInitialInputSets(parser.values(inputsOption));
-        window.openFile(file, parser.value(fnOption));
+    window.openFile(file, parser.value(fnOption));
     if (screenshotMode && window.isIdle())
         QTimer::singleShot(0, &window, [&window, screenshot, view] { takeScreenshot(&window, screenshot, view); });
 

@@ -984,7 +984,7 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
     }
     result.model.source = archiveCode(path);
     auto handle = std::make_shared<ModelHandle>();
-    handle->module = module;
+    handle->module = std::make_unique<tj::Module>(module);
     result.model.handle = handle;
     return result;
 }
@@ -992,6 +992,9 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
 std::once_flag g_torchInit;
 
 } // namespace
+
+ModelHandle::ModelHandle() = default;
+ModelHandle::~ModelHandle() = default;
 
 tj::Function* ModelHandle::find(const QString& name, std::optional<tj::Module>* owner) const
 {
