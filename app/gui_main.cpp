@@ -1,5 +1,5 @@
 // The JitScope GUI: jitscope [FILE] [--fn NAME] [--view script|trace|compare|live] [--screenshot OUT.png]
-//                   [--debug-steps N [--debug-trace] [--break LINE ...]]
+//                   [--theme light|dark] [--debug-steps N [--debug-trace] [--break LINE ...]]
 
 #include "mainwindow.h"
 
@@ -152,6 +152,10 @@ int main(int argc, char* argv[])
                        "traced, the others check it."),
         QStringLiteral("SET"));
     parser.addOption(inputsOption);
+    const QCommandLineOption themeOption(QStringLiteral("theme"),
+        QStringLiteral("light or dark, as View > Dark Theme (saved with the settings unless --screenshot)."),
+        QStringLiteral("THEME"));
+    parser.addOption(themeOption);
     parser.process(app);
 
     const QStringList positional = parser.positionalArguments();
@@ -170,6 +174,11 @@ int main(int argc, char* argv[])
                 qPrintable(parser.value(viewOption)));
             return 2;
         }
+    }
+    const QString theme = parser.value(themeOption);
+    if (parser.isSet(themeOption) && theme != QLatin1String("light") && theme != QLatin1String("dark")) {
+        std::fprintf(stderr, "jitscope: --theme must be light or dark, not %s\n", qPrintable(theme));
+        return 2;
     }
     int debugSteps = 0;
     if (parser.isSet(debugStepsOption)) {
@@ -206,6 +215,8 @@ int main(int argc, char* argv[])
     } else {
         window.restoreSettings();
     }
+    if (!theme.isEmpty())
+        window.setDarkTheme(theme == QLatin1String("dark"));
     if (view)
         window.setStartView(*view);
     window.show();

@@ -18,15 +18,35 @@ namespace jitscope {
 
 namespace {
 
-const QColor kCurrentLineColor(0xdd, 0xeb, 0xff);
-const QColor kErrorLineColor(0xff, 0xe3, 0xe3);
-const QColor kWarningLineColor(0xff, 0xf4, 0xd1);
 const QColor kWarningMarker(0xf5, 0xb7, 0x00);
-const QColor kGutterBackground(0xf3, 0xf4, 0xf6);
-const QColor kGutterText(0x9c, 0xa3, 0xaf);
-const QColor kExecutionLineColor(0xff, 0xf3, 0xb0);
 const QColor kExecutionArrow(0xf2, 0xb7, 0x05);
 const QColor kBreakpointColor(0xe5, 0x14, 0x00);
+/// Line backgrounds, gutter and syntax colours for a light or a dark base colour. The markers (breakpoint
+/// disc, execution arrow, warning triangle) keep their hues on both.
+struct SourceColors
+{
+    QColor currentLine, errorLine, warningLine, executionLine, gutterBackground, gutterText, errorNumber, currentNumber;
+    QColor keyword, builtin, number, string, comment, defName, decorator;
+
+    static const SourceColors& forDark(bool dark)
+    {
+        static const SourceColors light { { 0xdd, 0xeb, 0xff }, { 0xff, 0xe3, 0xe3 }, { 0xff, 0xf4, 0xd1 },
+            { 0xff, 0xf3, 0xb0 }, { 0xf3, 0xf4, 0xf6 }, { 0x9c, 0xa3, 0xaf }, { 0xcf, 0x22, 0x2e },
+            { 0x1f, 0x6f, 0xeb }, { 0x8a, 0x2b, 0xb2 }, { 0x00, 0x5c, 0xc5 }, { 0x09, 0x86, 0x58 },
+            { 0xa3, 0x15, 0x15 }, { 0x6a, 0x73, 0x7d }, { 0x79, 0x5e, 0x26 }, { 0xb3, 0x5e, 0x00 } };
+        static const SourceColors darkColors { { 0x1f, 0x33, 0x4d }, { 0x4d, 0x1f, 0x24 }, { 0x45, 0x3a, 0x14 },
+            { 0x4a, 0x42, 0x10 }, { 0x22, 0x27, 0x2e }, { 0x6e, 0x76, 0x81 }, { 0xff, 0x7b, 0x72 },
+            { 0x58, 0xa6, 0xff }, { 0xd2, 0xa8, 0xff }, { 0x79, 0xc0, 0xff }, { 0x7e, 0xe7, 0x87 },
+            { 0xff, 0xa6, 0x57 }, { 0x8b, 0x94, 0x9e }, { 0xe3, 0xb3, 0x41 }, { 0xff, 0xa6, 0x57 } };
+        return dark ? darkColors : light;
+    }
+};
+
+bool isDarkBase(const QPalette& palette)
+{
+    return palette.color(QPalette::Base).lightness() < 128;
+}
+
 // Gutter columns: breakpoints and the execution arrow, then warnings, then the line number.
 constexpr qreal kBreakpointColumn = 9;
 constexpr qreal kWarningColumn = 22;
@@ -65,13 +85,19 @@ public:
         m_defName = QRegularExpression(QStringLiteral("\\b(?:def|class)\\s+([A-Za-z_][A-Za-z0-9_]*)"));
         m_decorator = QRegularExpression(QStringLiteral("^\\s*@[A-Za-z_][A-Za-z0-9_.]*"));
 
-        m_keywordFormat = charFormat(QColor(0x8a, 0x2b, 0xb2), true);
-        m_builtinFormat = charFormat(QColor(0x00, 0x5c, 0xc5));
-        m_numberFormat = charFormat(QColor(0x09, 0x86, 0x58));
-        m_stringFormat = charFormat(QColor(0xa3, 0x15, 0x15));
-        m_commentFormat = charFormat(QColor(0x6a, 0x73, 0x7d), false, true);
-        m_defNameFormat = charFormat(QColor(0x79, 0x5e, 0x26), true);
-        m_decoratorFormat = charFormat(QColor(0xb3, 0x5e, 0x00));
+        setColors(SourceColors::forDark(false));
+    }
+
+    /// Recolours the whole document, e.g. after the application switched to a dark palette.
+    void setColors(const SourceColors& c)
+    {
+        m_keywordFormat = charFormat(c.keyword, true);
+        m_builtinFormat = charFormat(c.builtin);
+        m_numberFormat = charFormat(c.number);
+        m_stringFormat = charFormat(c.string);
+        m_commentFormat = charFormat(c.comment, false, true);
+        m_defNameFormat = charFormat(c.defName, true);
+        m_decoratorFormat = charFormat(c.decorator);
     }
 
 protected:
@@ -201,11 +227,36 @@ SourceView::SourceView(QWidget* parent)
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     mono.setStyleHint(QFont::Monospace);
     setFont(mono);
-    new PythonHighlighter(document());
+    m_highlighter = new PythonHighlighter(document());
+    applyPalette();
 
     connect(this, &QPlainTextEdit::blockCountChanged, this, &SourceView::updateLineNumberAreaWidth);
     connect(this, &QPlainTextEdit::updateRequest, this, &SourceView::updateLineNumberArea);
     updateLineNumberAreaWidth();
+}
+
+void SourceView::changeEvent(QEvent* event)
+{
+    QPlainTextEdit::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        applyPalette();
+}
+
+void SourceView::applyPalette()
+{
+    const bool dark = isDarkBase(palette());
+    if (!m_highlighter || dark == m_dark)
+        return;
+    m_dark = dark;
+    static_cast<PythonHighlighter*>(m_highlighter)->setColors(SourceColors::forDark(dark));
+    m_highlighter->rehighlight();
+    updateExtraSelections();
+    m_lineNumberArea->update();
+}
+
+bool SourceView::isDarkTheme() const
+{
+    return m_dark;
 }
 
 void SourceView::setSource(const QString& text)
@@ -253,7 +304,8 @@ void SourceView::resizeEvent(QResizeEvent* event)
 void SourceView::paintLineNumbers(QPaintEvent* event)
 {
     QPainter painter(m_lineNumberArea);
-    painter.fillRect(event->rect(), kGutterBackground);
+    const SourceColors& colors = SourceColors::forDark(m_dark);
+    painter.fillRect(event->rect(), colors.gutterBackground);
     painter.setFont(font());
 
     QTextBlock block = firstVisibleBlock();
@@ -265,13 +317,13 @@ void SourceView::paintLineNumbers(QPaintEvent* event)
         if (block.isVisible() && bottom >= event->rect().top()) {
             QFont f = font();
             if (m_errorLines.contains(number)) {
-                painter.setPen(QColor(0xcf, 0x22, 0x2e));
+                painter.setPen(colors.errorNumber);
                 f.setBold(true);
             } else if (number == m_currentLine) {
-                painter.setPen(QColor(0x1f, 0x6f, 0xeb));
+                painter.setPen(colors.currentNumber);
                 f.setBold(true);
             } else {
-                painter.setPen(kGutterText);
+                painter.setPen(colors.gutterText);
             }
             painter.setFont(f);
             if (m_warningLines.contains(number)) {
@@ -478,6 +530,7 @@ void SourceView::setErrorLines(const QSet<int>& lines)
 
 void SourceView::updateExtraSelections()
 {
+    const SourceColors& colors = SourceColors::forDark(m_dark);
     QList<QTextEdit::ExtraSelection> selections;
     auto addLine = [&](int line, const QColor& color) {
         const QTextBlock block = document()->findBlockByNumber(line - 1);
@@ -491,14 +544,15 @@ void SourceView::updateExtraSelections()
     };
     for (auto it = m_warningLines.cbegin(); it != m_warningLines.cend(); ++it) {
         if (!m_errorLines.contains(it.key()) && it.key() != m_currentLine)
-            addLine(it.key(), kWarningLineColor);
+            addLine(it.key(), colors.warningLine);
     }
     for (int line : std::as_const(m_errorLines))
-        addLine(line, kErrorLineColor);
+        addLine(line, colors.errorLine);
     if (m_currentLine > 0)
-        addLine(m_currentLine, m_errorLines.contains(m_currentLine) ? kErrorLineColor.darker(108) : kCurrentLineColor);
+        addLine(
+            m_currentLine, m_errorLines.contains(m_currentLine) ? colors.errorLine.darker(108) : colors.currentLine);
     if (m_executionLine > 0)
-        addLine(m_executionLine, kExecutionLineColor);
+        addLine(m_executionLine, colors.executionLine);
     setExtraSelections(selections);
 }
 

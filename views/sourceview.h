@@ -6,6 +6,7 @@
 #include <QSet>
 
 class QHelpEvent;
+class QSyntaxHighlighter;
 class QMenu;
 class QPainter;
 class QMouseEvent;
@@ -48,6 +49,9 @@ public:
     /// Whether the context menu offers the debug entries (the window has a function to debug).
     void setDebugActionsEnabled(bool enabled) { m_debugActions = enabled; }
 
+    /// True when the palette's base colour is dark and the view uses its dark syntax and line colours.
+    bool isDarkTheme() const;
+
     /// The gutter with line numbers and markers (a click there toggles a breakpoint).
     QWidget* lineNumberArea() const { return m_lineNumberArea; }
     int lineNumberAreaWidth() const;
@@ -61,6 +65,7 @@ Q_SIGNALS:
     void runToLineRequested(int line);
 
 protected:
+    void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
@@ -74,8 +79,11 @@ private:
     void updateLineNumberAreaWidth();
     void updateLineNumberArea(const QRect& rect, int dy);
     void updateExtraSelections();
+    void applyPalette();
 
     QWidget* m_lineNumberArea = nullptr;
+    QSyntaxHighlighter* m_highlighter = nullptr;
+    bool m_dark = false;
     int m_currentLine = 0;
     QSet<int> m_errorLines;
     QHash<int, QString> m_warningLines;

@@ -4,6 +4,7 @@
 #include "graphview.h"
 #include "mainwindow.h"
 #include "nodeinspector.h"
+#include "sourceview.h"
 
 #include <QApplication>
 #include <QFile>
@@ -12,6 +13,8 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextLayout>
 #include <QtTest>
 
 using namespace jitscope;
@@ -266,6 +269,14 @@ private Q_SLOTS:
             window.scriptScene()->render(&painter);
         }
         QVERIFY(QColor(image.pixel(2, 2)).lightness() < 60);
+        // The source view follows the palette: light syntax colours and dark line highlights on a dark base.
+        SourceView* source = window.sourceView();
+        QCoreApplication::processEvents(); // QApplication posts the palette change to its widgets
+        QVERIFY(source->isDarkTheme());
+        source->highlightLine(2);
+        QVERIFY(!source->extraSelections().isEmpty());
+        QVERIFY(source->extraSelections().constLast().format.background().color().lightness() < 100);
+        QCOMPARE(syntaxLightness(source, 60), 1);
         {
             MainWindow other;
             other.restoreSettings();
@@ -274,6 +285,27 @@ private Q_SLOTS:
         window.setDarkTheme(false);
         QVERIFY(window.scriptScene()->backgroundBrush().color().lightness() > 200);
         QVERIFY(QApplication::palette().color(QPalette::Window).lightness() > 150);
+        QCoreApplication::processEvents();
+        QVERIFY(!source->isDarkTheme());
+        QCOMPARE(syntaxLightness(source, 60), -1);
+        source->highlightLine(2);
+        QVERIFY(source->extraSelections().constLast().format.background().color().lightness() > 200);
+    }
+
+private:
+    /// Over the coloured spans of the first @p lines source lines: 1 if all are light, -1 if all dark, 0 if mixed.
+    static int syntaxLightness(SourceView* view, int lines)
+    {
+        int light = 0, dark = 0;
+        for (QTextBlock b = view->document()->begin(); b.isValid() && b.blockNumber() < lines; b = b.next()) {
+            for (const QTextLayout::FormatRange& r : b.layout()->formats()) {
+                if (r.format.hasProperty(QTextFormat::ForegroundBrush))
+                    (r.format.foreground().color().lightness() > 128 ? light : dark)++;
+            }
+        }
+        if (light + dark == 0)
+            return 0;
+        return dark == 0 ? 1 : light == 0 ? -1 : 0;
     }
 };
 
