@@ -46,11 +46,11 @@ private:
 /// A legend entry with its count; entries with nothing to show are greyed out.
 QString swatch(DiffStatus status, int count)
 {
-    const QString colour = count > 0 ? diffStatusColor(status).name() : QStringLiteral("#c0c4ca");
-    return QStringLiteral("<span style='color:%1'>\u25a0</span>&nbsp;<span style='color:%2'>%3 %4</span>")
-        .arg(colour, count > 0 ? QStringLiteral("inherit") : QStringLiteral("#8c939d"))
-        .arg(count)
-        .arg(diffStatusName(status));
+    const QString label = QStringLiteral("%1 %2").arg(count).arg(diffStatusName(status));
+    if (count == 0) // Qt's rich text has no 'inherit': only greyed entries set the text colour
+        return QStringLiteral("<span style='color:#c0c4ca'>\u25a0</span>&nbsp;<span style='color:#8c939d'>%1</span>")
+            .arg(label);
+    return QStringLiteral("<span style='color:%1'>\u25a0</span>&nbsp;%2").arg(diffStatusColor(status).name(), label);
 }
 
 QString elidedSet(const QString& text)
@@ -396,8 +396,8 @@ void CompareWidget::updateSummary()
     } else if (!m_report.traces.at(left).ok || !m_report.traces.at(right).ok) {
         text = tr("No diff: %1 failed.").arg(graphName(m_report.traces.at(left).ok ? right : left));
     } else if (rows == 0) {
-        text = tr("<span style='color:#1a7f37'>\u2714</span> %1 and %2 record the same graph.")
-                   .arg(graphName(left), graphName(right));
+        text = tr("<span style='color:%3'>\u2714</span> %1 and %2 record the same graph.")
+                   .arg(graphName(left), graphName(right), diffStatusColor(DiffStatus::Inserted).name());
     } else {
         // The counts per kind are in the legend beside the summary.
         text = rows == 1 ? tr("<b>1 difference:</b>") : tr("<b>%1 differences:</b>").arg(rows);

@@ -158,12 +158,13 @@ QColor categoryColor(OpCategory category)
 QColor diffStatusColor(DiffStatus status)
 {
     switch (status) {
+    // On a dark background the same hues, lighter, so outlines and legend text keep their contrast.
     case DiffStatus::Inserted:
-        return QColor(0x1a, 0x7f, 0x37);
+        return g_darkTheme ? QColor(0x3f, 0xb9, 0x50) : QColor(0x1a, 0x7f, 0x37);
     case DiffStatus::Deleted:
-        return QColor(0xcf, 0x22, 0x2e);
+        return g_darkTheme ? QColor(0xf8, 0x51, 0x49) : QColor(0xcf, 0x22, 0x2e);
     case DiffStatus::Changed:
-        return QColor(0xbf, 0x87, 0x00);
+        return g_darkTheme ? QColor(0xd2, 0x99, 0x22) : QColor(0xbf, 0x87, 0x00);
     case DiffStatus::Unchanged:
         break;
     }

@@ -1223,7 +1223,9 @@ void MainWindow::showReport()
     const QString counts = (traces == 1 ? tr("1 trace") : tr("%1 traces").arg(traces)) + QStringLiteral(", ")
         + (warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
     if (m_report.consistent) {
-        setVerdict(QStringLiteral("<span style='color:#1a7f37'>\u2714 consistent</span> \u00b7 ") + counts,
+        setVerdict(QStringLiteral("<span style='color:%1'>\u2714 consistent</span> \u00b7 ")
+                       .arg(diffStatusColor(DiffStatus::Inserted).name())
+                + counts,
             traces > 1 ? tr("Every trace records the same graph as trace 1, and trace 1 computes what the script "
                             "function computes on every input set.")
                        : tr("One input set: nothing to compare the trace with. Add check inputs to compare."));
@@ -2379,10 +2381,11 @@ void MainWindow::onLiveTraceLaidOut(QFutureWatcherBase* base)
             tr("<b>Trace complete</b> \u00b7 %1 nodes, after torch.jit.trace's cleanup passes").arg(recorded));
     else
         m_liveLabel->setText(
-            tr("<b>Live trace</b> \u00b7 %1 nodes recorded \u00b7 <span style='color:#1a7f37'>%2 new since the last "
+            tr("<b>Live trace</b> \u00b7 %1 nodes recorded \u00b7 <span style='color:%3'>%2 new since the last "
                "pause</span>")
                 .arg(recorded)
-                .arg(fresh.size()));
+                .arg(fresh.size())
+                .arg(diffStatusColor(DiffStatus::Inserted).name()));
     Q_EMIT liveTraceShown();
 }
 

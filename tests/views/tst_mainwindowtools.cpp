@@ -252,10 +252,13 @@ private Q_SLOTS:
         MainWindow window;
         window.restoreSettings();
         window.setDarkTheme(false);
+        const QColor lightInserted = diffStatusColor(DiffStatus::Inserted);
         QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
         QVERIFY(window.scriptScene()->backgroundBrush().color().lightness() > 200);
         window.setDarkTheme(true);
         QVERIFY(window.isDarkTheme());
+        // Diff outlines and legend swatches get lighter on the dark background.
+        QVERIFY(diffStatusColor(DiffStatus::Inserted).lightness() > lightInserted.lightness() + 20);
         QVERIFY(window.scriptScene()->backgroundBrush().color().lightness() < 60);
         QVERIFY(window.scriptView()->backgroundBrush().color().lightness() < 60);
         QVERIFY(window.traceScene(0)->backgroundBrush().color().lightness() < 60);
