@@ -373,13 +373,15 @@ public:
         QVector<ExecFrame>& m_frames;
     };
 
-    /// Numbers the top-level graph's nodes the same way the IR snapshot does (depth-first).
-    void indexScriptGraph(const tj::Graph& graph)
+    /// Numbers the top-level graph's nodes the same way the IR snapshot does (depth-first), or, for a model loaded
+    /// with calls inlined, by their ids in the inlined snapshot (@p inlinedIds, FunctionInfo::inlinedIds).
+    void indexScriptGraph(const tj::Graph& graph, const QVector<int>& inlinedIds)
     {
         int next = 0;
         std::function<void(const tj::Block*)> walk = [&](const tj::Block* b) {
             for (const tj::Node* n : b->nodes()) {
-                m_scriptIds[n] = next++;
+                const int id = next++;
+                m_scriptIds[n] = inlinedIds.isEmpty() ? id : inlinedIds.value(id, -1);
                 for (const tj::Block* sub : n->blocks())
                     walk(sub);
             }
@@ -1972,6 +1974,7 @@ struct Prepared
     std::optional<tj::Module> self;
     std::vector<IValue> inputs;
     std::vector<IValue> defaults; ///< values of trailing arguments the input set leaves to their defaults
+    QVector<int> inlinedIds; ///< FunctionInfo::inlinedIds
     QString error;
     int errorLine = 0;
 };
@@ -1993,6 +1996,7 @@ Prepared prepare(const ModelInfo& model, const QString& function, const InputSet
         p.errorLine = info->error.location.line;
         return p;
     }
+    p.inlinedIds = info->inlinedIds;
     p.fn = model.handle->find(function, &p.self);
     if (!p.fn) {
         p.error = QStringLiteral("no compiled code for '%1'").arg(function);
@@ -2103,7 +2107,7 @@ RunResult runFunction(
         for (auto& v : p.defaults)
             args.push_back(Slot { v });
         auto graph = tj::toGraphFunction(*p.fn).graph();
-        exec.indexScriptGraph(*graph);
+        exec.indexScriptGraph(*graph, p.inlinedIds);
         auto outs = exec.runFunction(*graph, std::move(args), function);
         auto values = std::make_shared<RuntimeValues>();
         values->values = flattenOutputs(outs);
@@ -2161,7 +2165,7 @@ TraceResult traceFunctionImpl(
     Executor exec(options, /*tracing=*/true);
     ExecutorScope scope(&exec);
     auto graph = tj::toGraphFunction(*p.fn).graph();
-    exec.indexScriptGraph(*graph);
+    exec.indexScriptGraph(*graph, p.inlinedIds);
     std::vector<std::string> argumentNames;
     const auto& schemaArgs = p.fn->getSchema().arguments();
     for (size_t i = p.self ? 1 : 0; i < schemaArgs.size(); ++i)
@@ -2413,7 +2417,7 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, c
         for (auto& v : p.defaults)
             args.push_back(Slot { v });
         auto graph = tj::toGraphFunction(*p.fn).graph();
-        exec.indexScriptGraph(*graph);
+        exec.indexScriptGraph(*graph, p.inlinedIds);
         auto values = std::make_shared<RuntimeValues>();
         values->values = flattenOutputs(exec.runFunction(*graph, std::move(args)));
         scripted.values = values;

@@ -33,6 +33,10 @@ struct FunctionInfo
     bool ok = false;
     Diagnostic error; ///< set when !ok
     IrGraph graph; ///< the script graph, as fn.graph prints it
+    /// Only when loaded with calls inlined (graph is then the inlined graph): for each node of the function's own
+    /// graph, in snapshot order, its id in graph; -1 for the calls that inlining replaced. Traces and debug frames
+    /// number script nodes in the function's own graph, and this maps them onto the graph shown.
+    QVector<int> inlinedIds;
 };
 
 struct ParameterInfo

@@ -30,6 +30,7 @@
 
 #include <dlfcn.h>
 
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -731,12 +732,53 @@ tj::Function* PyFileCompiler::compile(const PyDef& def)
 
 // ---------------------------------------------------------------------------------------------
 
-IrGraph snapshotOf(const tj::Graph& graph, bool inlineCalls)
+/// Calls nested in blocks, in the snapshot's depth-first order.
+void forEachNode(tj::Block* block, const std::function<void(tj::Node*)>& visit)
+{
+    for (tj::Node* n : block->nodes()) {
+        visit(n);
+        for (tj::Block* sub : n->blocks())
+            forEachNode(sub, visit);
+    }
+}
+
+/// The graph's snapshot; with @p inlineCalls, of a copy with every call inlined, and @p inlinedIds maps the ids
+/// of the graph's own nodes onto it (FunctionInfo::inlinedIds).
+IrGraph snapshotOf(const tj::Graph& graph, bool inlineCalls, QVector<int>* inlinedIds)
 {
     if (!inlineCalls)
         return snapshotGraph(graph);
     auto copy = const_cast<tj::Graph&>(graph).copy();
+    // Tag the function's own nodes with their ids: Inline keeps them (cloned callee nodes carry no tag) and
+    // destroys the calls it replaces.
+    static const c10::Symbol kOrigin = c10::Symbol::attr("jitscope_origin");
+    int next = 0;
+    forEachNode(copy->block(), [&](tj::Node* n) { n->i_(kOrigin, next++); });
     tj::Inline(*copy);
+    // A call that inlining replaced maps to the first node of the code that replaced it (where its trace nodes
+    // come from), or -1 when the callee left nothing behind.
+    inlinedIds->fill(-1, next);
+    int id = 0;
+    int lastOwn = -1; // the last tagged node seen
+    int runStart = -1; // first untagged node since then
+    auto closeRun = [&](int upTo) {
+        for (int own = lastOwn + 1; own < upTo; ++own)
+            (*inlinedIds)[own] = runStart;
+    };
+    forEachNode(copy->block(), [&](tj::Node* n) {
+        if (n->hasAttribute(kOrigin)) {
+            const int own = int(n->i(kOrigin));
+            n->removeAttribute(kOrigin);
+            closeRun(own);
+            (*inlinedIds)[own] = id;
+            lastOwn = own;
+            runStart = -1;
+        } else if (runStart < 0) {
+            runStart = id;
+        }
+        ++id;
+    });
+    closeRun(next);
     return snapshotGraph(*copy);
 }
 
@@ -820,7 +862,7 @@ LoadResult loadPython(const QString& path, const QByteArray& bytes, bool inlineC
             if (tj::Function* f = compiler.compile(def)) {
                 handle->functions.insert(def.name, f);
                 fn.signature = signatureOf(def.name, f->getSchema());
-                fn.graph = snapshotOf(*tj::toGraphFunction(*f).graph(), inlineCalls);
+                fn.graph = snapshotOf(*tj::toGraphFunction(*f).graph(), inlineCalls, &fn.inlinedIds);
                 fn.ok = true;
             } else {
                 fn.error = compiler.errors().at(def.name);
@@ -868,7 +910,7 @@ void collectModule(const tj::Module& module, const QString& prefix, ModelInfo& m
         try {
             auto& gf = tj::toGraphFunction(*method);
             fn.signature = signatureOf(mname, method->getSchema());
-            fn.graph = snapshotOf(*gf.graph(), inlineCalls);
+            fn.graph = snapshotOf(*gf.graph(), inlineCalls, &fn.inlinedIds);
             fn.ok = true;
             for (const auto& node : fn.graph.nodes) {
                 if (node.location.isValid()) {

@@ -2948,6 +2948,9 @@ void MainWindow::reloadFile()
     m_restoreTrace = m_activeTrace;
     m_restoreTabPending = m_restoreView != View::Script;
     const QString function = m_currentFunction;
+    // Reloading (the file changed on disk, Group by Module) keeps the sets the user edited, saved or not.
+    if (m_inputSets->isEdited() && m_initialInputSets.isEmpty())
+        m_initialInputSets = m_inputSets->model()->texts();
     m_reloading = true;
     openFile(m_currentFile, function);
     setStatus(tr("Reloading %1\u2026").arg(QFileInfo(m_currentFile).fileName()));

@@ -130,6 +130,64 @@ private Q_SLOTS:
         }
     }
 
+    /// Group by Module loads the model with calls inlined: trace nodes then point at the same script nodes (same
+    /// kind, same source line) in the inlined graph as they do in the function's own graph without it.
+    void originsInInlinedGraph()
+    {
+        const QDir dir(dataDir() + QStringLiteral("/traces"));
+        int remapped = 0;
+        int checked = 0;
+        for (const QString& file : dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
+            const QJsonObject c = QJsonDocument::fromJson(readText(dir.filePath(file)).toUtf8()).object();
+            if (!c.value(QStringLiteral("traces")).toArray().at(0).toObject().value(QStringLiteral("ok")).toBool())
+                continue;
+            const QString source = c.value(QStringLiteral("source")).toString();
+            const QString path = dataDir() + QLatin1Char('/')
+                + (source.isEmpty() ? c.value(QStringLiteral("archive")).toString() : source);
+            const QString function = c.value(QStringLiteral("function")).toString();
+            LoadOptions inlining;
+            inlining.inlineCalls = true;
+            const LoadResult inlined = loadModel(path, inlining);
+            const LoadResult& plain = model(path);
+            QVERIFY2(inlined.ok && plain.ok, qPrintable(file));
+            const FunctionInfo* ownInfo = plain.model.function(function);
+            const FunctionInfo* inlinedInfo = inlined.model.function(function);
+            QVERIFY(ownInfo && inlinedInfo);
+            if (inlinedInfo->graph.nodes.size() == ownInfo->graph.nodes.size())
+                continue; // nothing was inlined
+            QCOMPARE(inlinedInfo->inlinedIds.size(), ownInfo->graph.nodes.size());
+            const auto inputs = parseInputSet(c.value(QStringLiteral("sets")).toArray().at(0).toString());
+            QVERIFY(inputs);
+            ExecOptions options;
+            options.seed = quint64(c.value(QStringLiteral("seed")).toInt());
+            const TraceResult a = traceFunction(plain.model, function, *inputs, options);
+            const TraceResult b = traceFunction(inlined.model, function, *inputs, options);
+            QVERIFY2(a.ok && b.ok, qPrintable(file));
+            QCOMPARE(b.graph.toText(false), a.graph.toText(false)); // inlining the view changes no trace
+            for (int i = 0; i < a.graph.nodes.size(); ++i) {
+                const int own = a.graph.node(i).originNode;
+                const int shown = b.graph.node(i).originNode;
+                if (own < 0)
+                    continue;
+                const QString where = QStringLiteral("%1: trace node %2").arg(file).arg(i);
+                QVERIFY2(shown >= 0 && shown < inlinedInfo->graph.nodes.size(), qPrintable(where));
+                const QString ownKind = ownInfo->graph.node(own).kind;
+                if (ownKind == QLatin1String("prim::CallFunction") || ownKind == QLatin1String("prim::CallMethod")) {
+                    // Nodes traced inside a call point at the code inlined for it, which the own graph lacks.
+                    QVERIFY2(!inlinedInfo->graph.node(shown).kind.startsWith(QLatin1String("prim::Call")),
+                        qPrintable(where));
+                    continue;
+                }
+                QCOMPARE(inlinedInfo->graph.node(shown).kind, ownKind);
+                QCOMPARE(inlinedInfo->graph.node(shown).location.line, ownInfo->graph.node(own).location.line);
+                ++checked;
+                remapped += own != shown ? 1 : 0;
+            }
+        }
+        QVERIFY2(remapped > 0, "no trace whose script nodes moved when calls were inlined");
+        QVERIFY(checked > remapped);
+    }
+
     /// When the tracer's cleanup passes fail after the function ran, the raw recording is kept and flagged.
     void rawGraphWhenCleanupFails()
     {

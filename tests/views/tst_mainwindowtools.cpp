@@ -2,6 +2,8 @@
 #include "graphitems.h"
 #include "graphscene.h"
 #include "graphview.h"
+#include "inputsetseditor.h"
+#include "inputsetsmodel.h"
 #include "mainwindow.h"
 #include "nodeinspector.h"
 #include "sourceview.h"
@@ -213,6 +215,7 @@ private Q_SLOTS:
         if (!QFile::exists(archive))
             QSKIP("tests/data/archives/conv_block.pt is missing");
         MainWindow window;
+        window.setInitialInputSets({ QStringLiteral("f32[1,3,5,5]") });
         QVERIFY(openAndWait(window, archive));
         QCOMPARE(window.currentFunction(), QStringLiteral("forward"));
         auto moduleClusters = [&] {
@@ -240,6 +243,22 @@ private Q_SLOTS:
         QVERIFY(!titles.isEmpty());
         for (const QString& module : std::as_const(modules))
             QVERIFY2(titles.join(QLatin1Char(' ')).contains(module), qPrintable(titles.join(QLatin1String(", "))));
+        // Selecting a traced op selects the op it came from in the inlined, grouped script graph (the trace of a
+        // module records submodule calls as prim::CallMethod: its own ops are forward's, like the flatten).
+        GraphScene* trace = window.traceScene(0);
+        QVERIFY(trace);
+        int linked = 0;
+        for (const IrNode& n : trace->graph().nodes) {
+            if (!n.kind.startsWith(QLatin1String("aten::")) || n.originNode < 0)
+                continue;
+            trace->selectNode(n.id);
+            const int selected = window.scriptScene()->selectedNodeId();
+            QVERIFY2(selected >= 0, qPrintable(n.kind));
+            const IrNode& origin = window.scriptScene()->graph().node(selected);
+            QCOMPARE(origin.kind, n.kind);
+            ++linked;
+        }
+        QVERIFY(linked >= 1);
 
         window.setGroupByModule(false);
         QVERIFY(reloaded.wait(kJobTimeoutMs));
