@@ -1975,6 +1975,7 @@ struct Prepared
     std::vector<IValue> inputs;
     std::vector<IValue> defaults; ///< values of trailing arguments the input set leaves to their defaults
     QVector<int> inlinedIds; ///< FunctionInfo::inlinedIds
+    const IrGraph* scriptGraph = nullptr; ///< FunctionInfo::graph
     QString error;
     int errorLine = 0;
 };
@@ -1997,6 +1998,7 @@ Prepared prepare(const ModelInfo& model, const QString& function, const InputSet
         return p;
     }
     p.inlinedIds = info->inlinedIds;
+    p.scriptGraph = &info->graph;
     p.fn = model.handle->find(function, &p.self);
     if (!p.fn) {
         p.error = QStringLiteral("no compiled code for '%1'").arg(function);
@@ -2235,6 +2237,8 @@ TraceResult traceFunctionImpl(
             lookup, options.strict, /*force_outplace=*/false, tracedModule ? &*tracedModule : nullptr, argumentNames);
         std::shared_ptr<tj::Graph> traceGraph = traced.first->graph;
         r.graph = snapshotGraph(*traceGraph, decorate);
+        if (tracedModule)
+            linkModuleCalls(r.graph, *p.scriptGraph);
         computeSignatureHashes(r.graph);
         auto values = std::make_shared<RuntimeValues>();
         values->values = std::vector<IValue>(traced.second.begin(), traced.second.end());

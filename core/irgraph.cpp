@@ -14,6 +14,68 @@ bool IrNode::hasAttribute(const QString& name) const
     return false;
 }
 
+namespace {
+
+/// "layer1.0" for the value self.layer1[0] that a chain of prim::GetAttr reads from a graph input; empty if the
+/// value is not such a chain.
+QString attributePath(const IrGraph& g, int valueId)
+{
+    QStringList names;
+    for (int v = valueId; v >= 0 && v < g.values.size();) {
+        const int producer = g.value(v).producer;
+        if (producer < 0)
+            break;
+        const IrNode& n = g.node(producer);
+        if (n.kind != QLatin1String("prim::GetAttr") || n.inputs.isEmpty())
+            return {};
+        QString name = n.attribute(QStringLiteral("name"));
+        if (name.size() >= 2 && name.startsWith(QLatin1Char('"')) && name.endsWith(QLatin1Char('"')))
+            name = name.mid(1, name.size() - 2);
+        names.prepend(name);
+        v = n.inputs.first();
+    }
+    return names.join(QLatin1Char('.'));
+}
+
+} // namespace
+
+void linkModuleCalls(IrGraph& trace, const IrGraph& script)
+{
+    QHash<QString, QVector<int>> scriptCalls; // submodule path -> its top-level calls in the script, in order
+    for (int id : script.top.nodes) {
+        const IrNode& n = script.node(id);
+        if (n.kind == QLatin1String("prim::CallMethod") && !n.inputs.isEmpty())
+            scriptCalls[attributePath(script, n.inputs.first())].append(id);
+    }
+    QHash<QString, int> seen;
+    for (IrNode& n : trace.nodes) {
+        if (n.kind != QLatin1String("prim::CallMethod") || n.inputs.isEmpty() || n.originNode >= 0)
+            continue;
+        const QString path = attributePath(trace, n.inputs.first());
+        if (path.isEmpty())
+            continue;
+        const int nth = seen[path]++;
+        const QVector<int> calls = scriptCalls.value(path);
+        if (nth < calls.size()) {
+            n.originNode = calls.at(nth);
+            continue;
+        }
+        // Inlined: the n-th stretch of top-level nodes from that submodule's code.
+        const QString prefix = path + QLatin1Char('.');
+        int run = -1;
+        bool inside = false;
+        for (int id : script.top.nodes) {
+            const QString& module = script.node(id).modulePath;
+            const bool matches = module == path || module.startsWith(prefix);
+            if (matches && !inside && ++run == nth) {
+                n.originNode = id;
+                break;
+            }
+            inside = matches;
+        }
+    }
+}
+
 QString IrNode::attribute(const QString& name) const
 {
     for (const auto& a : attributes)

@@ -106,6 +106,11 @@ struct IrGraph
     static IrGraph fromJson(const QJsonObject& json, QString* error = nullptr);
 };
 
+/// A module trace records each submodule call as a prim::CallMethod that no script node executed directly: links
+/// the ones without an origin to the script's call of the same submodule (the n-th call to the n-th call), or, when
+/// the script graph has its calls inlined, to the first node of that submodule's code.
+void linkModuleCalls(IrGraph& trace, const IrGraph& script);
+
 /// Renames every %value in a libtorch dump in order of first appearance (%0, %1, ...) and drops
 /// "# file:line:col" comments and trailing blanks, so dumps from different runs compare equal.
 QString canonicalizeDump(const QString& dump);
