@@ -1978,6 +1978,20 @@ struct Prepared
     const IrGraph* scriptGraph = nullptr; ///< FunctionInfo::graph
     QString error;
     int errorLine = 0;
+
+    /// The script function's arguments for one run: a fresh copy of the module (a run may change its state),
+    /// @p values, then the defaults the input set leaves out.
+    std::vector<Slot> arguments(std::vector<Slot> values) const
+    {
+        std::vector<Slot> args;
+        if (self)
+            args.push_back(Slot { self->deepcopy()._ivalue() });
+        for (auto& v : values)
+            args.push_back(std::move(v));
+        for (const auto& v : defaults)
+            args.push_back(Slot { v });
+        return args;
+    }
 };
 
 Prepared prepare(const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options)
@@ -2101,16 +2115,12 @@ RunResult runFunction(
     ExecutorScope scope(&exec);
     try {
         at::NoGradGuard noGrad;
-        std::vector<Slot> args;
-        if (p.self)
-            args.push_back(Slot { p.self->deepcopy()._ivalue() });
-        for (auto& v : p.inputs)
-            args.push_back(Slot { v });
-        for (auto& v : p.defaults)
-            args.push_back(Slot { v });
+        std::vector<Slot> inputs;
+        for (const auto& v : p.inputs)
+            inputs.push_back(Slot { v });
         auto graph = tj::toGraphFunction(*p.fn).graph();
         exec.indexScriptGraph(*graph, p.inlinedIds);
-        auto outs = exec.runFunction(*graph, std::move(args), function);
+        auto outs = exec.runFunction(*graph, p.arguments(std::move(inputs)), function);
         auto values = std::make_shared<RuntimeValues>();
         values->values = flattenOutputs(outs);
         for (const auto& v : values->values)
@@ -2413,17 +2423,10 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, c
         at::NoGradGuard noGrad;
         Executor exec(options, /*tracing=*/false);
         ExecutorScope scope(&exec);
-        std::vector<Slot> args;
-        if (p.self)
-            args.push_back(Slot { p.self->deepcopy()._ivalue() });
-        for (auto& a : cloned())
-            args.push_back(std::move(a));
-        for (auto& v : p.defaults)
-            args.push_back(Slot { v });
         auto graph = tj::toGraphFunction(*p.fn).graph();
         exec.indexScriptGraph(*graph, p.inlinedIds);
         auto values = std::make_shared<RuntimeValues>();
-        values->values = flattenOutputs(exec.runFunction(*graph, std::move(args)));
+        values->values = flattenOutputs(exec.runFunction(*graph, p.arguments(cloned())));
         scripted.values = values;
         scripted.ok = true;
     } catch (const std::exception& e) {
