@@ -12,6 +12,7 @@
 #include "mainwindow.h"
 #include "sourceview.h"
 #include "valuesmodel.h"
+#include "windowtest.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -22,10 +23,10 @@
 #include <QtTest>
 
 using namespace jitscope;
+using namespace jitscope::test;
 
 namespace {
 
-constexpr int kJobTimeoutMs = 180 * 1000;
 constexpr int kPauseTimeoutMs = 30 * 1000;
 
 QString example()
@@ -40,17 +41,6 @@ QString where(const DebugSession::Pause& p)
     for (const LoopFrame& f : p.event.loopPath)
         s += QStringLiteral("@%1#%2").arg(f.line).arg(f.iteration + 1);
     return s;
-}
-
-bool openAndWait(MainWindow& window, const QString& path)
-{
-    window.resize(1400, 900);
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window))
-        return false;
-    QSignalSpy idle(&window, &MainWindow::idle);
-    window.openFile(path);
-    return (window.isIdle() || idle.wait(kJobTimeoutMs)) && window.isIdle() && window.hasModel();
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include "modeltreemodel.h"
 #include "sourceview.h"
 #include "warningsmodel.h"
+#include "windowtest.h"
 
 #include <QAbstractItemModelTester>
 #include <QPushButton>
@@ -28,24 +29,9 @@
 #include <QtTest>
 
 using namespace jitscope;
+using namespace jitscope::test;
 
 namespace {
-
-constexpr int kJobTimeoutMs = 180 * 1000;
-
-QString example(const char* name)
-{
-    return QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/") + QLatin1String(name);
-}
-
-/// Waits until the window has no pending job; false on timeout.
-bool waitIdle(MainWindow& window)
-{
-    if (window.isIdle())
-        return true;
-    QSignalSpy spy(&window, &MainWindow::idle);
-    return spy.wait(kJobTimeoutMs) && window.isIdle();
-}
 
 const TraceDiff* diffWith(const CheckReport& report, int other)
 {
@@ -54,17 +40,6 @@ const TraceDiff* diffWith(const CheckReport& report, int other)
             return &d;
     }
     return nullptr;
-}
-
-/// Opens @p path in a shown window and waits for the load, layout and check jobs.
-bool openAndWait(MainWindow& window, const QString& path)
-{
-    window.resize(1400, 900);
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window))
-        return false;
-    window.openFile(path);
-    return waitIdle(window) && window.hasModel();
 }
 
 int distinctColours(const QImage& image, int limit)

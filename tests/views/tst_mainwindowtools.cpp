@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "nodeinspector.h"
 #include "sourceview.h"
+#include "windowtest.h"
 
 #include <QApplication>
 #include <QFile>
@@ -20,33 +21,9 @@
 #include <QtTest>
 
 using namespace jitscope;
+using namespace jitscope::test;
 
 namespace {
-
-constexpr int kJobTimeoutMs = 180 * 1000;
-
-QString example(const char* name)
-{
-    return QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/") + QLatin1String(name);
-}
-
-bool waitIdle(MainWindow& window)
-{
-    if (window.isIdle())
-        return true;
-    QSignalSpy spy(&window, &MainWindow::idle);
-    return spy.wait(kJobTimeoutMs) && window.isIdle();
-}
-
-bool openAndWait(MainWindow& window, const QString& path)
-{
-    window.resize(1400, 900);
-    window.show();
-    if (!QTest::qWaitForWindowExposed(&window))
-        return false;
-    window.openFile(path);
-    return waitIdle(window) && window.hasModel();
-}
 
 /// The aten::mul inside the example's loop, in the script graph.
 int loopMul(const MainWindow& window)
