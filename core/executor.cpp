@@ -375,18 +375,13 @@ public:
 
     /// Numbers the top-level graph's nodes the same way the IR snapshot does (depth-first), or, for a model loaded
     /// with calls inlined, by their ids in the inlined snapshot (@p inlinedIds, FunctionInfo::inlinedIds).
-    void indexScriptGraph(const tj::Graph& graph, const QVector<int>& inlinedIds)
+    void indexScriptGraph(tj::Graph& graph, const QVector<int>& inlinedIds)
     {
         int next = 0;
-        std::function<void(const tj::Block*)> walk = [&](const tj::Block* b) {
-            for (const tj::Node* n : b->nodes()) {
-                const int id = next++;
-                m_scriptIds[n] = inlinedIds.isEmpty() ? id : inlinedIds.value(id, -1);
-                for (const tj::Block* sub : n->blocks())
-                    walk(sub);
-            }
-        };
-        walk(graph.block());
+        forEachNode(graph.block(), [&](const tj::Node* n) {
+            const int id = next++;
+            m_scriptIds[n] = inlinedIds.isEmpty() ? id : inlinedIds.value(id, -1);
+        });
     }
 
     const QVector<TraceWarning>& warnings() const { return m_warnings; }

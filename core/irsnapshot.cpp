@@ -210,4 +210,13 @@ IrGraph snapshotGraph(const torch::jit::Graph& g, const std::function<void(const
     return std::move(s.graph);
 }
 
+void forEachNode(torch::jit::Block* block, const std::function<void(torch::jit::Node*)>& visit)
+{
+    for (torch::jit::Node* n : block->nodes()) {
+        visit(n);
+        for (torch::jit::Block* sub : n->blocks())
+            forEachNode(sub, visit);
+    }
+}
+
 } // namespace jitscope

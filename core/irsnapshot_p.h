@@ -9,6 +9,7 @@
 
 namespace torch {
 namespace jit {
+struct Block;
 struct Graph;
 struct Node;
 } // namespace jit
@@ -20,5 +21,9 @@ namespace jitscope {
 /// `decorate`, when given, is called for every node to add what the graph itself does not hold (provenance).
 IrGraph snapshotGraph(
     const torch::jit::Graph& graph, const std::function<void(const torch::jit::Node*, IrNode&)>& decorate = {});
+
+/// Visits every node of @p block and of the blocks nested in it, in the order the snapshot numbers them
+/// (depth-first: a node, then its blocks' nodes, then the next node).
+void forEachNode(torch::jit::Block* block, const std::function<void(torch::jit::Node*)>& visit);
 
 } // namespace jitscope

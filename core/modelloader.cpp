@@ -30,7 +30,6 @@
 
 #include <dlfcn.h>
 
-#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
@@ -731,16 +730,6 @@ tj::Function* PyFileCompiler::compile(const PyDef& def)
 }
 
 // ---------------------------------------------------------------------------------------------
-
-/// Calls nested in blocks, in the snapshot's depth-first order.
-void forEachNode(tj::Block* block, const std::function<void(tj::Node*)>& visit)
-{
-    for (tj::Node* n : block->nodes()) {
-        visit(n);
-        for (tj::Block* sub : n->blocks())
-            forEachNode(sub, visit);
-    }
-}
 
 /// The graph's snapshot; with @p inlineCalls, of a copy with every call inlined, and @p inlinedIds maps the ids
 /// of the graph's own nodes onto it (FunctionInfo::inlinedIds).
