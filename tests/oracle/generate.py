@@ -580,20 +580,25 @@ def build_archive(name, example):
 # --------------------------------------------------------------------------
 
 
+def start_generator(script):
+    """What every fixture generator does first: runs again (as @p script) with string hashing pinned, works from
+    the repository root, on one thread, and says which torch made the fixtures."""
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        # TorchScript serializes Final constants in Python set order, which
+        # depends on string hashing: pin it so archives are byte-identical.
+        os.environ["PYTHONHASHSEED"] = "0"
+        os.execv(sys.executable, [sys.executable, str(Path(script).resolve())] + sys.argv[1:])
+    os.chdir(ROOT)
+    torch.set_num_threads(1)
+    print(f"torch {torch.__version__}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--prune", action="store_true",
                     help="delete fixtures in tests/data/expected|archives not produced by this run")
     opts = ap.parse_args()
-    if os.environ.get("PYTHONHASHSEED") != "0":
-        # TorchScript serializes Final constants in Python set order, which
-        # depends on string hashing: pin it so archives are byte-identical.
-        os.environ["PYTHONHASHSEED"] = "0"
-        os.execv(sys.executable, [sys.executable, str(Path(__file__).resolve())] + sys.argv[1:])
-    os.chdir(ROOT)
-    torch.set_num_threads(1)
-
-    print(f"torch {torch.__version__}")
+    start_generator(__file__)
     corpus = sorted(CORPUS_DIR.glob("*.py"))
     failed = []
     for path in corpus:

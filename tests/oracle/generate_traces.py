@@ -56,7 +56,7 @@ sys.path.insert(0, str(HERE))
 import torch  # noqa: E402
 
 import inputsets  # noqa: E402
-from generate import dtype_name, load_source_module, strip_graph, write_json  # noqa: E402
+from generate import dtype_name, load_source_module, start_generator, strip_graph, write_json  # noqa: E402
 
 ROOT = HERE.parents[1]
 DATA_DIR = Path("tests/data")
@@ -342,12 +342,7 @@ def main():
     ap.add_argument("names", nargs="*", help="only these cases")
     ap.add_argument("--quiet-summary", action="store_true", help="no per-case summary table")
     opts = ap.parse_args()
-    if os.environ.get("PYTHONHASHSEED") != "0":
-        os.environ["PYTHONHASHSEED"] = "0"
-        os.execv(sys.executable, [sys.executable, str(Path(__file__).resolve())] + sys.argv[1:])
-    os.chdir(ROOT)
-    torch.set_num_threads(1)
-    print(f"torch {torch.__version__}")
+    start_generator(__file__)
 
     import trace_cases
     importlib.reload(trace_cases)
