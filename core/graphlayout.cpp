@@ -7,6 +7,7 @@
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
+#include <limits>
 #include <mutex>
 
 namespace jitscope {
@@ -167,18 +168,19 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                .arg(opt.fontSize * 0.8);
 
     // Nodes whose results reach the outputs (through their inputs, and through the blocks that hold them).
+    // Ops that change their first input in place (x.relu_(), list.append(v)), in program order per value.
+    QHash<int, QVector<int>> mutators;
+    for (const IrNode& n : g.nodes) {
+        const QString op = n.kind.section(QStringLiteral("::"), 1);
+        const bool inPlace = (op.endsWith(QLatin1Char('_')) && !op.endsWith(QLatin1String("__")))
+            || op == QLatin1String("append") || op == QLatin1String("extend") || op == QLatin1String("insert")
+            || op == QLatin1String("_set_item") || op == QLatin1String("__setitem__");
+        if (inPlace && !n.inputs.isEmpty())
+            mutators[n.inputs.first()].push_back(n.id);
+    }
     QSet<int> reaching;
     if (opt.hideUnreachable) {
-        // Ops that change their first input in place (x.relu_(), list.append(v)) count as producing it too.
-        QHash<int, QVector<int>> mutators;
-        for (const IrNode& n : g.nodes) {
-            const QString op = n.kind.section(QStringLiteral("::"), 1);
-            const bool inPlace = (op.endsWith(QLatin1Char('_')) && !op.endsWith(QLatin1String("__")))
-                || op == QLatin1String("append") || op == QLatin1String("extend") || op == QLatin1String("insert")
-                || op == QLatin1String("_set_item") || op == QLatin1String("__setitem__");
-            if (inPlace && !n.inputs.isEmpty())
-                mutators[n.inputs.first()].push_back(n.id);
-        }
+        // A mutation counts as producing the value it changes.
         QVector<int> work;
         auto markNode = [&](int id) {
             if (id >= 0 && !reaching.contains(id)) {
@@ -232,7 +234,10 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         b.nodes.push_back(ln);
     }
 
-    QHash<QString, QString> moduleText; // module path -> DOT text of its top-level nodes
+    // Module path -> DOT text of its top-level nodes, one entry per run of consecutive nodes (a call). A module
+    // called twice (ResNet's relu) gets a cluster per call: one cluster around both would span the block between.
+    QHash<QString, QStringList> moduleText;
+    QString previousTopModule; // module of the last top-level node written, to tell where a run ends
     // Folded submodules: every node whose top-level ancestor belongs to one becomes that module's box.
     auto foldedModuleOf = [&](int id) -> QString {
         int top = id;
@@ -260,7 +265,7 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
             = QStringLiteral("  n%1 [label=\"%2\", style=\"rounded,bold\"];\n").arg(index).arg(dotEscape(module));
         const QString parent = module.contains(QLatin1Char('.')) ? module.section(QLatin1Char('.'), 0, -2) : QString();
         if (opt.groupByModule && !parent.isEmpty())
-            moduleText[parent] += text;
+            moduleText[parent].append(text);
         else
             dot += text;
         moduleBoxes.insert(module, index);
@@ -276,9 +281,13 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                 const QString folded = foldedModuleOf(id);
                 if (!folded.isEmpty()) {
                     layoutIndex.insert(id, moduleBox(folded));
+                    previousTopModule = QStringLiteral("\x01") + folded; // no module's name
                     continue;
                 }
             }
+            const bool continuesRun = depth == 0 && previousTopModule == n.modulePath;
+            if (depth == 0)
+                previousTopModule = n.modulePath;
             const int textStart = dot.size();
             // Top-level nodes of submodules are collected per module and written inside its cluster below.
             struct Bucket
@@ -286,17 +295,22 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                 QString& dot;
                 bool active;
                 int start;
-                QHash<QString, QString>& buckets;
+                QHash<QString, QStringList>& buckets;
                 QString module;
+                bool continuesRun;
                 ~Bucket()
                 {
                     if (!active)
                         return;
-                    buckets[module] += dot.mid(start);
+                    QStringList& runs = buckets[module];
+                    if (continuesRun && !runs.isEmpty())
+                        runs.last() += dot.mid(start);
+                    else
+                        runs.append(dot.mid(start));
                     dot.truncate(start);
                 }
             } bucket { dot, opt.groupByModule && depth == 0 && !n.modulePath.isEmpty(), textStart, moduleText,
-                n.modulePath };
+                n.modulePath, continuesRun };
             LayoutNode ln;
             ln.nodeId = id;
             ln.title = n.kind;
@@ -419,24 +433,36 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         }
         QStringList sorted(paths.begin(), paths.end());
         std::sort(sorted.begin(), sorted.end());
+        // Modules with submodules (as the model has them, folded or not) keep one cluster around all their code.
+        QSet<QString> parents;
+        for (const IrNode& n : g.nodes)
+            for (int dot = n.modulePath.indexOf(QLatin1Char('.')); dot > 0;
+                 dot = n.modulePath.indexOf(QLatin1Char('.'), dot + 1))
+                parents.insert(n.modulePath.left(dot));
         std::function<void(const QString&, int, int)> writeModule = [&](const QString& path, int depth, int parent) {
-            const int index = b.clusters.size();
-            LayoutCluster c;
-            c.nodeId = -1;
-            c.blockIndex = -1;
-            c.parentCluster = parent;
-            c.module = path;
-            c.title = path;
-            b.clusters.push_back(c);
-            const QString indent(2 * depth, QLatin1Char(' '));
-            dot += indent + QStringLiteral("subgraph cluster_%1 {\n").arg(index);
-            dot += indent + QStringLiteral("  label=\"%1\"; labeljust=l; style=\"rounded\";\n").arg(dotEscape(path));
-            dot += moduleText.value(path);
-            for (const QString& child : sorted)
-                if (child.section(QLatin1Char('.'), 0, -2) == path
-                    && child.count(QLatin1Char('.')) == path.count(QLatin1Char('.')) + 1)
-                    writeModule(child, depth + 1, index);
-            dot += indent + QStringLiteral("}\n");
+            QStringList runs = moduleText.value(path);
+            if (parents.contains(path) || runs.isEmpty())
+                runs = QStringList { runs.join(QString()) };
+            for (const QString& text : std::as_const(runs)) {
+                const int index = b.clusters.size();
+                LayoutCluster c;
+                c.nodeId = -1;
+                c.blockIndex = -1;
+                c.parentCluster = parent;
+                c.module = path;
+                c.title = path;
+                b.clusters.push_back(c);
+                const QString indent(2 * depth, QLatin1Char(' '));
+                dot += indent + QStringLiteral("subgraph cluster_%1 {\n").arg(index);
+                dot += indent
+                    + QStringLiteral("  label=\"%1\"; labeljust=l; style=\"rounded\";\n").arg(dotEscape(path));
+                dot += text;
+                for (const QString& child : sorted)
+                    if (child.section(QLatin1Char('.'), 0, -2) == path
+                        && child.count(QLatin1Char('.')) == path.count(QLatin1Char('.')) + 1)
+                        writeModule(child, depth + 1, index);
+                dot += indent + QStringLiteral("}\n");
+            }
         };
         for (const QString& path : sorted)
             if (!path.contains(QLatin1Char('.')))
@@ -488,6 +514,20 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                    .arg(e.label.isEmpty() ? QString() : QStringLiteral(", label=\"%1\"").arg(e.label));
         b.edges.push_back(e);
     };
+    // A value that ops change in place (list.append(v), x.relu_()) comes to each use from the last change before
+    // it: DenseNet's features list then flows append by append into each layer's cat, not from one hub.
+    auto sourceAt = [&](int valueId, int userId) -> int {
+        const auto changes = mutators.constFind(valueId);
+        if (changes != mutators.cend()) {
+            // Node ids ascend in program order.
+            for (auto it = std::lower_bound(changes->begin(), changes->end(), userId); it != changes->begin();) {
+                --it;
+                if (layoutIndex.contains(*it))
+                    return layoutIndex.value(*it);
+            }
+        }
+        return sourceOf(valueId);
+    };
     for (const IrNode& n : g.nodes) {
         if (!layoutIndex.contains(n.id))
             continue;
@@ -496,7 +536,7 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
             if (seen.contains(in))
                 continue;
             seen.insert(in);
-            int from = sourceOf(in);
+            int from = sourceAt(in, n.id);
             if (from < 0 && blockInputOwner.contains(in) && layoutIndex.contains(blockInputOwner.value(in)))
                 from = layoutIndex.value(blockInputOwner.value(in));
             if (from >= 0 && from != layoutIndex.value(n.id))
@@ -504,9 +544,42 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         }
     }
     for (int v : g.top.outputs) {
-        const int from = sourceOf(v);
+        const int from = sourceAt(v, std::numeric_limits<int>::max());
         if (from >= 0)
             addEdge(from, outIndex, v);
+    }
+    // For the layout only: what a loop's or an if's blocks return flows into the users of its outputs. The drawn
+    // edge leaves the header; without these dot ranks the users right under the header, beside the blocks.
+    QHash<int, QVector<int>> users; // value id -> layout indices of the nodes using it
+    for (const IrNode& n : g.nodes)
+        if (layoutIndex.contains(n.id))
+            for (int in : n.inputs)
+                users[in].push_back(layoutIndex.value(n.id));
+    for (int v : g.top.outputs)
+        users[v].push_back(outIndex);
+    QSet<QPair<int, int>> invisible;
+    for (const IrNode& n : g.nodes) {
+        if (n.blocks.isEmpty() || !layoutIndex.contains(n.id))
+            continue;
+        const int header = layoutIndex.value(n.id);
+        QSet<int> targets;
+        for (int out : n.outputs)
+            for (int user : users.value(out))
+                if (user != header)
+                    targets.insert(user);
+        if (targets.isEmpty())
+            continue;
+        for (const IrBlock& blk : n.blocks)
+            for (int out : blk.outputs) {
+                const int from = sourceOf(out);
+                if (from < 0 || from == header || inputIndex.contains(out))
+                    continue;
+                for (int to : std::as_const(targets))
+                    if (to != from && !invisible.contains({ from, to })) {
+                        invisible.insert({ from, to });
+                        dot += QStringLiteral("  n%1 -> n%2 [style=invis];\n").arg(from).arg(to);
+                    }
+            }
     }
     dot += QStringLiteral("}\n");
     return b;

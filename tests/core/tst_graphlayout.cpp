@@ -134,6 +134,94 @@ private Q_SLOTS:
         QVERIFY(inside > 0);
     }
 
+    void moduleGraphFlowsDownward()
+    {
+        // dense_residual: ReLU called twice, a features list appended to and concatenated layer by layer, and an
+        // if on a bool attribute. These made dot lay whole networks out sideways (ResNet as a staircase, DenseNet's
+        // layers side by side, MobileNet's blocks in a row).
+        LoadOptions load;
+        load.inlineCalls = true;
+        const LoadResult r = loadModel(dataDir() + QStringLiteral("/archives/dense_residual.pt"), load);
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
+        LayoutOptions options;
+        options.groupByModule = true;
+        options.hideUnreachable = true;
+        const GraphLayout layout = layoutGraph(g, options);
+        QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
+        auto kindAt = [&](int index) {
+            return layout.nodes[index].role == LayoutNode::Role::Node ? g.node(layout.nodes[index].nodeId).kind
+                                                                       : QString();
+        };
+
+        // A cluster per call of the ReLU, each around its own node, one above the other.
+        QVector<LayoutCluster> relus;
+        for (const LayoutCluster& c : layout.clusters)
+            if (c.module == QLatin1String("relu"))
+                relus << c;
+        QCOMPARE(relus.size(), 2);
+        QVector<QRectF> reluBoxes;
+        for (const LayoutNode& n : layout.nodes)
+            if (n.role == LayoutNode::Role::Node && g.node(n.nodeId).modulePath == QLatin1String("relu"))
+                reluBoxes << n.box;
+        QCOMPARE(reluBoxes.size(), 2);
+        for (const LayoutCluster& c : relus)
+            QCOMPARE(int(c.box.contains(reluBoxes[0])) + int(c.box.contains(reluBoxes[1])), 1);
+        QVERIFY(!relus[0].box.intersects(relus[1].box));
+
+        // The list reaches each cat from the append before it: a chain down the layers, not a hub.
+        QVector<int> order; // layout indices of list ops and cats, in program order
+        for (const IrNode& n : g.nodes) {
+            if (n.kind == QLatin1String("aten::cat") || n.kind == QLatin1String("aten::append")
+                || n.kind == QLatin1String("prim::ListConstruct")) {
+                const int index = layout.indexOfNode(n.id);
+                if (index >= 0)
+                    order << index;
+            }
+        }
+        int cats = 0, previousChange = -1;
+        for (int index : std::as_const(order)) {
+            const IrNode& n = g.node(layout.nodes[index].nodeId);
+            if (n.kind == QLatin1String("aten::cat")) {
+                QVERIFY(previousChange >= 0);
+                bool fromChange = false;
+                for (const LayoutEdge& e : layout.edges)
+                    fromChange |= e.toNode == index && e.fromNode == previousChange && e.valueId == n.inputs.first();
+                QVERIFY2(fromChange, qPrintable(QStringLiteral("cat %1 <- %2").arg(cats).arg(kindAt(previousChange))));
+                QVERIFY(layout.nodes[index].box.top() > layout.nodes[previousChange].box.bottom());
+                ++cats;
+            } else if (n.kind == QLatin1String("aten::append") || g.value(n.outputs.first()).type.endsWith(
+                           QLatin1String("[]"))) {
+                previousChange = index;
+            }
+        }
+        QCOMPARE(cats, 4);
+
+        // What the if's blocks return flows on below them, not beside the header.
+        int ifIndex = -1;
+        for (const LayoutNode& n : layout.nodes)
+            if (n.role == LayoutNode::Role::Node && g.node(n.nodeId).kind == QLatin1String("prim::If"))
+                ifIndex = layout.indexOfNode(n.nodeId);
+        QVERIFY(ifIndex >= 0);
+        const IrNode& ifNode = g.node(layout.nodes[ifIndex].nodeId);
+        QRectF ifCluster;
+        for (const LayoutCluster& c : layout.clusters)
+            if (c.nodeId == ifNode.id && c.blockIndex < 0)
+                ifCluster = c.box;
+        QVERIFY(!ifCluster.isEmpty());
+        int users = 0;
+        for (const LayoutEdge& e : layout.edges) {
+            if (e.fromNode == ifIndex && ifNode.outputs.contains(e.valueId)) {
+                QVERIFY2(layout.nodes[e.toNode].box.top() > ifCluster.bottom(), qPrintable(kindAt(e.toNode)));
+                ++users;
+            }
+        }
+        QVERIFY(users >= 1);
+        // The whole thing is a column: taller than wide.
+        QVERIFY2(layout.bounds.height() > 2 * layout.bounds.width(),
+            qPrintable(QStringLiteral("%1 x %2").arg(layout.bounds.width()).arg(layout.bounds.height())));
+    }
+
     void foldedModuleIsOneBox()
     {
         LoadOptions load;

@@ -222,3 +222,29 @@ class BufferScale(nn.Module):
     def forward(self, x: Tensor) -> Tensor:
         y = self.body(x - self.shift)
         return y * (self.count + 1)
+
+
+class DenseResidual(nn.Module):
+    """What makes module graphs hard to lay out: one ReLU called twice (ResNet), a list of features that each
+    layer appends to and the next one concatenates (DenseNet), and an if on a bool attribute whose result later
+    code uses (MobileNet's use_res_connect)."""
+
+    def __init__(self, features: int = 2, layers: int = 3):
+        super().__init__()
+        self.relu = nn.ReLU()
+        self.layers = nn.ModuleList(
+            [nn.Linear(features * (i + 1), features) for i in range(layers)])
+        self.use_res = True
+        self.out = nn.Linear(features * (layers + 1), features)
+
+    def forward(self, x: Tensor) -> Tensor:
+        h = self.relu(x)
+        features = [h]
+        for layer in self.layers:
+            features.append(layer(torch.cat(features, 1)))
+        y = self.out(torch.cat(features, 1))
+        if self.use_res:
+            y = y + x
+        else:
+            y = y * 2
+        return self.relu(y)

@@ -157,4 +157,6 @@ CASES = [
      "archive": "archives/shape_branch.pt", "sets": ["f32[2,4]", "f32[5,4]", "f32[2,3,4]"]},
     {"name": "buffer_scale", "module": "BufferScale", "ctor": {"features": 3}, "eval": True,
      "archive": "archives/buffer_scale.pt", "sets": ["f32[2,3]", "f32[4,3]=randn"]},
+    {"name": "dense_residual", "module": "DenseResidual", "ctor": {"features": 2, "layers": 3}, "eval": True,
+     "archive": "archives/dense_residual.pt", "sets": ["f32[2,2]=randn", "f32[3,2]=randn"]},
 ]
