@@ -115,6 +115,13 @@ const char kRecentFilesKey[] = "recentFiles";
 const char kGeometryKey[] = "mainWindow/geometry";
 const char kStateKey[] = "mainWindow/state";
 const char kDarkThemeKey[] = "view/darkTheme";
+const char kGroupArchivesKey[] = "view/groupArchivesByModule";
+const char kGroupSourcesKey[] = "view/groupSourcesByModule";
+
+bool isSourceFile(const QString& path)
+{
+    return path.endsWith(QLatin1String(".py"), Qt::CaseInsensitive);
+}
 
 QSettings settings()
 {
@@ -441,8 +448,17 @@ void MainWindow::createActions()
     m_groupByModuleAction = view->addAction(tr("&Group by Module"));
     m_groupByModuleAction->setCheckable(true);
     m_groupByModuleAction->setStatusTip(tr("Inline calls and draw each submodule's code as a cluster"));
-    // The graphs change (calls inlined or not): load the file again, keeping the function and the tab.
-    connect(m_groupByModuleAction, &QAction::toggled, this, &MainWindow::reloadFile);
+    // The graphs change (calls inlined or not): load the file again, keeping the function and the tab. The choice
+    // sticks for files of the same kind: archives open grouped (a model's forward alone is a few CallMethod boxes),
+    // .py files open as written.
+    connect(m_groupByModuleAction, &QAction::toggled, this, [this](bool group) {
+        const bool source = isSourceFile(m_currentFile);
+        (source ? m_groupSources : m_groupArchives) = group;
+        if (m_persistSettings)
+            settings().setValue(QLatin1String(source ? kGroupSourcesKey : kGroupArchivesKey), group);
+        if (!m_currentFile.isEmpty())
+            reloadFile();
+    });
     QAction* legend = view->addAction(tr("Show &Legend"));
     legend->setCheckable(true);
     legend->setChecked(true);
@@ -499,6 +515,8 @@ void MainWindow::restoreSettings()
     restoreGeometry(s.value(QLatin1String(kGeometryKey)).toByteArray());
     restoreState(s.value(QLatin1String(kStateKey)).toByteArray());
     setDarkTheme(s.value(QLatin1String(kDarkThemeKey), false).toBool());
+    m_groupArchives = s.value(QLatin1String(kGroupArchivesKey), m_groupArchives).toBool();
+    m_groupSources = s.value(QLatin1String(kGroupSourcesKey), m_groupSources).toBool();
     updateRecentMenu();
 }
 
@@ -578,8 +596,11 @@ void MainWindow::openFile(const QString& path, const QString& functionName)
     removeLiveTraceTab();
     m_currentFile = absolute;
     watchFile(absolute);
-    if (!m_reloading)
+    if (!m_reloading) {
         m_restoreTabPending = false;
+        const QSignalBlocker block(m_groupByModuleAction);
+        m_groupByModuleAction->setChecked(isSourceFile(absolute) ? m_groupSources : m_groupArchives);
+    }
     m_currentFunction.clear();
     m_lastError.clear();
     m_hasModel = false;

@@ -332,6 +332,8 @@ private:
     int m_generation = 0; ///< bumped by every job; a finished job whose generation is older is dropped
     QSet<QFutureWatcherBase*> m_watchers; ///< pending jobs
     bool m_persistSettings = false;
+    bool m_groupArchives = true; ///< Group by Module for archives (View menu; sticky per kind of file)
+    bool m_groupSources = false; ///< Group by Module for .py files
     bool m_updatingTree = false;
 
     // The check

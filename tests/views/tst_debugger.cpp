@@ -309,6 +309,11 @@ private Q_SLOTS:
     {
         MainWindow window;
         QVERIFY(openAndWait(window, QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/module_list_loop.pt")));
+        // Calls kept as calls (archives open grouped by module, with calls inlined), to step into them.
+        QSignalSpy reloaded(&window, &MainWindow::fileReloaded);
+        window.setGroupByModule(false);
+        QVERIFY(reloaded.wait(kJobTimeoutMs));
+        QVERIFY(waitIdle(window));
         Driver driver(window);
         // No inputs in an archive: debugging needs a set first.
         QTest::keyClick(&window, Qt::Key_F11);
@@ -317,13 +322,17 @@ private Q_SLOTS:
         window.inputSetsEditor()->model()->setTexts({ QStringLiteral("f32[2,4]") });
         // Into the first layer's forward: the frames show the call, the marker stays on the call node.
         QStringList kinds;
+        bool enteredCall = false;
         while (driver.press(Qt::Key_F11) && kinds.size() < 40) {
             const DebugSession::Pause& p = window.debugger()->lastPause();
             kinds << p.event.kind;
             QVERIFY(window.scriptScene()->executionNode() >= 0);
-            if (p.event.depth > 0)
+            if (p.event.depth > 0) {
                 QVERIFY(window.framesModel()->rowCount() >= 2);
+                enteredCall = true;
+            }
         }
+        QVERIFY(enteredCall);
         QVERIFY(kinds.contains(QStringLiteral("aten::linear")));
         QVERIFY(kinds.contains(QStringLiteral("aten::tanh")));
         QVERIFY(window.debugger()->lastPause().result.ok);

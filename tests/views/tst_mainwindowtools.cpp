@@ -203,13 +203,8 @@ private Q_SLOTS:
             }
             return titles;
         };
-        QVERIFY(moduleClusters().isEmpty());
-
-        QSignalSpy reloaded(&window, &MainWindow::fileReloaded);
-        window.setGroupByModule(true);
-        QVERIFY(reloaded.wait(kJobTimeoutMs));
-        QVERIFY(waitIdle(window));
-        QCOMPARE(window.currentFunction(), QStringLiteral("forward"));
+        // An archive opens grouped by module: forward alone would be a few prim::CallMethod boxes.
+        QVERIFY(window.groupsByModule());
         QSet<QString> modules;
         for (const IrNode& n : window.scriptScene()->graph().nodes) {
             if (!n.modulePath.isEmpty())
@@ -237,10 +232,29 @@ private Q_SLOTS:
         }
         QVERIFY(linked >= 1);
 
+        QSignalSpy reloaded(&window, &MainWindow::fileReloaded);
         window.setGroupByModule(false);
         QVERIFY(reloaded.wait(kJobTimeoutMs));
         QVERIFY(waitIdle(window));
+        QCOMPARE(window.currentFunction(), QStringLiteral("forward"));
         QVERIFY(moduleClusters().isEmpty());
+        bool hasCall = false;
+        for (const IrNode& n : window.scriptScene()->graph().nodes)
+            hasCall = hasCall || n.kind == QLatin1String("prim::CallMethod");
+        QVERIFY(hasCall);
+
+        // The choice sticks for archives; .py files keep their own (off by default).
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        QVERIFY(!window.groupsByModule());
+        QVERIFY(openAndWait(window, archive));
+        QVERIFY(!window.groupsByModule());
+        QVERIFY(moduleClusters().isEmpty());
+        window.setGroupByModule(true);
+        QVERIFY(reloaded.wait(kJobTimeoutMs));
+        QVERIFY(waitIdle(window));
+        QVERIFY(!moduleClusters().isEmpty());
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        QVERIFY(!window.groupsByModule());
     }
 
     void darkTheme()
