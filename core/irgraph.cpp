@@ -14,10 +14,6 @@ bool IrNode::hasAttribute(const QString& name) const
     return false;
 }
 
-namespace {
-
-/// "layer1.0" for the value self.layer1[0] that a chain of prim::GetAttr reads from a graph input; empty if the
-/// value is not such a chain.
 QString attributePath(const IrGraph& g, int valueId)
 {
     QStringList names;
@@ -36,8 +32,6 @@ QString attributePath(const IrGraph& g, int valueId)
     }
     return names.join(QLatin1Char('.'));
 }
-
-} // namespace
 
 void linkModuleCalls(IrGraph& trace, const IrGraph& script)
 {

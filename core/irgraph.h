@@ -106,6 +106,10 @@ struct IrGraph
     static IrGraph fromJson(const QJsonObject& json, QString* error = nullptr);
 };
 
+/// "layer1.0" for the value self.layer1[0] that a chain of prim::GetAttr reads from a graph input; empty if the
+/// value is not such a chain.
+QString attributePath(const IrGraph& g, int valueId);
+
 /// A module trace records each submodule call as a prim::CallMethod that no script node executed directly: links
 /// the ones without an origin to the script's call of the same submodule (the n-th call to the n-th call), or, when
 /// the script graph has its calls inlined, to the first node of that submodule's code.

@@ -78,6 +78,7 @@ class Snapshotter
 public:
     IrGraph graph;
     std::function<void(const torch::jit::Node*, IrNode&)> decorate;
+    c10::ClassTypePtr selfType; ///< the module whose method the graph is, to name inlined submodules by path
 
     int valueId(const torch::jit::Value* v, int producer)
     {
@@ -173,10 +174,14 @@ public:
         // instances ("layer1", "0", "conv1"), traced graphs in the scope ("__module.layer1/__module.layer1.0").
         if (auto cs = n->callstack()) {
             QStringList path;
-            for (const auto& entry : (*cs)->vec())
-                if (const auto& info = std::get<2>(entry))
-                    if (info->instance_name() != "SELF") // a method of the same module
-                        path << qs(info->instance_name());
+            c10::ClassTypePtr type = selfType;
+            for (const auto& entry : (*cs)->vec()) {
+                const auto& info = std::get<2>(entry);
+                if (!info || info->instance_name() == "SELF") // a method of the same module
+                    continue;
+                path << submoduleStep(type, info->instance_name(), info->class_type());
+                type = info->class_type();
+            }
             node.modulePath = path.join(QLatin1Char('.'));
         } else if (!node.scope.isEmpty()) {
             QString last = node.scope.section(QLatin1Char('/'), -1);
@@ -197,6 +202,23 @@ public:
     }
 
 private:
+    /// The path from a module of type `parent` to its submodule `name` of type `child`. The call stack names only
+    /// the last attribute of the chain that reached the callee: a ModuleList or ModuleDict entry is "0", not
+    /// "layers.0" (`getattr(self.layers, "0")`). Find the container that holds it.
+    static QString submoduleStep(const c10::ClassTypePtr& parent, const std::string& name,
+        const c10::ClassTypePtr& child)
+    {
+        if (!parent || !child || parent->hasAttribute(name))
+            return qs(name);
+        for (size_t i = 0; i < parent->numAttributes(); ++i) {
+            const auto holder = parent->getAttribute(i)->cast<c10::ClassType>();
+            if (holder && holder->is_module() && holder->hasAttribute(name)
+                && *holder->getAttribute(name) == *child)
+                return qs(parent->getAttributeName(i) + "." + name);
+        }
+        return qs(name);
+    }
+
     std::unordered_map<const torch::jit::Value*, int> m_ids;
 };
 
@@ -206,6 +228,9 @@ IrGraph snapshotGraph(const torch::jit::Graph& g, const std::function<void(const
 {
     Snapshotter s;
     s.decorate = decorate;
+    if (!g.inputs().empty())
+        if (auto self = g.inputs()[0]->type()->cast<c10::ClassType>(); self && self->is_module())
+            s.selfType = self;
     s.addBlock(g.block(), s.graph.top, -1, -1);
     return std::move(s.graph);
 }
