@@ -234,10 +234,11 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         b.nodes.push_back(ln);
     }
 
-    // Module path -> DOT text of its top-level nodes, one entry per run of consecutive nodes (a call). A module
-    // called twice (ResNet's relu) gets a cluster per call: one cluster around both would span the block between.
-    QHash<QString, QStringList> moduleText;
-    QString previousTopModule; // module of the last top-level node written, to tell where a run ends
+    // Grouped by module: the DOT text of each top-level node (or folded module box) with the module whose code it
+    // is, in program order. Clusters are written around runs of consecutive items of a module, so a module called
+    // twice (ResNet's relu; a ModuleList's entries with the caller's code between) gets a cluster per call: one
+    // cluster around both would span, and push aside, everything between.
+    QVector<QPair<QString, QString>> topItems;
     // Folded submodules: every node whose top-level ancestor belongs to one becomes that module's box.
     auto foldedModuleOf = [&](int id) -> QString {
         int top = id;
@@ -264,8 +265,8 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         const QString text
             = QStringLiteral("  n%1 [label=\"%2\", style=\"rounded,bold\"];\n").arg(index).arg(dotEscape(module));
         const QString parent = module.contains(QLatin1Char('.')) ? module.section(QLatin1Char('.'), 0, -2) : QString();
-        if (opt.groupByModule && !parent.isEmpty())
-            moduleText[parent].append(text);
+        if (opt.groupByModule)
+            topItems.append({ parent, text });
         else
             dot += text;
         moduleBoxes.insert(module, index);
@@ -281,13 +282,9 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                 const QString folded = foldedModuleOf(id);
                 if (!folded.isEmpty()) {
                     layoutIndex.insert(id, moduleBox(folded));
-                    previousTopModule = QStringLiteral("\x01") + folded; // no module's name
                     continue;
                 }
             }
-            const bool continuesRun = depth == 0 && previousTopModule == n.modulePath;
-            if (depth == 0)
-                previousTopModule = n.modulePath;
             const int textStart = dot.size();
             // Top-level nodes of submodules are collected per module and written inside its cluster below.
             struct Bucket
@@ -295,22 +292,16 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                 QString& dot;
                 bool active;
                 int start;
-                QHash<QString, QStringList>& buckets;
+                QVector<QPair<QString, QString>>& items;
                 QString module;
-                bool continuesRun;
                 ~Bucket()
                 {
                     if (!active)
                         return;
-                    QStringList& runs = buckets[module];
-                    if (continuesRun && !runs.isEmpty())
-                        runs.last() += dot.mid(start);
-                    else
-                        runs.append(dot.mid(start));
+                    items.append({ module, dot.mid(start) });
                     dot.truncate(start);
                 }
-            } bucket { dot, opt.groupByModule && depth == 0 && !n.modulePath.isEmpty(), textStart, moduleText,
-                n.modulePath, continuesRun };
+            } bucket { dot, opt.groupByModule && depth == 0, textStart, topItems, n.modulePath };
             LayoutNode ln;
             ln.nodeId = id;
             ln.title = n.kind;
@@ -419,54 +410,45 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
             if (!folded.isEmpty())
                 layoutIndex.insert(n.id, moduleBox(folded));
         }
-        // The folded module clusters themselves must not be drawn: drop their text.
-        for (const QString& f : opt.foldedModules)
-            moduleText.remove(f);
     }
-    if (opt.groupByModule && !moduleText.isEmpty()) {
-        // Every prefix of every module path is a cluster: layer1 > layer1.0 > layer1.0.conv1.
-        QSet<QString> paths;
-        for (auto it = moduleText.cbegin(); it != moduleText.cend(); ++it) {
-            const QStringList parts = it.key().split(QLatin1Char('.'));
+    if (opt.groupByModule) {
+        // Open and close clusters as the module path changes from item to item: layer1 > layer1.0 > layer1.0.conv1.
+        QStringList open; // module paths of the clusters open now, outermost first
+        QVector<int> openIndex; // their indices in b.clusters
+        for (const auto& [module, text] : std::as_const(topItems)) {
+            QStringList chain; // "layer1", "layer1.0", "layer1.0.conv1"
+            const QStringList parts = module.isEmpty() ? QStringList() : module.split(QLatin1Char('.'));
             for (int k = 1; k <= parts.size(); ++k)
-                paths.insert(parts.mid(0, k).join(QLatin1Char('.')));
-        }
-        QStringList sorted(paths.begin(), paths.end());
-        std::sort(sorted.begin(), sorted.end());
-        // Modules with submodules (as the model has them, folded or not) keep one cluster around all their code.
-        QSet<QString> parents;
-        for (const IrNode& n : g.nodes)
-            for (int dot = n.modulePath.indexOf(QLatin1Char('.')); dot > 0;
-                 dot = n.modulePath.indexOf(QLatin1Char('.'), dot + 1))
-                parents.insert(n.modulePath.left(dot));
-        std::function<void(const QString&, int, int)> writeModule = [&](const QString& path, int depth, int parent) {
-            QStringList runs = moduleText.value(path);
-            if (parents.contains(path) || runs.isEmpty())
-                runs = QStringList { runs.join(QString()) };
-            for (const QString& text : std::as_const(runs)) {
-                const int index = b.clusters.size();
+                chain << parts.mid(0, k).join(QLatin1Char('.'));
+            int common = 0;
+            while (common < open.size() && common < chain.size() && open[common] == chain[common])
+                ++common;
+            while (open.size() > common) {
+                open.removeLast();
+                openIndex.removeLast();
+                dot += QString(2 * (open.size() + 1), QLatin1Char(' ')) + QStringLiteral("}\n");
+            }
+            for (int k = common; k < chain.size(); ++k) {
                 LayoutCluster c;
                 c.nodeId = -1;
                 c.blockIndex = -1;
-                c.parentCluster = parent;
-                c.module = path;
-                c.title = path;
-                b.clusters.push_back(c);
-                const QString indent(2 * depth, QLatin1Char(' '));
-                dot += indent + QStringLiteral("subgraph cluster_%1 {\n").arg(index);
+                c.parentCluster = openIndex.isEmpty() ? -1 : openIndex.last();
+                c.module = chain[k];
+                c.title = chain[k];
+                const QString indent(2 * (k + 1), QLatin1Char(' '));
+                dot += indent + QStringLiteral("subgraph cluster_%1 {\n").arg(b.clusters.size());
                 dot += indent
-                    + QStringLiteral("  label=\"%1\"; labeljust=l; style=\"rounded\";\n").arg(dotEscape(path));
-                dot += text;
-                for (const QString& child : sorted)
-                    if (child.section(QLatin1Char('.'), 0, -2) == path
-                        && child.count(QLatin1Char('.')) == path.count(QLatin1Char('.')) + 1)
-                        writeModule(child, depth + 1, index);
-                dot += indent + QStringLiteral("}\n");
+                    + QStringLiteral("  label=\"%1\"; labeljust=l; style=\"rounded\";\n").arg(dotEscape(chain[k]));
+                open << chain[k];
+                openIndex << b.clusters.size();
+                b.clusters.push_back(c);
             }
-        };
-        for (const QString& path : sorted)
-            if (!path.contains(QLatin1Char('.')))
-                writeModule(path, 1, -1);
+            dot += text;
+        }
+        while (!open.isEmpty()) {
+            open.removeLast();
+            dot += QString(2 * (open.size() + 1), QLatin1Char(' ')) + QStringLiteral("}\n");
+        }
     }
 
     LayoutNode out;
