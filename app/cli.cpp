@@ -189,7 +189,10 @@ int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
         format, { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("svg") });
     const QString path = fileArgument(args, QStringLiteral("graph"));
     const ModelInfo model = load(path, options);
-    const FunctionInfo& fn = selectFunction(model, fnName);
+    FunctionInfo fn = selectFunction(model, fnName);
+    QString error;
+    if (options.inlineCalls && !inlineFunction(model.handle, fn, &error)) // a submodule's method
+        throw CliError { QStringLiteral("%1: %2").arg(path, error) };
     QByteArray data;
     if (format == QLatin1String("text")) {
         data = fn.graph.toText().toUtf8();
@@ -202,7 +205,7 @@ int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
         if (format == QLatin1String("dot")) {
             data = dot.toUtf8();
         } else {
-            QString error;
+            error.clear();
             data = renderDotToSvg(dot, &error);
             if (data.isEmpty())
                 throw CliError { QStringLiteral("%1: %2").arg(path, error) };

@@ -37,6 +37,7 @@ struct FunctionInfo
     /// graph, in snapshot order, its id in graph; -1 for the calls that inlining replaced. Traces and debug frames
     /// number script nodes in the function's own graph, and this maps them onto the graph shown.
     QVector<int> inlinedIds;
+    bool inlined = false; ///< graph has its calls inlined (LoadOptions::inlineCalls, or inlineFunction())
 };
 
 struct ParameterInfo
@@ -79,7 +80,10 @@ struct ModelInfo
 struct LoadOptions
 {
     QStringList opLibraries; ///< shared libraries with custom operators, dlopen'ed before loading
-    bool inlineCalls = false; ///< graphs with calls inlined, as `fn.inlined_graph` shows them
+    /// Graphs with calls inlined, as `fn.inlined_graph` shows them: every function of a .py file and the root
+    /// module's methods of an archive. A submodule's methods are inlined when asked for (inlineFunction()): inlining
+    /// every method of a deep network up front costs a second on DenseNet.
+    bool inlineCalls = false;
 };
 
 /// Result of loadModel(): either a model or a fatal error naming the file and place.
@@ -92,6 +96,11 @@ struct LoadResult
 
 /// Loads a TorchScript archive (.pt/.pth/.zip) or a .py file of TorchScript functions. Thread-safe; never throws.
 LoadResult loadModel(const QString& path, const LoadOptions& options = {});
+
+/// Replaces @p fn's graph by its graph with calls inlined (and sets inlinedIds and inlined), for a function of the
+/// model that @p handle (ModelInfo::handle) holds, loaded without it. Thread-safe; false with @p error when the
+/// function cannot be found or inlined.
+bool inlineFunction(const std::shared_ptr<ModelHandle>& handle, FunctionInfo& fn, QString* error = nullptr);
 
 /// Loads a shared library of custom operators with RTLD_GLOBAL. Returns an empty string on success.
 QString loadOpLibrary(const QString& path);

@@ -852,6 +852,7 @@ LoadResult loadPython(const QString& path, const QByteArray& bytes, bool inlineC
                 handle->functions.insert(def.name, f);
                 fn.signature = signatureOf(def.name, f->getSchema());
                 fn.graph = snapshotOf(*tj::toGraphFunction(*f).graph(), inlineCalls, &fn.inlinedIds);
+                fn.inlined = inlineCalls;
                 fn.ok = true;
             } else {
                 fn.error = compiler.errors().at(def.name);
@@ -899,7 +900,9 @@ void collectModule(const tj::Module& module, const QString& prefix, ModelInfo& m
         try {
             auto& gf = tj::toGraphFunction(*method);
             fn.signature = signatureOf(mname, method->getSchema());
-            fn.graph = snapshotOf(*gf.graph(), inlineCalls, &fn.inlinedIds);
+            // Submodule methods are inlined on demand (inlineFunction).
+            fn.inlined = inlineCalls && prefix.isEmpty();
+            fn.graph = snapshotOf(*gf.graph(), fn.inlined, &fn.inlinedIds);
             fn.ok = true;
             for (const auto& node : fn.graph.nodes) {
                 if (node.location.isValid()) {
@@ -1054,6 +1057,34 @@ tj::Function* ModelHandle::find(const QString& name, std::optional<tj::Module>* 
     if (owner)
         *owner = m;
     return &method->function();
+}
+
+bool inlineFunction(const std::shared_ptr<ModelHandle>& handle, FunctionInfo& fn, QString* error)
+{
+    if (fn.inlined)
+        return true;
+    auto fail = [&](const QString& message) {
+        if (error)
+            *error = message;
+        return false;
+    };
+    if (!handle || !fn.ok)
+        return fail(QStringLiteral("%1: nothing to inline").arg(fn.name));
+    try {
+        // Runs mutate module state; inlining reads the callees' graphs: not both at once.
+        std::lock_guard<std::mutex> lock(handle->mutex);
+        tj::Function* f = handle->find(fn.name, nullptr);
+        if (!f)
+            return fail(QStringLiteral("no function '%1'").arg(fn.name));
+        QVector<int> ids;
+        IrGraph graph = snapshotOf(*tj::toGraphFunction(*f).graph(), true, &ids);
+        fn.graph = std::move(graph);
+        fn.inlinedIds = std::move(ids);
+        fn.inlined = true;
+        return true;
+    } catch (const std::exception& e) {
+        return fail(QStringLiteral("%1: %2").arg(fn.name, torchErrorMessage(e.what())));
+    }
 }
 
 QString loadOpLibrary(const QString& path)

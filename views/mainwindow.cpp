@@ -90,6 +90,7 @@ struct GuiJobResult
     int nodeCount = 0;
     qint64 loadMs = 0;
     qint64 layoutMs = 0;
+    std::optional<FunctionInfo> inlined; ///< Kind::Layout: the function, inlined for Group by Module on the way
 };
 
 /// What a check job hands back to the GUI thread: the report and a layout per trace.
@@ -661,6 +662,11 @@ void MainWindow::openFile(const QString& path, const QString& functionName)
             fn = pickFunction(r.load.model);
         if (!fn || canceled())
             return r;
+        if (loadOptions.inlineCalls && !fn->inlined) { // a submodule's method (--fn layer1.0.forward)
+            for (FunctionInfo& f : r.load.model.functions)
+                if (&f == fn)
+                    inlineFunction(r.load.model.handle, f);
+        }
         r.functionName = fn->name;
         r.nodeCount = fn->graph.nodes.size();
         if (fn->ok) {
@@ -798,13 +804,22 @@ void MainWindow::showFunction(const QString& name)
     m_scriptScene->showMessage(tr("Laying out %1\u2026").arg(name), QString());
     m_scriptView->showMessage();
     setStatus(tr("Laying out %1\u2026").arg(name));
-    startJob([graph = fn->graph, name, options, key](const std::function<bool()>&) {
+    // Grouped by module, a submodule's method is inlined the first time it is shown.
+    std::optional<FunctionInfo> toInline;
+    if (options.groupByModule && !fn->inlined)
+        toInline = *fn;
+    startJob([graph = fn->graph, toInline, handle = m_model.handle, name, options, key](
+                 const std::function<bool()>&) mutable {
         GuiJobResult r;
         r.kind = GuiJobResult::Kind::Layout;
         r.functionName = name;
-        r.nodeCount = graph.nodes.size();
         QElapsedTimer timer;
         timer.start();
+        if (toInline && inlineFunction(handle, *toInline)) {
+            graph = toInline->graph;
+            r.inlined = std::move(toInline);
+        }
+        r.nodeCount = graph.nodes.size();
         r.layout = layoutGraph(graph, options);
         r.layoutMs = timer.elapsed();
         r.hasLayout = true;
@@ -815,6 +830,11 @@ void MainWindow::showFunction(const QString& name)
 
 void MainWindow::applyLayoutResult(GuiJobResult& r)
 {
+    if (r.inlined) {
+        for (FunctionInfo& f : m_model.functions)
+            if (f.name == r.inlined->name)
+                f = std::move(*r.inlined);
+    }
     m_layoutCache.insert(r.layoutKey, r.layout);
     if (r.functionName == m_currentFunction)
         displayFunction(r.functionName, r.layout, r.layoutMs);

@@ -531,9 +531,10 @@ def build_archive(name, example):
             write_text(EXPECTED_DIR / fixture, strip_graph(method.graph))
             entry = {"name": qual, "module": path, "method": mname,
                      "schema": str(method.schema), "fixture": fixture}
-            if not path:
-                # root methods also get the fully inlined graph (CallMethod /
-                # CallFunction expanded), e.g. to see a wrapped traced function
+            if not path or "prim::Call" in str(method.graph):
+                # root methods, and submodule methods that call others, also get the
+                # fully inlined graph (CallMethod / CallFunction expanded), e.g. to see
+                # a wrapped traced function
                 inl = f"{name}.{qual}.inlined.txt"
                 write_text(EXPECTED_DIR / inl, strip_graph(method.inlined_graph))
                 entry["inlined_fixture"] = inl

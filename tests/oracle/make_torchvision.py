@@ -20,7 +20,10 @@ def build(name):
     torch.manual_seed(0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = torchvision.models.get_model(name, weights=None)
+        try:  # detection and segmentation models would download an ImageNet backbone
+            model = torchvision.models.get_model(name, weights=None, weights_backbone=None)
+        except TypeError:
+            model = torchvision.models.get_model(name, weights=None)
     model.eval()
     return torch.jit.script(model)
 

@@ -5,6 +5,7 @@
 #include "inputsetseditor.h"
 #include "inputsetsmodel.h"
 #include "mainwindow.h"
+#include "modeltreemodel.h"
 #include "nodeinspector.h"
 #include "sourceview.h"
 #include "windowtest.h"
@@ -18,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextLayout>
+#include <QTreeView>
 #include <QtTest>
 
 using namespace jitscope;
@@ -231,6 +233,18 @@ private Q_SLOTS:
             ++linked;
         }
         QVERIFY(linked >= 1);
+
+        // A submodule's method is inlined when first shown: its submodules' code in clusters, no calls left.
+        QVERIFY(!window.model().function(QStringLiteral("layer1.forward"))->inlined);
+        window.treeView()->setCurrentIndex(window.treeModel()->indexOfFunction(QStringLiteral("layer1.forward")));
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.currentFunction(), QStringLiteral("layer1.forward"));
+        QVERIFY(window.model().function(QStringLiteral("layer1.forward"))->inlined);
+        for (const IrNode& n : window.scriptScene()->graph().nodes)
+            QVERIFY2(!n.kind.startsWith(QLatin1String("prim::Call")), qPrintable(n.kind));
+        QVERIFY2(moduleClusters().contains(QStringLiteral("0")), qPrintable(moduleClusters().join(QLatin1Char(','))));
+        window.treeView()->setCurrentIndex(window.treeModel()->indexOfFunction(QStringLiteral("forward")));
+        QVERIFY(waitIdle(window));
 
         QSignalSpy reloaded(&window, &MainWindow::fileReloaded);
         window.setGroupByModule(false);
