@@ -157,6 +157,52 @@ QString shapeLabel(const IrValue& v)
 
 constexpr int kBoundedPlacementNodes = 300;
 
+/// Ops that change their first input in place (x.relu_(), list.append(v)): value id -> node ids, in program order.
+QHash<int, QVector<int>> inPlaceChanges(const IrGraph& g)
+{
+    QHash<int, QVector<int>> mutators;
+    for (const IrNode& n : g.nodes) {
+        const QString op = n.kind.section(QStringLiteral("::"), 1);
+        const bool inPlace = (op.endsWith(QLatin1Char('_')) && !op.endsWith(QLatin1String("__")))
+            || op == QLatin1String("append") || op == QLatin1String("extend") || op == QLatin1String("insert")
+            || op == QLatin1String("_set_item") || op == QLatin1String("__setitem__");
+        if (inPlace && !n.inputs.isEmpty())
+            mutators[n.inputs.first()].push_back(n.id);
+    }
+    return mutators;
+}
+
+/// Nodes whose results reach the outputs (through their inputs, and through the blocks that hold them); a change
+/// in place counts as producing the value it changes.
+QSet<int> nodesReachingOutputs(const IrGraph& g, const QHash<int, QVector<int>>& mutators)
+{
+    QSet<int> reaching;
+    QVector<int> work;
+    auto markNode = [&](int id) {
+        if (id >= 0 && !reaching.contains(id)) {
+            reaching.insert(id);
+            work.push_back(id);
+        }
+    };
+    auto markValue = [&](int valueId) {
+        markNode(g.value(valueId).producer);
+        for (int m : mutators.value(valueId))
+            markNode(m);
+    };
+    for (int out : g.top.outputs)
+        markValue(out);
+    while (!work.isEmpty()) {
+        const IrNode& n = g.node(work.takeLast());
+        for (int in : n.inputs)
+            markValue(in);
+        for (const IrBlock& blk : n.blocks)
+            for (int out : blk.outputs)
+                markValue(out);
+        markNode(n.parentNode);
+    }
+    return reaching;
+}
+
 DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
 {
     DotBuild b;
@@ -173,44 +219,8 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                .arg(opt.fontSize)
                .arg(opt.fontSize * 0.8);
 
-    // Nodes whose results reach the outputs (through their inputs, and through the blocks that hold them).
-    // Ops that change their first input in place (x.relu_(), list.append(v)), in program order per value.
-    QHash<int, QVector<int>> mutators;
-    for (const IrNode& n : g.nodes) {
-        const QString op = n.kind.section(QStringLiteral("::"), 1);
-        const bool inPlace = (op.endsWith(QLatin1Char('_')) && !op.endsWith(QLatin1String("__")))
-            || op == QLatin1String("append") || op == QLatin1String("extend") || op == QLatin1String("insert")
-            || op == QLatin1String("_set_item") || op == QLatin1String("__setitem__");
-        if (inPlace && !n.inputs.isEmpty())
-            mutators[n.inputs.first()].push_back(n.id);
-    }
-    QSet<int> reaching;
-    if (opt.hideUnreachable) {
-        // A mutation counts as producing the value it changes.
-        QVector<int> work;
-        auto markNode = [&](int id) {
-            if (id >= 0 && !reaching.contains(id)) {
-                reaching.insert(id);
-                work.push_back(id);
-            }
-        };
-        auto markValue = [&](int valueId) {
-            markNode(g.value(valueId).producer);
-            for (int m : mutators.value(valueId))
-                markNode(m);
-        };
-        for (int out : g.top.outputs)
-            markValue(out);
-        while (!work.isEmpty()) {
-            const IrNode& n = g.node(work.takeLast());
-            for (int in : n.inputs)
-                markValue(in);
-            for (const IrBlock& blk : n.blocks)
-                for (int out : blk.outputs)
-                    markValue(out);
-            markNode(n.parentNode);
-        }
-    }
+    const QHash<int, QVector<int>> mutators = inPlaceChanges(g);
+    const QSet<int> reaching = opt.hideUnreachable ? nodesReachingOutputs(g, mutators) : QSet<int>();
     auto hidden = [&](int id) { return opt.hideUnreachable && !reaching.contains(id); };
 
     // Graph inputs that anything visible uses.
@@ -410,7 +420,7 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
     if (!opt.foldedModules.isEmpty()) {
         // Nodes inside the blocks of folded nodes were never visited: they belong to the module's box too.
         for (const IrNode& n : g.nodes) {
-            if (layoutIndex.contains(n.id))
+            if (layoutIndex.contains(n.id) || folder.isFolded(n.id) || hidden(n.id))
                 continue;
             const QString folded = foldedModuleOf(n.id);
             if (!folded.isEmpty())
@@ -758,6 +768,49 @@ GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options)
     agclose(g);
     gvFreeContext(gvc);
     return layout;
+}
+
+QStringList overviewFolds(const IrGraph& graph, const LayoutOptions& options, int bigBoxes, int overviewBoxes)
+{
+    // What becomes a box: every node shown but constants and attribute reads (folded into their users), counted
+    // by the module path of its top-level ancestor (folding a module folds the blocks of its nodes too).
+    const QSet<int> reaching
+        = options.hideUnreachable ? nodesReachingOutputs(graph, inPlaceChanges(graph)) : QSet<int>();
+    QHash<QString, int> boxesByModule;
+    int boxes = 0;
+    int deepest = 0;
+    for (const IrNode& n : graph.nodes) {
+        if (n.kind == QLatin1String("prim::Constant") || n.kind == QLatin1String("prim::GetAttr")
+            || (options.hideUnreachable && !reaching.contains(n.id)))
+            continue;
+        int top = n.id;
+        while (graph.node(top).parentNode >= 0)
+            top = graph.node(top).parentNode;
+        const QString& module = graph.node(top).modulePath;
+        ++boxesByModule[module];
+        ++boxes;
+        if (!module.isEmpty())
+            deepest = std::max(deepest, int(module.count(QLatin1Char('.'))) + 1);
+    }
+    if (boxes <= bigBoxes || deepest == 0)
+        return {};
+    QStringList best;
+    for (int depth = 1; depth <= deepest; ++depth) {
+        QSet<QString> folded;
+        int shown = 0;
+        for (auto it = boxesByModule.cbegin(); it != boxesByModule.cend(); ++it) {
+            const QStringList parts = it.key().isEmpty() ? QStringList() : it.key().split(QLatin1Char('.'));
+            if (parts.size() >= depth)
+                folded.insert(parts.mid(0, depth).join(QLatin1Char('.')));
+            else
+                shown += it.value();
+        }
+        if (shown + folded.size() > overviewBoxes)
+            break;
+        best = QStringList(folded.begin(), folded.end());
+    }
+    best.sort();
+    return best;
 }
 
 QByteArray renderDotToSvg(const QString& dot, QString* error)

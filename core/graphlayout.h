@@ -95,6 +95,13 @@ struct GraphLayout
 QString toDot(const IrGraph& graph, const LayoutOptions& options = {});
 /// Runs Graphviz's dot layout on toDot()'s graph. Thread-safe (Graphviz calls are serialised).
 GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options = {});
+
+/// An overview of a big model grouped by module, as TensorBoard collapses name scopes: when @p graph laid out with
+/// @p options would draw more than @p bigBoxes boxes, the submodules to fold (LayoutOptions::foldedModules), all at
+/// the deepest level of module paths that leaves at most @p overviewBoxes boxes ("features.1", "features.2", ...).
+/// Empty for a graph small enough to show whole, or one without submodules.
+QStringList overviewFolds(
+    const IrGraph& graph, const LayoutOptions& options, int bigBoxes = 800, int overviewBoxes = 250);
 /// Renders DOT text to SVG with Graphviz. Returns empty and sets *error on failure.
 QByteArray renderDotToSvg(const QString& dot, QString* error = nullptr);
 

@@ -3,6 +3,10 @@
 #include <torch/csrc/jit/ir/ir.h>
 #include <torch/csrc/jit/ir/scope.h>
 
+#include <QHash>
+#include <QSet>
+
+#include <functional>
 #include <sstream>
 #include <unordered_map>
 
@@ -224,6 +228,61 @@ private:
 
 } // namespace
 
+namespace {
+
+/// Some guard code inlined from a submodule keeps no call stack at all, blocks included (BatchNorm's `if
+/// self.training and self.track_running_stats`, F.batch_norm's batch-size check): a top-level control node with no
+/// module between two stretches of one module's code, from a source file submodule code comes from, is that
+/// module's. Its blocks' nodes go with it.
+void attributeOrphanControlNodes(IrGraph& g)
+{
+    QSet<QString> moduleFiles; // source files of submodule code (torch/nn/modules/batchnorm.py, ...)
+    for (const IrNode& n : g.nodes)
+        if (!n.modulePath.isEmpty() && n.location.isValid())
+            moduleFiles.insert(n.location.file);
+    if (moduleFiles.isEmpty())
+        return; // not an inlined graph
+    auto isOrphan = [&](const IrNode& n) { return n.modulePath.isEmpty() && !n.blocks.isEmpty(); };
+    const QVector<int>& top = g.top.nodes;
+    // The module of the nearest top-level node before (step -1) or after (+1) that is not a constant or an orphan.
+    auto moduleAround = [&](int index, int step) -> QString {
+        for (int k = index + step; k >= 0 && k < top.size(); k += step) {
+            const IrNode& m = g.nodes[top[k]];
+            if (m.kind == QLatin1String("prim::Constant") || isOrphan(m))
+                continue;
+            return m.modulePath;
+        }
+        return {};
+    };
+    QVector<QPair<int, QString>> assigned;
+    for (int i = 0; i < top.size(); ++i) {
+        const IrNode& n = g.nodes[top[i]];
+        if (!isOrphan(n) || !n.location.isValid())
+            continue;
+        const QStringList before = moduleAround(i, -1).split(QLatin1Char('.'), Qt::SkipEmptyParts);
+        const QStringList after = moduleAround(i, +1).split(QLatin1Char('.'), Qt::SkipEmptyParts);
+        int k = 0;
+        while (k < before.size() && k < after.size() && before[k] == after[k])
+            ++k;
+        const QString module = before.mid(0, k).join(QLatin1Char('.'));
+        if (!module.isEmpty() && moduleFiles.contains(n.location.file))
+            assigned.append({ n.id, module });
+    }
+    for (const auto& [id, module] : std::as_const(assigned)) {
+        std::function<void(int)> assign = [&](int nodeId) {
+            IrNode& m = g.nodes[nodeId];
+            if (m.modulePath.isEmpty())
+                m.modulePath = module;
+            for (const IrBlock& b : m.blocks)
+                for (int child : b.nodes)
+                    assign(child);
+        };
+        assign(id);
+    }
+}
+
+} // namespace
+
 IrGraph snapshotGraph(const torch::jit::Graph& g, const std::function<void(const torch::jit::Node*, IrNode&)>& decorate)
 {
     Snapshotter s;
@@ -232,6 +291,34 @@ IrGraph snapshotGraph(const torch::jit::Graph& g, const std::function<void(const
         if (auto self = g.inputs()[0]->type()->cast<c10::ClassType>(); self && self->is_module())
             s.selfType = self;
     s.addBlock(g.block(), s.graph.top, -1, -1);
+    // Inlining leaves some control nodes of a submodule's code without a call stack (BatchNorm's `if
+    // self.training`, F.batch_norm's guard): they belong to the module all their blocks' code comes from. Children
+    // have higher ids than their parent, so walking backwards sees them first.
+    for (auto it = s.graph.nodes.rbegin(); it != s.graph.nodes.rend(); ++it) {
+        IrNode& n = *it;
+        if (n.blocks.isEmpty() || !n.modulePath.isEmpty())
+            continue;
+        QStringList common;
+        bool any = false;
+        for (const IrBlock& b : n.blocks)
+            for (int child : b.nodes) {
+                const QString& path = s.graph.nodes[child].modulePath;
+                if (path.isEmpty())
+                    continue;
+                const QStringList parts = path.split(QLatin1Char('.'));
+                if (!any) {
+                    common = parts;
+                    any = true;
+                    continue;
+                }
+                int k = 0;
+                while (k < common.size() && k < parts.size() && common[k] == parts[k])
+                    ++k;
+                common = common.mid(0, k);
+            }
+        n.modulePath = common.join(QLatin1Char('.'));
+    }
+    attributeOrphanControlNodes(s.graph);
     return std::move(s.graph);
 }
 

@@ -91,6 +91,7 @@ struct GuiJobResult
     qint64 loadMs = 0;
     qint64 layoutMs = 0;
     std::optional<FunctionInfo> inlined; ///< Kind::Layout: the function, inlined for Group by Module on the way
+    QStringList overviewFolds; ///< a big model's submodules folded for its first layout (overviewFolds())
 };
 
 /// What a check job hands back to the GUI thread: the report and a layout per trace.
@@ -122,6 +123,29 @@ const char kGroupSourcesKey[] = "view/groupSourcesByModule";
 bool isSourceFile(const QString& path)
 {
     return path.endsWith(QLatin1String(".py"), Qt::CaseInsensitive);
+}
+
+/// What a layout depends on, for the layout cache: "|foldConstants showBlocks groupByModule|nodes|modules".
+QString optionsKey(const LayoutOptions& options)
+{
+    QStringList nodes;
+    for (int id : options.foldedNodes)
+        nodes << QString::number(id);
+    return QStringLiteral("|%1%2%3|%4|%5")
+        .arg(int(options.foldConstants))
+        .arg(int(options.showBlocks))
+        .arg(int(options.groupByModule))
+        .arg(nodes.join(QLatin1Char(',')), options.foldedModules.join(QLatin1Char(',')));
+}
+
+/// A big model grouped by module opens as an overview: its submodules folded (TensorBoard collapses name scopes).
+/// Sets the folds in @p options and @p r when it applies.
+void foldForOverview(const IrGraph& graph, LayoutOptions& options, GuiJobResult& r, QPoint limits)
+{
+    if (!options.groupByModule || !options.foldedModules.isEmpty())
+        return;
+    r.overviewFolds = overviewFolds(graph, options, limits.x(), limits.y());
+    options.foldedModules = r.overviewFolds;
 }
 
 QSettings settings()
@@ -460,6 +484,9 @@ void MainWindow::createActions()
         if (!m_currentFile.isEmpty())
             reloadFile();
     });
+    m_unfoldAllAction = view->addAction(tr("&Unfold All Modules"), this, &MainWindow::unfoldAllModules);
+    m_unfoldAllAction->setStatusTip(tr("Draw the code of every folded submodule (double-click one to fold it)"));
+    m_unfoldAllAction->setEnabled(false);
     QAction* legend = view->addAction(tr("Show &Legend"));
     legend->setCheckable(true);
     legend->setChecked(true);
@@ -625,13 +652,13 @@ void MainWindow::openFile(const QString& path, const QString& functionName)
 
     m_foldedNodes.clear();
     m_foldedModules.clear();
-    const LayoutOptions options = layoutOptions();
-    const QString keySuffix = layoutOptionsKey();
+    const LayoutOptions layoutOptions = this->layoutOptions();
     LoadOptions loadOptions;
     // Submodule code only shows up in the caller's graph once the calls are inlined.
-    loadOptions.inlineCalls = options.groupByModule;
+    loadOptions.inlineCalls = layoutOptions.groupByModule;
 
-    startJob([absolute, functionName, options, keySuffix, loadOptions](const std::function<bool()>& canceled) {
+    startJob([absolute, functionName, layoutOptions, loadOptions, limits = m_overviewLimits](
+                 const std::function<bool()>& canceled) {
         GuiJobResult r;
         r.kind = GuiJobResult::Kind::Load;
         r.path = absolute;
@@ -671,10 +698,12 @@ void MainWindow::openFile(const QString& path, const QString& functionName)
         r.nodeCount = fn->graph.nodes.size();
         if (fn->ok) {
             timer.restart();
+            LayoutOptions options = layoutOptions;
+            foldForOverview(fn->graph, options, r, limits);
             r.layout = layoutGraph(fn->graph, options);
             r.layoutMs = timer.elapsed();
             r.hasLayout = true;
-            r.layoutKey = fn->name + keySuffix;
+            r.layoutKey = fn->name + optionsKey(options);
         }
         return r;
     });
@@ -739,6 +768,7 @@ void MainWindow::applyLoadResult(GuiJobResult& r)
         m_inputSets->model()->setSets(m_model.inputSets);
     m_inputSets->setEdited(saved.has_value());
 
+    m_foldedModules = QSet<QString>(r.overviewFolds.begin(), r.overviewFolds.end());
     if (r.hasLayout)
         m_layoutCache.insert(r.layoutKey, r.layout);
     m_currentFunction = r.functionName;
@@ -755,6 +785,7 @@ void MainWindow::applyLoadResult(GuiJobResult& r)
         showCompileError(*fn);
     } else {
         displayFunction(fn->name, r.layout, r.loadMs + r.layoutMs);
+        noteOverview(r.overviewFolds, fn->graph);
         if (fn->location.isValid())
             m_sourceView->highlightLine(sourceLineFor(fn->location));
     }
@@ -786,7 +817,8 @@ void MainWindow::showFunction(const QString& name)
         showCompileError(*fn);
         return;
     }
-    if (name != m_shownFunction) {
+    const bool firstShown = name != m_shownFunction;
+    if (firstShown) {
         resetCheck(tr("Laying out %1\u2026").arg(name));
         // Folds name nodes of one function.
         m_foldedNodes.clear();
@@ -800,7 +832,7 @@ void MainWindow::showFunction(const QString& name)
         return;
     }
 
-    const LayoutOptions options = layoutOptions();
+    LayoutOptions options = layoutOptions();
     m_scriptScene->showMessage(tr("Laying out %1\u2026").arg(name), QString());
     m_scriptView->showMessage();
     setStatus(tr("Laying out %1\u2026").arg(name));
@@ -808,8 +840,8 @@ void MainWindow::showFunction(const QString& name)
     std::optional<FunctionInfo> toInline;
     if (options.groupByModule && !fn->inlined)
         toInline = *fn;
-    startJob([graph = fn->graph, toInline, handle = m_model.handle, name, options, key](
-                 const std::function<bool()>&) mutable {
+    startJob([graph = fn->graph, toInline, handle = m_model.handle, name, options, key, firstShown,
+                 limits = m_overviewLimits](const std::function<bool()>&) mutable {
         GuiJobResult r;
         r.kind = GuiJobResult::Kind::Layout;
         r.functionName = name;
@@ -820,10 +852,12 @@ void MainWindow::showFunction(const QString& name)
             r.inlined = std::move(toInline);
         }
         r.nodeCount = graph.nodes.size();
+        if (firstShown)
+            foldForOverview(graph, options, r, limits);
         r.layout = layoutGraph(graph, options);
         r.layoutMs = timer.elapsed();
         r.hasLayout = true;
-        r.layoutKey = key;
+        r.layoutKey = r.overviewFolds.isEmpty() ? key : name + optionsKey(options);
         return r;
     });
 }
@@ -836,8 +870,13 @@ void MainWindow::applyLayoutResult(GuiJobResult& r)
                 f = std::move(*r.inlined);
     }
     m_layoutCache.insert(r.layoutKey, r.layout);
-    if (r.functionName == m_currentFunction)
+    if (r.functionName == m_currentFunction) {
+        if (!r.overviewFolds.isEmpty())
+            m_foldedModules = QSet<QString>(r.overviewFolds.begin(), r.overviewFolds.end());
         displayFunction(r.functionName, r.layout, r.layoutMs);
+        if (const FunctionInfo* fn = m_model.function(r.functionName))
+            noteOverview(r.overviewFolds, fn->graph);
+    }
 }
 
 QString MainWindow::cacheKey(const QString& function) const
@@ -847,15 +886,7 @@ QString MainWindow::cacheKey(const QString& function) const
 
 QString MainWindow::layoutOptionsKey() const
 {
-    const LayoutOptions options = layoutOptions();
-    QStringList nodes;
-    for (int id : options.foldedNodes)
-        nodes << QString::number(id);
-    return QStringLiteral("|%1%2%3|%4|%5")
-        .arg(int(m_foldConstantsAction->isChecked()))
-        .arg(int(m_showBlocksAction->isChecked()))
-        .arg(int(m_groupByModuleAction->isChecked()))
-        .arg(nodes.join(QLatin1Char(',')), options.foldedModules.join(QLatin1Char(',')));
+    return optionsKey(layoutOptions());
 }
 
 LayoutOptions MainWindow::layoutOptions() const
@@ -898,6 +929,7 @@ void MainWindow::displayFunction(const QString& name, const GraphLayout& layout,
         m_tabs->setCurrentIndex(m_tabs->indexOf(m_scriptView->parentWidget()));
     m_scriptView->showGraph();
     setStatus(tr("%1: %2 nodes, %3 ms").arg(name).arg(fn->graph.nodes.size()).arg(elapsedMs));
+    m_unfoldAllAction->setEnabled(!m_foldedModules.isEmpty());
     applyDebugMarkers();
     updateDebugActions();
     runCheck(false);
@@ -2995,6 +3027,41 @@ void MainWindow::reloadFile()
     m_reloading = true;
     openFile(m_currentFile, function);
     setStatus(tr("Reloading %1\u2026").arg(QFileInfo(m_currentFile).fileName()));
+}
+
+void MainWindow::setOverviewLimits(int bigBoxes, int overviewBoxes)
+{
+    m_overviewLimits = QPoint(bigBoxes, overviewBoxes);
+}
+
+QStringList MainWindow::foldedModules() const
+{
+    QStringList modules(m_foldedModules.begin(), m_foldedModules.end());
+    modules.sort();
+    return modules;
+}
+
+void MainWindow::unfoldAllModules()
+{
+    if (m_foldedModules.isEmpty() || !m_hasModel || m_currentFunction.isEmpty())
+        return;
+    m_foldedModules.clear();
+    const QString name = m_currentFunction;
+    m_currentFunction.clear();
+    showFunction(name);
+}
+
+void MainWindow::noteOverview(const QStringList& folds, const IrGraph& graph)
+{
+    if (folds.isEmpty())
+        return;
+    int ops = 0;
+    for (const IrNode& n : graph.nodes)
+        ops += n.kind != QLatin1String("prim::Constant") && n.kind != QLatin1String("prim::GetAttr");
+    setStatus(tr("A big model (%1 ops): %2 submodules folded for an overview. Double-click one to unfold it; "
+                 "View > Unfold All Modules shows every op.")
+                  .arg(ops)
+                  .arg(folds.size()));
 }
 
 void MainWindow::setGroupByModule(bool group)

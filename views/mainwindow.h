@@ -145,6 +145,13 @@ public:
     /// View > Group by Module: load with calls inlined and draw submodule code in clusters titled by module path.
     void setGroupByModule(bool group);
     bool groupsByModule() const;
+    /// Submodules drawn as one box in the script graph (double-click; a big model opens with some folded).
+    QStringList foldedModules() const;
+    /// View > Unfold All Modules.
+    void unfoldAllModules();
+    /// A model grouped by module with more than @p bigBoxes boxes opens folded to at most @p overviewBoxes
+    /// (overviewFolds(); default 800 and 250).
+    void setOverviewLimits(int bigBoxes, int overviewBoxes);
 
     /// Writes the current graph to @p path as SVG, PNG or DOT (by suffix). Returns false and sets *error on failure.
     bool exportView(const QString& path, QString* error = nullptr);
@@ -209,6 +216,8 @@ private:
     void applyLoadResult(GuiJobResult& result);
     void applyLayoutResult(GuiJobResult& result);
     void displayFunction(const QString& name, const GraphLayout& layout, qint64 elapsedMs);
+    /// Says in the status bar that a big model opened with its submodules folded, and how to see them.
+    void noteOverview(const QStringList& folds, const IrGraph& graph);
     void showCompileError(const FunctionInfo& fn);
     void onTreeCurrentChanged(const QModelIndex& current);
     void onNodeSelected(int nodeId);
@@ -309,6 +318,8 @@ private:
     QAction* m_showBlocksAction = nullptr;
     QAction* m_darkAction = nullptr;
     QAction* m_groupByModuleAction = nullptr;
+    QAction* m_unfoldAllAction = nullptr;
+    QPoint m_overviewLimits { 800, 250 }; ///< setOverviewLimits()
     QPalette m_lightPalette; ///< the application palette before the dark theme replaced it
     bool m_hasLightPalette = false;
     FindBar* m_findBar = nullptr;

@@ -240,6 +240,37 @@ private Q_SLOTS:
             qPrintable(QStringLiteral("%1 x %2").arg(layout.bounds.width()).arg(layout.bounds.height())));
     }
 
+    void overviewOfABigModel()
+    {
+        LoadOptions load;
+        load.inlineCalls = true;
+        const LoadResult r = loadModel(dataDir() + QStringLiteral("/archives/dense_residual.pt"), load);
+        QVERIFY(r.ok);
+        const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
+        int ops = 0;
+        for (const IrNode& n : g.nodes)
+            ops += n.kind != QLatin1String("prim::Constant") && n.kind != QLatin1String("prim::GetAttr");
+        // Small enough to show whole: nothing folded.
+        QVERIFY(overviewFolds(g, LayoutOptions(), ops, 10).isEmpty());
+        // Big: the deepest level of module paths that fits (relu, out and layers.N hold one op each: folding at depth
+        // 2 leaves as many boxes as there are ops); depth 1 folds the whole ModuleList into one box.
+        const QStringList deep = overviewFolds(g, LayoutOptions(), ops - 1, ops);
+        QCOMPARE(deep, QStringList({ QStringLiteral("layers.0"), QStringLiteral("layers.1"), QStringLiteral("layers.2") }));
+        const int ownOps = ops - 6; // relu twice, three linears, out
+        const QStringList shallow = overviewFolds(g, LayoutOptions(), ops - 1, ownOps + 3);
+        QCOMPARE(shallow, QStringList({ QStringLiteral("layers"), QStringLiteral("out"), QStringLiteral("relu") }));
+        QVERIFY(overviewFolds(g, LayoutOptions(), ops - 1, ownOps + 2).isEmpty()); // even the top level is too much
+        // Laid out with those folds, each is one box.
+        LayoutOptions options;
+        options.groupByModule = true;
+        options.foldedModules = shallow;
+        const GraphLayout layout = layoutGraph(g, options);
+        int boxes = 0;
+        for (const LayoutNode& n : layout.nodes)
+            boxes += n.role == LayoutNode::Role::Module;
+        QCOMPARE(boxes, 3);
+    }
+
     void foldedModuleIsOneBox()
     {
         LoadOptions load;

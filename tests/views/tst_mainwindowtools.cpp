@@ -271,6 +271,44 @@ private Q_SLOTS:
         QVERIFY(!window.groupsByModule());
     }
 
+    void bigModelOpensAsOverview()
+    {
+        // dense_residual is small: limits low enough make it "big" (5 ops, at most 20 boxes in the overview).
+        MainWindow window;
+        window.setOverviewLimits(5, 20);
+        QVERIFY(openAndWait(window, QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/dense_residual.pt")));
+        QVERIFY(window.groupsByModule());
+        const QStringList folded = window.foldedModules();
+        QVERIFY2(!folded.isEmpty(), qPrintable(window.statusText()));
+        QVERIFY2(window.statusText().contains(QLatin1String("folded for an overview")), qPrintable(window.statusText()));
+        QStringList boxes;
+        int ops = 0;
+        for (const NodeItem* n : window.scriptScene()->nodeItems()) {
+            if (n->role() == LayoutNode::Role::Module)
+                boxes << n->title();
+            ops += n->role() == LayoutNode::Role::Node;
+        }
+        boxes.sort();
+        QCOMPARE(boxes, folded);
+        QVERIFY(boxes.size() + ops <= 20);
+
+        // Unfold All draws every op; double-clicking a module folds it again.
+        window.unfoldAllModules();
+        QVERIFY(waitIdle(window));
+        QVERIFY(window.foldedModules().isEmpty());
+        int modules = 0, unfoldedOps = 0;
+        for (const NodeItem* n : window.scriptScene()->nodeItems()) {
+            modules += n->role() == LayoutNode::Role::Module;
+            unfoldedOps += n->role() == LayoutNode::Role::Node;
+        }
+        QCOMPARE(modules, 0);
+        QVERIFY(unfoldedOps > ops);
+        // A relayout (Fold Constants, a fold) does not fold everything back.
+        Q_EMIT window.scriptScene()->foldToggleRequested(-1, QStringLiteral("out"));
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.foldedModules(), QStringList { QStringLiteral("out") });
+    }
+
     void darkTheme()
     {
         MainWindow window;
