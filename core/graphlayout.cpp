@@ -772,16 +772,16 @@ GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options)
 
 QStringList overviewFolds(const IrGraph& graph, const LayoutOptions& options, int bigBoxes, int overviewBoxes)
 {
-    // What becomes a box: every node shown but constants and attribute reads (folded into their users), counted
-    // by the module path of its top-level ancestor (folding a module folds the blocks of its nodes too).
+    // What becomes a box: every node shown but what folds into its users (constants, attribute reads, int lists),
+    // counted by the module path of its top-level ancestor (folding a module folds the blocks of its nodes too).
     const QSet<int> reaching
         = options.hideUnreachable ? nodesReachingOutputs(graph, inPlaceChanges(graph)) : QSet<int>();
+    const Folder folder(graph, options.foldConstants);
     QHash<QString, int> boxesByModule;
     int boxes = 0;
     int deepest = 0;
     for (const IrNode& n : graph.nodes) {
-        if (n.kind == QLatin1String("prim::Constant") || n.kind == QLatin1String("prim::GetAttr")
-            || (options.hideUnreachable && !reaching.contains(n.id)))
+        if (folder.isFolded(n.id) || (options.hideUnreachable && !reaching.contains(n.id)))
             continue;
         int top = n.id;
         while (graph.node(top).parentNode >= 0)
