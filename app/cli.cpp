@@ -673,6 +673,15 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
     for (const FunctionInfo& f : model.functions)
         if (!f.ok && !firstError)
             firstError = &f;
+    // A file without input sets (any archive) gets one guessed from forward's first parameters.
+    std::optional<InputSuggestion> suggestion;
+    if (model.inputSets.isEmpty()) {
+        if (const FunctionInfo* fn = model.defaultFunction(); fn && fn->ok) {
+            FunctionInfo inlined = *fn;
+            if (inlineFunction(model.handle, inlined))
+                suggestion = suggestInputSet(model, inlined);
+        }
+    }
 
     if (format == QLatin1String("json")) {
         QJsonArray fns, subs, params, sets, warnings;
@@ -714,6 +723,9 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
             { QStringLiteral("functions"), fns }, { QStringLiteral("submodules"), subs },
             { QStringLiteral("parameters"), params }, { QStringLiteral("input_sets"), sets },
             { QStringLiteral("warnings"), warnings } };
+        if (suggestion)
+            o.insert(QStringLiteral("suggested_input_set"),
+                QJsonObject { { QStringLiteral("set"), suggestion->set }, { QStringLiteral("from"), suggestion->reason } });
         out << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented));
     } else {
         out << model.path << QStringLiteral(": ")
@@ -754,6 +766,8 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
             for (const InputSet& s : model.inputSets)
                 out << "  " << s.toString() << "  (line " << s.line << ")\n";
         }
+        if (suggestion)
+            out << "suggested input set: " << suggestion->set << "  (guessed from " << suggestion->reason << ")\n";
         for (const Diagnostic& d : model.warnings)
             out << "warning: " << d.toString() << '\n';
     }

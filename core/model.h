@@ -8,6 +8,7 @@
 #include <QVector>
 
 #include <memory>
+#include <optional>
 
 namespace jitscope {
 
@@ -96,6 +97,17 @@ struct LoadResult
 
 /// Loads a TorchScript archive (.pt/.pth/.zip) or a .py file of TorchScript functions. Thread-safe; never throws.
 LoadResult loadModel(const QString& path, const LoadOptions& options = {});
+
+/// An input set guessed for a function whose file records none (an archive: TorchScript 1.13 keeps no input shapes,
+/// traced or scripted), from the parameter each tensor argument meets first: conv1.weight [64, 3, 7, 7] makes
+/// f32[1,3,224,224], fc.weight [10, 512] makes f32[1,512], an embedding's [V, D] makes i64[1,16]=zeros.
+struct InputSuggestion
+{
+    QString set; ///< SET syntax
+    QString reason; ///< "conv1.weight [64, 3, 7, 7]"
+};
+/// Empty when some argument is not a tensor or meets no parameter that tells its shape.
+std::optional<InputSuggestion> suggestInputSet(const ModelInfo& model, const FunctionInfo& fn);
 
 /// Replaces @p fn's graph by its graph with calls inlined (and sets inlinedIds and inlined), for a function of the
 /// model that @p handle (ModelInfo::handle) holds, loaded without it. Thread-safe; false with @p error when the

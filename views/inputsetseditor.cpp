@@ -161,6 +161,10 @@ InputSetsEditor::InputSetsEditor(QWidget* parent)
     connect(m_up, &QToolButton::clicked, this, [this] { selectRow(m_model->moveSet(currentRow(), -1)); });
     connect(m_down, &QToolButton::clicked, this, [this] { selectRow(m_model->moveSet(currentRow(), +1)); });
     connect(m_check, &QPushButton::clicked, this, &InputSetsEditor::checkRequested);
+    connect(m_status, &QLabel::linkActivated, this, [this](const QString& link) {
+        if (link == QLatin1String("suggestion"))
+            addSuggestion();
+    });
     connect(m_reset, &QPushButton::clicked, this, &InputSetsEditor::resetRequested);
 
     connect(m_model, &QAbstractItemModel::modelReset, this, &InputSetsEditor::updateState);
@@ -224,6 +228,20 @@ void InputSetsEditor::showLiveStatus(int row, const QString& text)
     }
 }
 
+void InputSetsEditor::setSuggestion(const QString& set, const QString& reason)
+{
+    m_suggestion = set;
+    m_suggestionReason = reason;
+    updateState();
+}
+
+void InputSetsEditor::addSuggestion()
+{
+    if (m_suggestion.isEmpty() || m_model->rowCount() > 0)
+        return;
+    selectRow(m_model->addSet(m_suggestion));
+}
+
 void InputSetsEditor::updateState()
 {
     const int rows = m_model->rowCount();
@@ -234,7 +252,11 @@ void InputSetsEditor::updateState()
     m_down->setEnabled(row >= 0 && row + 1 < rows);
 
     const int invalid = m_model->firstInvalidRow();
-    if (rows == 0) {
+    if (rows == 0 && !m_suggestion.isEmpty()) {
+        m_status->setText(tr("No input sets: this file records no input shapes. <a href=\"suggestion\">Add "
+                             "<tt>%1</tt></a>, guessed from %2.")
+                              .arg(m_suggestion.toHtmlEscaped(), m_suggestionReason.toHtmlEscaped()));
+    } else if (rows == 0) {
         m_status->setText(tr("No input sets: add one (for example <tt>f32[2,3]</tt>) to trace the function."));
     } else if (invalid >= 0) {
         const QModelIndex index = m_model->index(invalid, 0);

@@ -28,6 +28,11 @@ public:
     /// Whether the sets differ from the file's (saved in the session): offers to go back to the file's sets.
     void setEdited(bool edited);
     QString statusText() const;
+    /// A set guessed for a file that records none (suggestInputSet()), offered while there are no sets: one click
+    /// adds it. Empty clears it.
+    void setSuggestion(const QString& set, const QString& reason);
+    /// Adds the suggested set (the status line's link).
+    void addSuggestion();
 
 Q_SIGNALS:
     void checkRequested();
@@ -51,6 +56,8 @@ private:
     QPushButton* m_reset = nullptr;
     QPushButton* m_check = nullptr;
     bool m_edited = false;
+    QString m_suggestion;
+    QString m_suggestionReason;
 };
 
 } // namespace jitscope

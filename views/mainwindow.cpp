@@ -92,6 +92,7 @@ struct GuiJobResult
     qint64 layoutMs = 0;
     std::optional<FunctionInfo> inlined; ///< Kind::Layout: the function, inlined for Group by Module on the way
     QStringList overviewFolds; ///< a big model's submodules folded for its first layout (overviewFolds())
+    std::optional<InputSuggestion> suggestion; ///< Kind::Load: a set for a file that records none
 };
 
 /// What a check job hands back to the GUI thread: the report and a layout per trace.
@@ -696,6 +697,12 @@ void MainWindow::openFile(const QString& path, const QString& functionName)
         }
         r.functionName = fn->name;
         r.nodeCount = fn->graph.nodes.size();
+        if (r.load.model.inputSets.isEmpty() && fn->ok) {
+            // Guessed on the inlined graph: forward's first op is in a submodule.
+            FunctionInfo inlined = *fn;
+            if (inlineFunction(r.load.model.handle, inlined))
+                r.suggestion = suggestInputSet(r.load.model, inlined);
+        }
         if (fn->ok) {
             timer.restart();
             LayoutOptions options = layoutOptions;
@@ -767,6 +774,7 @@ void MainWindow::applyLoadResult(GuiJobResult& r)
     else
         m_inputSets->model()->setSets(m_model.inputSets);
     m_inputSets->setEdited(saved.has_value());
+    m_inputSets->setSuggestion(r.suggestion ? r.suggestion->set : QString(), r.suggestion ? r.suggestion->reason : QString());
 
     m_foldedModules = QSet<QString>(r.overviewFolds.begin(), r.overviewFolds.end());
     if (r.hasLayout)

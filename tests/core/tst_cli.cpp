@@ -192,6 +192,24 @@ private Q_SLOTS:
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains(QLatin1String("layer1.0.forward(")), qPrintable(r.out));
         QVERIFY(r.out.contains(QLatin1String("layer1.0.weight  parameter  Tensor  Float[4, 3, 3, 3]")));
+        // An archive records no input shapes: a set is guessed from the first conv's weight, and it traces.
+        QVERIFY2(r.out.contains(QLatin1String(
+                     "suggested input set: f32[1,3,224,224]  (guessed from layer1.0.weight [4, 3, 3, 3])")),
+            qPrintable(r.out));
+        const Run json = runCli({ QStringLiteral("list"), dataDir() + QStringLiteral("/archives/conv_block.pt"),
+            QStringLiteral("--format"), QStringLiteral("json") });
+        const QJsonObject suggested = QJsonDocument::fromJson(json.out.toUtf8())
+                                          .object()
+                                          .value(QStringLiteral("suggested_input_set"))
+                                          .toObject();
+        QCOMPARE(suggested.value(QStringLiteral("set")).toString(), QStringLiteral("f32[1,3,224,224]"));
+        const Run traced = runCli({ QStringLiteral("trace"), dataDir() + QStringLiteral("/archives/conv_block.pt"),
+            QStringLiteral("--inputs"), suggested.value(QStringLiteral("set")).toString() });
+        QCOMPARE(traced.code, 0);
+        // No guess where the first op has no weight to tell the shape (dense_residual starts with a ReLU).
+        const Run relu = runCli({ QStringLiteral("list"), dataDir() + QStringLiteral("/archives/dense_residual.pt") });
+        QCOMPARE(relu.code, 0);
+        QVERIFY(!relu.out.contains(QLatin1String("suggested")));
         const Run g = runCli({ QStringLiteral("graph"), dataDir() + QStringLiteral("/archives/conv_block.pt"),
             QStringLiteral("--fn"), QStringLiteral("layer1.0.forward") });
         QCOMPARE(g.code, 0);
@@ -220,6 +238,8 @@ private Q_SLOTS:
         QCOMPARE(list.code, 0);
         QVERIFY(list.out.contains(QLatin1String("layer4.1.forward(")));
         QVERIFY(list.out.contains(QLatin1String("fc.weight  parameter  Tensor  Float[1000, 512]")));
+        QVERIFY(list.out.contains(QLatin1String(
+            "suggested input set: f32[1,3,224,224]  (guessed from conv1.weight [64, 3, 7, 7])")));
         const Run graph = runCli({ QStringLiteral("graph"), archive });
         QCOMPARE(graph.code, 0);
         QCOMPARE(jitscope::canonicalizeDump(graph.out), jitscope::canonicalizeDump(expected));

@@ -309,6 +309,28 @@ private Q_SLOTS:
         QCOMPARE(window.foldedModules(), QStringList { QStringLiteral("out") });
     }
 
+    void suggestedInputSetForAnArchive()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/conv_block.pt")));
+        InputSetsEditor* editor = window.inputSetsEditor();
+        QCOMPARE(editor->model()->rowCount(), 0);
+        QVERIFY2(editor->statusText().contains(QLatin1String("guessed from layer1.0.weight [4, 3, 3, 3]")),
+            qPrintable(editor->statusText()));
+        editor->addSuggestion();
+        QCOMPARE(editor->model()->texts(), QStringList { QStringLiteral("f32[1,3,224,224]") });
+        QVERIFY(editor->isEdited());
+        // It traces: the check runs on it.
+        QSignalSpy checked(&window, &MainWindow::checkFinished);
+        QTest::keyClick(&window, Qt::Key_R, Qt::ControlModifier);
+        QVERIFY(checked.wait(kJobTimeoutMs));
+        QVERIFY(window.hasReport());
+        QCOMPARE(window.traceTabCount(), 1);
+        // A .py file with its own inputs gets no suggestion.
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        QVERIFY(!editor->statusText().contains(QLatin1String("guessed")));
+    }
+
     void darkTheme()
     {
         MainWindow window;
