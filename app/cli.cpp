@@ -201,6 +201,8 @@ int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
             { QStringLiteral("signature"), fn.signature }, { QStringLiteral("graph"), fn.graph.toJson() } };
         data = QJsonDocument(o).toJson(QJsonDocument::Indented);
     } else {
+        if (modules)
+            layoutOptions.moduleTypes = submoduleTypes(model, fn.name);
         const QString dot = toDot(fn.graph, layoutOptions);
         if (format == QLatin1String("dot")) {
             data = dot.toUtf8();

@@ -59,12 +59,15 @@ LoadOptions loadOptionsFor(View view)
     return options;
 }
 
-LayoutOptions layoutOptionsFor(View view, const IrGraph& graph)
+LayoutOptions layoutOptionsFor(View view, const ModelInfo& model)
 {
+    const IrGraph& graph = model.defaultFunction()->graph;
     LayoutOptions options;
     // As the window shows a model grouped by module: guard code that reaches no output is hidden.
     options.groupByModule = view != View::Forward;
     options.hideUnreachable = options.groupByModule;
+    if (options.groupByModule)
+        options.moduleTypes = submoduleTypes(model, model.defaultFunction()->name);
     if (view == View::AsOpened)
         options.foldedModules = overviewFolds(graph, options);
     return options;
@@ -79,8 +82,7 @@ Timing fileToPaint(const QString& path, View view)
     t.load = clock.nsecsElapsed() / 1e6;
     if (!r.ok || !r.model.defaultFunction())
         return t;
-    const GraphLayout layout
-        = layoutGraph(r.model.defaultFunction()->graph, layoutOptionsFor(view, r.model.defaultFunction()->graph));
+    const GraphLayout layout = layoutGraph(r.model.defaultFunction()->graph, layoutOptionsFor(view, r.model));
     t.layout = clock.nsecsElapsed() / 1e6 - t.load;
     GraphScene scene;
     scene.setGraph(r.model.defaultFunction()->graph, layout);
@@ -139,8 +141,7 @@ Measured measure(const QString& archive, View view, int runs, bool withDot = tru
         return m;
     const LoadResult r = loadModel(archive, loadOptionsFor(view));
     if (r.ok && r.model.defaultFunction()) {
-        const IrGraph& graph = r.model.defaultFunction()->graph;
-        const QString dot = toDot(graph, layoutOptionsFor(view, graph));
+        const QString dot = toDot(r.model.defaultFunction()->graph, layoutOptionsFor(view, r.model));
         std::vector<double> dots;
         for (int i = 0; i < runs; ++i)
             dots.push_back(plainDot(dot));

@@ -276,10 +276,15 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         ln.module = module;
         ln.title = module;
         ln.category = OpCategory::Call;
+        QString label = dotEscape(module);
+        if (const QString type = opt.moduleTypes.value(module); !type.isEmpty()) {
+            ln.details << type;
+            label += QStringLiteral("\\n") + dotEscape(type);
+        }
         const int index = b.nodes.size();
         b.nodes.push_back(ln);
         const QString text
-            = QStringLiteral("  n%1 [label=\"%2\", style=\"rounded,bold\"];\n").arg(index).arg(dotEscape(module));
+            = QStringLiteral("  n%1 [label=\"%2\", style=\"rounded,bold\"];\n").arg(index).arg(label);
         const QString parent = module.contains(QLatin1Char('.')) ? module.section(QLatin1Char('.'), 0, -2) : QString();
         if (opt.groupByModule)
             topItems.append({ parent, text });
@@ -451,10 +456,12 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                 c.parentCluster = openIndex.isEmpty() ? -1 : openIndex.last();
                 c.module = chain[k];
                 c.title = chain[k];
+                if (const QString type = opt.moduleTypes.value(chain[k]); !type.isEmpty())
+                    c.title += QStringLiteral(" \u00b7 ") + type;
                 const QString indent(2 * (k + 1), QLatin1Char(' '));
                 dot += indent + QStringLiteral("subgraph cluster_%1 {\n").arg(b.clusters.size());
                 dot += indent
-                    + QStringLiteral("  label=\"%1\"; labeljust=l; style=\"rounded\";\n").arg(dotEscape(chain[k]));
+                    + QStringLiteral("  label=\"%1\"; labeljust=l; style=\"rounded\";\n").arg(dotEscape(c.title));
                 open << chain[k];
                 openIndex << b.clusters.size();
                 b.clusters.push_back(c);

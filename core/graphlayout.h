@@ -2,6 +2,7 @@
 
 #include "irgraph.h"
 
+#include <QHash>
 #include <QPointF>
 #include <QRectF>
 #include <QString>
@@ -36,6 +37,8 @@ struct LayoutOptions
     bool showBlocks = true; ///< draw prim::Loop / prim::If bodies as nested clusters
     bool groupByModule = false; ///< draw the code of each submodule (IrNode::modulePath) as a nested cluster
     QStringList foldedModules; ///< submodules ("layer1.0") drawn as one box each instead of their code
+    /// Class of each submodule by path, shown beside it ("layer1.0 · BasicBlock"): submoduleTypes().
+    QHash<QString, QString> moduleTypes;
     QVector<int> foldedNodes; ///< prim::Loop / prim::If nodes drawn without their blocks
     /// Hide code whose results never reach the graph's outputs (shape checks that raise, counters): what an
     /// inlined model graph is full of. Off for functions, where every line the user wrote matters.

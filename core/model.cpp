@@ -119,4 +119,17 @@ std::optional<InputSuggestion> suggestInputSet(const ModelInfo& model, const Fun
     return InputSuggestion { args.join(QStringLiteral("; ")), reasons.join(QStringLiteral(", ")) };
 }
 
+QHash<QString, QString> submoduleTypes(const ModelInfo& model, const QString& function)
+{
+    const QString owner = function.contains(QLatin1Char('.')) ? function.section(QLatin1Char('.'), 0, -2) : QString();
+    const QString prefix = owner.isEmpty() ? QString() : owner + QLatin1Char('.');
+    QHash<QString, QString> types;
+    for (const SubmoduleInfo& s : model.submodules) {
+        if (s.path.isEmpty() || s.path == owner || !s.path.startsWith(prefix))
+            continue;
+        types.insert(s.path.mid(prefix.size()), s.typeName.section(QLatin1Char('.'), -1));
+    }
+    return types;
+}
+
 } // namespace jitscope

@@ -3,6 +3,7 @@
 #include "inputspec.h"
 #include "irgraph.h"
 
+#include <QHash>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -108,6 +109,11 @@ struct InputSuggestion
 };
 /// Empty when some argument is not a tensor or meets no parameter that tells its shape.
 std::optional<InputSuggestion> suggestInputSet(const ModelInfo& model, const FunctionInfo& fn);
+
+/// The class of every submodule below the module whose method @p function is, by path relative to it (as inlined
+/// graphs name them: "layer1.0" for forward, "0" for layer1.forward) -> class name ("BasicBlock", mangling and
+/// qualification dropped). For LayoutOptions::moduleTypes.
+QHash<QString, QString> submoduleTypes(const ModelInfo& model, const QString& function);
 
 /// Replaces @p fn's graph by its graph with calls inlined (and sets inlinedIds and inlined), for a function of the
 /// model that @p handle (ModelInfo::handle) holds, loaded without it. Thread-safe; false with @p error when the

@@ -706,6 +706,7 @@ void MainWindow::openFile(const QString& path, const QString& functionName)
         if (fn->ok) {
             timer.restart();
             LayoutOptions options = layoutOptions;
+            options.moduleTypes = submoduleTypes(r.load.model, fn->name);
             foldForOverview(fn->graph, options, r, limits);
             r.layout = layoutGraph(fn->graph, options);
             r.layoutMs = timer.elapsed();
@@ -841,6 +842,7 @@ void MainWindow::showFunction(const QString& name)
     }
 
     LayoutOptions options = layoutOptions();
+    options.moduleTypes = submoduleTypes(m_model, name);
     m_scriptScene->showMessage(tr("Laying out %1\u2026").arg(name), QString());
     m_scriptView->showMessage();
     setStatus(tr("Laying out %1\u2026").arg(name));

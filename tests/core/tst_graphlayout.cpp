@@ -111,6 +111,11 @@ private Q_SLOTS:
         const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
         LayoutOptions options;
         options.groupByModule = true;
+        options.moduleTypes = submoduleTypes(r.model, QStringLiteral("forward"));
+        QCOMPARE(options.moduleTypes.value(QStringLiteral("layer1")), QStringLiteral("Sequential"));
+        QCOMPARE(options.moduleTypes.value(QStringLiteral("layer1.0")), QStringLiteral("Conv2d"));
+        QCOMPARE(submoduleTypes(r.model, QStringLiteral("layer1.forward")).value(QStringLiteral("0")),
+            QStringLiteral("Conv2d"));
         const GraphLayout layout = layoutGraph(g, options);
         QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
         QHash<QString, int> modules;
@@ -120,6 +125,8 @@ private Q_SLOTS:
         QVERIFY2(modules.contains(QStringLiteral("layer1")) && modules.contains(QStringLiteral("layer1.0"))
                 && modules.contains(QStringLiteral("fc")),
             qPrintable(QStringList(modules.keys()).join(QLatin1Char(','))));
+        // Each titled with its class.
+        QCOMPARE(layout.clusters[modules.value(QStringLiteral("layer1"))].title, QStringLiteral("layer1 \u00b7 Sequential"));
         // layer1.0 (the conv) sits inside layer1, and its nodes inside its box (a box per run of its code: the
         // batch norm's guard code, shown here, comes between).
         QVector<QRectF> convBoxes;
@@ -281,6 +288,7 @@ private Q_SLOTS:
         LayoutOptions options;
         options.groupByModule = true;
         options.foldedModules = { QStringLiteral("layer1") };
+        options.moduleTypes = submoduleTypes(r.model, QStringLiteral("forward"));
         const GraphLayout layout = layoutGraph(g, options);
         QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
         int boxes = 0, boxIndex = -1;
@@ -290,6 +298,7 @@ private Q_SLOTS:
                 ++boxes;
                 boxIndex = i;
                 QCOMPARE(n.module, QStringLiteral("layer1"));
+                QCOMPARE(n.details, QStringList { QStringLiteral("Sequential") });
             } else if (n.role == LayoutNode::Role::Node) {
                 QVERIFY2(!g.node(n.nodeId).modulePath.startsWith(QLatin1String("layer1")), qPrintable(n.title));
             }

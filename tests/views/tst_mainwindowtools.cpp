@@ -242,7 +242,9 @@ private Q_SLOTS:
         QVERIFY(window.model().function(QStringLiteral("layer1.forward"))->inlined);
         for (const IrNode& n : window.scriptScene()->graph().nodes)
             QVERIFY2(!n.kind.startsWith(QLatin1String("prim::Call")), qPrintable(n.kind));
-        QVERIFY2(moduleClusters().contains(QStringLiteral("0")), qPrintable(moduleClusters().join(QLatin1Char(','))));
+        // Named relative to layer1, with their class.
+        QVERIFY2(moduleClusters().contains(QStringLiteral("0 \u00b7 Conv2d")),
+            qPrintable(moduleClusters().join(QLatin1Char(','))));
         window.treeView()->setCurrentIndex(window.treeModel()->indexOfFunction(QStringLiteral("forward")));
         QVERIFY(waitIdle(window));
 
