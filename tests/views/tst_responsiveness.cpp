@@ -5,6 +5,7 @@
 #include "mainwindow.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -71,6 +72,35 @@ private Q_SLOTS:
         QVERIFY2(window.scriptScene()->nodeCount() < grouped,
             qPrintable(QStringLiteral("%1 -> %2 boxes").arg(grouped).arg(window.scriptScene()->nodeCount())));
         QVERIFY2(stall <= 50, qPrintable(QStringLiteral("the GUI thread stalled %1 ms (forward)").arg(stall)));
+    }
+
+    void bigGraph()
+    {
+        // A long function: 1002 boxes to lay out (off the GUI thread) and to put in the scene (on it: about 10 us a
+        // box, so 6000 boxes stall it for ~100 ms; JITSCOPE_BIG_STEPS=N makes 2N+2 boxes to measure that).
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("long.py"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Text));
+        QByteArray text = "import torch\n\ndef long_chain(x):\n";
+        const int steps = qEnvironmentVariableIntValue("JITSCOPE_BIG_STEPS") > 0
+            ? qEnvironmentVariableIntValue("JITSCOPE_BIG_STEPS")
+            : 500;
+        for (int i = 0; i < steps; ++i)
+            text += "    x = torch.relu(x * 2)\n";
+        text += "    return x\n";
+        file.write(text);
+        file.close();
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::qWait(50);
+        window.openFile(path);
+        const qint64 stall = longestStall([&] { return window.isIdle() && window.hasModel(); }, 300000);
+        QVERIFY(window.hasModel());
+        qInfo("%d boxes, longest stall %lld ms", window.scriptScene()->nodeCount(), stall);
+        QVERIFY2(stall <= 50, qPrintable(QStringLiteral("the GUI thread stalled %1 ms").arg(stall)));
     }
 
     void checkExample()
