@@ -226,9 +226,40 @@ private:
     std::unordered_map<const torch::jit::Value*, int> m_ids;
 };
 
-} // namespace
-
-namespace {
+/// Inlining leaves some control nodes of a submodule's code without a call stack (BatchNorm's `if self.training`,
+/// F.batch_norm's guard): one whose blocks hold only that module's code (constants aside) is that module's. A user's
+/// own if around two calls of one module holds the user's code too, and stays the caller's. Children have higher ids
+/// than their parent, so walking backwards sees them first.
+void attributeControlNodesByBlocks(IrGraph& g)
+{
+    for (auto it = g.nodes.rbegin(); it != g.nodes.rend(); ++it) {
+        IrNode& n = *it;
+        if (n.blocks.isEmpty() || !n.modulePath.isEmpty())
+            continue;
+        QStringList common;
+        bool any = false, callerCode = false;
+        for (const IrBlock& b : n.blocks)
+            for (int child : b.nodes) {
+                const IrNode& c = g.nodes[child];
+                if (c.modulePath.isEmpty()) {
+                    callerCode |= c.kind != QLatin1String("prim::Constant");
+                    continue;
+                }
+                const QStringList parts = c.modulePath.split(QLatin1Char('.'));
+                if (!any) {
+                    common = parts;
+                    any = true;
+                    continue;
+                }
+                int k = 0;
+                while (k < common.size() && k < parts.size() && common[k] == parts[k])
+                    ++k;
+                common = common.mid(0, k);
+            }
+        if (!callerCode)
+            n.modulePath = common.join(QLatin1Char('.'));
+    }
+}
 
 /// Some guard code inlined from a submodule keeps no call stack at all, blocks included (BatchNorm's `if
 /// self.training and self.track_running_stats`, F.batch_norm's batch-size check): a top-level control node with no
@@ -291,33 +322,7 @@ IrGraph snapshotGraph(const torch::jit::Graph& g, const std::function<void(const
         if (auto self = g.inputs()[0]->type()->cast<c10::ClassType>(); self && self->is_module())
             s.selfType = self;
     s.addBlock(g.block(), s.graph.top, -1, -1);
-    // Inlining leaves some control nodes of a submodule's code without a call stack (BatchNorm's `if
-    // self.training`, F.batch_norm's guard): they belong to the module all their blocks' code comes from. Children
-    // have higher ids than their parent, so walking backwards sees them first.
-    for (auto it = s.graph.nodes.rbegin(); it != s.graph.nodes.rend(); ++it) {
-        IrNode& n = *it;
-        if (n.blocks.isEmpty() || !n.modulePath.isEmpty())
-            continue;
-        QStringList common;
-        bool any = false;
-        for (const IrBlock& b : n.blocks)
-            for (int child : b.nodes) {
-                const QString& path = s.graph.nodes[child].modulePath;
-                if (path.isEmpty())
-                    continue;
-                const QStringList parts = path.split(QLatin1Char('.'));
-                if (!any) {
-                    common = parts;
-                    any = true;
-                    continue;
-                }
-                int k = 0;
-                while (k < common.size() && k < parts.size() && common[k] == parts[k])
-                    ++k;
-                common = common.mid(0, k);
-            }
-        n.modulePath = common.join(QLatin1Char('.'));
-    }
+    attributeControlNodesByBlocks(s.graph);
     attributeOrphanControlNodes(s.graph);
     return std::move(s.graph);
 }

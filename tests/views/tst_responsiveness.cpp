@@ -60,6 +60,7 @@ private Q_SLOTS:
         window.openFile(archive);
         qint64 stall = longestStall([&] { return window.isIdle() && window.hasModel(); }, 120000);
         QVERIFY(window.hasModel());
+        qInfo("resnet50 opened, longest stall %lld ms", stall);
         QVERIFY2(stall <= 50, qPrintable(QStringLiteral("the GUI thread stalled %1 ms").arg(stall)));
         const int grouped = window.scriptScene()->nodeCount();
         QVERIFY2(grouped > 150, qPrintable(QStringLiteral("%1 boxes").arg(grouped)));
