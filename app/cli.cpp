@@ -727,7 +727,8 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
             { QStringLiteral("warnings"), warnings } };
         if (suggestion)
             o.insert(QStringLiteral("suggested_input_set"),
-                QJsonObject { { QStringLiteral("set"), suggestion->set }, { QStringLiteral("from"), suggestion->reason } });
+                QJsonObject {
+                    { QStringLiteral("set"), suggestion->set }, { QStringLiteral("from"), suggestion->reason } });
         out << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented));
     } else {
         out << model.path << QStringLiteral(": ")

@@ -155,7 +155,8 @@ int benchAll(const QString& directory)
     std::printf("scripting every torchvision model into %s (first run only)...\n", qPrintable(directory));
     std::fflush(stdout);
     QProcess::execute(QStringLiteral("/usr/bin/python3"),
-        { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"), QStringLiteral("--all"), directory });
+        { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"), QStringLiteral("--all"),
+            directory });
     const QDir dir(directory);
     const QStringList archives = dir.entryList({ QStringLiteral("*.pt") }, QDir::Files, QDir::Name);
     if (archives.isEmpty()) {
@@ -266,7 +267,7 @@ int main(int argc, char** argv)
         for (View view : { View::AsOpened, View::Whole, View::Forward }) {
             const Measured m = measure(model, view, 5);
             std::printf("%s of %s: %d boxes\n",
-                view == View::AsOpened ? "as the window opens it (grouped by module, a big model as an overview)"
+                view == View::AsOpened    ? "as the window opens it (grouped by module, a big model as an overview)"
                     : view == View::Whole ? "grouped by module, every module unfolded"
                                           : "forward alone (calls as boxes)",
                 qPrintable(model), m.median.boxes);

@@ -283,8 +283,7 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         }
         const int index = b.nodes.size();
         b.nodes.push_back(ln);
-        const QString text
-            = QStringLiteral("  n%1 [label=\"%2\", style=\"rounded,bold\"];\n").arg(index).arg(label);
+        const QString text = QStringLiteral("  n%1 [label=\"%2\", style=\"rounded,bold\"];\n").arg(index).arg(label);
         const QString parent = module.contains(QLatin1Char('.')) ? module.section(QLatin1Char('.'), 0, -2) : QString();
         if (opt.groupByModule)
             topItems.append({ parent, text });

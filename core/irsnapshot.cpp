@@ -209,15 +209,14 @@ private:
     /// The path from a module of type `parent` to its submodule `name` of type `child`. The call stack names only
     /// the last attribute of the chain that reached the callee: a ModuleList or ModuleDict entry is "0", not
     /// "layers.0" (`getattr(self.layers, "0")`). Find the container that holds it.
-    static QString submoduleStep(const c10::ClassTypePtr& parent, const std::string& name,
-        const c10::ClassTypePtr& child)
+    static QString submoduleStep(
+        const c10::ClassTypePtr& parent, const std::string& name, const c10::ClassTypePtr& child)
     {
         if (!parent || !child || parent->hasAttribute(name))
             return qs(name);
         for (size_t i = 0; i < parent->numAttributes(); ++i) {
             const auto holder = parent->getAttribute(i)->cast<c10::ClassType>();
-            if (holder && holder->is_module() && holder->hasAttribute(name)
-                && *holder->getAttribute(name) == *child)
+            if (holder && holder->is_module() && holder->hasAttribute(name) && *holder->getAttribute(name) == *child)
                 return qs(parent->getAttributeName(i) + "." + name);
         }
         return qs(name);

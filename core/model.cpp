@@ -48,8 +48,8 @@ std::optional<InputSuggestion> suggestInputSet(const ModelInfo& model, const Fun
 {
     const IrGraph& g = fn.graph;
     // Parameters are named from the root module; a submodule's method reads them from its own self.
-    const QString prefix = fn.name.contains(QLatin1Char('.')) ? fn.name.section(QLatin1Char('.'), 0, -2) + QLatin1Char('.')
-                                                              : QString();
+    const QString prefix
+        = fn.name.contains(QLatin1Char('.')) ? fn.name.section(QLatin1Char('.'), 0, -2) + QLatin1Char('.') : QString();
     auto parameterShape = [&](int valueId, QString* name) -> QVector<qint64> {
         const QString path = attributePath(g, valueId);
         if (path.isEmpty())
