@@ -678,11 +678,8 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
     // A file without input sets (any archive) gets one guessed from forward's first parameters.
     std::optional<InputSuggestion> suggestion;
     if (model.inputSets.isEmpty()) {
-        if (const FunctionInfo* fn = model.defaultFunction(); fn && fn->ok) {
-            FunctionInfo inlined = *fn;
-            if (inlineFunction(model.handle, inlined))
-                suggestion = suggestInputSet(model, inlined);
-        }
+        if (const FunctionInfo* fn = model.defaultFunction(); fn && fn->ok)
+            suggestion = suggestInputSet(model, *fn);
     }
 
     if (format == QLatin1String("json")) {

@@ -44,12 +44,36 @@ const FunctionInfo* ModelInfo::defaultFunction() const
     return nullptr;
 }
 
-std::optional<InputSuggestion> suggestInputSet(const ModelInfo& model, const FunctionInfo& fn)
+namespace {
+
+/// The module a method belongs to ("layer1" for "layer1.forward"), empty for the root's methods and functions.
+QString ownerModule(const QString& function)
 {
+    return function.contains(QLatin1Char('.')) ? function.section(QLatin1Char('.'), 0, -2) : QString();
+}
+
+/// "layer1." for "layer1.forward": what turns a path from the method's self into a path from the root.
+QString ownerPrefix(const QString& function)
+{
+    const QString owner = ownerModule(function);
+    return owner.isEmpty() ? QString() : owner + QLatin1Char('.');
+}
+
+} // namespace
+
+std::optional<InputSuggestion> suggestInputSet(const ModelInfo& model, const FunctionInfo& function)
+{
+    // Guessed on the inlined graph: forward's first op is in a submodule.
+    std::optional<FunctionInfo> inlined;
+    if (!function.inlined) {
+        inlined = function;
+        if (!inlineFunction(model.handle, *inlined))
+            return std::nullopt;
+    }
+    const FunctionInfo& fn = inlined ? *inlined : function;
     const IrGraph& g = fn.graph;
     // Parameters are named from the root module; a submodule's method reads them from its own self.
-    const QString prefix
-        = fn.name.contains(QLatin1Char('.')) ? fn.name.section(QLatin1Char('.'), 0, -2) + QLatin1Char('.') : QString();
+    const QString prefix = ownerPrefix(fn.name);
     auto parameterShape = [&](int valueId, QString* name) -> QVector<qint64> {
         const QString path = attributePath(g, valueId);
         if (path.isEmpty())
@@ -121,8 +145,8 @@ std::optional<InputSuggestion> suggestInputSet(const ModelInfo& model, const Fun
 
 QHash<QString, QString> submoduleTypes(const ModelInfo& model, const QString& function)
 {
-    const QString owner = function.contains(QLatin1Char('.')) ? function.section(QLatin1Char('.'), 0, -2) : QString();
-    const QString prefix = owner.isEmpty() ? QString() : owner + QLatin1Char('.');
+    const QString owner = ownerModule(function);
+    const QString prefix = ownerPrefix(function);
     QHash<QString, QString> types;
     for (const SubmoduleInfo& s : model.submodules) {
         if (s.path.isEmpty() || s.path == owner || !s.path.startsWith(prefix))

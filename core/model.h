@@ -107,7 +107,8 @@ struct InputSuggestion
     QString set; ///< SET syntax
     QString reason; ///< "conv1.weight [64, 3, 7, 7]"
 };
-/// Empty when some argument is not a tensor or meets no parameter that tells its shape.
+/// Looks at @p fn with its calls inlined (inlining a copy when it is not). Empty when some argument is not a tensor
+/// or meets no parameter that tells its shape.
 std::optional<InputSuggestion> suggestInputSet(const ModelInfo& model, const FunctionInfo& fn);
 
 /// The class of every submodule below the module whose method @p function is, by path relative to it (as inlined

@@ -697,12 +697,8 @@ void MainWindow::openFile(const QString& path, const QString& functionName)
         }
         r.functionName = fn->name;
         r.nodeCount = fn->graph.nodes.size();
-        if (r.load.model.inputSets.isEmpty() && fn->ok) {
-            // Guessed on the inlined graph: forward's first op is in a submodule.
-            FunctionInfo inlined = *fn;
-            if (inlineFunction(r.load.model.handle, inlined))
-                r.suggestion = suggestInputSet(r.load.model, inlined);
-        }
+        if (r.load.model.inputSets.isEmpty() && fn->ok)
+            r.suggestion = suggestInputSet(r.load.model, *fn);
         if (fn->ok) {
             timer.restart();
             LayoutOptions options = layoutOptions;
