@@ -7,6 +7,7 @@
 #include <QSet>
 
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -225,6 +226,17 @@ private:
     std::unordered_map<const torch::jit::Value*, int> m_ids;
 };
 
+/// The longest leading run two dotted module paths share: "layer1.0" for "layer1.0.conv1" and "layer1.0.bn1".
+QString commonModule(const QString& a, const QString& b)
+{
+    const QStringList x = a.split(QLatin1Char('.'), Qt::SkipEmptyParts);
+    const QStringList y = b.split(QLatin1Char('.'), Qt::SkipEmptyParts);
+    int k = 0;
+    while (k < x.size() && k < y.size() && x[k] == y[k])
+        ++k;
+    return x.mid(0, k).join(QLatin1Char('.'));
+}
+
 /// Inlining leaves some control nodes of a submodule's code without a call stack (BatchNorm's `if self.training`,
 /// F.batch_norm's guard): one whose blocks hold only that module's code (constants aside) is that module's. A user's
 /// own if around two calls of one module holds the user's code too, and stays the caller's. Children have higher ids
@@ -235,28 +247,18 @@ void attributeControlNodesByBlocks(IrGraph& g)
         IrNode& n = *it;
         if (n.blocks.isEmpty() || !n.modulePath.isEmpty())
             continue;
-        QStringList common;
-        bool any = false, callerCode = false;
+        std::optional<QString> common;
+        bool callerCode = false;
         for (const IrBlock& b : n.blocks)
             for (int child : b.nodes) {
                 const IrNode& c = g.nodes[child];
-                if (c.modulePath.isEmpty()) {
+                if (c.modulePath.isEmpty())
                     callerCode |= c.kind != QLatin1String("prim::Constant");
-                    continue;
-                }
-                const QStringList parts = c.modulePath.split(QLatin1Char('.'));
-                if (!any) {
-                    common = parts;
-                    any = true;
-                    continue;
-                }
-                int k = 0;
-                while (k < common.size() && k < parts.size() && common[k] == parts[k])
-                    ++k;
-                common = common.mid(0, k);
+                else
+                    common = common ? commonModule(*common, c.modulePath) : c.modulePath;
             }
         if (!callerCode)
-            n.modulePath = common.join(QLatin1Char('.'));
+            n.modulePath = common.value_or(QString());
     }
 }
 
@@ -289,12 +291,7 @@ void attributeOrphanControlNodes(IrGraph& g)
         const IrNode& n = g.nodes[top[i]];
         if (!isOrphan(n) || !n.location.isValid())
             continue;
-        const QStringList before = moduleAround(i, -1).split(QLatin1Char('.'), Qt::SkipEmptyParts);
-        const QStringList after = moduleAround(i, +1).split(QLatin1Char('.'), Qt::SkipEmptyParts);
-        int k = 0;
-        while (k < before.size() && k < after.size() && before[k] == after[k])
-            ++k;
-        const QString module = before.mid(0, k).join(QLatin1Char('.'));
+        const QString module = commonModule(moduleAround(i, -1), moduleAround(i, +1));
         if (!module.isEmpty() && moduleFiles.contains(n.location.file))
             assigned.append({ n.id, module });
     }
