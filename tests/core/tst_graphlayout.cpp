@@ -20,6 +20,14 @@ private:
         return r.model.function(fn)->graph;
     }
 
+    /// tests/data/archives/NAME.pt loaded with its calls inlined, as the window groups it by module.
+    static LoadResult inlinedArchive(const QString& name)
+    {
+        LoadOptions load;
+        load.inlineCalls = true;
+        return loadModel(dataDir() + QStringLiteral("/archives/") + name + QStringLiteral(".pt"), load);
+    }
+
 private Q_SLOTS:
     void foldsConstantsAndDrawsLoopsAsClusters()
     {
@@ -104,9 +112,7 @@ private Q_SLOTS:
 
     void modulesAsNestedClusters()
     {
-        LoadOptions load;
-        load.inlineCalls = true;
-        const LoadResult r = loadModel(dataDir() + QStringLiteral("/archives/conv_block.pt"), load);
+        const LoadResult r = inlinedArchive(QStringLiteral("conv_block"));
         QVERIFY(r.ok);
         const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
         LayoutOptions options;
@@ -156,9 +162,7 @@ private Q_SLOTS:
         // dense_residual: ReLU called twice, a features list appended to and concatenated layer by layer, and an
         // if on a bool attribute. These made dot lay whole networks out sideways (ResNet as a staircase, DenseNet's
         // layers side by side, MobileNet's blocks in a row).
-        LoadOptions load;
-        load.inlineCalls = true;
-        const LoadResult r = loadModel(dataDir() + QStringLiteral("/archives/dense_residual.pt"), load);
+        const LoadResult r = inlinedArchive(QStringLiteral("dense_residual"));
         QVERIFY2(r.ok, qPrintable(r.error.toString()));
         const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
         LayoutOptions options;
@@ -249,9 +253,7 @@ private Q_SLOTS:
 
     void overviewOfABigModel()
     {
-        LoadOptions load;
-        load.inlineCalls = true;
-        const LoadResult r = loadModel(dataDir() + QStringLiteral("/archives/dense_residual.pt"), load);
+        const LoadResult r = inlinedArchive(QStringLiteral("dense_residual"));
         QVERIFY(r.ok);
         const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
         int ops = 0;
@@ -280,9 +282,7 @@ private Q_SLOTS:
 
     void foldedModuleIsOneBox()
     {
-        LoadOptions load;
-        load.inlineCalls = true;
-        const LoadResult r = loadModel(dataDir() + QStringLiteral("/archives/conv_block.pt"), load);
+        const LoadResult r = inlinedArchive(QStringLiteral("conv_block"));
         QVERIFY(r.ok);
         const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
         LayoutOptions options;
@@ -346,9 +346,7 @@ private Q_SLOTS:
 
     void hidesCodeNotReachingTheOutputs()
     {
-        LoadOptions load;
-        load.inlineCalls = true;
-        const LoadResult r = loadModel(dataDir() + QStringLiteral("/archives/conv_block.pt"), load);
+        const LoadResult r = inlinedArchive(QStringLiteral("conv_block"));
         QVERIFY(r.ok);
         const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
         const GraphLayout all = layoutGraph(g);
