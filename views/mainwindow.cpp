@@ -771,7 +771,8 @@ void MainWindow::applyLoadResult(GuiJobResult& r)
     else
         m_inputSets->model()->setSets(m_model.inputSets);
     m_inputSets->setEdited(saved.has_value());
-    m_inputSets->setSuggestion(r.suggestion ? r.suggestion->set : QString(), r.suggestion ? r.suggestion->reason : QString());
+    m_inputSets->setSuggestion(
+        r.suggestion ? r.suggestion->set : QString(), r.suggestion ? r.suggestion->reason : QString());
 
     m_foldedModules = QSet<QString>(r.overviewFolds.begin(), r.overviewFolds.end());
     if (r.hasLayout)

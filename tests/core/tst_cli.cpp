@@ -238,8 +238,8 @@ private Q_SLOTS:
         QCOMPARE(list.code, 0);
         QVERIFY(list.out.contains(QLatin1String("layer4.1.forward(")));
         QVERIFY(list.out.contains(QLatin1String("fc.weight  parameter  Tensor  Float[1000, 512]")));
-        QVERIFY(list.out.contains(QLatin1String(
-            "suggested input set: f32[1,3,224,224]  (guessed from conv1.weight [64, 3, 7, 7])")));
+        QVERIFY(list.out.contains(
+            QLatin1String("suggested input set: f32[1,3,224,224]  (guessed from conv1.weight [64, 3, 7, 7])")));
         const Run graph = runCli({ QStringLiteral("graph"), archive });
         QCOMPARE(graph.code, 0);
         QCOMPARE(jitscope::canonicalizeDump(graph.out), jitscope::canonicalizeDump(expected));

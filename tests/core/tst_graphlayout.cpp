@@ -132,7 +132,8 @@ private Q_SLOTS:
                 && modules.contains(QStringLiteral("fc")),
             qPrintable(QStringList(modules.keys()).join(QLatin1Char(','))));
         // Each titled with its class.
-        QCOMPARE(layout.clusters[modules.value(QStringLiteral("layer1"))].title, QStringLiteral("layer1 \u00b7 Sequential"));
+        QCOMPARE(
+            layout.clusters[modules.value(QStringLiteral("layer1"))].title, QStringLiteral("layer1 \u00b7 Sequential"));
         // layer1.0 (the conv) sits inside layer1, and its nodes inside its box (a box per run of its code: the
         // batch norm's guard code, shown here, comes between).
         QVector<QRectF> convBoxes;
@@ -149,9 +150,8 @@ private Q_SLOTS:
         for (const LayoutNode& n : layout.nodes)
             if (n.role == LayoutNode::Role::Node && g.node(n.nodeId).modulePath == QLatin1String("layer1.0")
                 && g.node(n.nodeId).parentNode < 0) {
-                QVERIFY(std::any_of(convBoxes.begin(), convBoxes.end(), [&](const QRectF& r) {
-                    return r.contains(n.box);
-                }));
+                QVERIFY(std::any_of(
+                    convBoxes.begin(), convBoxes.end(), [&](const QRectF& r) { return r.contains(n.box); }));
                 ++inside;
             }
         QVERIFY(inside > 0);
@@ -172,7 +172,7 @@ private Q_SLOTS:
         QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
         auto kindAt = [&](int index) {
             return layout.nodes[index].role == LayoutNode::Role::Node ? g.node(layout.nodes[index].nodeId).kind
-                                                                       : QString();
+                                                                      : QString();
         };
 
         // A cluster per call of the ReLU, each around its own node, one above the other.
@@ -195,8 +195,8 @@ private Q_SLOTS:
             for (const LayoutCluster& child : layout.clusters)
                 if (layout.clusters[i].module == QLatin1String("layers") && child.parentCluster == i)
                     entries << child.module;
-        QCOMPARE(entries, QStringList({ QStringLiteral("layers.0"), QStringLiteral("layers.1"),
-                              QStringLiteral("layers.2") }));
+        QCOMPARE(entries,
+            QStringList({ QStringLiteral("layers.0"), QStringLiteral("layers.1"), QStringLiteral("layers.2") }));
 
         // The list reaches each cat from the append before it: a chain down the layers, not a hub.
         QVector<int> order; // layout indices of list ops and cats, in program order
@@ -219,8 +219,8 @@ private Q_SLOTS:
                 QVERIFY2(fromChange, qPrintable(QStringLiteral("cat %1 <- %2").arg(cats).arg(kindAt(previousChange))));
                 QVERIFY(layout.nodes[index].box.top() > layout.nodes[previousChange].box.bottom());
                 ++cats;
-            } else if (n.kind == QLatin1String("aten::append") || g.value(n.outputs.first()).type.endsWith(
-                           QLatin1String("[]"))) {
+            } else if (n.kind == QLatin1String("aten::append")
+                || g.value(n.outputs.first()).type.endsWith(QLatin1String("[]"))) {
                 previousChange = index;
             }
         }
@@ -264,7 +264,8 @@ private Q_SLOTS:
         // Big: the deepest level of module paths that fits (relu, out and layers.N hold one op each: folding at depth
         // 2 leaves as many boxes as there are ops); depth 1 folds the whole ModuleList into one box.
         const QStringList deep = overviewFolds(g, LayoutOptions(), ops - 1, ops);
-        QCOMPARE(deep, QStringList({ QStringLiteral("layers.0"), QStringLiteral("layers.1"), QStringLiteral("layers.2") }));
+        QCOMPARE(
+            deep, QStringList({ QStringLiteral("layers.0"), QStringLiteral("layers.1"), QStringLiteral("layers.2") }));
         const int ownOps = ops - 6; // relu twice, three linears, out
         const QStringList shallow = overviewFolds(g, LayoutOptions(), ops - 1, ownOps + 3);
         QCOMPARE(shallow, QStringList({ QStringLiteral("layers"), QStringLiteral("out"), QStringLiteral("relu") }));

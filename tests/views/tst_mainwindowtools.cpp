@@ -282,7 +282,8 @@ private Q_SLOTS:
         QVERIFY(window.groupsByModule());
         const QStringList folded = window.foldedModules();
         QVERIFY2(!folded.isEmpty(), qPrintable(window.statusText()));
-        QVERIFY2(window.statusText().contains(QLatin1String("folded for an overview")), qPrintable(window.statusText()));
+        QVERIFY2(
+            window.statusText().contains(QLatin1String("folded for an overview")), qPrintable(window.statusText()));
         QStringList boxes;
         int ops = 0;
         for (const NodeItem* n : window.scriptScene()->nodeItems()) {

@@ -67,8 +67,10 @@ private Q_SLOTS:
         // forward alone: submodule calls as boxes.
         window.setGroupByModule(false);
         stall = longestStall(
-            [&] { return window.isIdle() && window.scriptScene()->nodeCount() > 0
-                      && window.scriptScene()->nodeCount() < grouped; },
+            [&] {
+                return window.isIdle() && window.scriptScene()->nodeCount() > 0
+                    && window.scriptScene()->nodeCount() < grouped;
+            },
             120000);
         QVERIFY2(window.scriptScene()->nodeCount() < grouped,
             qPrintable(QStringLiteral("%1 -> %2 boxes").arg(grouped).arg(window.scriptScene()->nodeCount())));
