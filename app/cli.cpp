@@ -1,9 +1,9 @@
 #include "cli.h"
 
-#include "checker.h"
-#include "executor.h"
-#include "graphlayout.h"
-#include "model.h"
+#include "check/check.h"
+#include "execute/executor.h"
+#include "layout/graphlayout.h"
+#include "load/model.h"
 
 #include <QFile>
 #include <QJsonArray>

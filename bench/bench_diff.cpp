@@ -3,10 +3,10 @@
 // Targets: <= 30 ms, and >= 60x faster than difflib.
 
 #include "benchutil.h"
-#include "executor.h"
-#include "irgraph.h"
-#include "model.h"
-#include "tracediff.h"
+#include "execute/executor.h"
+#include "ir/irgraph.h"
+#include "load/model.h"
+#include "diff/tracediff.h"
 
 #include <QCoreApplication>
 #include <QProcess>

@@ -3,8 +3,8 @@
 // into the build directory on first run, or taken from $JITSCOPE_BENCH_MODEL.
 
 #include "benchutil.h"
-#include "executor.h"
-#include "model.h"
+#include "execute/executor.h"
+#include "load/model.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

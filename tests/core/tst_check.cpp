@@ -1,7 +1,7 @@
 // check_inputs, explained: verdicts against PyTorch's, and the causes of divergences.
 
-#include "checker.h"
-#include "model.h"
+#include "check/check.h"
+#include "load/model.h"
 #include "testutil.h"
 
 #include <QDir>

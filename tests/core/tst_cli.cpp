@@ -1,6 +1,6 @@
 // jitscope-cli as a user runs it: exit codes, the one-line error format, and every output format.
 
-#include "irgraph.h"
+#include "ir/irgraph.h"
 #include "testutil.h"
 
 #include <QElapsedTimer>

@@ -1,7 +1,7 @@
 // The debugger's engine: stepping, breakpoints and stop on a worker thread, without a GUI.
 
-#include "debugsession.h"
-#include "model.h"
+#include "debug/debugsession.h"
+#include "load/model.h"
 #include "testutil.h"
 
 #include <QElapsedTimer>

@@ -1,5 +1,5 @@
-#include "graphlayout.h"
-#include "model.h"
+#include "layout/graphlayout.h"
+#include "load/model.h"
 #include "testutil.h"
 
 #include <QTest>

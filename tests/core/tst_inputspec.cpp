@@ -1,4 +1,4 @@
-#include "inputspec.h"
+#include "inputs/inputset.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
-#include "irgraph.h"
-#include "model.h"
+#include "ir/irgraph.h"
+#include "load/model.h"
 #include "testutil.h"
 
 #include <QJsonDocument>

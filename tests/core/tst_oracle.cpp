@@ -1,6 +1,6 @@
 // Script graphs from .py files and archives against real PyTorch's output (tests/oracle/generate.py).
 
-#include "model.h"
+#include "load/model.h"
 #include "testutil.h"
 
 #include <QDir>

@@ -1,4 +1,4 @@
-#include "pysource.h"
+#include "load/pysource.h"
 
 #include <QTest>
 

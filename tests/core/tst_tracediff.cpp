@@ -1,7 +1,7 @@
-#include "executor.h"
-#include "model.h"
+#include "execute/executor.h"
+#include "load/model.h"
 #include "testutil.h"
-#include "tracediff.h"
+#include "diff/tracediff.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // Traces from the executor against real torch.jit.trace output (tests/oracle/generate_traces.py).
 
-#include "executor.h"
-#include "model.h"
+#include "execute/executor.h"
+#include "load/model.h"
 #include "testutil.h"
 
 #include <QDir>

@@ -1,5 +1,5 @@
 #include "comparison.h"
-#include "model.h"
+#include "load/model.h"
 
 #include <QtTest>
 

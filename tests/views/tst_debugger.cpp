@@ -2,7 +2,7 @@
 // on the window's own signals (debugPaused, debugFinished, liveTraceShown).
 
 #include "debugcontroller.h"
-#include "executor.h"
+#include "execute/executor.h"
 #include "framesmodel.h"
 #include "graphitems.h"
 #include "graphscene.h"

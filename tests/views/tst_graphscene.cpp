@@ -1,8 +1,8 @@
 #include "graphitems.h"
-#include "graphlayout.h"
+#include "layout/graphlayout.h"
 #include "graphscene.h"
 #include "graphview.h"
-#include "irgraph.h"
+#include "ir/irgraph.h"
 
 #include <QSet>
 #include <QSignalSpy>

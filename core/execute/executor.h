@@ -1,0 +1,175 @@
+#pragma once
+
+#include "inputs/inputset.h"
+#include "ir/irgraph.h"
+#include "load/model.h"
+
+#include <QString>
+#include <QVector>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace jitscope {
+
+/// A diagnostic about a trace: PyTorch's TracerWarning kinds and JitScope's causal ones.
+struct TraceWarning
+{
+    QString kind; ///< tensor-to-bool, tensor-to-number, len-of-tensor, shape-dependent-loop, ...
+    QString message;
+    int traceIndex = 0; ///< which input set's trace
+    int traceNode = -1; ///< node id in that trace graph, -1 if none
+    int scriptNode = -1; ///< node id in the script graph
+    SourceLocation location;
+    QString suggestion; ///< how to fix it
+    QString detail; ///< loops: the trip count ("x.size(0)"); branches: the condition; conversions: the value
+    int count = -1; ///< loops: iterations run; branches: block taken (0 then, 1 else)
+};
+
+/// A short description of a runtime value (an input or an output).
+struct ValueSummary
+{
+    QString kind; ///< tensor, int, float, bool, none, tuple, list, str, other
+    QString dtype; ///< tensors: "float32", ...
+    QVector<qint64> shape;
+    double sum = 0; ///< tensors: sum of the elements as double
+    QString text; ///< short printed form
+    QVector<ValueSummary> items; ///< tuples and lists
+    QString device; ///< tensors
+    // Tensor statistics over the finite elements (NaN when there are none).
+    double min = 0;
+    double max = 0;
+    double mean = 0;
+    double std = 0;
+    qint64 nanCount = 0;
+    qint64 infCount = 0;
+    QVector<double> preview; ///< the first elements, row-major (at most 64)
+    /// A 2-D view for a heat map: the last two dimensions of the first slice, at most 64 x 64 (row-major).
+    int sliceRows = 0;
+    int sliceColumns = 0;
+    QVector<float> slice;
+    QString toString() const;
+};
+
+/// One level of where execution stands: the function, and each enclosing loop iteration or branch.
+struct ExecFrame
+{
+    enum class Kind { Function, Loop, Branch };
+    Kind kind = Kind::Function;
+    QString name; ///< the function or method, or "loop" / "if"
+    int line = 0;
+    int scriptNode = -1; ///< the loop or if node in the top-level script graph (-1 inside callees)
+    int iteration = -1; ///< loops: 0-based
+    qint64 iterations = -1; ///< loops: the trip count when known
+    int branch = -1; ///< ifs: 0 then, 1 else
+};
+
+/// A named runtime value, as a debugger shows it.
+struct NamedValue
+{
+    QString name; ///< the script variable ("result"), or the value's number ("%12")
+    ValueSummary value;
+};
+
+/// What happens at every node: the debugger pauses here. Called on the executing thread.
+struct NodeEvent
+{
+    int scriptNode = -1; ///< node id in the top-level script graph (the call node while inside a callee)
+    int depth = 0; ///< call depth, 0 for the function itself
+    int blockDepth = 0; ///< loop and if blocks enclosing the node within its function
+    QVector<ExecFrame> frames; ///< outermost first: functions, loop iterations and branches
+    QVector<LoopFrame> loopPath;
+    SourceLocation location; ///< of the node actually executing (may be inside a callee)
+    QString kind;
+    bool after = false; ///< false: about to run; true: just ran
+    bool breakpoint = false; ///< a before-event at a breakpoint line (once per line and loop iteration)
+    /// With ExecOptions::summarizeValues: after-events carry the node's outputs, breakpoint events every
+    /// named value live in the frame.
+    QVector<NamedValue> values;
+    /// Callable only during the observer call (the frame is alive then): every named value live in the frame.
+    std::function<QVector<NamedValue>()> liveValues;
+    /// Callable only during the observer call, when tracing: the trace recorded so far.
+    std::function<IrGraph()> traceSoFar;
+};
+
+struct ExecOptions
+{
+    quint64 seed = 0; ///< torch.manual_seed before creating the inputs
+    qint64 maxMemory = qint64(2) << 30; ///< input sets larger than this are refused before allocating
+    int timeoutMs = 0; ///< 0: no limit
+    const std::atomic<bool>* cancel = nullptr; ///< checked before every node
+    std::function<void(const NodeEvent&)> observer; ///< optional, called before and after every node
+    bool strict = true; ///< torch.jit.trace's strict: false allows mutable containers (dicts, lists) as outputs
+    bool summarizeValues = false; ///< fill NodeEvent::values (costs a summary per value)
+    bool simulateCleanupFailure = false; ///< for tests: behave as if the tracer's cleanup passes failed
+    QVector<int> breakLines; ///< source lines of the function's file where events are marked as breakpoints
+};
+
+/// Opaque runtime values (tensors) kept for comparing outputs; shared, immutable.
+struct RuntimeValues;
+/// Opaque compiled trace, kept for running it on other inputs.
+struct TraceProgram;
+
+struct RunResult
+{
+    bool ok = false;
+    Diagnostic error;
+    InputSet inputs;
+    QVector<ValueSummary> outputs;
+    std::shared_ptr<const RuntimeValues> values;
+};
+
+struct TraceResult
+{
+    bool ok = false;
+    Diagnostic error;
+    InputSet inputs;
+    IrGraph graph; ///< what torch.jit.trace records
+    QVector<TraceWarning> warnings;
+    QVector<ValueSummary> outputs;
+    std::shared_ptr<const RuntimeValues> values;
+    std::shared_ptr<TraceProgram> program;
+    QString note; ///< e.g. "cleanup passes failed: raw recorded graph"
+};
+
+/// Traces `function` of `model` on `inputs` as torch.jit.trace would. Thread-safe; never throws.
+TraceResult traceFunction(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options = {});
+/// Baseline for benchmarks: libtorch's own interpreter (GraphExecutor) run under its C++ tracer, the way a
+/// C++ program would trace. Bakes sizes where Python records them; see traceFunction for the real thing.
+TraceResult traceWithInterpreter(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options = {});
+
+/// Runs the script function itself (no tracing).
+RunResult runFunction(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options = {});
+/// Runs a recorded trace on other inputs.
+RunResult runTrace(const TraceResult& trace, const InputSet& inputs, const ExecOptions& options = {});
+
+/// Compares outputs as torch.testing.assert_close does (rtol/atol).
+struct OutputComparison
+{
+    bool equal = true;
+    QString message; ///< what differs, when not equal
+    qint64 mismatched = 0;
+    qint64 total = 0;
+    double greatestAbsDiff = 0;
+    double greatestRelDiff = 0;
+    QString where; ///< index of the greatest absolute difference, e.g. "output 0 [1, 2]"
+};
+OutputComparison compareOutputs(const RunResult& expected, const RunResult& actual, double rtol, double atol);
+
+/// Runs a trace and then the script function on the same input set, as torch.jit.trace's check does (inputs
+/// created once from the seed and cloned for each run, the random state carried from one run to the next),
+/// and compares their outputs.
+struct OutputCheck
+{
+    bool ran = false; ///< both ran; otherwise `error` says which failed and why
+    QString error;
+    OutputComparison comparison;
+};
+OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, const TraceResult& trace,
+    const InputSet& inputs, const ExecOptions& options, double rtol, double atol);
+
+} // namespace jitscope

@@ -1,0 +1,489 @@
+#include "inputs/inputset.h"
+
+#include <QHash>
+#include <QStringList>
+
+#include <cmath>
+#include <limits>
+
+namespace jitscope {
+
+InputValue InputValue::tensor(const QString& dtype, QVector<qint64> shape, Fill fill)
+{
+    InputValue v;
+    v.kind = Kind::Tensor;
+    v.dtype = dtype;
+    v.shape = std::move(shape);
+    v.fill = fill;
+    return v;
+}
+
+InputValue InputValue::integer(qint64 x)
+{
+    InputValue v;
+    v.kind = Kind::Int;
+    v.intValue = x;
+    return v;
+}
+
+InputValue InputValue::real(double x)
+{
+    InputValue v;
+    v.kind = Kind::Float;
+    v.floatValue = x;
+    return v;
+}
+
+InputValue InputValue::boolean(bool x)
+{
+    InputValue v;
+    v.kind = Kind::Bool;
+    v.boolValue = x;
+    return v;
+}
+
+namespace {
+
+QString numberText(double x)
+{
+    if (std::isinf(x))
+        return x > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    if (std::isnan(x))
+        return QStringLiteral("nan");
+    QString s = QString::number(x, 'g', 17);
+    // Shortest text that reads back to the same double.
+    for (int p = 1; p <= 17; ++p) {
+        const QString t = QString::number(x, 'g', p);
+        if (t.toDouble() == x) {
+            s = t;
+            break;
+        }
+    }
+    return s;
+}
+
+QString floatText(double x)
+{
+    QString s = numberText(x);
+    if (!s.contains(QLatin1Char('.')) && !s.contains(QLatin1Char('e')) && !s.contains(QLatin1String("inf"))
+        && !s.contains(QLatin1String("nan")))
+        s += QStringLiteral(".0");
+    return s;
+}
+
+} // namespace
+
+QString InputValue::toString() const
+{
+    switch (kind) {
+    case Kind::Tensor: {
+        QStringList dims;
+        for (qint64 d : shape)
+            dims << QString::number(d);
+        QString s = dtype + QLatin1Char('[') + dims.join(QLatin1Char(',')) + QLatin1Char(']');
+        switch (fill) {
+        case Fill::Rand:
+            break;
+        case Fill::Randn:
+            s += QStringLiteral("=randn");
+            break;
+        case Fill::Zeros:
+            s += QStringLiteral("=zeros");
+            break;
+        case Fill::Ones:
+            s += QStringLiteral("=ones");
+            break;
+        case Fill::Arange:
+            s += QStringLiteral("=arange");
+            break;
+        case Fill::Full:
+            s += QStringLiteral("=full:") + numberText(fillValue);
+            break;
+        case Fill::Values: {
+            QStringList vals;
+            for (double x : values)
+                vals << numberText(x);
+            s += QStringLiteral("=values:") + vals.join(QLatin1Char(','));
+            break;
+        }
+        }
+        return s;
+    }
+    case Kind::Int:
+        return QString::number(intValue);
+    case Kind::Float:
+        return floatText(floatValue);
+    case Kind::Bool:
+        return boolValue ? QStringLiteral("true") : QStringLiteral("false");
+    case Kind::None:
+        return QStringLiteral("none");
+    case Kind::Tuple:
+    case Kind::List: {
+        QStringList parts;
+        for (const InputValue& i : items)
+            parts << i.toString();
+        if (kind == Kind::Tuple)
+            return QLatin1Char('(') + parts.join(QLatin1Char(','))
+                + (items.size() == 1 ? QStringLiteral(",)") : QStringLiteral(")"));
+        return QLatin1Char('[') + parts.join(QLatin1Char(',')) + QLatin1Char(']');
+    }
+    }
+    return {};
+}
+
+qint64 InputValue::byteSize() const
+{
+    if (kind == Kind::Tensor) {
+        double n = dtypeElementSize(dtype);
+        for (qint64 d : shape)
+            n *= double(d);
+        return n > double(std::numeric_limits<qint64>::max()) ? std::numeric_limits<qint64>::max() : qint64(n);
+    }
+    qint64 total = 0;
+    for (const InputValue& i : items) {
+        const qint64 b = i.byteSize();
+        total = (b > std::numeric_limits<qint64>::max() - total) ? std::numeric_limits<qint64>::max() : total + b;
+    }
+    return total;
+}
+
+QString InputSet::toString() const
+{
+    QStringList parts;
+    for (const InputValue& a : args)
+        parts << a.toString();
+    return parts.join(QStringLiteral("; "));
+}
+
+qint64 InputSet::byteSize() const
+{
+    InputValue all;
+    all.kind = InputValue::Kind::Tuple;
+    all.items = args;
+    return all.byteSize();
+}
+
+int dtypeElementSize(const QString& dtype)
+{
+    static const QHash<QString, int> sizes = {
+        { QStringLiteral("f32"), 4 },
+        { QStringLiteral("f64"), 8 },
+        { QStringLiteral("f16"), 2 },
+        { QStringLiteral("bf16"), 2 },
+        { QStringLiteral("i64"), 8 },
+        { QStringLiteral("i32"), 4 },
+        { QStringLiteral("i16"), 2 },
+        { QStringLiteral("i8"), 1 },
+        { QStringLiteral("u8"), 1 },
+        { QStringLiteral("bool"), 1 },
+    };
+    return sizes.value(dtype, 0);
+}
+
+QString canonicalDtype(const QString& name)
+{
+    static const QHash<QString, QString> names = {
+        { QStringLiteral("f32"), QStringLiteral("f32") },
+        { QStringLiteral("float"), QStringLiteral("f32") },
+        { QStringLiteral("float32"), QStringLiteral("f32") },
+        { QStringLiteral("f64"), QStringLiteral("f64") },
+        { QStringLiteral("double"), QStringLiteral("f64") },
+        { QStringLiteral("float64"), QStringLiteral("f64") },
+        { QStringLiteral("f16"), QStringLiteral("f16") },
+        { QStringLiteral("half"), QStringLiteral("f16") },
+        { QStringLiteral("float16"), QStringLiteral("f16") },
+        { QStringLiteral("bf16"), QStringLiteral("bf16") },
+        { QStringLiteral("bfloat16"), QStringLiteral("bf16") },
+        { QStringLiteral("i64"), QStringLiteral("i64") },
+        { QStringLiteral("long"), QStringLiteral("i64") },
+        { QStringLiteral("int64"), QStringLiteral("i64") },
+        { QStringLiteral("i32"), QStringLiteral("i32") },
+        { QStringLiteral("int"), QStringLiteral("i32") },
+        { QStringLiteral("int32"), QStringLiteral("i32") },
+        { QStringLiteral("i16"), QStringLiteral("i16") },
+        { QStringLiteral("short"), QStringLiteral("i16") },
+        { QStringLiteral("int16"), QStringLiteral("i16") },
+        { QStringLiteral("i8"), QStringLiteral("i8") },
+        { QStringLiteral("int8"), QStringLiteral("i8") },
+        { QStringLiteral("u8"), QStringLiteral("u8") },
+        { QStringLiteral("uint8"), QStringLiteral("u8") },
+        { QStringLiteral("bool"), QStringLiteral("bool") },
+    };
+    QString n = name.trimmed();
+    if (n.startsWith(QLatin1String("torch.")))
+        n = n.mid(6);
+    return names.value(n);
+}
+
+namespace {
+
+class SetParser
+{
+public:
+    explicit SetParser(const QString& s)
+        : m_s(s)
+    { }
+
+    std::optional<InputSet> parse(InputParseError* error)
+    {
+        InputSet set;
+        skip();
+        if (atEnd()) {
+            fail(QStringLiteral("empty input set"));
+        } else {
+            while (m_error.message.isEmpty()) {
+                auto v = value();
+                if (!v)
+                    break;
+                set.args.push_back(*v);
+                skip();
+                if (atEnd())
+                    break;
+                if (peek() != QLatin1Char(';')) {
+                    fail(QStringLiteral("expected ';' between arguments"));
+                    break;
+                }
+                ++m_pos;
+            }
+        }
+        if (!m_error.message.isEmpty()) {
+            if (error)
+                *error = m_error;
+            return std::nullopt;
+        }
+        return set;
+    }
+
+private:
+    bool atEnd() const { return m_pos >= m_s.size(); }
+    QChar peek() const { return atEnd() ? QChar() : m_s[m_pos]; }
+    void skip()
+    {
+        while (!atEnd() && m_s[m_pos].isSpace())
+            ++m_pos;
+    }
+    void fail(const QString& msg, int pos = -1)
+    {
+        if (m_error.message.isEmpty())
+            m_error = { msg, pos < 0 ? m_pos : pos };
+    }
+    QString word()
+    {
+        const int start = m_pos;
+        while (!atEnd() && (m_s[m_pos].isLetterOrNumber() || m_s[m_pos] == QLatin1Char('_')))
+            ++m_pos;
+        return m_s.mid(start, m_pos - start);
+    }
+    std::optional<double> number()
+    {
+        const int start = m_pos;
+        if (!atEnd() && (peek() == QLatin1Char('-') || peek() == QLatin1Char('+')))
+            ++m_pos;
+        while (!atEnd()
+            && (m_s[m_pos].isDigit() || m_s[m_pos] == QLatin1Char('.') || m_s[m_pos] == QLatin1Char('e')
+                || m_s[m_pos] == QLatin1Char('E')
+                || ((m_s[m_pos] == QLatin1Char('-') || m_s[m_pos] == QLatin1Char('+'))
+                    && (m_s[m_pos - 1] == QLatin1Char('e') || m_s[m_pos - 1] == QLatin1Char('E')))))
+            ++m_pos;
+        const QString t = m_s.mid(start, m_pos - start);
+        if (t == QLatin1String("inf") || t == QLatin1String("-inf") || t == QLatin1String("nan"))
+            return t.startsWith(QLatin1Char('-')) ? -INFINITY : t == QLatin1String("nan") ? NAN : INFINITY;
+        bool ok = false;
+        const double d = t.toDouble(&ok);
+        if (!ok) {
+            fail(QStringLiteral("expected a number"), start);
+            return std::nullopt;
+        }
+        return d;
+    }
+
+    std::optional<InputValue> sequence(QChar close, InputValue::Kind kind)
+    {
+        InputValue v;
+        v.kind = kind;
+        ++m_pos;
+        skip();
+        if (peek() == close) {
+            ++m_pos;
+            return v;
+        }
+        while (true) {
+            auto item = value();
+            if (!item)
+                return std::nullopt;
+            v.items.push_back(*item);
+            skip();
+            if (peek() == QLatin1Char(',')) {
+                ++m_pos;
+                skip();
+                if (peek() == close) {
+                    ++m_pos;
+                    return v;
+                }
+                continue;
+            }
+            if (peek() == close) {
+                ++m_pos;
+                return v;
+            }
+            fail(atEnd() ? QStringLiteral("missing '%1'").arg(close)
+                         : QStringLiteral("expected ',' or '%1'").arg(close));
+            return std::nullopt;
+        }
+    }
+
+    std::optional<InputValue> value()
+    {
+        skip();
+        if (atEnd()) {
+            fail(QStringLiteral("expected a value"));
+            return std::nullopt;
+        }
+        const QChar c = peek();
+        if (c == QLatin1Char('('))
+            return sequence(QLatin1Char(')'), InputValue::Kind::Tuple);
+        if (c == QLatin1Char('['))
+            return sequence(QLatin1Char(']'), InputValue::Kind::List);
+        if (c.isDigit() || c == QLatin1Char('-') || c == QLatin1Char('+') || c == QLatin1Char('.')) {
+            const int start = m_pos;
+            auto d = number();
+            if (!d)
+                return std::nullopt;
+            const QString t = m_s.mid(start, m_pos - start);
+            if (!t.contains(QLatin1Char('.')) && !t.contains(QLatin1Char('e')) && !t.contains(QLatin1Char('E'))
+                && std::isfinite(*d)) {
+                bool ok = false;
+                const qint64 i = t.toLongLong(&ok);
+                if (!ok) {
+                    fail(QStringLiteral("integer out of range"), start);
+                    return std::nullopt;
+                }
+                return InputValue::integer(i);
+            }
+            return InputValue::real(*d);
+        }
+        if (!c.isLetter()) {
+            fail(QStringLiteral("unexpected '%1'").arg(c));
+            return std::nullopt;
+        }
+        const int start = m_pos;
+        const QString w = word();
+        if (w == QLatin1String("true") || w == QLatin1String("True"))
+            return InputValue::boolean(true);
+        if (w == QLatin1String("false") || w == QLatin1String("False"))
+            return InputValue::boolean(false);
+        if (w == QLatin1String("none") || w == QLatin1String("None"))
+            return InputValue {};
+        if (w == QLatin1String("inf") || w == QLatin1String("nan"))
+            return InputValue::real(w == QLatin1String("inf") ? INFINITY : NAN);
+        const QString dtype = canonicalDtype(w);
+        if (dtype.isEmpty()) {
+            fail(QStringLiteral("unknown dtype '%1' (use f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool)").arg(w), start);
+            return std::nullopt;
+        }
+        skip();
+        if (peek() != QLatin1Char('[')) {
+            fail(QStringLiteral("expected '[' after dtype"));
+            return std::nullopt;
+        }
+        ++m_pos;
+        InputValue t = InputValue::tensor(dtype, {});
+        skip();
+        if (peek() != QLatin1Char(']')) {
+            while (true) {
+                skip();
+                const int dimStart = m_pos;
+                while (!atEnd() && m_s[m_pos].isDigit())
+                    ++m_pos;
+                if (dimStart == m_pos) {
+                    fail(peek() == QLatin1Char('-') ? QStringLiteral("negative dimension")
+                                                    : QStringLiteral("expected a dimension"));
+                    return std::nullopt;
+                }
+                bool ok = false;
+                const qint64 d = m_s.mid(dimStart, m_pos - dimStart).toLongLong(&ok);
+                if (!ok) {
+                    fail(QStringLiteral("dimension too large"), dimStart);
+                    return std::nullopt;
+                }
+                t.shape.push_back(d);
+                skip();
+                if (peek() == QLatin1Char(',')) {
+                    ++m_pos;
+                    continue;
+                }
+                if (peek() == QLatin1Char(']'))
+                    break;
+                fail(atEnd() ? QStringLiteral("missing ']'") : QStringLiteral("expected ',' or ']'"));
+                return std::nullopt;
+            }
+        }
+        ++m_pos; // ']'
+        skip();
+        if (peek() == QLatin1Char('=')) {
+            ++m_pos;
+            skip();
+            const int fillStart = m_pos;
+            const QString fill = word();
+            static const QHash<QString, InputValue::Fill> fills = {
+                { QStringLiteral("rand"), InputValue::Fill::Rand },
+                { QStringLiteral("randn"), InputValue::Fill::Randn },
+                { QStringLiteral("zeros"), InputValue::Fill::Zeros },
+                { QStringLiteral("ones"), InputValue::Fill::Ones },
+                { QStringLiteral("arange"), InputValue::Fill::Arange },
+                { QStringLiteral("full"), InputValue::Fill::Full },
+                { QStringLiteral("values"), InputValue::Fill::Values },
+            };
+            if (!fills.contains(fill)) {
+                fail(QStringLiteral("unknown fill '%1' (use rand, randn, zeros, ones, arange, full:V)").arg(fill),
+                    fillStart);
+                return std::nullopt;
+            }
+            t.fill = fills.value(fill);
+            if (t.fill == InputValue::Fill::Full || t.fill == InputValue::Fill::Values) {
+                if (peek() != QLatin1Char(':')) {
+                    fail(QStringLiteral("expected ':' and a value after '%1'").arg(fill));
+                    return std::nullopt;
+                }
+                ++m_pos;
+                while (true) {
+                    auto d = number();
+                    if (!d)
+                        return std::nullopt;
+                    if (t.fill == InputValue::Fill::Full) {
+                        t.fillValue = *d;
+                        break;
+                    }
+                    t.values.push_back(*d);
+                    if (peek() != QLatin1Char(','))
+                        break;
+                    ++m_pos;
+                }
+                if (t.fill == InputValue::Fill::Values) {
+                    qint64 n = 1;
+                    for (qint64 d : t.shape)
+                        n *= d;
+                    if (n != t.values.size()) {
+                        fail(QStringLiteral("%1 values given for a shape of %2 elements").arg(t.values.size()).arg(n),
+                            fillStart);
+                        return std::nullopt;
+                    }
+                }
+            }
+        }
+        return t;
+    }
+
+    const QString& m_s;
+    int m_pos = 0;
+    InputParseError m_error;
+};
+
+} // namespace
+
+std::optional<InputSet> parseInputSet(const QString& text, InputParseError* error)
+{
+    return SetParser(text).parse(error);
+}
+
+} // namespace jitscope

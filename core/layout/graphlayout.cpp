@@ -1,0 +1,861 @@
+#include "layout/graphlayout.h"
+
+#include <QHash>
+#include <QRegularExpression>
+#include <QSet>
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include <limits>
+#include <mutex>
+
+namespace jitscope {
+
+namespace {
+
+/// Graphviz keeps global state and is not thread-safe: every call into it goes through this.
+std::mutex& graphvizMutex()
+{
+    static std::mutex m;
+    return m;
+}
+
+QString dotEscape(const QString& s)
+{
+    QString out;
+    out.reserve(s.size() + 8);
+    for (QChar c : s) {
+        if (c == QLatin1Char('"') || c == QLatin1Char('\\'))
+            out += QLatin1Char('\\');
+        if (c == QLatin1Char('\n')) {
+            out += QStringLiteral("\\l");
+            continue;
+        }
+        out += c;
+    }
+    return out;
+}
+
+/// Argument names from a schema string "aten::add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor".
+QStringList schemaArgumentNames(const QString& schema)
+{
+    QStringList names;
+    const int open = schema.indexOf(QLatin1Char('('));
+    if (open < 0)
+        return names;
+    int depth = 0;
+    QString current;
+    for (int i = open + 1; i < schema.size(); ++i) {
+        const QChar c = schema[i];
+        if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('<'))
+            ++depth;
+        if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('>')) {
+            if (depth == 0) {
+                if (!current.trimmed().isEmpty())
+                    names << current.trimmed();
+                break;
+            }
+            --depth;
+        }
+        if (c == QLatin1Char(',') && depth == 0) {
+            names << current.trimmed();
+            current.clear();
+            continue;
+        }
+        current += c;
+    }
+    QStringList out;
+    for (QString a : names) {
+        if (a == QLatin1String("*"))
+            continue;
+        a = a.section(QLatin1Char('='), 0, 0).trimmed();
+        out << a.section(QLatin1Char(' '), -1);
+    }
+    return out;
+}
+
+QString constantText(const IrNode& n)
+{
+    if (n.attributes.isEmpty())
+        return QStringLiteral("None");
+    QString v = n.attributes.first().value;
+    if (n.attributes.first().kind == QLatin1String("s"))
+        v = QLatin1Char('"') + v + QLatin1Char('"');
+    if (v.size() > 40)
+        v = v.left(37) + QStringLiteral("...");
+    return v;
+}
+
+/// Decides which nodes fold into their consumers and what text they contribute.
+class Folder
+{
+public:
+    Folder(const IrGraph& g, bool enabled)
+        : m_g(g)
+    {
+        if (!enabled)
+            return;
+        for (const IrNode& n : g.nodes) {
+            if (n.kind == QLatin1String("prim::Constant") && n.outputs.size() == 1) {
+                m_folded.insert(n.id, constantText(n));
+            } else if (n.kind == QLatin1String("prim::GetAttr") && n.inputs.size() == 1) {
+                const int src = g.value(n.inputs.first()).producer;
+                QString base;
+                if (src >= 0 && m_folded.contains(src)) {
+                    base = m_folded.value(src);
+                } else {
+                    // "self.1" is libtorch's unique name for self: show self.layer1.0.conv1.weight.
+                    static const QRegularExpression uniqueSuffix(QStringLiteral("\\.\\d+$"));
+                    base = g.value(n.inputs.first()).name;
+                    base.remove(uniqueSuffix);
+                }
+                m_folded.insert(n.id, base + QLatin1Char('.') + n.attribute(QStringLiteral("name")));
+            } else if (n.kind == QLatin1String("prim::ListConstruct") && n.blocks.isEmpty()) {
+                QStringList items;
+                bool all = true;
+                for (int in : n.inputs) {
+                    const int p = g.value(in).producer;
+                    if (p < 0 || g.node(p).kind != QLatin1String("prim::Constant")) {
+                        all = false;
+                        break;
+                    }
+                    items << m_folded.value(p);
+                }
+                if (all)
+                    m_folded.insert(n.id, QLatin1Char('[') + items.join(QStringLiteral(", ")) + QLatin1Char(']'));
+            }
+        }
+    }
+
+    bool isFolded(int nodeId) const { return m_folded.contains(nodeId); }
+    QString text(int nodeId) const { return m_folded.value(nodeId); }
+
+private:
+    const IrGraph& m_g;
+    QHash<int, QString> m_folded;
+};
+
+struct DotBuild
+{
+    QString dot;
+    QVector<LayoutNode> nodes; ///< in the order of their "n<i>" names
+    QVector<LayoutEdge> edges; ///< in the order of their "id" attributes
+    QVector<LayoutCluster> clusters; ///< in the order of their "cluster_<i>" names
+};
+
+QString shapeLabel(const IrValue& v)
+{
+    if (v.tensor && v.tensor->sizes) {
+        QStringList dims;
+        for (qint64 d : *v.tensor->sizes)
+            dims << (d < 0 ? QStringLiteral("?") : QString::number(d));
+        return QLatin1Char('[') + dims.join(QLatin1Char(',')) + QLatin1Char(']');
+    }
+    return {};
+}
+
+constexpr int kBoundedPlacementNodes = 300;
+
+/// Ops that change their first input in place (x.relu_(), list.append(v)): value id -> node ids, in program order.
+QHash<int, QVector<int>> inPlaceChanges(const IrGraph& g)
+{
+    QHash<int, QVector<int>> mutators;
+    for (const IrNode& n : g.nodes) {
+        const QString op = n.kind.section(QStringLiteral("::"), 1);
+        const bool inPlace = (op.endsWith(QLatin1Char('_')) && !op.endsWith(QLatin1String("__")))
+            || op == QLatin1String("append") || op == QLatin1String("extend") || op == QLatin1String("insert")
+            || op == QLatin1String("_set_item") || op == QLatin1String("__setitem__");
+        if (inPlace && !n.inputs.isEmpty())
+            mutators[n.inputs.first()].push_back(n.id);
+    }
+    return mutators;
+}
+
+/// Nodes whose results reach the outputs (through their inputs, and through the blocks that hold them); a change
+/// in place counts as producing the value it changes.
+QSet<int> nodesReachingOutputs(const IrGraph& g, const QHash<int, QVector<int>>& mutators)
+{
+    QSet<int> reaching;
+    QVector<int> work;
+    auto markNode = [&](int id) {
+        if (id >= 0 && !reaching.contains(id)) {
+            reaching.insert(id);
+            work.push_back(id);
+        }
+    };
+    auto markValue = [&](int valueId) {
+        markNode(g.value(valueId).producer);
+        for (int m : mutators.value(valueId))
+            markNode(m);
+    };
+    for (int out : g.top.outputs)
+        markValue(out);
+    while (!work.isEmpty()) {
+        const IrNode& n = g.node(work.takeLast());
+        for (int in : n.inputs)
+            markValue(in);
+        for (const IrBlock& blk : n.blocks)
+            for (int out : blk.outputs)
+                markValue(out);
+        markNode(n.parentNode);
+    }
+    return reaching;
+}
+
+DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
+{
+    DotBuild b;
+    Folder folder(g, opt.foldConstants);
+    QHash<int, int> layoutIndex; // node id -> index in b.nodes
+    QHash<int, int> inputIndex; // graph input value id -> index in b.nodes
+
+    QString& dot = b.dot;
+    dot += QStringLiteral(
+        "digraph G {\n  graph [rankdir=TB, nodesep=0.25, ranksep=0.35, fontname=\"%1\", fontsize=%2];\n"
+        "  node [shape=box, style=\"rounded\", fontname=\"%1\", fontsize=%2, margin=\"0.12,0.05\", "
+        "height=0.3];\n  edge [fontname=\"%1\", fontsize=%3, arrowsize=0.6];\n")
+               .arg(opt.fontName)
+               .arg(opt.fontSize)
+               .arg(opt.fontSize * 0.8);
+
+    const QHash<int, QVector<int>> mutators = inPlaceChanges(g);
+    const QSet<int> reaching = opt.hideUnreachable ? nodesReachingOutputs(g, mutators) : QSet<int>();
+    auto hidden = [&](int id) { return opt.hideUnreachable && !reaching.contains(id); };
+
+    // Graph inputs that anything visible uses.
+    QSet<int> usedValues;
+    for (const IrNode& n : g.nodes)
+        if (!folder.isFolded(n.id) && !hidden(n.id))
+            for (int in : n.inputs)
+                usedValues.insert(in);
+    for (int out : g.top.outputs)
+        usedValues.insert(out);
+    for (int in : g.top.inputs) {
+        if (!usedValues.contains(in))
+            continue;
+        LayoutNode ln;
+        ln.role = LayoutNode::Role::GraphInputs;
+        ln.title = g.value(in).name;
+        // Complete tensor types are long ("Float(3, 4, strides=[4, 1], requires_grad=0, device=cpu)"): show
+        // dtype and shape, as edges do.
+        const IrValue& v = g.value(in);
+        ln.details << (v.tensor && v.tensor->sizes && !v.tensor->dtype.isEmpty() ? v.tensor->dtype + shapeLabel(v)
+                                                                                 : v.type);
+        ln.category = OpCategory::Input;
+        inputIndex.insert(in, b.nodes.size());
+        dot += QStringLiteral("  n%1 [label=\"%2\\n%3\\l\", shape=box, style=\"rounded,filled\"];\n")
+                   .arg(b.nodes.size())
+                   .arg(dotEscape(ln.title), dotEscape(ln.details.first()));
+        b.nodes.push_back(ln);
+    }
+
+    // Grouped by module: the DOT text of each top-level node (or folded module box) with the module whose code it
+    // is, in program order. Clusters are written around runs of consecutive items of a module, so a module called
+    // twice (ResNet's relu; a ModuleList's entries with the caller's code between) gets a cluster per call: one
+    // cluster around both would span, and push aside, everything between.
+    QVector<QPair<QString, QString>> topItems;
+    // Folded submodules: every node whose top-level ancestor belongs to one becomes that module's box.
+    auto foldedModuleOf = [&](int id) -> QString {
+        int top = id;
+        while (g.node(top).parentNode >= 0)
+            top = g.node(top).parentNode;
+        const QString& path = g.node(top).modulePath;
+        for (const QString& f : opt.foldedModules)
+            if (path == f || path.startsWith(f + QLatin1Char('.')))
+                return f;
+        return {};
+    };
+    QHash<QString, int> moduleBoxes; // folded module -> index in b.nodes
+    auto moduleBox = [&](const QString& module) {
+        auto it = moduleBoxes.find(module);
+        if (it != moduleBoxes.end())
+            return it.value();
+        LayoutNode ln;
+        ln.role = LayoutNode::Role::Module;
+        ln.module = module;
+        ln.title = module;
+        ln.category = OpCategory::Call;
+        QString label = dotEscape(module);
+        if (const QString type = opt.moduleTypes.value(module); !type.isEmpty()) {
+            ln.details << type;
+            label += QStringLiteral("\\n") + dotEscape(type);
+        }
+        const int index = b.nodes.size();
+        b.nodes.push_back(ln);
+        const QString text = QStringLiteral("  n%1 [label=\"%2\", style=\"rounded,bold\"];\n").arg(index).arg(label);
+        const QString parent = module.contains(QLatin1Char('.')) ? module.section(QLatin1Char('.'), 0, -2) : QString();
+        if (opt.groupByModule)
+            topItems.append({ parent, text });
+        else
+            dot += text;
+        moduleBoxes.insert(module, index);
+        return index;
+    };
+    std::function<void(const IrBlock&, int, int)> emitBlock = [&](const IrBlock& block, int depth, int parentCluster) {
+        const QString indent(2 * depth, QLatin1Char(' '));
+        for (int id : block.nodes) {
+            const IrNode& n = g.node(id);
+            if (folder.isFolded(id) || hidden(id))
+                continue;
+            if (depth == 0 && !opt.foldedModules.isEmpty()) {
+                const QString folded = foldedModuleOf(id);
+                if (!folded.isEmpty()) {
+                    layoutIndex.insert(id, moduleBox(folded));
+                    continue;
+                }
+            }
+            const int textStart = dot.size();
+            // Top-level nodes of submodules are collected per module and written inside its cluster below.
+            struct Bucket
+            {
+                QString& dot;
+                bool active;
+                int start;
+                QVector<QPair<QString, QString>>& items;
+                QString module;
+                ~Bucket()
+                {
+                    if (!active)
+                        return;
+                    items.append({ module, dot.mid(start) });
+                    dot.truncate(start);
+                }
+            } bucket { dot, opt.groupByModule && depth == 0, textStart, topItems, n.modulePath };
+            LayoutNode ln;
+            ln.nodeId = id;
+            ln.title = n.kind;
+            ln.category = opCategory(n.kind);
+            QStringList argNames = schemaArgumentNames(n.schema);
+            if (n.kind == QLatin1String("prim::Loop"))
+                argNames = { QStringLiteral("max_trip_count"), QStringLiteral("initial_condition") };
+            for (int i = 0; i < n.inputs.size(); ++i) {
+                const int p = g.value(n.inputs[i]).producer;
+                if (p >= 0 && folder.isFolded(p)) {
+                    const QString name = i < argNames.size() ? argNames[i] : QStringLiteral("arg%1").arg(i);
+                    ln.details << name + QLatin1Char('=') + folder.text(p);
+                }
+            }
+            for (const IrAttribute& a : n.attributes)
+                if (n.kind != QLatin1String("prim::Constant"))
+                    ln.details << a.name + QLatin1Char('=') + a.value.left(40);
+            if (n.location.isValid() && !n.blocks.isEmpty())
+                ln.details << QStringLiteral("line %1").arg(n.location.line);
+            const int index = b.nodes.size();
+            layoutIndex.insert(id, index);
+            QString label = dotEscape(ln.title) + QStringLiteral("\\n");
+            for (const QString& d : ln.details)
+                label += dotEscape(d) + QStringLiteral("\\l");
+
+            const bool foldedBlocks = !n.blocks.isEmpty() && opt.foldedNodes.contains(id);
+            if (foldedBlocks) {
+                int hidden = 0;
+                std::function<void(const IrNode&)> count = [&](const IrNode& c) {
+                    for (const IrBlock& blk : c.blocks)
+                        for (int child : blk.nodes) {
+                            hidden += !folder.isFolded(child);
+                            count(g.node(child));
+                        }
+                };
+                count(n);
+                ln.folded = true;
+                ln.details << QStringLiteral("folded: %1 nodes").arg(hidden);
+                label += dotEscape(ln.details.last()) + QStringLiteral("\\l");
+            }
+            if (!n.blocks.isEmpty() && opt.showBlocks && !foldedBlocks) {
+                const int cluster = b.clusters.size();
+                LayoutCluster c;
+                c.nodeId = id;
+                c.blockIndex = -1;
+                c.parentCluster = parentCluster;
+                c.title = n.kind == QLatin1String("prim::Loop") ? QStringLiteral("loop") : QStringLiteral("if");
+                if (n.location.isValid())
+                    c.title += QStringLiteral(" (line %1)").arg(n.location.line);
+                b.clusters.push_back(c);
+                dot += indent + QStringLiteral("  subgraph cluster_%1 {\n").arg(cluster);
+                dot += indent
+                    + QStringLiteral("    label=\"%1\"; labeljust=l; style=rounded;\n").arg(dotEscape(c.title));
+                dot += indent + QStringLiteral("    n%1 [label=\"%2\"];\n").arg(index).arg(label);
+                b.nodes.push_back(ln);
+                for (int bi = 0; bi < n.blocks.size(); ++bi) {
+                    const int sub = b.clusters.size();
+                    LayoutCluster bc;
+                    bc.nodeId = id;
+                    bc.blockIndex = bi;
+                    bc.parentCluster = cluster;
+                    bc.title = n.kind == QLatin1String("prim::Loop") ? QStringLiteral("body")
+                        : bi == 0                                    ? QStringLiteral("then")
+                                                                     : QStringLiteral("else");
+                    b.clusters.push_back(bc);
+                    dot += indent + QStringLiteral("    subgraph cluster_%1 {\n").arg(sub);
+                    dot += indent
+                        + QStringLiteral("      label=\"%1\"; labeljust=l; style=\"rounded,dashed\";\n").arg(bc.title);
+                    // An empty block still needs something to hold its place.
+                    bool anyVisible = false;
+                    for (int child : n.blocks[bi].nodes)
+                        anyVisible |= !folder.isFolded(child);
+                    if (!anyVisible)
+                        dot += indent + QStringLiteral("      e%1 [label=\"\", shape=point, width=0.05];\n").arg(sub);
+                    emitBlock(n.blocks[bi], depth + 3, sub);
+                    dot += indent + QStringLiteral("    }\n");
+                }
+                dot += indent + QStringLiteral("  }\n");
+            } else {
+                dot += indent + QStringLiteral("  n%1 [label=\"%2\"];\n").arg(index).arg(label);
+                b.nodes.push_back(ln);
+            }
+        }
+    };
+    emitBlock(g.top, 0, -1);
+    // Nodes inside folded control-flow nodes were never visited: their edges attach to the folded node.
+    for (int folded : opt.foldedNodes) {
+        if (!layoutIndex.contains(folded))
+            continue;
+        const int box = layoutIndex.value(folded);
+        std::function<void(const IrNode&)> mapInside = [&](const IrNode& c) {
+            for (const IrBlock& blk : c.blocks)
+                for (int child : blk.nodes) {
+                    layoutIndex.insert(child, box);
+                    mapInside(g.node(child));
+                }
+        };
+        mapInside(g.node(folded));
+    }
+    if (!opt.foldedModules.isEmpty()) {
+        // Nodes inside the blocks of folded nodes were never visited: they belong to the module's box too.
+        for (const IrNode& n : g.nodes) {
+            if (layoutIndex.contains(n.id) || folder.isFolded(n.id) || hidden(n.id))
+                continue;
+            const QString folded = foldedModuleOf(n.id);
+            if (!folded.isEmpty())
+                layoutIndex.insert(n.id, moduleBox(folded));
+        }
+    }
+    if (opt.groupByModule) {
+        // Open and close clusters as the module path changes from item to item: layer1 > layer1.0 > layer1.0.conv1.
+        QStringList open; // module paths of the clusters open now, outermost first
+        QVector<int> openIndex; // their indices in b.clusters
+        for (const auto& [module, text] : std::as_const(topItems)) {
+            QStringList chain; // "layer1", "layer1.0", "layer1.0.conv1"
+            const QStringList parts = module.isEmpty() ? QStringList() : module.split(QLatin1Char('.'));
+            for (int k = 1; k <= parts.size(); ++k)
+                chain << parts.mid(0, k).join(QLatin1Char('.'));
+            int common = 0;
+            while (common < open.size() && common < chain.size() && open[common] == chain[common])
+                ++common;
+            while (open.size() > common) {
+                open.removeLast();
+                openIndex.removeLast();
+                dot += QString(2 * (open.size() + 1), QLatin1Char(' ')) + QStringLiteral("}\n");
+            }
+            for (int k = common; k < chain.size(); ++k) {
+                LayoutCluster c;
+                c.nodeId = -1;
+                c.blockIndex = -1;
+                c.parentCluster = openIndex.isEmpty() ? -1 : openIndex.last();
+                c.module = chain[k];
+                c.title = chain[k];
+                if (const QString type = opt.moduleTypes.value(chain[k]); !type.isEmpty())
+                    c.title += QStringLiteral(" \u00b7 ") + type;
+                const QString indent(2 * (k + 1), QLatin1Char(' '));
+                dot += indent + QStringLiteral("subgraph cluster_%1 {\n").arg(b.clusters.size());
+                dot += indent
+                    + QStringLiteral("  label=\"%1\"; labeljust=l; style=\"rounded\";\n").arg(dotEscape(c.title));
+                open << chain[k];
+                openIndex << b.clusters.size();
+                b.clusters.push_back(c);
+            }
+            dot += text;
+        }
+        while (!open.isEmpty()) {
+            open.removeLast();
+            dot += QString(2 * (open.size() + 1), QLatin1Char(' ')) + QStringLiteral("}\n");
+        }
+    }
+
+    LayoutNode out;
+    out.role = LayoutNode::Role::GraphOutputs;
+    out.title = QStringLiteral("return");
+    out.category = OpCategory::Output;
+    const int outIndex = b.nodes.size();
+    dot += QStringLiteral("  n%1 [label=\"return\", style=\"rounded,filled\"];\n").arg(outIndex);
+    b.nodes.push_back(out);
+
+    auto sourceOf = [&](int valueId) -> int {
+        if (inputIndex.contains(valueId))
+            return inputIndex.value(valueId);
+        int p = g.value(valueId).producer;
+        if (p >= 0 && layoutIndex.contains(p))
+            return layoutIndex.value(p);
+        return -1;
+    };
+    // Block inputs (loop counters, carried values) come from the control node that owns the block.
+    QHash<int, int> blockInputOwner;
+    for (const IrNode& n : g.nodes)
+        for (const IrBlock& blk : n.blocks)
+            for (int in : blk.inputs)
+                blockInputOwner.insert(in, n.id);
+
+    QSet<QPair<int, int>> foldedPairs;
+    auto addEdge = [&](int from, int to, int valueId) {
+        const bool folded
+            = b.nodes[from].role == LayoutNode::Role::Module || b.nodes[to].role == LayoutNode::Role::Module;
+        if (folded) {
+            if (foldedPairs.contains({ from, to }))
+                return;
+            foldedPairs.insert({ from, to });
+        }
+        LayoutEdge e;
+        e.fromNode = from;
+        e.toNode = to;
+        e.valueId = valueId;
+        e.label = shapeLabel(g.value(valueId));
+        const int id = b.edges.size();
+        dot += QStringLiteral("  n%1 -> n%2 [id=\"%3\"%4];\n")
+                   .arg(from)
+                   .arg(to)
+                   .arg(id)
+                   .arg(e.label.isEmpty() ? QString() : QStringLiteral(", label=\"%1\"").arg(e.label));
+        b.edges.push_back(e);
+    };
+    // A value that ops change in place (list.append(v), x.relu_()) comes to each use from the last change before
+    // it: DenseNet's features list then flows append by append into each layer's cat, not from one hub.
+    auto sourceAt = [&](int valueId, int userId) -> int {
+        const auto changes = mutators.constFind(valueId);
+        if (changes != mutators.cend()) {
+            // Node ids ascend in program order.
+            for (auto it = std::lower_bound(changes->begin(), changes->end(), userId); it != changes->begin();) {
+                --it;
+                if (layoutIndex.contains(*it))
+                    return layoutIndex.value(*it);
+            }
+        }
+        return sourceOf(valueId);
+    };
+    for (const IrNode& n : g.nodes) {
+        if (!layoutIndex.contains(n.id))
+            continue;
+        QSet<int> seen;
+        for (int in : n.inputs) {
+            if (seen.contains(in))
+                continue;
+            seen.insert(in);
+            int from = sourceAt(in, n.id);
+            if (from < 0 && blockInputOwner.contains(in) && layoutIndex.contains(blockInputOwner.value(in)))
+                from = layoutIndex.value(blockInputOwner.value(in));
+            if (from >= 0 && from != layoutIndex.value(n.id))
+                addEdge(from, layoutIndex.value(n.id), in);
+        }
+    }
+    for (int v : g.top.outputs) {
+        const int from = sourceAt(v, std::numeric_limits<int>::max());
+        if (from >= 0)
+            addEdge(from, outIndex, v);
+    }
+    // For the layout only: what a loop's or an if's blocks return flows into the users of its outputs. The drawn
+    // edge leaves the header; without these dot ranks the users right under the header, beside the blocks.
+    QHash<int, QVector<int>> users; // value id -> layout indices of the nodes using it
+    for (const IrNode& n : g.nodes)
+        if (layoutIndex.contains(n.id))
+            for (int in : n.inputs)
+                users[in].push_back(layoutIndex.value(n.id));
+    for (int v : g.top.outputs)
+        users[v].push_back(outIndex);
+    QSet<QPair<int, int>> invisible;
+    for (const IrNode& n : g.nodes) {
+        if (n.blocks.isEmpty() || !layoutIndex.contains(n.id))
+            continue;
+        const int header = layoutIndex.value(n.id);
+        QSet<int> targets;
+        for (int out : n.outputs)
+            for (int user : users.value(out))
+                if (user != header)
+                    targets.insert(user);
+        if (targets.isEmpty())
+            continue;
+        for (const IrBlock& blk : n.blocks)
+            for (int out : blk.outputs) {
+                const int from = sourceOf(out);
+                if (from < 0 || from == header || inputIndex.contains(out))
+                    continue;
+                for (int to : std::as_const(targets))
+                    if (to != from && !invisible.contains({ from, to })) {
+                        invisible.insert({ from, to });
+                        dot += QStringLiteral("  n%1 -> n%2 [style=invis];\n").arg(from).arg(to);
+                    }
+            }
+    }
+    // Big graphs: dot's x placement (network simplex) dominates, 6 of DenseNet-201's 6.5 s. Bounding its iterations
+    // by the node count gives a layout of about the same width in a quarter of the time.
+    if (b.nodes.size() > kBoundedPlacementNodes)
+        dot += QStringLiteral("  graph [nslimit=1];\n");
+    dot += QStringLiteral("}\n");
+    return b;
+}
+
+} // namespace
+
+OpCategory opCategory(const QString& kind)
+{
+    const QString op = kind.section(QStringLiteral("::"), 1);
+    const QString ns = kind.section(QStringLiteral("::"), 0, 0);
+    if (kind == QLatin1String("prim::Constant"))
+        return OpCategory::Constant;
+    if (kind == QLatin1String("prim::Loop") || kind == QLatin1String("prim::If")
+        || kind == QLatin1String("prim::RaiseException") || kind == QLatin1String("aten::warn"))
+        return OpCategory::ControlFlow;
+    if (kind == QLatin1String("prim::CallMethod") || kind == QLatin1String("prim::CallFunction"))
+        return OpCategory::Call;
+    if (kind == QLatin1String("prim::GetAttr") || kind == QLatin1String("prim::SetAttr"))
+        return OpCategory::Attribute;
+    if (ns == QLatin1String("prim")
+        && (op.startsWith(QLatin1String("List")) || op.startsWith(QLatin1String("Tuple"))
+            || op.startsWith(QLatin1String("Dict"))))
+        return OpCategory::Container;
+    static const QRegularExpression conv(
+        QStringLiteral("^_?(conv|convolution|linear|matmul|mm|bmm|addmm|einsum|baddbmm)"));
+    static const QRegularExpression norm(
+        QStringLiteral("(batch_norm|layer_norm|group_norm|instance_norm|norm$|normalize)"));
+    static const QRegularExpression act(QStringLiteral(
+        "^(relu|relu6|gelu|silu|sigmoid|tanh|softmax|log_softmax|hardtanh|hardswish|hardsigmoid|leaky_relu|elu|selu|"
+        "mish|softplus|threshold|prelu|glu|dropout|feature_dropout)_?$"));
+    static const QRegularExpression pool(QStringLiteral("pool|upsample|interpolate"));
+    static const QRegularExpression shape(QStringLiteral(
+        "^(view|reshape|flatten|unflatten|squeeze|unsqueeze|permute|transpose|t|contiguous|size|dim|expand|expand_as|"
+        "select|slice|index|index_select|narrow|cat|stack|chunk|split|split_with_sizes|unbind|repeat|flip|roll|numel|"
+        "len|__getitem__|gather|scatter|masked_select|movedim|unsafe_chunk|tensor_split|view_as|reshape_as|"
+        "NumToTensor|Int|Float|Bool|ScalarImplicit|device|dtype|to|type_as|detach|clone)_?$"));
+    static const QRegularExpression create(QStringLiteral(
+        "^(zeros|ones|full|empty|rand|randn|randint|arange|linspace|tensor|as_tensor|eye|zeros_like|ones_like|"
+        "full_like|empty_like|rand_like|randn_like|new_zeros|new_ones|new_full|new_empty|scalar_tensor)$"));
+    if (conv.match(op).hasMatch())
+        return OpCategory::ConvLinear;
+    if (norm.match(op).hasMatch())
+        return OpCategory::Normalization;
+    if (act.match(op).hasMatch())
+        return OpCategory::Activation;
+    if (pool.match(op).hasMatch())
+        return OpCategory::Pooling;
+    if (create.match(op).hasMatch())
+        return OpCategory::Creation;
+    if (shape.match(op).hasMatch())
+        return OpCategory::ShapeView;
+    if (ns == QLatin1String("aten"))
+        return OpCategory::Arithmetic;
+    return OpCategory::Other;
+}
+
+QString opCategoryName(OpCategory c)
+{
+    switch (c) {
+    case OpCategory::Input:
+        return QStringLiteral("input");
+    case OpCategory::Output:
+        return QStringLiteral("output");
+    case OpCategory::Constant:
+        return QStringLiteral("constant");
+    case OpCategory::ConvLinear:
+        return QStringLiteral("convolution/linear");
+    case OpCategory::Normalization:
+        return QStringLiteral("normalisation");
+    case OpCategory::Activation:
+        return QStringLiteral("activation");
+    case OpCategory::Pooling:
+        return QStringLiteral("pooling");
+    case OpCategory::ShapeView:
+        return QStringLiteral("shape/view");
+    case OpCategory::Arithmetic:
+        return QStringLiteral("arithmetic");
+    case OpCategory::ControlFlow:
+        return QStringLiteral("control flow");
+    case OpCategory::Creation:
+        return QStringLiteral("tensor creation");
+    case OpCategory::Call:
+        return QStringLiteral("call");
+    case OpCategory::Attribute:
+        return QStringLiteral("attribute");
+    case OpCategory::Container:
+        return QStringLiteral("container");
+    case OpCategory::Other:
+        return QStringLiteral("other");
+    }
+    return {};
+}
+
+int GraphLayout::indexOfNode(int nodeId) const
+{
+    for (int i = 0; i < nodes.size(); ++i)
+        if (nodes[i].nodeId == nodeId && nodes[i].role == LayoutNode::Role::Node)
+            return i;
+    return -1;
+}
+
+QString toDot(const IrGraph& graph, const LayoutOptions& options)
+{
+    return buildDot(graph, options).dot;
+}
+
+namespace {
+
+void readClusters(Agraph_t* g, double height, QVector<LayoutCluster>& clusters)
+{
+    for (Agraph_t* sub = agfstsubg(g); sub; sub = agnxtsubg(sub)) {
+        const QString name = QString::fromUtf8(agnameof(sub));
+        if (name.startsWith(QLatin1String("cluster_"))) {
+            bool ok = false;
+            const int index = name.mid(8).toInt(&ok);
+            if (ok && index >= 0 && index < clusters.size()) {
+                const boxf bb = GD_bb(sub);
+                clusters[index].box = QRectF(bb.LL.x, height - bb.UR.y, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y);
+            }
+        }
+        readClusters(sub, height, clusters);
+    }
+}
+
+} // namespace
+
+GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options)
+{
+    DotBuild build = buildDot(graph, options);
+    GraphLayout layout;
+    layout.nodes = build.nodes;
+    layout.edges = build.edges;
+    layout.clusters = build.clusters;
+
+    std::lock_guard<std::mutex> lock(graphvizMutex());
+    GVC_t* gvc = gvContext();
+    const QByteArray dot = build.dot.toUtf8();
+    Agraph_t* g = agmemread(dot.constData());
+    if (!g) {
+        gvFreeContext(gvc);
+        layout.error = QStringLiteral("Graphviz could not parse the generated graph");
+        return layout;
+    }
+    if (gvLayout(gvc, g, "dot") != 0) {
+        agclose(g);
+        gvFreeContext(gvc);
+        layout.error = QStringLiteral("Graphviz layout failed");
+        return layout;
+    }
+    const boxf bb = GD_bb(g);
+    const double height = bb.UR.y;
+    layout.bounds = QRectF(bb.LL.x, 0, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y);
+    for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        const QString name = QString::fromUtf8(agnameof(n));
+        if (!name.startsWith(QLatin1Char('n')))
+            continue;
+        bool ok = false;
+        const int index = name.mid(1).toInt(&ok);
+        if (!ok || index < 0 || index >= layout.nodes.size())
+            continue;
+        const pointf c = ND_coord(n);
+        const double w = ND_width(n) * 72.0, h = ND_height(n) * 72.0;
+        layout.nodes[index].box = QRectF(c.x - w / 2, height - c.y - h / 2, w, h);
+        for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e)) {
+            const int id = QString::fromUtf8(agget(e, const_cast<char*>("id"))).toInt(&ok);
+            if (!ok || id < 0 || id >= layout.edges.size() || !ED_spl(e))
+                continue;
+            LayoutEdge& edge = layout.edges[id];
+            const splines* spl = ED_spl(e);
+            for (int bi = 0; bi < spl->size; ++bi) {
+                const bezier& bz = spl->list[bi];
+                for (size_t pi = 0; pi < bz.size; ++pi)
+                    edge.points.push_back(QPointF(bz.list[pi].x, height - bz.list[pi].y));
+                if (bz.eflag)
+                    edge.points.push_back(QPointF(bz.ep.x, height - bz.ep.y));
+            }
+            if (ED_label(e))
+                edge.labelPos = QPointF(ED_label(e)->pos.x, height - ED_label(e)->pos.y);
+        }
+    }
+    readClusters(g, height, layout.clusters);
+    gvFreeLayout(gvc, g);
+    agclose(g);
+    gvFreeContext(gvc);
+    return layout;
+}
+
+QStringList overviewFolds(const IrGraph& graph, const LayoutOptions& options, int bigBoxes, int overviewBoxes)
+{
+    // What becomes a box: every node shown but what folds into its users (constants, attribute reads, int lists),
+    // counted by the module path of its top-level ancestor (folding a module folds the blocks of its nodes too).
+    const QSet<int> reaching
+        = options.hideUnreachable ? nodesReachingOutputs(graph, inPlaceChanges(graph)) : QSet<int>();
+    const Folder folder(graph, options.foldConstants);
+    QHash<QString, int> boxesByModule;
+    int boxes = 0;
+    int deepest = 0;
+    for (const IrNode& n : graph.nodes) {
+        if (folder.isFolded(n.id) || (options.hideUnreachable && !reaching.contains(n.id)))
+            continue;
+        int top = n.id;
+        while (graph.node(top).parentNode >= 0)
+            top = graph.node(top).parentNode;
+        const QString& module = graph.node(top).modulePath;
+        ++boxesByModule[module];
+        ++boxes;
+        if (!module.isEmpty())
+            deepest = std::max(deepest, int(module.count(QLatin1Char('.'))) + 1);
+    }
+    if (boxes <= bigBoxes || deepest == 0)
+        return {};
+    QStringList best;
+    for (int depth = 1; depth <= deepest; ++depth) {
+        QSet<QString> folded;
+        int shown = 0;
+        for (auto it = boxesByModule.cbegin(); it != boxesByModule.cend(); ++it) {
+            const QStringList parts = it.key().isEmpty() ? QStringList() : it.key().split(QLatin1Char('.'));
+            if (parts.size() >= depth)
+                folded.insert(parts.mid(0, depth).join(QLatin1Char('.')));
+            else
+                shown += it.value();
+        }
+        if (shown + folded.size() > overviewBoxes)
+            break;
+        best = QStringList(folded.begin(), folded.end());
+    }
+    best.sort();
+    return best;
+}
+
+QByteArray renderDotToSvg(const QString& dot, QString* error)
+{
+    std::lock_guard<std::mutex> lock(graphvizMutex());
+    GVC_t* gvc = gvContext();
+    const QByteArray text = dot.toUtf8();
+    Agraph_t* g = agmemread(text.constData());
+    QByteArray svg;
+    if (!g) {
+        if (error)
+            *error = QStringLiteral("Graphviz could not parse the DOT text");
+    } else if (gvLayout(gvc, g, "dot") != 0) {
+        if (error)
+            *error = QStringLiteral("Graphviz layout failed");
+        agclose(g);
+    } else {
+        char* data = nullptr;
+        unsigned int length = 0;
+        if (gvRenderData(gvc, g, "svg", &data, &length) == 0 && data)
+            svg = QByteArray(data, qsizetype(length));
+        else if (error)
+            *error = QStringLiteral("Graphviz could not render SVG");
+        if (data)
+            gvFreeRenderData(data);
+        gvFreeLayout(gvc, g);
+        agclose(g);
+    }
+    gvFreeContext(gvc);
+    return svg;
+}
+
+QString graphvizVersion()
+{
+    std::lock_guard<std::mutex> lock(graphvizMutex());
+    GVC_t* gvc = gvContext();
+    const QString v = QString::fromUtf8(gvcVersion(gvc));
+    gvFreeContext(gvc);
+    return v;
+}
+
+} // namespace jitscope

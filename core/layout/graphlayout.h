@@ -1,0 +1,114 @@
+#pragma once
+
+#include "ir/irgraph.h"
+
+#include <QHash>
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+#include <QVector>
+
+namespace jitscope {
+
+/// Broad op families, used for colouring boxes.
+enum class OpCategory {
+    Input,
+    Output,
+    Constant,
+    ConvLinear,
+    Normalization,
+    Activation,
+    Pooling,
+    ShapeView,
+    Arithmetic,
+    ControlFlow,
+    Creation,
+    Call,
+    Attribute,
+    Container,
+    Other,
+};
+OpCategory opCategory(const QString& kind);
+QString opCategoryName(OpCategory c);
+
+struct LayoutOptions
+{
+    bool foldConstants = true; ///< fold prim::Constant / int lists / GetAttr chains into the consuming node
+    bool showBlocks = true; ///< draw prim::Loop / prim::If bodies as nested clusters
+    bool groupByModule = false; ///< draw the code of each submodule (IrNode::modulePath) as a nested cluster
+    QStringList foldedModules; ///< submodules ("layer1.0") drawn as one box each instead of their code
+    /// Class of each submodule by path, shown beside it ("layer1.0 · BasicBlock"): submoduleTypes().
+    QHash<QString, QString> moduleTypes;
+    QVector<int> foldedNodes; ///< prim::Loop / prim::If nodes drawn without their blocks
+    /// Hide code whose results never reach the graph's outputs (shape checks that raise, counters): what an
+    /// inlined model graph is full of. Off for functions, where every line the user wrote matters.
+    bool hideUnreachable = false;
+    QString fontName = QStringLiteral("Helvetica");
+    double fontSize = 10; ///< points
+};
+
+/// A drawable box: a graph node, or the graph's input/output terminal.
+struct LayoutNode
+{
+    int nodeId = -1; ///< IrGraph node id; -1 for the graph input/output terminals
+    enum class Role { Node, GraphInputs, GraphOutputs, Module } role = Role::Node;
+    QString module; ///< Role::Module: the folded submodule's path
+    bool folded = false; ///< a control-flow node drawn without its blocks (LayoutOptions::foldedNodes)
+    QString title; ///< "aten::conv2d"
+    QStringList details; ///< folded constants and attributes, one per line ("stride=[2, 2]")
+    OpCategory category = OpCategory::Other;
+    QRectF box; ///< scene coordinates, y grows downwards
+};
+
+struct LayoutEdge
+{
+    int fromNode = -1; ///< index into GraphLayout::nodes
+    int toNode = -1;
+    int valueId = -1; ///< the IrGraph value carried
+    QString label; ///< tensor shape when known, else the value name
+    QVector<QPointF> points; ///< cubic Bezier control points as Graphviz gives them (1 + 3n points)
+    QPointF labelPos;
+    bool hasArrow = true;
+};
+
+/// A prim::Loop / prim::If block drawn as a cluster.
+struct LayoutCluster
+{
+    int nodeId = -1; ///< the owning control-flow node; -1 for a module cluster
+    int blockIndex = 0;
+    QString module; ///< module clusters: the submodule's path ("layer1.0.conv1"); empty for control flow
+    int parentCluster = -1; ///< index into GraphLayout::clusters, -1 at top level
+    QString title; ///< "loop (line 5)" / "if (line 9): then"
+    QRectF box;
+};
+
+/// Geometry of a laid-out graph. Produced by layoutGraph(), consumed by views.
+struct GraphLayout
+{
+    QRectF bounds;
+    QVector<LayoutNode> nodes;
+    QVector<LayoutEdge> edges;
+    QVector<LayoutCluster> clusters;
+    QString error; ///< non-empty when Graphviz failed
+
+    int indexOfNode(int nodeId) const;
+};
+
+/// The graph in Graphviz DOT, with the same folding as the layout.
+QString toDot(const IrGraph& graph, const LayoutOptions& options = {});
+/// Runs Graphviz's dot layout on toDot()'s graph. Thread-safe (Graphviz calls are serialised).
+GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options = {});
+
+/// An overview of a big model grouped by module, as TensorBoard collapses name scopes: when @p graph laid out with
+/// @p options would draw more than @p bigBoxes boxes, the submodules to fold (LayoutOptions::foldedModules), all at
+/// the deepest level of module paths that leaves at most @p overviewBoxes boxes ("features.1", "features.2", ...).
+/// Empty for a graph small enough to show whole, or one without submodules.
+QStringList overviewFolds(
+    const IrGraph& graph, const LayoutOptions& options, int bigBoxes = 800, int overviewBoxes = 250);
+/// Renders DOT text to SVG with Graphviz. Returns empty and sets *error on failure.
+QByteArray renderDotToSvg(const QString& dot, QString* error = nullptr);
+
+/// The Graphviz version layout runs on, for --version and the About box.
+QString graphvizVersion();
+
+} // namespace jitscope

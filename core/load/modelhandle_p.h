@@ -1,0 +1,43 @@
+#pragma once
+
+// Private to core's torch translation units: what a ModelInfo's handle holds.
+// Torch types are only forward-declared here so that the header stays free of libtorch;
+// modelloader.cpp, which creates and destroys handles, sees the complete types.
+
+#include "load/model.h"
+
+#include <QHash>
+#include <QString>
+
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace torch {
+namespace jit {
+struct CompilationUnit;
+struct Function;
+struct Module;
+} // namespace jit
+} // namespace torch
+
+namespace jitscope {
+
+struct ModelHandle
+{
+    ModelHandle();
+    ~ModelHandle(); // defined where torch::jit::Module is complete
+    ModelHandle(const ModelHandle&) = delete;
+    ModelHandle& operator=(const ModelHandle&) = delete;
+
+    std::shared_ptr<torch::jit::CompilationUnit> cu; ///< .py files: every compiled function lives here
+    QHash<QString, torch::jit::Function*> functions; ///< .py files: by name
+    std::unique_ptr<torch::jit::Module> module; ///< archives: the root module
+    QString sourceText; ///< .py files: the file's text, for source locations of trace nodes
+    std::mutex mutex; ///< running a model mutates module state: one run at a time
+
+    /// The function and, for a method, the module it belongs to ("layer1.0.forward"). Null if unknown.
+    torch::jit::Function* find(const QString& name, std::optional<torch::jit::Module>* owner) const;
+};
+
+} // namespace jitscope

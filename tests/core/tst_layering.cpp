@@ -1,0 +1,167 @@
+// The stages of core/ depend one way (see core/CMakeLists.txt and ARCHITECTURE.md): a stage may include the
+// headers of the stages it builds on and never those of a later one. libtorch stays inside core's .cpp files.
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QHash>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTest>
+
+namespace {
+
+/// Each stage and the stages whose headers it may include (besides its own).
+const QHash<QString, QSet<QString>>& allowedIncludes()
+{
+    static const QHash<QString, QSet<QString>> table = {
+        { QStringLiteral("ir"), {} },
+        { QStringLiteral("inputs"), { QStringLiteral("ir") } },
+        { QStringLiteral("load"), { QStringLiteral("ir"), QStringLiteral("inputs") } },
+        // diff: until the tracing semantics move out of the executor into trace/.
+        { QStringLiteral("execute"),
+            { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("diff") } },
+        { QStringLiteral("trace"),
+            { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
+                QStringLiteral("diff") } },
+        { QStringLiteral("diff"), { QStringLiteral("ir") } },
+        { QStringLiteral("check"),
+            { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
+                QStringLiteral("trace"), QStringLiteral("diff") } },
+        { QStringLiteral("layout"), { QStringLiteral("ir") } },
+        { QStringLiteral("debug"),
+            { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
+                QStringLiteral("trace") } },
+    };
+    return table;
+}
+
+/// The stage folders named by the `#include "stage/..."` lines of @p text.
+QStringList includedStages(const QString& text)
+{
+    static const QRegularExpression include(
+        QStringLiteral(R"(^\s*#\s*include\s*"([a-z_]+)/[^"]+")"), QRegularExpression::MultilineOption);
+    QStringList stages;
+    for (auto it = include.globalMatch(text); it.hasNext();)
+        stages << it.next().captured(1);
+    return stages;
+}
+
+/// The stages @p stage includes but must not; empty when it keeps to its layer.
+QStringList violations(const QString& stage, const QString& text)
+{
+    QStringList bad;
+    const QSet<QString> allowed = allowedIncludes().value(stage);
+    for (const QString& s : includedStages(text))
+        if (s != stage && !allowed.contains(s) && allowedIncludes().contains(s))
+            bad << s;
+    return bad;
+}
+
+bool includesTorch(const QString& text)
+{
+    static const QRegularExpression torch(
+        QStringLiteral(R"(^\s*#\s*include\s*[<"](torch|ATen|c10|caffe2)/)"), QRegularExpression::MultilineOption);
+    return torch.match(text).hasMatch();
+}
+
+QString readFile(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+QStringList sourceFiles(const QString& dir)
+{
+    QStringList files;
+    QDirIterator it(dir, { QStringLiteral("*.cpp"), QStringLiteral("*.h") }, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files << it.next();
+    files.sort();
+    return files;
+}
+
+const QString coreDir = QStringLiteral(JITSCOPE_SOURCE_DIR "/core");
+
+} // namespace
+
+class TestLayering : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void checkerCatchesViolations_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QStringList>("expected");
+        QTest::addRow("earlier stage") << "check"
+                                       << "#include \"load/model.h\"\n"
+                                       << QStringList();
+        QTest::addRow("own stage") << "ir"
+                                   << "#include \"ir/irgraph.h\"\n"
+                                   << QStringList();
+        QTest::addRow("later stage") << "load"
+                                     << "#include \"ir/irgraph.h\"\n#  include \"check/check.h\"\n"
+                                     << QStringList { QStringLiteral("check") };
+        QTest::addRow("sibling stage") << "layout"
+                                       << "#include \"diff/tracediff.h\"\n"
+                                       << QStringList { QStringLiteral("diff") };
+        QTest::addRow("system headers ignored") << "ir"
+                                                << "#include <QString>\n"
+                                                << QStringList();
+    }
+
+    void checkerCatchesViolations()
+    {
+        QFETCH(QString, stage);
+        QFETCH(QString, text);
+        QFETCH(QStringList, expected);
+        QCOMPARE(violations(stage, text), expected);
+    }
+
+    void everyFolderIsAStage()
+    {
+        const QStringList folders = QDir(coreDir).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+        QVERIFY(folders.size() >= 5);
+        for (const QString& f : folders)
+            QVERIFY2(allowedIncludes().contains(f), qPrintable(f + QStringLiteral(": declare its layer here")));
+        const QStringList loose = QDir(coreDir).entryList({ QStringLiteral("*.cpp"), QStringLiteral("*.h") });
+        QVERIFY2(loose.isEmpty(), qPrintable(loose.join(QStringLiteral(", ")) + QStringLiteral(": not in a stage")));
+    }
+
+    void stagesDependOneWay_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const QString& path : sourceFiles(coreDir))
+            QTest::addRow("%s", qPrintable(QDir(coreDir).relativeFilePath(path))) << path;
+    }
+
+    void stagesDependOneWay()
+    {
+        QFETCH(QString, path);
+        const QString stage = QDir(coreDir).relativeFilePath(path).section(QLatin1Char('/'), 0, 0);
+        const QStringList bad = violations(stage, readFile(path));
+        QVERIFY2(bad.isEmpty(),
+            qPrintable(QStringLiteral("%1 (stage %2) includes later stages: %3").arg(path, stage, bad.join(", "))));
+    }
+
+    void torchOnlyInCoreSources_data()
+    {
+        QTest::addColumn<QString>("path");
+        QStringList files = sourceFiles(coreDir).filter(QRegularExpression(QStringLiteral("\\.h$")));
+        for (const char* dir : { "/views", "/app", "/bench" })
+            files += sourceFiles(QStringLiteral(JITSCOPE_SOURCE_DIR) + QLatin1String(dir));
+        for (const QString& path : files)
+            QTest::addRow("%s", qPrintable(QDir(QStringLiteral(JITSCOPE_SOURCE_DIR)).relativeFilePath(path))) << path;
+    }
+
+    void torchOnlyInCoreSources()
+    {
+        QFETCH(QString, path);
+        QVERIFY2(!includesTorch(readFile(path)), qPrintable(path + QStringLiteral(" includes a libtorch header")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayering)
+#include "tst_layering.moc"

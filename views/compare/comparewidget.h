@@ -1,0 +1,133 @@
+#pragma once
+
+#include "check/check.h"
+#include "comparison.h"
+#include "layout/graphlayout.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSplitter;
+class QStackedWidget;
+class QTableView;
+class QToolButton;
+
+namespace jitscope {
+
+class DivergenceModel;
+class GraphScene;
+class GraphView;
+
+/// Two graphs of a check side by side (trace 1 and trace k by default; any two traces, or a trace and the
+/// script), with zoom and pan kept in step, the inserted, deleted and changed nodes coloured, and the list of
+/// divergences below. Selecting a node selects its counterpart on the other side: the node it is paired with in
+/// the diff, the script node that recorded it, or the trace nodes a script node recorded, by loop iteration.
+class CompareWidget : public QWidget
+{
+    Q_OBJECT
+public:
+    enum class Side { Left, Right };
+
+    explicit CompareWidget(QWidget* parent = nullptr);
+
+    /// Shows the graphs of @p report; @p traceLayouts[k] is the layout of trace k, @p scriptLayout the script's.
+    /// Keeps the pair the user chose when it still exists, else compares trace 1 with the first that diverges.
+    void setReport(
+        const CheckReport& report, const QVector<GraphLayout>& traceLayouts, const GraphLayout& scriptLayout);
+    /// Shows a message instead of the comparison (no check yet, check running, check failed).
+    void showMessage(const QString& title, const QString& text, bool isError = false);
+    /// The message card's title, empty while a comparison is shown.
+    QString messageTitle() const;
+    bool hasReport() const { return m_hasReport; }
+    const CheckReport& report() const { return m_report; }
+
+    /// Compares graph @p left with graph @p right (trace indexes, or Comparison::Script).
+    void setPair(int left, int right);
+    const Comparison& comparison() const { return m_comparison; }
+    int graphOn(Side side) const { return side == Side::Left ? m_comparison.left : m_comparison.right; }
+
+    GraphScene* scene(Side side) const;
+    GraphView* view(Side side) const;
+    QComboBox* graphCombo(Side side) const;
+    DivergenceModel* divergenceModel() const { return m_model; }
+    QTableView* divergenceView() const { return m_table; }
+    QString summaryText() const;
+
+    void setDimUnchanged(bool dim);
+    bool dimsUnchanged() const;
+
+    /// Selects node @p nodeId of graph @p graph on the side showing it, and its counterpart on the other.
+    void selectNode(int graph, int nodeId);
+
+public Q_SLOTS:
+    void nextChange();
+    void previousChange();
+    /// Selects and centres the nodes of divergence @p row on both sides.
+    void selectChange(int row);
+
+Q_SIGNALS:
+    /// The user selected node @p nodeId of graph @p graph (trace index or Comparison::Script); -1 when cleared.
+    void nodeSelected(int graph, int nodeId);
+    /// Divergence @p row of divergenceModel() became current.
+    void changeSelected(int row);
+    void pairChanged(int left, int right);
+    void dimUnchangedChanged(bool dim);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    struct Pane
+    {
+        QComboBox* combo = nullptr;
+        QLabel* info = nullptr;
+        GraphScene* scene = nullptr;
+        GraphView* view = nullptr;
+    };
+    QWidget* createPane(Pane& pane, Side side);
+    Pane& pane(Side side) { return side == Side::Left ? m_left : m_right; }
+    const Pane& pane(Side side) const { return side == Side::Left ? m_left : m_right; }
+    void loadPane(Side side, int graph);
+    void fillCombos();
+    void syncCombos();
+    void onPaneNodeSelected(Side side, int nodeId);
+    void syncViewport(Side from);
+    void frameBoth();
+    void scheduleFrame();
+    void updateSummary();
+    void applyDimming();
+    void showDivergenceList(bool show);
+    const IrGraph& graphOf(int graph) const;
+    QString graphName(int graph) const;
+
+    Pane m_left;
+    Pane m_right;
+    QStackedWidget* m_stack = nullptr; ///< the message page or the comparison
+    QWidget* m_comparePage = nullptr;
+    QSplitter* m_split = nullptr;
+    QWidget* m_bottom = nullptr;
+    QList<int> m_savedSplit;
+    GraphScene* m_messageScene = nullptr;
+    GraphView* m_messageView = nullptr;
+    DivergenceModel* m_model = nullptr;
+    QTableView* m_table = nullptr;
+    QLabel* m_summary = nullptr;
+    QLabel* m_legend = nullptr;
+    QCheckBox* m_dim = nullptr;
+    QToolButton* m_previous = nullptr;
+    QToolButton* m_next = nullptr;
+
+    CheckReport m_report;
+    QVector<GraphLayout> m_traceLayouts;
+    GraphLayout m_scriptLayout;
+    Comparison m_comparison;
+    bool m_hasReport = false;
+    bool m_userPickedPair = false;
+    bool m_syncing = false; ///< set while this widget moves or selects in its panes, so they do not echo
+    bool m_autoFrame = true; ///< reframe both sides on resize until the user zooms or pans
+    bool m_framePending = false;
+};
+
+} // namespace jitscope

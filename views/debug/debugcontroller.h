@@ -1,0 +1,89 @@
+#pragma once
+
+#include "debug/debugsession.h"
+
+#include <QObject>
+
+#include <memory>
+#include <vector>
+
+namespace jitscope {
+
+/// The GUI thread's side of a DebugSession: starts one session at a time, turns its pauses (reported on the worker
+/// thread) into signals on the GUI thread, and never waits for the worker. A stopped or replaced session keeps
+/// running on its thread until it notices; it is deleted once it reports its end, and its pauses are dropped.
+class DebugController : public QObject
+{
+    Q_OBJECT
+public:
+    enum class State {
+        Idle, ///< no session yet
+        Running, ///< executing (or waiting for the model, which a check may hold)
+        Paused,
+        Stopping, ///< stop() asked; waiting for the worker to end the run
+        Finished, ///< the last session ended (see lastPause().result / trace)
+    };
+    Q_ENUM(State)
+
+    explicit DebugController(QObject* parent = nullptr);
+    /// Stops every session and waits for their threads (each ends at its next node).
+    ~DebugController() override;
+
+    /// Starts @p function of @p model on @p inputs, paused before the first node; a session still running is
+    /// stopped first and forgotten.
+    void start(const ModelInfo& model, const QString& function, const InputSet& inputs, bool tracing);
+    /// Resumes the paused session; ignored unless paused.
+    void resume(DebugSession::Command command, int line = 0);
+    /// Ends the session at its next node, even inside an endless loop; finished() follows.
+    void stop();
+    /// Replaces the breakpoints, also of a running session.
+    void setBreakpoints(const QVector<DebugSession::Breakpoint>& breakpoints);
+    QVector<DebugSession::Breakpoint> breakpoints() const { return m_breakpoints; }
+
+    State state() const { return m_state; }
+    bool isActive() const
+    {
+        return m_state == State::Running || m_state == State::Paused || m_state == State::Stopping;
+    }
+    bool isPaused() const { return m_state == State::Paused; }
+    /// The last pause (or the end) of the current session.
+    const DebugSession::Pause& lastPause() const { return m_pause; }
+    /// Pauses reported by the current session so far (not counting its end).
+    int pauseCount() const { return m_pauseCount; }
+    QString function() const { return m_function; }
+    bool isTracing() const { return m_tracing; }
+    const InputSet& inputs() const { return m_inputs; }
+    /// True when the current session ended because stop() was called.
+    bool wasStopped() const { return m_stopRequested; }
+
+Q_SIGNALS:
+    void started();
+    /// The session paused; see lastPause().
+    void paused();
+    /// The session ended (returned, failed or stopped); see lastPause().
+    void finished();
+    void stateChanged(jitscope::DebugController::State state);
+
+private:
+    void onPause(int id, const DebugSession::Pause& pause);
+    void setState(State state);
+
+    struct Entry
+    {
+        int id = 0;
+        std::unique_ptr<DebugSession> session;
+    };
+    Entry m_current;
+    std::vector<Entry> m_retired; ///< stopped sessions whose threads have not ended yet
+    int m_nextId = 1;
+    State m_state = State::Idle;
+    DebugSession::Pause m_pause;
+    int m_pauseCount = 0;
+    QString m_function;
+    InputSet m_inputs;
+    bool m_tracing = false;
+    bool m_stopRequested = false;
+    QVector<DebugSession::Breakpoint> m_breakpoints;
+};
+
+} // namespace jitscope
