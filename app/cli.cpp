@@ -637,27 +637,6 @@ int commandRun(Args& args, const LoadOptions& options, QTextStream& out)
     return ExitOk;
 }
 
-QString parameterKind(ParameterInfo::Kind k)
-{
-    switch (k) {
-    case ParameterInfo::Kind::Parameter:
-        return QStringLiteral("parameter");
-    case ParameterInfo::Kind::Buffer:
-        return QStringLiteral("buffer");
-    case ParameterInfo::Kind::Attribute:
-        return QStringLiteral("attribute");
-    }
-    return {};
-}
-
-QString shapeText(const QVector<qint64>& shape)
-{
-    QStringList dims;
-    for (qint64 d : shape)
-        dims << QString::number(d);
-    return QLatin1Char('[') + dims.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
-
 QJsonObject diagnosticJson(const Diagnostic& d)
 {
     return QJsonObject { { QStringLiteral("message"), d.message }, { QStringLiteral("file"), d.location.file },
@@ -700,7 +679,7 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
             subs.append(QJsonObject { { QStringLiteral("path"), s.path }, { QStringLiteral("type"), s.typeName },
                 { QStringLiteral("methods"), QJsonArray::fromStringList(s.methods) } });
         for (const ParameterInfo& p : model.parameters) {
-            QJsonObject o { { QStringLiteral("name"), p.name }, { QStringLiteral("kind"), parameterKind(p.kind) },
+            QJsonObject o { { QStringLiteral("name"), p.name }, { QStringLiteral("kind"), toText(p.kind) },
                 { QStringLiteral("type"), p.type } };
             if (!p.dtype.isEmpty()) {
                 o.insert(QStringLiteral("dtype"), p.dtype);
@@ -717,8 +696,7 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
             sets.append(QJsonObject { { QStringLiteral("set"), s.toString() }, { QStringLiteral("line"), s.line } });
         for (const Diagnostic& d : model.warnings)
             warnings.append(diagnosticJson(d));
-        QJsonObject o { { QStringLiteral("file"), model.path },
-            { QStringLiteral("kind"), archive ? QStringLiteral("archive") : QStringLiteral("python") },
+        QJsonObject o { { QStringLiteral("file"), model.path }, { QStringLiteral("kind"), toText(model.kind) },
             { QStringLiteral("functions"), fns }, { QStringLiteral("submodules"), subs },
             { QStringLiteral("parameters"), params }, { QStringLiteral("input_sets"), sets },
             { QStringLiteral("warnings"), warnings } };
@@ -753,7 +731,7 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
         if (!model.parameters.isEmpty()) {
             out << "parameters:\n";
             for (const ParameterInfo& p : model.parameters) {
-                out << "  " << p.name << "  " << parameterKind(p.kind) << "  " << p.type;
+                out << "  " << p.name << "  " << toText(p.kind) << "  " << p.type;
                 if (!p.dtype.isEmpty())
                     out << "  " << p.dtype << shapeText(p.shape);
                 if (!p.value.isEmpty())

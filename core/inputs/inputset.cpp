@@ -1,6 +1,5 @@
 #include "inputs/inputset.h"
 
-#include <QHash>
 #include <QStringList>
 
 #include <cmath>
@@ -85,25 +84,19 @@ QString InputValue::toString() const
         case Fill::Rand:
             break;
         case Fill::Randn:
-            s += QStringLiteral("=randn");
-            break;
         case Fill::Zeros:
-            s += QStringLiteral("=zeros");
-            break;
         case Fill::Ones:
-            s += QStringLiteral("=ones");
-            break;
         case Fill::Arange:
-            s += QStringLiteral("=arange");
+            s += QLatin1Char('=') + toText(fill);
             break;
         case Fill::Full:
-            s += QStringLiteral("=full:") + numberText(fillValue);
+            s += QLatin1Char('=') + toText(fill) + QLatin1Char(':') + numberText(fillValue);
             break;
         case Fill::Values: {
             QStringList vals;
             for (double x : values)
                 vals << numberText(x);
-            s += QStringLiteral("=values:") + vals.join(QLatin1Char(','));
+            s += QLatin1Char('=') + toText(fill) + QLatin1Char(':') + vals.join(QLatin1Char(','));
             break;
         }
         }
@@ -155,64 +148,63 @@ QString InputSet::toString() const
     return parts.join(QStringLiteral("; "));
 }
 
+QString toText(InputValue::Fill fill)
+{
+    switch (fill) {
+    case InputValue::Fill::Rand:
+        return QStringLiteral("rand");
+    case InputValue::Fill::Randn:
+        return QStringLiteral("randn");
+    case InputValue::Fill::Zeros:
+        return QStringLiteral("zeros");
+    case InputValue::Fill::Ones:
+        return QStringLiteral("ones");
+    case InputValue::Fill::Arange:
+        return QStringLiteral("arange");
+    case InputValue::Fill::Full:
+        return QStringLiteral("full");
+    case InputValue::Fill::Values:
+        return QStringLiteral("values");
+    }
+    return {};
+}
+
+std::optional<InputValue::Fill> fillFromText(const QString& name)
+{
+    for (auto fill : { InputValue::Fill::Rand, InputValue::Fill::Randn, InputValue::Fill::Zeros, InputValue::Fill::Ones,
+             InputValue::Fill::Arange, InputValue::Fill::Full, InputValue::Fill::Values })
+        if (toText(fill) == name)
+            return fill;
+    return std::nullopt;
+}
+
+QString toText(InputValue::Kind kind)
+{
+    switch (kind) {
+    case InputValue::Kind::Tensor:
+        return QStringLiteral("tensor");
+    case InputValue::Kind::Int:
+        return QStringLiteral("int");
+    case InputValue::Kind::Float:
+        return QStringLiteral("float");
+    case InputValue::Kind::Bool:
+        return QStringLiteral("bool");
+    case InputValue::Kind::None:
+        return QStringLiteral("none");
+    case InputValue::Kind::Tuple:
+        return QStringLiteral("tuple");
+    case InputValue::Kind::List:
+        return QStringLiteral("list");
+    }
+    return {};
+}
+
 qint64 InputSet::byteSize() const
 {
     InputValue all;
     all.kind = InputValue::Kind::Tuple;
     all.items = args;
     return all.byteSize();
-}
-
-int dtypeElementSize(const QString& dtype)
-{
-    static const QHash<QString, int> sizes = {
-        { QStringLiteral("f32"), 4 },
-        { QStringLiteral("f64"), 8 },
-        { QStringLiteral("f16"), 2 },
-        { QStringLiteral("bf16"), 2 },
-        { QStringLiteral("i64"), 8 },
-        { QStringLiteral("i32"), 4 },
-        { QStringLiteral("i16"), 2 },
-        { QStringLiteral("i8"), 1 },
-        { QStringLiteral("u8"), 1 },
-        { QStringLiteral("bool"), 1 },
-    };
-    return sizes.value(dtype, 0);
-}
-
-QString canonicalDtype(const QString& name)
-{
-    static const QHash<QString, QString> names = {
-        { QStringLiteral("f32"), QStringLiteral("f32") },
-        { QStringLiteral("float"), QStringLiteral("f32") },
-        { QStringLiteral("float32"), QStringLiteral("f32") },
-        { QStringLiteral("f64"), QStringLiteral("f64") },
-        { QStringLiteral("double"), QStringLiteral("f64") },
-        { QStringLiteral("float64"), QStringLiteral("f64") },
-        { QStringLiteral("f16"), QStringLiteral("f16") },
-        { QStringLiteral("half"), QStringLiteral("f16") },
-        { QStringLiteral("float16"), QStringLiteral("f16") },
-        { QStringLiteral("bf16"), QStringLiteral("bf16") },
-        { QStringLiteral("bfloat16"), QStringLiteral("bf16") },
-        { QStringLiteral("i64"), QStringLiteral("i64") },
-        { QStringLiteral("long"), QStringLiteral("i64") },
-        { QStringLiteral("int64"), QStringLiteral("i64") },
-        { QStringLiteral("i32"), QStringLiteral("i32") },
-        { QStringLiteral("int"), QStringLiteral("i32") },
-        { QStringLiteral("int32"), QStringLiteral("i32") },
-        { QStringLiteral("i16"), QStringLiteral("i16") },
-        { QStringLiteral("short"), QStringLiteral("i16") },
-        { QStringLiteral("int16"), QStringLiteral("i16") },
-        { QStringLiteral("i8"), QStringLiteral("i8") },
-        { QStringLiteral("int8"), QStringLiteral("i8") },
-        { QStringLiteral("u8"), QStringLiteral("u8") },
-        { QStringLiteral("uint8"), QStringLiteral("u8") },
-        { QStringLiteral("bool"), QStringLiteral("bool") },
-    };
-    QString n = name.trimmed();
-    if (n.startsWith(QLatin1String("torch.")))
-        n = n.mid(6);
-    return names.value(n);
 }
 
 namespace {
@@ -378,7 +370,7 @@ private:
             return InputValue::real(w == QLatin1String("inf") ? INFINITY : NAN);
         const QString dtype = canonicalDtype(w);
         if (dtype.isEmpty()) {
-            fail(QStringLiteral("unknown dtype '%1' (use f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool)").arg(w), start);
+            fail(QStringLiteral("unknown dtype '%1' (use %2)").arg(w, dtypeShortNames()), start);
             return std::nullopt;
         }
         skip();
@@ -425,21 +417,13 @@ private:
             skip();
             const int fillStart = m_pos;
             const QString fill = word();
-            static const QHash<QString, InputValue::Fill> fills = {
-                { QStringLiteral("rand"), InputValue::Fill::Rand },
-                { QStringLiteral("randn"), InputValue::Fill::Randn },
-                { QStringLiteral("zeros"), InputValue::Fill::Zeros },
-                { QStringLiteral("ones"), InputValue::Fill::Ones },
-                { QStringLiteral("arange"), InputValue::Fill::Arange },
-                { QStringLiteral("full"), InputValue::Fill::Full },
-                { QStringLiteral("values"), InputValue::Fill::Values },
-            };
-            if (!fills.contains(fill)) {
+            const std::optional<InputValue::Fill> parsed = fillFromText(fill);
+            if (!parsed) {
                 fail(QStringLiteral("unknown fill '%1' (use rand, randn, zeros, ones, arange, full:V)").arg(fill),
                     fillStart);
                 return std::nullopt;
             }
-            t.fill = fills.value(fill);
+            t.fill = *parsed;
             if (t.fill == InputValue::Fill::Full || t.fill == InputValue::Fill::Values) {
                 if (peek() != QLatin1Char(':')) {
                     fail(QStringLiteral("expected ':' and a value after '%1'").arg(fill));

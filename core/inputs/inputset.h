@@ -1,5 +1,7 @@
 #pragma once
 
+#include "inputs/dtype.h"
+
 #include <QString>
 #include <QVector>
 
@@ -60,9 +62,11 @@ struct InputParseError
 /// lists [...] of these.
 std::optional<InputSet> parseInputSet(const QString& text, InputParseError* error = nullptr);
 
-/// Size in bytes of one element of a dtype in canonical short form, 0 if unknown.
-int dtypeElementSize(const QString& dtype);
-/// Maps a dtype spelling (f32, float, float32, torch.float32, long, ...) to the canonical short name, or empty.
-QString canonicalDtype(const QString& name);
+/// The SET syntax's name of a fill: "rand", "randn", "zeros", "ones", "arange", "full", "values".
+QString toText(InputValue::Fill fill);
+/// The fill the SET syntax names @p name ("randn"), or nullopt.
+std::optional<InputValue::Fill> fillFromText(const QString& name);
+/// "tensor", "int", "float", "bool", "none", "tuple", "list".
+QString toText(InputValue::Kind kind);
 
 } // namespace jitscope

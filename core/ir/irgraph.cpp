@@ -3,6 +3,7 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QRegularExpression>
+#include <QStringList>
 
 namespace jitscope {
 
@@ -365,6 +366,16 @@ QString canonicalizeDump(const QString& dump)
     while (!out.isEmpty() && out.last().isEmpty())
         out.removeLast();
     return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+QString shapeText(const QVector<qint64>& shape, ShapeStyle style)
+{
+    QStringList dims;
+    dims.reserve(shape.size());
+    for (qint64 d : shape)
+        dims << (d < 0 ? QStringLiteral("?") : QString::number(d));
+    return QLatin1Char('[') + dims.join(style == ShapeStyle::Spaced ? QStringLiteral(", ") : QStringLiteral(","))
+        + QLatin1Char(']');
 }
 
 } // namespace jitscope

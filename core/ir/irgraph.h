@@ -116,6 +116,13 @@ struct IrGraph
     static IrGraph fromJson(const QJsonObject& json, QString* error = nullptr);
 };
 
+enum class ShapeStyle {
+    Spaced, ///< "[1, 3, 224, 224]": panels, tooltips and the CLI
+    Compact, ///< "[1,3,224,224]": graph labels
+};
+/// A tensor's shape as JitScope prints it everywhere; a negative (unknown) dimension prints as "?".
+QString shapeText(const QVector<qint64>& shape, ShapeStyle style = ShapeStyle::Spaced);
+
 /// "layer1.0" for the value self.layer1[0] that a chain of prim::GetAttr reads from a graph input; empty if the
 /// value is not such a chain.
 QString attributePath(const IrGraph& g, int valueId);

@@ -164,16 +164,7 @@ public:
                 node.attributes.push_back(a);
             }
         }
-        torch::jit::SourceRange r = n->sourceRange();
-        if (r.source()) {
-            if (auto orig = r.source()->findSourceRangeThatGenerated(r))
-                r = *orig;
-        }
-        if (auto flc = r.file_line_col()) {
-            node.location.file = qs(std::get<0>(*flc));
-            node.location.line = int(std::get<1>(*flc));
-            node.location.column = int(std::get<2>(*flc));
-        }
+        node.location = sourceLocationOf(n);
         node.scope = qs(n->scopeName());
         // Which submodule's code a node is: inlined script graphs keep it in the call stack's module
         // instances ("layer1", "0", "conv1"), traced graphs in the scope ("__module.layer1/__module.layer1.0").
@@ -330,6 +321,61 @@ void forEachNode(torch::jit::Block* block, const std::function<void(torch::jit::
         for (torch::jit::Block* sub : n->blocks())
             forEachNode(sub, visit);
     }
+}
+
+torch::jit::SourceRange originalSourceRange(const torch::jit::SourceRange& range)
+{
+    if (range.source())
+        if (auto orig = range.source()->findSourceRangeThatGenerated(range))
+            return *orig;
+    return range;
+}
+
+torch::jit::SourceRange originalSourceRange(const torch::jit::Node* node)
+{
+    return originalSourceRange(node->sourceRange());
+}
+
+SourceLocation sourceLocationOf(const torch::jit::SourceRange& range)
+{
+    SourceLocation loc;
+    if (auto flc = originalSourceRange(range).file_line_col()) {
+        loc.file = qs(std::get<0>(*flc));
+        loc.line = int(std::get<1>(*flc));
+        loc.column = int(std::get<2>(*flc));
+    }
+    return loc;
+}
+
+SourceLocation sourceLocationOf(const torch::jit::Node* node)
+{
+    return sourceLocationOf(node->sourceRange());
+}
+
+QString signatureText(const QString& name, const c10::FunctionSchema& schema)
+{
+    QStringList args;
+    for (const auto& a : schema.arguments()) {
+        QString s = qs(a.name());
+        if (a.name() == "self") {
+            args << s;
+            continue;
+        }
+        s += QStringLiteral(": ") + qs(a.type()->annotation_str());
+        if (a.default_value()) {
+            std::ostringstream os;
+            os << *a.default_value();
+            s += QStringLiteral(" = ") + qs(os.str());
+        }
+        args << s;
+    }
+    QStringList rets;
+    for (const auto& r : schema.returns())
+        rets << qs(r.type()->annotation_str());
+    QString ret = rets.size() == 1 ? rets.first() : QStringLiteral("Tuple[%1]").arg(rets.join(QStringLiteral(", ")));
+    if (rets.isEmpty())
+        ret = QStringLiteral("None");
+    return QStringLiteral("%1(%2) -> %3").arg(name, args.join(QStringLiteral(", ")), ret);
 }
 
 } // namespace jitscope

@@ -69,6 +69,11 @@ struct ModelInfo
     const FunctionInfo* defaultFunction() const;
 };
 
+/// "parameter", "buffer", "attribute": how `jitscope-cli list` and the Model tree name a ParameterInfo's kind.
+QString toText(ParameterInfo::Kind kind);
+/// "archive", "python": how `jitscope-cli list --format json` names a ModelInfo's kind.
+QString toText(ModelInfo::Kind kind);
+
 struct LoadOptions
 {
     QStringList opLibraries; ///< shared libraries with custom operators, dlopen'ed before loading

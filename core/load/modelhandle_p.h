@@ -2,7 +2,7 @@
 
 // Private to core's torch translation units: what a ModelInfo's handle holds.
 // Torch types are only forward-declared here so that the header stays free of libtorch;
-// modelloader.cpp, which creates and destroys handles, sees the complete types.
+// modelhandle.cpp implements it where they are complete.
 
 #include "load/model.h"
 

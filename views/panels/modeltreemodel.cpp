@@ -8,15 +8,6 @@ namespace jitscope {
 
 namespace {
 
-QString shapeText(const QVector<qint64>& shape)
-{
-    QStringList dims;
-    dims.reserve(shape.size());
-    for (qint64 d : shape)
-        dims << QString::number(d);
-    return QLatin1Char('[') + dims.join(QLatin1String(", ")) + QLatin1Char(']');
-}
-
 QString parameterDetails(const ParameterInfo& p)
 {
     QStringList parts;
@@ -28,7 +19,7 @@ QString parameterDetails(const ParameterInfo& p)
     if (!p.value.isEmpty())
         parts << QLatin1String("= ") + p.value;
     if (p.kind == ParameterInfo::Kind::Buffer)
-        parts << QStringLiteral("(buffer)");
+        parts << QLatin1Char('(') + toText(p.kind) + QLatin1Char(')');
     return parts.join(QLatin1Char(' '));
 }
 

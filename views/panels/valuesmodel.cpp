@@ -16,14 +16,6 @@ const QColor kChangedBackground(0xff, 0xed, 0xb5);
 const QColor kBadCountColor(0xcf, 0x22, 0x2e);
 const QColor kElementColor(0x4b, 0x55, 0x63);
 
-QString shapeText(const QVector<qint64>& shape)
-{
-    QStringList dims;
-    for (qint64 d : shape)
-        dims << QString::number(d);
-    return QLatin1Char('[') + dims.join(QStringLiteral(", ")) + QLatin1Char(']');
-}
-
 qint64 elementCount(const ValueSummary& v)
 {
     qint64 n = 1;

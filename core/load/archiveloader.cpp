@@ -1,0 +1,186 @@
+// TorchScript archives (torch.jit.save output): torch::jit::load, then every module's methods, submodules,
+// parameters, buffers, attributes and constants collected into a ModelInfo, and the archive's code/ records as its
+// source. One of the few translation units that include libtorch.
+
+#include "ir/irsnapshot_p.h"
+#include "ir/torcherror_p.h"
+#include "load/loader_p.h"
+#include "load/model.h"
+#include "load/modelhandle_p.h"
+
+#include <QRegularExpression>
+
+#include <caffe2/serialize/inline_container.h>
+#include <torch/csrc/jit/api/module.h>
+#include <torch/csrc/jit/serialization/import.h>
+
+#include <sstream>
+
+namespace jitscope {
+
+namespace tj = torch::jit;
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QString tensorDtype(const at::Tensor& t)
+{
+    return qs(c10::toString(t.scalar_type()));
+}
+
+QString shortValue(const c10::IValue& v)
+{
+    std::ostringstream os;
+    os << v;
+    QString s = qs(os.str());
+    if (s.size() > 80)
+        s = s.left(77) + QStringLiteral("...");
+    return s;
+}
+
+void collectModule(const tj::Module& module, const QString& prefix, ModelInfo& model, bool inlineCalls)
+{
+    const auto type = module.type();
+    SubmoduleInfo sub;
+    sub.path = prefix;
+    sub.typeName = qs(type->name() ? type->name()->qualifiedName() : type->str());
+    for (auto* method : type->methods()) {
+        const QString mname = qs(method->name());
+        sub.methods << mname;
+        FunctionInfo fn;
+        fn.name = prefix.isEmpty() ? mname : prefix + QLatin1Char('.') + mname;
+        try {
+            auto& gf = tj::toGraphFunction(*method);
+            fn.signature = signatureText(mname, method->getSchema());
+            // Submodule methods are inlined on demand (inlineFunction).
+            fn.inlined = inlineCalls && prefix.isEmpty();
+            fn.graph = snapshotOf(*gf.graph(), fn.inlined, &fn.inlinedIds);
+            fn.ok = true;
+            for (const auto& node : fn.graph.nodes) {
+                if (node.location.isValid()) {
+                    fn.location = node.location;
+                    break;
+                }
+            }
+        } catch (const std::exception& e) {
+            fn.error = diagnosticFromTorchError(e.what(), model.path);
+        }
+        model.functions.push_back(fn);
+    }
+    model.submodules.push_back(sub);
+
+    const auto object = module._ivalue();
+    for (size_t i = 0; i < type->numAttributes(); ++i) {
+        const auto& attrType = type->getAttribute(i);
+        if (attrType->is_module())
+            continue;
+        ParameterInfo p;
+        const QString name = qs(type->getAttributeName(i));
+        p.name = prefix.isEmpty() ? name : prefix + QLatin1Char('.') + name;
+        p.kind = type->is_parameter(i)
+            ? ParameterInfo::Kind::Parameter
+            : (type->is_buffer(i) ? ParameterInfo::Kind::Buffer : ParameterInfo::Kind::Attribute);
+        p.type = qs(attrType->annotation_str());
+        const c10::IValue value = object->getSlot(i);
+        if (value.isTensor()) {
+            const at::Tensor t = value.toTensor();
+            if (t.defined()) {
+                p.dtype = tensorDtype(t);
+                for (auto d : t.sizes())
+                    p.shape.push_back(d);
+            }
+        } else {
+            p.value = shortValue(value);
+        }
+        model.parameters.push_back(p);
+    }
+    for (size_t i = 0; i < type->numConstants(); ++i) {
+        ParameterInfo p;
+        const QString name = qs(type->getConstantName(i));
+        p.name = prefix.isEmpty() ? name : prefix + QLatin1Char('.') + name;
+        p.kind = ParameterInfo::Kind::Attribute;
+        const c10::IValue value = type->getConstant(i);
+        p.type = QStringLiteral("Final[%1]").arg(qs(value.type()->annotation_str()));
+        p.value = shortValue(value);
+        model.parameters.push_back(p);
+    }
+    for (const auto& child : module.named_children()) {
+        const QString childPath = prefix.isEmpty() ? qs(child.name) : prefix + QLatin1Char('.') + qs(child.name);
+        collectModule(child.value, childPath, model, inlineCalls);
+    }
+}
+
+QString archiveCode(const QString& path)
+{
+    QString code;
+    try {
+        caffe2::serialize::PyTorchStreamReader reader(path.toStdString());
+        for (const auto& record : reader.getAllRecords()) {
+            if (record.find("code/") == std::string::npos || record.size() < 3
+                || record.compare(record.size() - 3, 3, ".py") != 0)
+                continue;
+            auto [data, size] = reader.getRecord(record);
+            const auto* bytes = static_cast<const char*>(data.get());
+            code += QStringLiteral("# ===== %1 =====\n").arg(qs(record));
+            code += QString::fromUtf8(bytes, qsizetype(size));
+            if (!code.endsWith(QLatin1Char('\n')))
+                code += QLatin1Char('\n');
+        }
+    } catch (const std::exception&) {
+        // The code is informative only; the load itself reports real problems.
+    }
+    return code;
+}
+
+} // namespace
+
+LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineCalls)
+{
+    if (!head.startsWith("PK\x03\x04") && !head.startsWith("PK\x05\x06"))
+        return loadFailure(path, QStringLiteral("not a TorchScript archive (not a zip file)"));
+    tj::Module module;
+    try {
+        module = tj::load(path.toStdString());
+    } catch (const std::exception& e) {
+        const std::string what = e.what();
+        static const QRegularExpression unknownOp(
+            QStringLiteral("Unknown builtin op: ([A-Za-z0-9_]+::[A-Za-z0-9_.]+)"));
+        auto m = unknownOp.match(qs(what));
+        if (m.hasMatch()) {
+            QString op = m.captured(1);
+            while (op.endsWith(QLatin1Char('.')))
+                op.chop(1);
+            return loadFailure(path,
+                QStringLiteral("unknown operator %1: load the library that defines it with "
+                               "--load-ops LIB.so (e.g. torchvision's _C.so for torchvision::)")
+                    .arg(op));
+        }
+        QString msg = torchErrorMessage(what.c_str());
+        if (msg.contains(QLatin1String("PytorchStreamReader")) || msg.contains(QLatin1String("archive"))
+            || msg.contains(QLatin1String("constants.pkl")) || msg.contains(QLatin1String("file not found")))
+            msg = QStringLiteral("not a valid TorchScript archive (%1)").arg(msg);
+        return loadFailure(path, msg);
+    }
+    LoadResult result;
+    result.ok = true;
+    result.model.path = path;
+    result.model.kind = ModelInfo::Kind::Archive;
+    try {
+        collectModule(module, QString(), result.model, inlineCalls);
+    } catch (const std::exception& e) {
+        return loadFailure(path, torchErrorMessage(e.what()));
+    }
+    result.model.source = archiveCode(path);
+    auto handle = std::make_shared<ModelHandle>();
+    handle->module = std::make_unique<tj::Module>(module);
+    result.model.handle = handle;
+    return result;
+}
+
+std::once_flag g_torchInit;
+
+} // namespace jitscope
