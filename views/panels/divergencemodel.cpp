@@ -44,7 +44,7 @@ bool validNode(const IrGraph& graph, int id)
 } // namespace
 
 DivergenceModel::DivergenceModel(QObject* parent)
-    : QAbstractItemModel(parent)
+    : FlatListModel(NumColumns, parent)
 { }
 
 void DivergenceModel::setDiff(const TraceDiff& diff, const IrGraph& base, const IrGraph& other)
@@ -77,28 +77,6 @@ int DivergenceModel::rowOfNode(int nodeId, bool otherSide) const
     return -1;
 }
 
-QModelIndex DivergenceModel::index(int row, int column, const QModelIndex& parent) const
-{
-    if (parent.isValid() || row < 0 || row >= m_diff.changes.size() || column < 0 || column >= NumColumns)
-        return {};
-    return createIndex(row, column);
-}
-
-QModelIndex DivergenceModel::parent(const QModelIndex&) const
-{
-    return {};
-}
-
-int DivergenceModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(m_diff.changes.size());
-}
-
-int DivergenceModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : NumColumns;
-}
-
 QString DivergenceModel::nodeText(const NodeChange& c) const
 {
     const QString baseKind = validNode(m_base, c.baseNode) ? m_base.node(c.baseNode).kind : QString();
@@ -127,7 +105,7 @@ QString DivergenceModel::toolTip(const NodeChange& c) const
 
 QVariant DivergenceModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_diff.changes.size())
+    if (!isItem(index))
         return {};
     const NodeChange& c = m_diff.changes.at(index.row());
     switch (role) {
@@ -182,11 +160,14 @@ QVariant DivergenceModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-QVariant DivergenceModel::headerData(int section, Qt::Orientation orientation, int role) const
+int DivergenceModel::itemCount() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractItemModel::headerData(section, orientation, role);
-    switch (section) {
+    return int(m_diff.changes.size());
+}
+
+QString DivergenceModel::columnTitle(int column) const
+{
+    switch (column) {
     case OpColumn:
         return tr("Change");
     case NodeColumn:
@@ -197,13 +178,6 @@ QVariant DivergenceModel::headerData(int section, Qt::Orientation orientation, i
         return tr("Line");
     }
     return {};
-}
-
-Qt::ItemFlags DivergenceModel::flags(const QModelIndex& index) const
-{
-    if (!index.isValid())
-        return Qt::NoItemFlags;
-    return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
 }
 
 } // namespace jitscope

@@ -1,15 +1,15 @@
 #pragma once
 
 #include "diff/tracediff.h"
+#include "flatlistmodel.h"
 
-#include <QAbstractItemModel>
 #include <QVector>
 
 namespace jitscope {
 
 /// The changes between the two graphs of a comparison, one row per NodeChange: what happened (inserted, deleted,
 /// changed), the node, why and where. Filled from a TraceDiff value by setDiff().
-class DivergenceModel : public QAbstractItemModel
+class DivergenceModel : public FlatListModel
 {
     Q_OBJECT
 public:
@@ -33,13 +33,11 @@ public:
     /// The first row whose change involves @p nodeId on the base (left) or other (right) side, or -1.
     int rowOfNode(int nodeId, bool otherSide) const;
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    Qt::ItemFlags flags(const QModelIndex& index) const override;
+
+protected:
+    int itemCount() const override;
+    QString columnTitle(int column) const override;
 
 private:
     QString nodeText(const NodeChange& change) const;

@@ -5,7 +5,7 @@
 namespace jitscope {
 
 FramesModel::FramesModel(QObject* parent)
-    : QAbstractItemModel(parent)
+    : FlatListModel(NumColumns, parent)
 { }
 
 void FramesModel::setFrames(const QVector<ExecFrame>& frames)
@@ -39,31 +39,9 @@ QString FramesModel::describe(const ExecFrame& frame)
     return frame.name;
 }
 
-QModelIndex FramesModel::index(int row, int column, const QModelIndex& parent) const
-{
-    if (parent.isValid() || row < 0 || row >= m_frames.size() || column < 0 || column >= NumColumns)
-        return {};
-    return createIndex(row, column);
-}
-
-QModelIndex FramesModel::parent(const QModelIndex&) const
-{
-    return {};
-}
-
-int FramesModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(m_frames.size());
-}
-
-int FramesModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : NumColumns;
-}
-
 QVariant FramesModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_frames.size())
+    if (!isItem(index))
         return {};
     const ExecFrame& f = m_frames.at(index.row());
     const bool innermost = index.row() == m_frames.size() - 1;
@@ -107,24 +85,20 @@ QVariant FramesModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-QVariant FramesModel::headerData(int section, Qt::Orientation orientation, int role) const
+int FramesModel::itemCount() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractItemModel::headerData(section, orientation, role);
-    switch (section) {
+    return int(m_frames.size());
+}
+
+QString FramesModel::columnTitle(int column) const
+{
+    switch (column) {
     case FrameColumn:
         return tr("Frame");
     case LineColumn:
         return tr("Line");
     }
     return {};
-}
-
-Qt::ItemFlags FramesModel::flags(const QModelIndex& index) const
-{
-    if (!index.isValid())
-        return Qt::NoItemFlags;
-    return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
 }
 
 } // namespace jitscope

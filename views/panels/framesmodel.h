@@ -1,8 +1,8 @@
 #pragma once
 
 #include "execute/executor.h"
+#include "flatlistmodel.h"
 
-#include <QAbstractItemModel>
 #include <QVector>
 
 namespace jitscope {
@@ -10,7 +10,7 @@ namespace jitscope {
 /// Where a paused debug session stands, one row per ExecFrame, outermost first: the function, then each enclosing
 /// loop iteration ("loop at line 6 — iteration 2 of 3") and branch ("if at line 9 — then"). The last row is the
 /// innermost frame. Filled from a pause's frames by setFrames().
-class FramesModel : public QAbstractItemModel
+class FramesModel : public FlatListModel
 {
     Q_OBJECT
 public:
@@ -33,13 +33,11 @@ public:
     /// "loop_in_traced_fn", "loop at line 6 — iteration 2 of 3", "if at line 9 — then".
     static QString describe(const ExecFrame& frame);
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    Qt::ItemFlags flags(const QModelIndex& index) const override;
+
+protected:
+    int itemCount() const override;
+    QString columnTitle(int column) const override;
 
 private:
     QVector<ExecFrame> m_frames;

@@ -12,7 +12,7 @@ const QString kDefaultSet = QStringLiteral("f32[2,3]");
 } // namespace
 
 InputSetsModel::InputSetsModel(QObject* parent)
-    : QAbstractItemModel(parent)
+    : FlatListModel(NumColumns, parent)
 { }
 
 InputSetsModel::Row InputSetsModel::makeRow(const QString& text)
@@ -120,28 +120,6 @@ int InputSetsModel::moveSet(int row, int delta)
     return moveRows({}, row, 1, {}, destination) ? target : -1;
 }
 
-QModelIndex InputSetsModel::index(int row, int column, const QModelIndex& parent) const
-{
-    if (parent.isValid() || row < 0 || row >= m_rows.size() || column < 0 || column >= NumColumns)
-        return {};
-    return createIndex(row, column);
-}
-
-QModelIndex InputSetsModel::parent(const QModelIndex&) const
-{
-    return {};
-}
-
-int InputSetsModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int InputSetsModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : NumColumns;
-}
-
 QString InputSetsModel::errorToolTip(const QString& text, const InputParseError& error)
 {
     const int position = qBound(0, error.position, int(text.size()));
@@ -153,7 +131,7 @@ QString InputSetsModel::errorToolTip(const QString& text, const InputParseError&
 
 QVariant InputSetsModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_rows.size())
+    if (!isItem(index))
         return {};
     const Row& row = m_rows.at(index.row());
     const bool valid = row.set.has_value();
@@ -208,31 +186,6 @@ bool InputSetsModel::setData(const QModelIndex& index, const QVariant& value, in
     return true;
 }
 
-QVariant InputSetsModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
-    if (role != Qt::DisplayRole)
-        return QAbstractItemModel::headerData(section, orientation, role);
-    if (orientation == Qt::Vertical)
-        return section + 1;
-    switch (section) {
-    case SetColumn:
-        return tr("Input set");
-    case InfoColumn:
-        return tr("Role \u00b7 size");
-    }
-    return {};
-}
-
-Qt::ItemFlags InputSetsModel::flags(const QModelIndex& index) const
-{
-    if (!index.isValid())
-        return Qt::NoItemFlags;
-    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
-    if (index.column() == SetColumn)
-        f |= Qt::ItemIsEditable;
-    return f;
-}
-
 bool InputSetsModel::insertRows(int row, int count, const QModelIndex& parent)
 {
     if (parent.isValid() || row < 0 || row > m_rows.size() || count <= 0)
@@ -281,6 +234,37 @@ bool InputSetsModel::moveRows(const QModelIndex& sourceParent, int sourceRow, in
     Q_EMIT dataChanged(index(0, InfoColumn), index(int(m_rows.size()) - 1, InfoColumn));
     Q_EMIT setsEdited();
     return true;
+}
+
+int InputSetsModel::itemCount() const
+{
+    return int(m_rows.size());
+}
+
+QString InputSetsModel::columnTitle(int column) const
+{
+    switch (column) {
+    case SetColumn:
+        return tr("Input set");
+    case InfoColumn:
+        return tr("Role \u00b7 size");
+    }
+    return {};
+}
+
+QVariant InputSetsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation == Qt::Vertical && role == Qt::DisplayRole)
+        return section + 1;
+    return FlatListModel::headerData(section, orientation, role);
+}
+
+Qt::ItemFlags InputSetsModel::flags(const QModelIndex& index) const
+{
+    Qt::ItemFlags f = FlatListModel::flags(index);
+    if (index.isValid() && index.column() == SetColumn)
+        f |= Qt::ItemIsEditable;
+    return f;
 }
 
 } // namespace jitscope

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "flatlistmodel.h"
 #include "inputs/inputset.h"
 
-#include <QAbstractItemModel>
 #include <QStringList>
 #include <QVector>
 
@@ -13,7 +13,7 @@ namespace jitscope {
 /// The input sets a check runs, one row each in the CLI's SET syntax, editable and validated with
 /// parseInputSet(): an invalid row keeps its text and carries the parse error and its position. The first set is
 /// the one traced; the others check the trace.
-class InputSetsModel : public QAbstractItemModel
+class InputSetsModel : public FlatListModel
 {
     Q_OBJECT
 public:
@@ -44,10 +44,6 @@ public:
     /// Moves a row up (-1) or down (+1); returns the new row, or -1 when it cannot move.
     int moveSet(int row, int delta);
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
@@ -59,6 +55,10 @@ public:
 
     /// The error text and a caret under the bad character, as the tooltip shows it (HTML).
     static QString errorToolTip(const QString& text, const InputParseError& error);
+
+protected:
+    int itemCount() const override;
+    QString columnTitle(int column) const override;
 
 Q_SIGNALS:
     /// The user changed the sets: edited, added, removed or moved a row.

@@ -47,7 +47,7 @@ QIcon severityIcon(WarningsModel::Severity severity)
 } // namespace
 
 WarningsModel::WarningsModel(QObject* parent)
-    : QAbstractItemModel(parent)
+    : FlatListModel(NumColumns, parent)
 { }
 
 WarningsModel::Severity WarningsModel::severityOf(const QString& kind)
@@ -81,31 +81,9 @@ int WarningsModel::count(Severity severity) const
     return n;
 }
 
-QModelIndex WarningsModel::index(int row, int column, const QModelIndex& parent) const
-{
-    if (parent.isValid() || row < 0 || row >= m_warnings.size() || column < 0 || column >= NumColumns)
-        return {};
-    return createIndex(row, column);
-}
-
-QModelIndex WarningsModel::parent(const QModelIndex&) const
-{
-    return {};
-}
-
-int WarningsModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : int(m_warnings.size());
-}
-
-int WarningsModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : NumColumns;
-}
-
 QVariant WarningsModel::data(const QModelIndex& index, int role) const
 {
-    if (!index.isValid() || index.row() >= m_warnings.size())
+    if (!isItem(index))
         return {};
     const TraceWarning& w = m_warnings.at(index.row());
     const Severity severity = severityOf(w.kind);
@@ -169,11 +147,14 @@ QVariant WarningsModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-QVariant WarningsModel::headerData(int section, Qt::Orientation orientation, int role) const
+int WarningsModel::itemCount() const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractItemModel::headerData(section, orientation, role);
-    switch (section) {
+    return int(m_warnings.size());
+}
+
+QString WarningsModel::columnTitle(int column) const
+{
+    switch (column) {
     case KindColumn:
         return tr("Kind");
     case MessageColumn:
@@ -184,13 +165,6 @@ QVariant WarningsModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Line");
     }
     return {};
-}
-
-Qt::ItemFlags WarningsModel::flags(const QModelIndex& index) const
-{
-    if (!index.isValid())
-        return Qt::NoItemFlags;
-    return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemNeverHasChildren;
 }
 
 } // namespace jitscope

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "execute/executor.h"
+#include "flatlistmodel.h"
 
-#include <QAbstractItemModel>
 #include <QStringList>
 #include <QVector>
 
@@ -10,7 +10,7 @@ namespace jitscope {
 
 /// The warnings of a check, one row each: kind (with a severity icon), message, the input set whose trace raised
 /// it and the source line; the suggested fix is in the tooltip. Filled from the report's warnings by setWarnings().
-class WarningsModel : public QAbstractItemModel
+class WarningsModel : public FlatListModel
 {
     Q_OBJECT
 public:
@@ -37,13 +37,11 @@ public:
 
     static Severity severityOf(const QString& kind);
 
-    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
-    QModelIndex parent(const QModelIndex& child) const override;
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-    Qt::ItemFlags flags(const QModelIndex& index) const override;
+
+protected:
+    int itemCount() const override;
+    QString columnTitle(int column) const override;
 
 private:
     QVector<TraceWarning> m_warnings;
