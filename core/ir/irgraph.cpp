@@ -7,6 +7,13 @@
 
 namespace jitscope {
 
+QString Diagnostic::toString() const
+{
+    if (location.line > 0)
+        return QStringLiteral("%1:%2:%3: %4").arg(location.file).arg(location.line).arg(location.column).arg(message);
+    return QStringLiteral("%1: %2").arg(location.file, message);
+}
+
 bool IrNode::hasAttribute(const QString& name) const
 {
     for (const auto& a : attributes)

@@ -111,6 +111,13 @@ private Q_SLOTS:
         QVERIFY(!error.isEmpty());
         QVERIFY(g.isEmpty());
     }
+
+    void shapeTexts()
+    {
+        QCOMPARE(shapeText({ 1, 3, 224, 224 }), QStringLiteral("[1, 3, 224, 224]"));
+        QCOMPARE(shapeText({}), QStringLiteral("[]"));
+        QCOMPARE(shapeText({ 2, -1 }, ShapeStyle::Compact), QStringLiteral("[2,?]"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestIrGraph)

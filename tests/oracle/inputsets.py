@@ -1,4 +1,4 @@
-"""Python twin of core/inputspec.{h,cpp}: parse JitScope's SET syntax and create the values.
+"""Python twin of core/inputs/inputset.{h,cpp} and core/inputs/dtype.{h,cpp}: parse JitScope's SET syntax and create the values.
 
     f32[3,4,5]; i64[2]=zeros; 3; 2.5; true; none; (f32[2],3); [i64[1],i64[2]]
 
@@ -33,7 +33,7 @@ DTYPES = {
     "u8": torch.uint8, "bool": torch.bool,
 }
 
-# spellings accepted by canonicalDtype() in core/inputspec.cpp
+# spellings accepted by canonicalDtype() (the dtype table in core/inputs/dtype.cpp)
 _ALIASES = {
     "f32": "f32", "float": "f32", "float32": "f32", "f64": "f64", "double": "f64",
     "float64": "f64", "f16": "f16", "half": "f16", "float16": "f16", "bf16": "bf16",

@@ -7,7 +7,7 @@ torch.manual_seed(0) then <module>(**ctor) (and .eval() when "eval" is true); th
 module is saved to tests/data/archives/<archive> (existing archives are reused, never rewritten):
     {"name": ..., "module": "<class>", "ctor": {...}, "eval": bool, "archive": "archives/<x>.pt",
      "sets": [...]}
-Sets use JitScope's SET syntax (tests/oracle/inputsets.py, core/inputspec.h); every set is
+Sets use JitScope's SET syntax (tests/oracle/inputsets.py, core/inputs/inputset.h); every set is
 created from a fresh torch.manual_seed(seed) ("seed" defaults to 0).
 """
 

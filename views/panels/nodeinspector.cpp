@@ -24,12 +24,8 @@ QString valueText(const IrGraph& graph, int valueId)
         QStringList parts;
         if (!v.tensor->dtype.isEmpty())
             parts << esc(v.tensor->dtype);
-        if (v.tensor->sizes) {
-            QStringList dims;
-            for (qint64 d : *v.tensor->sizes)
-                dims << (d < 0 ? QStringLiteral("*") : QString::number(d));
-            parts << QLatin1Char('[') + dims.join(QLatin1String(", ")) + QLatin1Char(']');
-        }
+        if (v.tensor->sizes)
+            parts << shapeText(*v.tensor->sizes);
         if (!v.tensor->device.isEmpty())
             parts << esc(v.tensor->device);
         if (!parts.isEmpty())

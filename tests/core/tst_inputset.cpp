@@ -4,7 +4,7 @@
 
 using namespace jitscope;
 
-class TestInputSpec : public QObject
+class TestInputSet : public QObject
 {
     Q_OBJECT
 
@@ -95,7 +95,35 @@ private Q_SLOTS:
         QCOMPARE(canonicalDtype(QStringLiteral("torch.complex64")), QString());
         QCOMPARE(dtypeElementSize(QStringLiteral("bf16")), 2);
     }
+
+    void dtypeTable()
+    {
+        QCOMPARE(dtypeShortNames(), QStringLiteral("f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool"));
+        for (const DtypeInfo& d : dtypes()) {
+            QCOMPARE(findDtype(d.name), &d);
+            QCOMPARE(findDtype(QStringLiteral("torch.") + d.torchName), &d);
+            QCOMPARE(dtypeFromTorchName(d.torchName), &d);
+            for (const QString& alias : d.aliases)
+                QCOMPARE(canonicalDtype(alias), d.name);
+            QCOMPARE(dtypeFromIrName(d.irName), &d);
+            QVERIFY(d.elementSize > 0);
+        }
+        QCOMPARE(dtypeFromIrName(QStringLiteral("Long"))->torchName, QStringLiteral("int64"));
+        QCOMPARE(dtypeFromTorchName(QStringLiteral("half"))->name, QStringLiteral("f16"));
+        QCOMPARE(dtypeFromTorchName(QStringLiteral("f16")), nullptr); // torch.f16 does not exist
+        QCOMPARE(findDtype(QStringLiteral("complex64")), nullptr);
+    }
+
+    void enumTexts()
+    {
+        for (auto fill : { InputValue::Fill::Rand, InputValue::Fill::Randn, InputValue::Fill::Zeros,
+                 InputValue::Fill::Ones, InputValue::Fill::Arange, InputValue::Fill::Full, InputValue::Fill::Values })
+            QCOMPARE(fillFromText(toText(fill)), fill);
+        QCOMPARE(fillFromText(QStringLiteral("empty")), std::nullopt);
+        QCOMPARE(toText(InputValue::Kind::Tensor), QStringLiteral("tensor"));
+        QCOMPARE(toText(InputValue::Kind::None), QStringLiteral("none"));
+    }
 };
 
-QTEST_GUILESS_MAIN(TestInputSpec)
-#include "tst_inputspec.moc"
+QTEST_GUILESS_MAIN(TestInputSet)
+#include "tst_inputset.moc"
