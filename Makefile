@@ -3,7 +3,7 @@ BUILD ?= build
 PY ?= /usr/bin/python3
 JOBS ?= $(shell nproc)
 
-.PHONY: deps configure build run test clean format
+.PHONY: deps configure build run test deb clean format
 
 deps:
 	bash packaging/install-deps.sh
@@ -21,6 +21,11 @@ run: build
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# The Debian package, build/jitscope_VERSION_ARCH.deb (CPack; dpkg-shlibdeps computes Depends).
+deb: build
+	bash packaging/install-deps.sh --package
+	cd $(BUILD) && cpack -G DEB
 
 format:
 	git ls-files '*.cpp' '*.h' | xargs clang-format -i

@@ -12,7 +12,12 @@ PACKAGES=(
   libbenchmark-dev
   python3-torch
   xvfb xauth
+  desktop-file-utils appstream
 )
+# `make deb` also needs dpkg-shlibdeps (dpkg-dev) and checks the package with lintian.
+if [ "${1:-}" = "--package" ]; then
+  PACKAGES+=(dpkg-dev lintian)
+fi
 # Optional: torchvision for the resnet tests (skipped by the tests when missing).
 OPTIONAL=(python3-torchvision)
 
