@@ -246,7 +246,7 @@ class Places:
 
     def error(self, exc):
         """An exception as JitScope shows it: type, message, the user's line and column, the user's frames."""
-        message = str(exc)
+        message = _without_bridge_frames(str(exc))
         d = {"type": type(exc).__name__, "message": message.strip()}
         frames = [fr for fr in traceback.extract_tb(exc.__traceback__) if self.is_user(fr.filename)]
         d["traceback"] = [{"file": os.path.realpath(fr.filename), "line": fr.lineno, "function": fr.name,
@@ -278,6 +278,11 @@ class Places:
 # Recording torch.jit's entry points
 
 
+def _without_bridge_frames(message):
+    """PyTorch's check message quotes the Python stack of the trace: this bridge's frames are not the user's."""
+    return "\n".join(line for line in message.split("\n") if BRIDGE_FILE not in line)
+
+
 def _target(obj):
     import torch
     if isinstance(obj, torch.nn.Module):
@@ -304,6 +309,7 @@ class Recorder:
         self.places = places
         self.out_dir = out_dir
         self.calls = []
+        self.traced = set()  # ids of what recorded trace calls returned: not the file's own definitions
         self.depth = 0  # > 0 while inside a recorded call: PyTorch's own nested calls are not the file's
 
     def _warnings(self, caught):
@@ -371,7 +377,7 @@ class Recorder:
                 call["ok"] = False
                 call["error"] = self.places.error(e)
                 if isinstance(e, torch.jit.TracingCheckError):
-                    call["verdict"] = {"checked": True, "ok": False, "message": str(e).strip()}
+                    call["verdict"] = {"checked": True, "ok": False, "message": _without_bridge_frames(str(e).strip())}
                 result = None
                 error = e
         call["warnings"] = self._warnings(caught)
@@ -380,6 +386,8 @@ class Recorder:
             call["verdict"] = {"checked": True, "ok": not mismatch,
                                "message": "\n".join(w["message"] for w in mismatch)}
         if result is not None:
+            if api != "script":
+                self.traced.add(id(result))
             self._describe_result(call, api, result)
             call["archive"] = self._save(result, call["index"])
         if api == "trace" and isinstance(example, (torch.Tensor, tuple)) and obj is not None:
@@ -438,12 +446,14 @@ def _modifier(fn):
             ji.FunctionModifiers.UNUSED: "unused"}.get(m, "")
 
 
-def collect_definitions(namespace, places, out_dir):
+def collect_definitions(namespace, places, out_dir, traced):
     import torch
     modules, functions = [], []
     for name, obj in list(namespace.items()):
         if inspect.isclass(obj) and issubclass(obj, torch.nn.Module) and obj.__module__ == "__main__":
             modules.append(_module_record(name, obj, namespace, places, out_dir, len(modules)))
+        elif isinstance(obj, torch.jit.ScriptFunction) and id(obj) in traced:
+            continue  # a trace's result (`a = torch.jit.trace(f, ...)`): listed with its call
         elif isinstance(obj, torch.jit.ScriptFunction):
             functions.append({"name": name, "line": _line_of(obj), "scripted": True, "script_ok": True,
                               "graph": graph_json(obj.graph)})
@@ -575,7 +585,7 @@ def run(user_file, out_dir):
             setattr(torch.jit, api, real)
     result["calls"] = recorder.calls
     if namespace.get("__name__") == "__main__":
-        modules, functions, inputs = collect_definitions(namespace, places, out_dir)
+        modules, functions, inputs = collect_definitions(namespace, places, out_dir, recorder.traced)
         result.update(modules=modules, functions=functions, input_sets=inputs)
     return result
 
