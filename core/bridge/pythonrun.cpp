@@ -1,0 +1,381 @@
+#include "bridge/pythonrun.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <csignal>
+#include <unistd.h>
+
+namespace jitscope {
+
+struct PythonRunFolder
+{
+    QTemporaryDir dir { QDir::tempPath() + QStringLiteral("/jitscope-python-XXXXXX") };
+};
+
+namespace {
+
+/// Keeps the first and the last @p limit / 2 bytes of a stream, and how much was dropped between them.
+class CappedOutput
+{
+public:
+    explicit CappedOutput(qint64 limit)
+        : m_half(std::max<qint64>(limit / 2, 1))
+    { }
+
+    void append(const QByteArray& data)
+    {
+        m_total += data.size();
+        const qint64 room = m_half - m_head.size();
+        if (room > 0)
+            m_head += data.left(room);
+        if (data.size() > room) {
+            m_tail += data.mid(std::max<qint64>(room, 0));
+            if (m_tail.size() > m_half)
+                m_tail = m_tail.right(m_half);
+        }
+    }
+
+    bool truncated() const { return m_total > m_head.size() + m_tail.size(); }
+
+    QString text() const
+    {
+        if (!truncated())
+            return QString::fromUtf8(m_head + m_tail);
+        return QString::fromUtf8(m_head)
+            + QStringLiteral("\n[... %1 bytes left out ...]\n").arg(m_total - m_head.size() - m_tail.size())
+            + QString::fromUtf8(m_tail);
+    }
+
+private:
+    qint64 m_half;
+    qint64 m_total = 0;
+    QByteArray m_head;
+    QByteArray m_tail;
+};
+
+QString str(const QJsonObject& o, const char* key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+SourceLocation locationOf(const QJsonObject& o, const char* fileKey = "file", const char* lineKey = "line")
+{
+    SourceLocation l;
+    l.file = o.value(QLatin1String(fileKey)).toString();
+    l.line = o.value(QLatin1String(lineKey)).toInt();
+    l.column = o.value(QLatin1String("column")).toInt();
+    return l;
+}
+
+/// A Python exception as one diagnostic: TorchScript's own first line for compile errors ("cannot statically
+/// infer..."), else "Type: message", at the user's place.
+Diagnostic diagnosticOf(const QJsonObject& e, const QString& file)
+{
+    Diagnostic d;
+    d.location = locationOf(e);
+    if (d.location.file.isEmpty())
+        d.location.file = file;
+    const QString type = str(e, "type");
+    QString message = str(e, "summary");
+    if (message.isEmpty())
+        message = str(e, "message").section(QLatin1Char('\n'), 0, 0).trimmed();
+    d.message = type.isEmpty() || message.startsWith(type) ? message : type + QStringLiteral(": ") + message;
+    return d;
+}
+
+IrGraph graphOf(const QJsonValue& v)
+{
+    if (!v.isObject())
+        return {};
+    return IrGraph::fromJson(v.toObject());
+}
+
+QString setOf(const QJsonValue& v)
+{
+    return v.toObject().value(QLatin1String("set")).toString();
+}
+
+QVector<PythonWarning> warningsOf(const QJsonValue& v)
+{
+    QVector<PythonWarning> out;
+    for (const QJsonValue& w : v.toArray()) {
+        const QJsonObject o = w.toObject();
+        PythonWarning pw;
+        pw.category = str(o, "category");
+        pw.message = str(o, "message");
+        pw.location = locationOf(o);
+        pw.userCode = o.value(QLatin1String("user")).toBool();
+        out.push_back(pw);
+    }
+    return out;
+}
+
+PythonCall callOf(const QJsonObject& o, const QString& file)
+{
+    PythonCall c;
+    c.index = o.value(QLatin1String("index")).toInt();
+    c.api = str(o, "api");
+    c.location = locationOf(o);
+    const QJsonObject target = o.value(QLatin1String("target")).toObject();
+    c.target = str(target, "name");
+    c.targetKind = str(target, "kind");
+    c.targetLine = target.value(QLatin1String("line")).toInt();
+    c.ok = o.value(QLatin1String("ok")).toBool();
+    if (o.contains(QLatin1String("error")))
+        c.error = diagnosticOf(o.value(QLatin1String("error")).toObject(), file);
+    c.exampleInputs = setOf(o.value(QLatin1String("example_inputs")));
+    for (const QJsonValue& ci : o.value(QLatin1String("check_inputs")).toArray())
+        c.checkInputs << setOf(ci);
+    c.graph = graphOf(o.value(QLatin1String("graph")));
+    c.text = o.value(QLatin1String("graph")).toObject().value(QLatin1String("text")).toString();
+    for (const QJsonValue& t : o.value(QLatin1String("traces")).toArray()) {
+        const QJsonObject to = t.toObject();
+        PythonTrace pt;
+        pt.inputs = setOf(to.value(QLatin1String("inputs")));
+        pt.ok = to.contains(QLatin1String("graph"));
+        if (to.contains(QLatin1String("error")))
+            pt.error = diagnosticOf(to.value(QLatin1String("error")).toObject(), file);
+        pt.graph = graphOf(to.value(QLatin1String("graph")));
+        pt.text = to.value(QLatin1String("graph")).toObject().value(QLatin1String("text")).toString();
+        pt.warnings = warningsOf(to.value(QLatin1String("warnings")));
+        c.traces.push_back(pt);
+    }
+    c.warnings = warningsOf(o.value(QLatin1String("warnings")));
+    const QJsonObject verdict = o.value(QLatin1String("verdict")).toObject();
+    c.checked = verdict.value(QLatin1String("checked")).toBool();
+    c.checkPassed = verdict.value(QLatin1String("ok")).toBool(true);
+    c.checkMessage = str(verdict, "message");
+    c.archive = o.value(QLatin1String("archive")).toString();
+    return c;
+}
+
+PythonModule moduleOf(const QJsonObject& o, const QString& file)
+{
+    PythonModule m;
+    m.className = str(o, "class");
+    m.line = o.value(QLatin1String("line")).toInt();
+    for (const QJsonValue& i : o.value(QLatin1String("instances")).toArray())
+        m.instances << i.toString();
+    m.scriptedInstance = str(o, "instance");
+    for (const QJsonValue& mv : o.value(QLatin1String("methods")).toArray()) {
+        const QJsonObject mo = mv.toObject();
+        PythonMethod pm;
+        pm.name = str(mo, "name");
+        pm.line = mo.value(QLatin1String("line")).toInt();
+        pm.modifier = str(mo, "modifier");
+        pm.compiled = mo.value(QLatin1String("compiled")).toBool();
+        pm.how = str(mo, "how");
+        pm.graph = graphOf(mo.value(QLatin1String("graph")));
+        pm.text = mo.value(QLatin1String("graph")).toObject().value(QLatin1String("text")).toString();
+        m.methods.push_back(pm);
+    }
+    for (const QJsonValue& a : o.value(QLatin1String("attributes")).toArray())
+        m.attributes.push_back({ str(a.toObject(), "name"), str(a.toObject(), "type"), str(a.toObject(), "value") });
+    for (const QJsonValue& a : o.value(QLatin1String("constants")).toArray())
+        m.constants.push_back({ str(a.toObject(), "name"), QString(), str(a.toObject(), "value") });
+    m.scriptOk = !o.contains(QLatin1String("script_error"));
+    if (!m.scriptOk)
+        m.scriptError = diagnosticOf(o.value(QLatin1String("script_error")).toObject(), file);
+    m.archive = str(o, "archive");
+    return m;
+}
+
+PythonFunction functionOf(const QJsonObject& o, const QString& file)
+{
+    PythonFunction f;
+    f.name = str(o, "name");
+    f.line = o.value(QLatin1String("line")).toInt();
+    f.modifier = str(o, "modifier");
+    f.scriptOk = o.value(QLatin1String("script_ok")).toBool();
+    if (o.contains(QLatin1String("script_error")))
+        f.scriptError = diagnosticOf(o.value(QLatin1String("script_error")).toObject(), file);
+    f.graph = graphOf(o.value(QLatin1String("graph")));
+    f.text = o.value(QLatin1String("graph")).toObject().value(QLatin1String("text")).toString();
+    return f;
+}
+
+PythonRun failed(const QString& path, const QString& status, const QString& message)
+{
+    PythonRun r;
+    r.status = status;
+    r.error.location.file = path;
+    r.error.message = message;
+    return r;
+}
+
+/// The last line of the file's stderr that says what went wrong (faulthandler's "Fatal Python error: ..." when
+/// the interpreter crashed), for messages.
+QString lastErrorLine(const QString& stderrText)
+{
+    const QStringList lines = stderrText.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (auto it = lines.crbegin(); it != lines.crend(); ++it)
+        if (it->startsWith(QLatin1String("Fatal Python error")) || it->contains(QLatin1String("Error")))
+            return it->trimmed();
+    return {};
+}
+
+} // namespace
+
+QString pythonInterpreter(const PythonOptions& options)
+{
+    if (!options.python.isEmpty())
+        return options.python;
+    const QString env = qEnvironmentVariable("JITSCOPE_PYTHON");
+    return env.isEmpty() ? QStringLiteral("/usr/bin/python3") : env;
+}
+
+QString bridgeScript(const PythonOptions& options)
+{
+    if (!options.bridge.isEmpty())
+        return options.bridge;
+    const QString env = qEnvironmentVariable("JITSCOPE_BRIDGE");
+    if (!env.isEmpty())
+        return env;
+    QStringList candidates;
+    if (QCoreApplication::instance())
+        candidates << QCoreApplication::applicationDirPath()
+                + QStringLiteral("/../share/jitscope/python/jitscope_bridge.py");
+    candidates << QStringLiteral(JITSCOPE_SOURCE_DIR "/resources/python/jitscope_bridge.py");
+    for (const QString& c : std::as_const(candidates))
+        if (QFileInfo::exists(c))
+            return QFileInfo(c).canonicalFilePath();
+    return candidates.constLast();
+}
+
+bool parsePythonRecord(const QByteArray& json, PythonRun& run, QString* error)
+{
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &pe);
+    if (!doc.isObject()) {
+        if (error)
+            *error = QStringLiteral("the bridge's record is not JSON: %1").arg(pe.errorString());
+        return false;
+    }
+    const QJsonObject o = doc.object();
+    if (o.value(QLatin1String("protocol")).toInt() != 1) {
+        if (error)
+            *error = QStringLiteral("the bridge speaks protocol %1, JitScope 1")
+                         .arg(o.value(QLatin1String("protocol")).toInt());
+        return false;
+    }
+    const QString file = str(o, "file");
+    run.status = str(o, "status");
+    run.torchVersion = str(o, "torch");
+    run.exitCode = o.value(QLatin1String("exit_code")).toInt();
+    if (o.contains(QLatin1String("error")))
+        run.error = diagnosticOf(o.value(QLatin1String("error")).toObject(), file);
+    for (const QJsonValue& c : o.value(QLatin1String("calls")).toArray())
+        run.calls.push_back(callOf(c.toObject(), file));
+    for (const QJsonValue& m : o.value(QLatin1String("modules")).toArray())
+        run.modules.push_back(moduleOf(m.toObject(), file));
+    for (const QJsonValue& f : o.value(QLatin1String("functions")).toArray())
+        run.functions.push_back(functionOf(f.toObject(), file));
+    const QJsonObject sets = o.value(QLatin1String("input_sets")).toObject();
+    run.inputs = setOf(sets.value(QLatin1String("inputs")));
+    for (const QJsonValue& c : sets.value(QLatin1String("check_inputs")).toArray())
+        run.checkInputs << setOf(c);
+    run.ok = true;
+    return true;
+}
+
+PythonRun runPythonFile(const QString& path, const PythonOptions& options)
+{
+    const QFileInfo info(path);
+    if (!info.isFile())
+        return failed(path, QStringLiteral("error"), QStringLiteral("not a regular file"));
+    const QString python = pythonInterpreter(options);
+    const QString bridge = bridgeScript(options);
+    if (!QFileInfo(bridge).isFile())
+        return failed(
+            path, QStringLiteral("error"), QStringLiteral("JitScope's Python bridge is missing: %1").arg(bridge));
+    auto folder = std::make_shared<PythonRunFolder>();
+    if (!folder->dir.isValid())
+        return failed(path, QStringLiteral("error"),
+            QStringLiteral("cannot make a temporary folder: %1").arg(folder->dir.errorString()));
+
+    QProcess child;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("PYTHONDONTWRITEBYTECODE"), QStringLiteral("1")); // no __pycache__ left in their folder
+    env.insert(QStringLiteral("PYTHONFAULTHANDLER"), QStringLiteral("1")); // a crash says where on stderr
+    env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
+    child.setProcessEnvironment(env);
+    child.setWorkingDirectory(info.absolutePath());
+    // Its own process group, so that what the file starts (subprocesses, DataLoader workers) dies with it.
+    child.setChildProcessModifier([] { ::setpgid(0, 0); });
+    child.start(python, { bridge, info.absoluteFilePath(), QStringLiteral("--out"), folder->dir.path() });
+    if (!child.waitForStarted(10000))
+        return failed(path, QStringLiteral("error"),
+            QStringLiteral("cannot start %1: %2 (choose another with --python=PATH or JITSCOPE_PYTHON)")
+                .arg(python, child.errorString()));
+
+    CappedOutput out(options.maxOutputBytes);
+    CappedOutput err(options.maxOutputBytes);
+    QElapsedTimer clock;
+    clock.start();
+    QString stopped;
+    const qint64 pid = child.processId();
+    while (!child.waitForFinished(50)) {
+        out.append(child.readAllStandardOutput());
+        err.append(child.readAllStandardError());
+        if (options.cancel && options.cancel->load())
+            stopped = QStringLiteral("cancelled");
+        else if (options.timeoutMs > 0 && clock.elapsed() > options.timeoutMs)
+            stopped = QStringLiteral("timeout");
+        if (!stopped.isEmpty()) {
+            ::kill(-pid, SIGKILL);
+            child.kill();
+            child.waitForFinished(2000);
+            break;
+        }
+    }
+    if (child.state() == QProcess::NotRunning && pid > 0)
+        ::kill(-pid, SIGKILL); // children the file left behind
+    out.append(child.readAllStandardOutput());
+    err.append(child.readAllStandardError());
+
+    PythonRun run;
+    run.python = python;
+    run.stdoutText = out.text();
+    run.stderrText = err.text();
+    run.outputTruncated = out.truncated() || err.truncated();
+    run.folder = folder->dir.path();
+    run.folderHandle = folder;
+    run.error.location.file = path;
+    if (!stopped.isEmpty()) {
+        run.status = stopped;
+        run.error.message = stopped == QLatin1String("cancelled")
+            ? QStringLiteral("Python run cancelled")
+            : QStringLiteral("Python did not finish within %1 s (a loop that never ends?); stopped")
+                  .arg(options.timeoutMs / 1000.0);
+        return run;
+    }
+    QFile record(folder->dir.filePath(QStringLiteral("result.json")));
+    if (child.exitStatus() == QProcess::CrashExit || !record.open(QIODevice::ReadOnly)) {
+        run.status = QStringLiteral("crashed");
+        const QString why = lastErrorLine(run.stderrText);
+        run.error.message = child.exitStatus() == QProcess::CrashExit
+            ? QStringLiteral("Python stopped abnormally (killed by a signal)%1")
+                  .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why)
+            : QStringLiteral("Python exited with status %1 before the bridge wrote its record%2")
+                  .arg(child.exitCode())
+                  .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why);
+        return run;
+    }
+    QString parseError;
+    if (!parsePythonRecord(record.readAll(), run, &parseError)) {
+        run.status = QStringLiteral("crashed");
+        run.error.message = parseError;
+    }
+    return run;
+}
+
+} // namespace jitscope

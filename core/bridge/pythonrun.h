@@ -1,0 +1,146 @@
+#pragma once
+
+#include "ir/irgraph.h"
+
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <atomic>
+#include <memory>
+
+namespace jitscope {
+
+/// Owns the folder of a run's archives (a temporary folder, removed with the last PythonRun that holds it).
+struct PythonRunFolder;
+
+/// How to run a user's .py file under the system's PyTorch (resources/python/jitscope_bridge.py, in a child process).
+struct PythonOptions
+{
+    QString python; ///< the interpreter; empty: $JITSCOPE_PYTHON, else /usr/bin/python3
+    QString bridge; ///< the bridge script; empty: $JITSCOPE_BRIDGE, else the installed or source-tree copy
+    int timeoutMs = 600 * 1000; ///< the child is killed after this long (0: no limit)
+    const std::atomic<bool>* cancel = nullptr; ///< polled every 50 ms; the child is killed when set
+    qint64 maxOutputBytes = qint64(1) << 20; ///< of the file's stdout and of its stderr kept (head and tail)
+};
+
+/// A TracerWarning (or any other warning) a call raised, at the place Python reported it.
+struct PythonWarning
+{
+    QString category; ///< "TracerWarning", "UserWarning", ...
+    QString message;
+    SourceLocation location; ///< column 0: Python's warnings carry lines only
+    bool userCode = false; ///< raised in the user's code, not inside torch
+};
+
+/// One trace of a recorded torch.jit.trace call, on the example inputs or on one check input.
+struct PythonTrace
+{
+    QString inputs; ///< the input set in JitScope's SET syntax (dtypes and shapes; values are the file's own)
+    bool ok = false;
+    Diagnostic error;
+    IrGraph graph; ///< as torch.jit.trace recorded it, nodes with the user's lines and module scopes
+    QString text; ///< print(traced.graph)
+    QVector<PythonWarning> warnings;
+};
+
+/// A torch.jit.trace / trace_module / script call the file made.
+struct PythonCall
+{
+    int index = 0;
+    QString api; ///< "trace", "trace_module", "script"
+    SourceLocation location; ///< the call's line in the user's file
+    QString target; ///< "fn", "MyModule.forward"
+    QString targetKind; ///< "function", "module", "method"
+    int targetLine = 0; ///< where the function or class is defined
+    bool ok = false;
+    Diagnostic error; ///< PyTorch's exception (a TracingCheckError, a compile error) at the user's place
+    QString exampleInputs; ///< SET syntax
+    QStringList checkInputs;
+    QString text; ///< print(result.graph)
+    IrGraph graph;
+    QVector<PythonTrace> traces; ///< trace calls: one per input set, the example inputs first
+    QVector<PythonWarning> warnings; ///< raised during the call itself (the trace and PyTorch's own check)
+    bool checked = false; ///< PyTorch checked the trace (check_trace, with or without check_inputs)
+    bool checkPassed = true;
+    QString checkMessage; ///< PyTorch's own text: "Tracing failed sanity checks! ..." or the output mismatch
+    QString archive; ///< torch.jit.save of the result, empty when it could not be saved
+};
+
+struct PythonMethod
+{
+    QString name;
+    int line = 0;
+    QString modifier; ///< "export", "ignore", "unused" or empty
+    bool compiled = false;
+    QString how; ///< compiled methods: "forward", "export" or "implicit" (called from a compiled one)
+    IrGraph graph;
+    QString text;
+};
+
+struct PythonModule
+{
+    QString className;
+    int line = 0;
+    QStringList instances; ///< the file's variables holding one
+    QString scriptedInstance; ///< the variable scripted, or "fresh" (constructed without arguments), or empty
+    QVector<PythonMethod> methods;
+    struct Attribute
+    {
+        QString name;
+        QString type;
+        QString value;
+    };
+    QVector<Attribute> attributes;
+    QVector<Attribute> constants; ///< Final and __constants__ (type empty)
+    bool scriptOk = false;
+    Diagnostic scriptError;
+    QString archive;
+};
+
+struct PythonFunction
+{
+    QString name;
+    int line = 0;
+    QString modifier;
+    bool scriptOk = false;
+    Diagnostic scriptError;
+    IrGraph graph;
+    QString text;
+};
+
+/// What running a .py file under PyTorch recorded. Complete: nothing refers back into the child process; the
+/// archives live in `folder` while the PythonRun that owns it lives.
+struct PythonRun
+{
+    bool ok = false; ///< the bridge ran and wrote its record (the file itself may still have raised)
+    Diagnostic error; ///< why not, or the file's own exception (with its line) when status is "error"
+    QString status; ///< "ok", "error" (the file raised), "exit" (sys.exit), "crashed", "timeout", "cancelled"
+    int exitCode = 0; ///< sys.exit's code
+    QString python; ///< the interpreter used
+    QString torchVersion;
+    QString stdoutText; ///< the file's output, at most PythonOptions::maxOutputBytes each (head and tail)
+    QString stderrText;
+    bool outputTruncated = false;
+    QVector<PythonCall> calls;
+    QVector<PythonModule> modules;
+    QVector<PythonFunction> functions;
+    QString inputs; ///< the file's `inputs` variable in SET syntax, empty if none or not expressible
+    QStringList checkInputs;
+    QString folder; ///< where the archives are (deleted with the last copy of the run's handle)
+    std::shared_ptr<const PythonRunFolder> folderHandle;
+};
+
+/// Runs @p path under the system's PyTorch and records what it did. Never throws; blocks until the child ends
+/// (honouring options.cancel and timeoutMs within 50 ms). Running the file runs its code: call it only after the
+/// user consented.
+PythonRun runPythonFile(const QString& path, const PythonOptions& options = {});
+
+/// Parses the bridge's result.json (protocol 1) into @p run. False with @p error on malformed input.
+bool parsePythonRecord(const QByteArray& json, PythonRun& run, QString* error = nullptr);
+
+/// The interpreter and bridge script that options select (for messages and --version).
+QString pythonInterpreter(const PythonOptions& options);
+QString bridgeScript(const PythonOptions& options);
+
+} // namespace jitscope

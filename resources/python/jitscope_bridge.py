@@ -1,0 +1,611 @@
+#!/usr/bin/python3
+"""JitScope's bridge to the system's PyTorch: runs a user's .py file as Python would and records what PyTorch does.
+
+    python3 jitscope_bridge.py FILE --out DIR
+
+JitScope starts this script in its own process, only after the user consented to running the file. The file runs
+as `__main__`, with its folder first on sys.path and as the working directory, and its own stdout and stderr (read
+by JitScope from the pipes). Every torch.jit.trace, torch.jit.trace_module and torch.jit.script call the file makes
+is recorded: its line, target, example and check inputs, the real graph of every trace (one per check input, as
+torch.jit.trace's check traces them), the TracerWarnings with the user's line, PyTorch's own check verdict and
+message, the script graphs, and an archive (torch.jit.save) of each result. After the file ran, the nn.Module
+classes, their instances, the plain functions and the `inputs` / `check_inputs` variables are listed, each module
+scripted as torch.jit.script would compile it.
+
+Everything goes into DIR/result.json (written once, at the end; its "protocol" says the format's version) and the
+archives beside it. Graphs use JitScope's IR snapshot form (IrGraph::toJson in core/ir), numbered the way
+core/ir/irsnapshot.cpp numbers a libtorch graph, so that JitScope diffs them like its own.
+"""
+import argparse
+import contextlib
+import inspect
+import json
+import os
+import random
+import re
+import sys
+import traceback
+import types
+import warnings
+
+PROTOCOL = 1
+BRIDGE_FILE = os.path.realpath(__file__)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Graphs in JitScope's IR snapshot form
+
+
+def _num(v):
+    """A number as C++'s ostream prints a double (%g, 6 significant digits) or an int."""
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, int):
+        return str(v)
+    return "%g" % v
+
+
+_TENSOR_TYPE_NAMES = {
+    "float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
+    "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
+    "complex64": "ComplexFloat", "complex128": "ComplexDouble",
+}
+
+
+def _attribute_value(node, name):
+    """An attribute's value as core/ir/irsnapshot.cpp's attributeValue() prints it."""
+    kind = node.kindOf(name)
+    if kind in ("i", "f"):
+        return _num(getattr(node, kind)(name))
+    if kind == "s":
+        return node.s(name)
+    if kind in ("is", "fs", "ss"):
+        values = getattr(node, {"is": "is_"}.get(kind, kind))(name)
+        return "[" + ", ".join(_num(v) if kind != "ss" else v for v in values) + "]"
+    if kind == "ty":
+        return node.ty(name).annotation_str if hasattr(node.ty(name), "annotation_str") else str(node.ty(name))
+    if kind == "t":
+        t = node.t(name)
+        if t.numel() == 1:
+            return _num(t.item())
+        scalar = _TENSOR_TYPE_NAMES.get(str(t.dtype).replace("torch.", ""), str(t.dtype))
+        return "CPU%sType[%s]" % (scalar, ", ".join(str(d) for d in t.shape))
+    if kind == "ival":
+        return str(node.ival(name))
+    return "<%s>" % kind
+
+
+_LOCATION = re.compile(r" # (.*):(\d+):(\d+)$")
+
+
+class _Snapshot:
+    """A torch._C.Graph as IrGraph JSON: node ids depth-first, value ids in the order the C++ snapshot meets them."""
+
+    def __init__(self):
+        self.values = []
+        self.nodes = []
+        self.ids = {}
+
+    def value_id(self, v, producer):
+        key = v.unique()
+        if key in self.ids:
+            return self.ids[key]
+        ty = v.type()
+        # Type.str() is what C++ prints (str() gives the annotation: "Tensor" for every tensor type).
+        value = {"id": len(self.values), "name": v.debugName(), "type": ty.str(), "producer": producer}
+        if isinstance(ty, _torch().TensorType):
+            tensor = {}
+            if ty.scalarType() is not None:
+                tensor["dtype"] = ty.scalarType()
+            sizes = ty.varyingSizes()
+            if sizes is not None:
+                tensor["sizes"] = sizes  # None for a dimension of unknown size, as toJson() writes it
+            if ty.device() is not None:
+                tensor["device"] = str(ty.device())
+            value["tensor"] = tensor
+        self.ids[key] = value["id"]
+        self.values.append(value)
+        return value["id"]
+
+    def block(self, b, parent, parent_block):
+        out = {"inputs": [self.value_id(v, -1) for v in b.inputs()]}
+        out["nodes"] = [self.node(n, parent, parent_block) for n in b.nodes()]
+        out["outputs"] = [self.value_id(v, -1) for v in b.outputs()]
+        return out
+
+    def node(self, n, parent, parent_block):
+        nid = len(self.nodes)
+        self.nodes.append(None)
+        o = {"id": nid, "kind": n.kind(), "parent": parent, "parent_block": parent_block}
+        schema = n.schema()
+        if schema != "(no schema)":
+            o["schema"] = schema
+        o["inputs"] = [self.value_id(v, -1) for v in n.inputs()]
+        o["outputs"] = [self.value_id(v, nid) for v in n.outputs()]
+        first = str(n).split("\n", 1)[0]
+        names = list(n.attributeNames())
+        if names:
+            head = " = " + n.kind()
+            args = "(" + ", ".join("%" + v.debugName() for v in n.inputs()) + ")"
+            start = first.find(head)
+            end = first.rfind(args)
+            o["attribute_text"] = first[start + len(head):end] if start >= 0 and end > start else ""
+            o["attributes"] = [{"name": a, "kind": n.kindOf(a), "value": _attribute_value(n, a)} for a in names]
+        m = _LOCATION.search(first)
+        if m:
+            o["source"] = {"file": m.group(1), "line": int(m.group(2)), "column": int(m.group(3))}
+        scope = n.scopeName()
+        if scope:
+            o["scope"] = scope
+            last = scope.split("/")[-1]
+            if last.startswith("__module."):
+                o["module"] = last[len("__module."):]
+        blocks = [self.block(b, nid, k) for k, b in enumerate(n.blocks())]
+        if blocks:
+            o["blocks"] = blocks
+        self.nodes[nid] = o
+        return nid
+
+
+def graph_json(graph):
+    s = _Snapshot()
+    top = s.block(graph, -1, -1)
+    return {"inputs": top["inputs"], "outputs": top["outputs"], "nodes": top["nodes"], "values": s.values,
+            "node_table": s.nodes, "text": str(graph)}
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Values, errors and places
+
+
+def _torch():
+    import torch
+    return torch._C
+
+
+_SHORT_DTYPES = {
+    "float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16", "int64": "i64", "int32": "i32",
+    "int16": "i16", "int8": "i8", "uint8": "u8", "bool": "bool",
+}
+
+
+def describe(value, depth=0):
+    """A short, JSON-able description of a runtime value: kind, dtype and shape, items of containers."""
+    import torch
+    if depth > 20:
+        return {"kind": "other", "repr": "..."}
+    if isinstance(value, torch.Tensor):
+        dtype = str(value.dtype).replace("torch.", "")
+        d = {"kind": "tensor", "dtype": dtype, "shape": list(value.shape), "device": str(value.device)}
+        short = _SHORT_DTYPES.get(dtype)
+        if short:
+            d["set"] = "%s[%s]" % (short, ",".join(str(s) for s in value.shape))
+        return d
+    if isinstance(value, bool):
+        return {"kind": "bool", "value": value, "set": "true" if value else "false"}
+    if isinstance(value, int):
+        return {"kind": "int", "value": value, "set": str(value)}
+    if isinstance(value, float):
+        return {"kind": "float", "value": value, "set": repr(value)}
+    if value is None:
+        return {"kind": "none", "set": "none"}
+    if isinstance(value, str):
+        return {"kind": "str", "value": value[:200]}
+    if isinstance(value, (tuple, list)):
+        items = [describe(v, depth + 1) for v in value[:1000]]
+        d = {"kind": "tuple" if isinstance(value, tuple) else "list", "items": items}
+        if all("set" in i for i in items):
+            d["set"] = ("(%s)" if isinstance(value, tuple) else "[%s]") % ",".join(i["set"] for i in items)
+        return d
+    if isinstance(value, dict):
+        items = {str(k): describe(v, depth + 1) for k, v in list(value.items())[:1000]}
+        d = {"kind": "dict", "items": items}
+        if all("set" in i for i in items.values()):
+            d["set"] = "{%s}" % ", ".join("%s: %s" % (k, i["set"]) for k, i in items.items())
+        return d
+    return {"kind": "other", "type": type(value).__name__, "repr": repr(value)[:200]}
+
+
+def describe_args(args):
+    """An example-inputs argument as torch.jit.trace takes it: a tensor stands for a 1-tuple."""
+    import torch
+    if isinstance(args, torch.Tensor):
+        args = (args,)
+    d = describe(args)
+    if d.get("kind") == "tuple" and "set" in d:
+        d["set"] = "; ".join(i["set"] for i in d["items"])
+    return d
+
+
+_TS_PLACE = re.compile(r'File "(.*?)", line (\d+)')
+
+
+class Places:
+    """Which frames and error places are the user's (the file run, or any file outside torch and this bridge)."""
+
+    def __init__(self, user_file):
+        import torch
+        self.user_file = os.path.realpath(user_file)
+        self.torch_dir = os.path.dirname(os.path.realpath(torch.__file__))
+
+    def is_user(self, filename):
+        if not filename or filename.startswith("<"):
+            return False
+        path = os.path.realpath(filename)
+        return path != BRIDGE_FILE and not path.startswith(self.torch_dir + os.sep) and "/importlib/" not in path \
+            and os.path.basename(path) != "runpy.py"
+
+    def caller(self, depth=2):
+        """The nearest frame above this bridge's wrapper: (file, line) if it is the user's, else None."""
+        f = sys._getframe(depth)
+        while f is not None and os.path.realpath(f.f_code.co_filename) == BRIDGE_FILE:
+            f = f.f_back
+        if f is None or not self.is_user(f.f_code.co_filename):
+            return None
+        return os.path.realpath(f.f_code.co_filename), f.f_lineno
+
+    def error(self, exc):
+        """An exception as JitScope shows it: type, message, the user's line and column, the user's frames."""
+        message = _without_bridge_frames(str(exc))
+        d = {"type": type(exc).__name__, "message": message.strip()}
+        frames = [fr for fr in traceback.extract_tb(exc.__traceback__) if self.is_user(fr.filename)]
+        d["traceback"] = [{"file": os.path.realpath(fr.filename), "line": fr.lineno, "function": fr.name,
+                           "text": fr.line or ""} for fr in frames]
+        if frames:
+            d["file"], d["line"] = os.path.realpath(frames[-1].filename), frames[-1].lineno
+        if isinstance(exc, SyntaxError) and exc.lineno:
+            d["file"], d["line"], d["column"] = os.path.realpath(exc.filename or self.user_file), exc.lineno, \
+                max(0, (exc.offset or 1) - 1)
+        # TorchScript's compile errors quote the user's source: 'File "x.py", line 5', the line, a caret line.
+        places = [(m.group(1), int(m.group(2)), m.end()) for m in _TS_PLACE.finditer(message)]
+        user_places = [p for p in places if self.is_user(p[0])]
+        if user_places:
+            path, line, end = user_places[-1] if "<--- HERE" not in message else next(
+                (p for p in user_places if "<--- HERE" in message[p[2]:]), user_places[-1])
+            d["file"], d["line"] = os.path.realpath(path), line
+            rest = message[end:].split("\n")
+            for k in range(1, len(rest)):
+                if "<--- HERE" in rest[k] or re.match(r"^\s*~+\s*$", rest[k]):
+                    caret = len(rest[k]) - len(rest[k].lstrip(" "))
+                    d["column"] = caret
+                    break
+            first = message.split("\n", 1)[0].strip()
+            d["summary"] = first.rstrip(":")
+        return d
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Recording torch.jit's entry points
+
+
+def _without_bridge_frames(message):
+    """PyTorch's check message quotes the Python stack of the trace: this bridge's frames are not the user's."""
+    return "\n".join(line for line in message.split("\n") if BRIDGE_FILE not in line)
+
+
+def _target(obj):
+    import torch
+    if isinstance(obj, torch.nn.Module):
+        cls = type(obj)
+        return {"kind": "module", "class": cls.__name__, "name": cls.__name__ + ".forward",
+                "line": _line_of(cls)}
+    if inspect.ismethod(obj) and isinstance(obj.__self__, torch.nn.Module):
+        cls = type(obj.__self__)
+        return {"kind": "method", "class": cls.__name__, "name": cls.__name__ + "." + obj.__name__,
+                "line": _line_of(obj)}
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None) or type(obj).__name__
+    return {"kind": "function", "name": name, "line": _line_of(obj)}
+
+
+def _line_of(obj):
+    try:
+        return inspect.getsourcelines(obj)[1]
+    except (OSError, TypeError):
+        return 0
+
+
+class Recorder:
+    def __init__(self, places, out_dir):
+        self.places = places
+        self.out_dir = out_dir
+        self.calls = []
+        self.traced = set()  # ids of what recorded trace calls returned: not the file's own definitions
+        self.depth = 0  # > 0 while inside a recorded call: PyTorch's own nested calls are not the file's
+
+    def _warnings(self, caught):
+        out = []
+        for w in caught:
+            d = {"category": w.category.__name__, "message": str(w.message), "file": os.path.realpath(w.filename)
+                 if w.filename else "", "line": w.lineno}
+            d["user"] = self.places.is_user(w.filename)
+            out.append(d)
+        return out
+
+    @contextlib.contextmanager
+    def _catch(self):
+        import torch
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", torch.jit.TracerWarning)
+            torch.jit.TracerWarning.ignore_lib_warnings()  # as PyTorch does: library shape checks stay quiet
+            yield caught
+
+    def _save(self, result, index):
+        import torch
+        path = os.path.join(self.out_dir, "call-%d.pt" % index)
+        try:
+            torch.jit.save(result, path)
+            return os.path.basename(path)
+        except Exception as e:  # noqa: BLE001 (anything PyTorch raises: the archive is optional)
+            return {"error": str(e).strip().split("\n")[0]}
+
+    def wrap(self, api, real):
+        recorder = self
+
+        def wrapper(*args, **kwargs):
+            place = recorder.places.caller() if recorder.depth == 0 else None
+            if place is None:
+                return real(*args, **kwargs)
+            recorder.depth += 1
+            try:
+                return recorder.record(api, real, place, args, kwargs)
+            finally:
+                recorder.depth -= 1
+
+        wrapper.__wrapped__ = real
+        wrapper.__doc__ = real.__doc__
+        return wrapper
+
+    def record(self, api, real, place, args, kwargs):
+        import torch
+        call = {"index": len(self.calls), "api": api, "file": place[0], "line": place[1]}
+        self.calls.append(call)
+        obj = args[0] if args else kwargs.get("func", kwargs.get("mod", kwargs.get("obj")))
+        call["target"] = _target(obj) if obj is not None else {"kind": "unknown", "name": "?"}
+        call["kwargs"] = {k: repr(v)[:200] for k, v in kwargs.items() if k not in ("example_inputs", "check_inputs",
+                                                                                  "inputs")}
+        example = args[1] if len(args) > 1 else kwargs.get("example_inputs", kwargs.get("inputs"))
+        check_inputs = kwargs.get("check_inputs") if api != "script" else None
+        if api != "script":
+            call["example_inputs"] = describe_args(example)
+            if check_inputs is not None:
+                call["check_inputs"] = [describe_args(c) for c in check_inputs]
+        with self._catch() as caught:
+            try:
+                result = real(*args, **kwargs)
+                call["ok"] = True
+            except Exception as e:  # noqa: BLE001 (the file's call fails the way PyTorch makes it fail)
+                call["ok"] = False
+                call["error"] = self.places.error(e)
+                if isinstance(e, torch.jit.TracingCheckError):
+                    call["verdict"] = {"checked": True, "ok": False, "message": _without_bridge_frames(str(e).strip())}
+                result = None
+                error = e
+        call["warnings"] = self._warnings(caught)
+        if api == "trace" and "verdict" not in call and call["ok"] and kwargs.get("check_trace", True) is not False:
+            mismatch = [w for w in call["warnings"] if w["message"].startswith("Output nr ")]
+            call["verdict"] = {"checked": True, "ok": not mismatch,
+                               "message": "\n".join(w["message"] for w in mismatch)}
+        if result is not None:
+            if api != "script":
+                self.traced.add(id(result))
+            self._describe_result(call, api, result)
+            call["archive"] = self._save(result, call["index"])
+        if api == "trace" and isinstance(example, (torch.Tensor, tuple)) and obj is not None:
+            self._check_traces(call, obj, example, check_inputs, kwargs)
+        if not call["ok"]:
+            raise error
+        return result
+
+    def _describe_result(self, call, api, result):
+        import torch
+        if isinstance(result, torch.jit.ScriptFunction):
+            call["graph"] = graph_json(result.graph)
+        elif isinstance(result, torch.jit.ScriptModule):
+            if result._c._has_method("forward"):
+                call["graph"] = graph_json(result.graph)
+            call["methods"] = {name: graph_json(result._c._get_method(name).graph)
+                               for name in result._c._method_names()}
+
+    def _check_traces(self, call, obj, example, check_inputs, kwargs):
+        """One real trace per input set, as torch.jit.trace's check traces each check input, with its warnings.
+
+        The random state is put back afterwards: the rest of the file sees the numbers it would have seen."""
+        import torch
+        from torch.jit._trace import _clone_inputs
+        sets = [example] + list(check_inputs or [])
+        state = torch.random.get_rng_state(), random.getstate()
+        traces = []
+        for inputs in sets:
+            if isinstance(inputs, torch.Tensor):
+                inputs = (inputs,)
+            entry = {"inputs": describe_args(inputs)}
+            with self._catch() as caught, contextlib.redirect_stdout(open(os.devnull, "w")):
+                try:
+                    t = torch.jit.trace(obj, _clone_inputs(inputs), check_trace=False,
+                                        strict=kwargs.get("strict", True))
+                    entry["graph"] = graph_json(t.graph if not isinstance(t, torch.jit.ScriptModule) else t.graph)
+                    outputs = t(*_clone_inputs(inputs))
+                    entry["outputs"] = describe(outputs)
+                except Exception as e:  # noqa: BLE001
+                    entry["error"] = self.places.error(e)
+            entry["warnings"] = self._warnings(caught)
+            traces.append(entry)
+        torch.random.set_rng_state(state[0])
+        random.setstate(state[1])
+        call["traces"] = traces
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# What the file defines
+
+
+def _modifier(fn):
+    import torch._jit_internal as ji
+    m = ji.get_torchscript_modifier(fn)
+    return {ji.FunctionModifiers.EXPORT: "export", ji.FunctionModifiers.IGNORE: "ignore",
+            ji.FunctionModifiers.UNUSED: "unused"}.get(m, "")
+
+
+def collect_definitions(namespace, places, out_dir, traced):
+    import torch
+    modules, functions = [], []
+    for name, obj in list(namespace.items()):
+        if inspect.isclass(obj) and issubclass(obj, torch.nn.Module) and obj.__module__ == "__main__":
+            modules.append(_module_record(name, obj, namespace, places, out_dir, len(modules)))
+        elif isinstance(obj, torch.jit.ScriptFunction) and id(obj) in traced:
+            continue  # a trace's result (`a = torch.jit.trace(f, ...)`): listed with its call
+        elif isinstance(obj, torch.jit.ScriptFunction):
+            functions.append({"name": name, "line": _line_of(obj), "scripted": True, "script_ok": True,
+                              "graph": graph_json(obj.graph)})
+        elif inspect.isfunction(obj) and obj.__module__ == "__main__" and places.is_user(obj.__code__.co_filename):
+            rec = {"name": name, "line": obj.__code__.co_firstlineno, "scripted": False}
+            modifier = _modifier(obj)
+            if modifier:
+                rec["modifier"] = modifier
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    rec["graph"] = graph_json(torch.jit.script(obj).graph)
+                rec["script_ok"] = True
+            except Exception as e:  # noqa: BLE001
+                rec["script_ok"] = False
+                rec["script_error"] = places.error(e)
+            functions.append(rec)
+    inputs = {}
+    for var in ("inputs", "check_inputs"):
+        if var in namespace:
+            value = namespace[var]
+            inputs[var] = [describe_args(v) for v in value] if var == "check_inputs" and isinstance(
+                value, (list, tuple)) else describe_args(value)
+    return modules, functions, inputs
+
+
+def _module_record(name, cls, namespace, places, out_dir, index):
+    import torch
+    rec = {"class": name, "line": _line_of(cls), "qualname": cls.__qualname__}
+    instances = [var for var, v in namespace.items() if type(v) is cls]
+    rec["instances"] = instances
+    methods = []
+    for attr, fn in cls.__dict__.items():
+        if inspect.isfunction(fn) and not attr.startswith("__"):
+            m = {"name": attr, "line": fn.__code__.co_firstlineno}
+            modifier = _modifier(fn)
+            if modifier:
+                m["modifier"] = modifier
+            methods.append(m)
+    rec["methods"] = methods
+    instance = namespace[instances[0]] if instances else None
+    if instance is None:
+        try:
+            instance = cls()
+            rec["instance"] = "fresh"
+        except Exception as e:  # noqa: BLE001 (a constructor that needs arguments)
+            rec["script_error"] = {"type": type(e).__name__, "message": "no instance to script: the file creates "
+                                   "none and %s() raised: %s" % (name, str(e).strip().split("\n")[0])}
+            return rec
+    else:
+        rec["instance"] = instances[0]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            scripted = torch.jit.script(instance)
+    except Exception as e:  # noqa: BLE001
+        rec["script_error"] = places.error(e)
+        return rec
+    compiled = list(scripted._c._method_names())
+    by_name = {m["name"]: m for m in methods}
+    for mname in compiled:
+        m = by_name.setdefault(mname, {"name": mname})
+        if mname not in [x["name"] for x in methods]:
+            methods.append(m)
+        m["compiled"] = True
+        m["how"] = "forward" if mname == "forward" else (
+            "export" if m.get("modifier") == "export" else "implicit")
+        if m.get("modifier") != "unused":
+            m["graph"] = graph_json(scripted._c._get_method(mname).graph)
+    ct = scripted._concrete_type
+    rec["attributes"] = [{"name": a, "type": str(t[0]), "value": repr(getattr(instance, a, None))[:200]}
+                         for a, t in ct.get_attributes().items() if not a.startswith("_")]
+    rec["constants"] = [{"name": k, "value": repr(v)[:200]} for k, v in ct.get_constants().items()]
+    rec["parameters"] = [{"name": n, "dtype": str(p.dtype).replace("torch.", ""), "shape": list(p.shape),
+                          "kind": "parameter"} for n, p in instance.named_parameters()]
+    rec["parameters"] += [{"name": n, "dtype": str(b.dtype).replace("torch.", ""), "shape": list(b.shape),
+                           "kind": "buffer"} for n, b in instance.named_buffers()]
+    path = os.path.join(out_dir, "module-%d.pt" % index)
+    try:
+        torch.jit.save(scripted, path)
+        rec["archive"] = os.path.basename(path)
+    except Exception as e:  # noqa: BLE001
+        rec["archive_error"] = str(e).strip().split("\n")[0]
+    return rec
+
+
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def run(user_file, out_dir):
+    user_file = os.path.realpath(user_file)
+    result = {"protocol": PROTOCOL, "file": user_file, "python": sys.version.split()[0]}
+    try:
+        import torch
+    except ImportError as e:
+        result.update(status="error", error={"type": "ImportError", "message": "this Python has no torch: %s (%s)"
+                                             % (e, sys.executable)})
+        return result
+    result["torch"] = torch.__version__
+    places = Places(user_file)
+    recorder = Recorder(places, out_dir)
+    originals = {"trace": torch.jit.trace, "trace_module": torch.jit.trace_module, "script": torch.jit.script}
+    for api, real in originals.items():
+        setattr(torch.jit, api, recorder.wrap(api, real))
+    folder = os.path.dirname(user_file)
+    sys.path[0] = folder  # as `python3 FILE` sets it (this bridge's own folder was there)
+    os.chdir(folder)
+    sys.argv = [user_file]
+    # The file runs as `python3 FILE` runs it, in a fresh __main__ module; unlike runpy, what it defined before
+    # it raised stays available for the listing.
+    main_module = types.ModuleType("__main__")
+    main_module.__file__ = user_file
+    main_module.__builtins__ = __builtins__
+    sys.modules["__main__"] = main_module
+    namespace = main_module.__dict__
+    try:
+        with open(user_file, "rb") as f:
+            code = compile(f.read(), user_file, "exec")
+        exec(code, namespace)
+        result["status"] = "ok"
+    except SystemExit as e:
+        result["status"] = "exit"
+        result["exit_code"] = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+    except BaseException as e:  # noqa: BLE001 (the user's exception, reported with the user's frames)
+        result["status"] = "error"
+        result["error"] = places.error(e)
+    finally:
+        for api, real in originals.items():
+            setattr(torch.jit, api, real)
+    result["calls"] = recorder.calls
+    if namespace.get("__name__") == "__main__":
+        modules, functions, inputs = collect_definitions(namespace, places, out_dir, recorder.traced)
+        result.update(modules=modules, functions=functions, input_sets=inputs)
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("file")
+    ap.add_argument("--out", required=True, help="folder for result.json and the archives")
+    a = ap.parse_args()
+    out_dir = os.path.realpath(a.out)
+    os.makedirs(out_dir, exist_ok=True)
+    result = run(a.file, out_dir)
+    tmp = os.path.join(out_dir, "result.json.part")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(result, f, indent=1, default=str)
+    os.replace(tmp, os.path.join(out_dir, "result.json"))
+    sys.stdout.flush()
+    # The user's file may leave threads or atexit handlers behind; the record is complete.
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,282 @@
+// The Python bridge runs .py files under the system's PyTorch (the oracle itself) in a child process: what it
+// records of real torch.jit.trace/script calls, and every way a user's file can go wrong.
+
+#include "bridge/pythonrun.h"
+#include "testutil.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <thread>
+
+using namespace jitscope;
+
+namespace {
+
+QString pyFile(const char* name)
+{
+    return test::dataDir() + QStringLiteral("/python/") + QLatin1String(name);
+}
+
+int countKind(const IrGraph& g, const QString& kind, int line = 0)
+{
+    int n = 0;
+    for (const IrNode& node : g.nodes)
+        n += node.kind == kind && (line == 0 || node.location.line == line);
+    return n;
+}
+
+const PythonMethod* method(const PythonModule& m, const QString& name)
+{
+    for (const PythonMethod& pm : m.methods)
+        if (pm.name == name)
+            return &pm;
+    return nullptr;
+}
+
+/// The bridge's IR snapshot prints back as PyTorch printed the graph (value names and source comments aside).
+void verifyPrintsAsPyTorch(const IrGraph& graph, const QString& text)
+{
+    QVERIFY(!text.isEmpty());
+    QVERIFY(!graph.isEmpty());
+    QCOMPARE(canonicalizeDump(graph.toText()), canonicalizeDump(text));
+}
+
+} // namespace
+
+class TestPythonRun : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void moduleWithTraceAndScriptCalls()
+    {
+        const QString file = pyFile("export_module.py");
+        const PythonRun run = runPythonFile(file);
+        QVERIFY2(run.ok, qPrintable(run.error.toString() + run.stderrText));
+        // The file's own trace call raises PyTorch's TracingCheckError, at its line.
+        QCOMPARE(run.status, QStringLiteral("error"));
+        QCOMPARE(run.error.location.line, 43);
+        QVERIFY(run.error.message.startsWith(QLatin1String("TracingCheckError: Tracing failed sanity checks!")));
+        QVERIFY(run.stdoutText.contains(QLatin1String("tracing MyModule")));
+        QVERIFY(!run.torchVersion.isEmpty());
+
+        QCOMPARE(run.calls.size(), 2);
+        const PythonCall& script = run.calls[0];
+        QCOMPARE(script.api, QStringLiteral("script"));
+        QCOMPARE(script.location.line, 41);
+        QCOMPARE(script.target, QStringLiteral("MyModule.forward"));
+        QVERIFY(script.ok);
+        verifyPrintsAsPyTorch(script.graph, script.text);
+
+        const PythonCall& trace = run.calls[1];
+        QCOMPARE(trace.api, QStringLiteral("trace"));
+        QCOMPARE(trace.location.line, 43);
+        QCOMPARE(trace.location.file, QFileInfo(file).canonicalFilePath());
+        QVERIFY(!trace.ok);
+        QVERIFY(trace.checked);
+        QVERIFY(!trace.checkPassed);
+        QVERIFY(trace.checkMessage.contains(QLatin1String("Graphs differed across invocations!")));
+        QVERIFY(!trace.checkMessage.contains(QLatin1String("jitscope_bridge.py")));
+        QCOMPARE(trace.exampleInputs, QStringLiteral("f32[3,4]"));
+        QCOMPARE(trace.checkInputs, QStringList { QStringLiteral("f32[4,4]") });
+        // One real trace per input set: the loop at line 19 unrolled 3 and 4 times.
+        QCOMPARE(trace.traces.size(), 2);
+        QCOMPARE(trace.traces[0].inputs, QStringLiteral("f32[3,4]"));
+        QCOMPARE(trace.traces[1].inputs, QStringLiteral("f32[4,4]"));
+        QCOMPARE(countKind(trace.traces[0].graph, QStringLiteral("aten::add"), 19), 3);
+        QCOMPARE(countKind(trace.traces[1].graph, QStringLiteral("aten::add"), 19), 4);
+        for (const PythonTrace& t : trace.traces) {
+            verifyPrintsAsPyTorch(t.graph, t.text);
+            // `if x.sum() > 0` froze the branch: PyTorch's TracerWarning at the user's line.
+            QCOMPARE(t.warnings.size(), 1);
+            QCOMPARE(t.warnings[0].category, QStringLiteral("TracerWarning"));
+            QVERIFY(t.warnings[0].message.startsWith(QLatin1String("Converting a tensor to a Python boolean")));
+            QCOMPARE(t.warnings[0].location.line, 20);
+            QVERIFY(t.warnings[0].userCode);
+            // Submodule code carries its module scope.
+            bool linear = false;
+            for (const IrNode& n : t.graph.nodes)
+                linear |= n.kind == QLatin1String("prim::CallMethod") || n.modulePath == QLatin1String("lin");
+            QVERIFY(linear);
+        }
+
+        QCOMPARE(run.modules.size(), 1);
+        const PythonModule& m = run.modules[0];
+        QCOMPARE(m.className, QStringLiteral("MyModule"));
+        QCOMPARE(m.line, 8);
+        QCOMPARE(m.instances, QStringList { QStringLiteral("model") });
+        QVERIFY(m.scriptOk);
+        QVERIFY(!m.archive.isEmpty());
+        QVERIFY(QFile::exists(run.folder + QLatin1Char('/') + m.archive));
+        const PythonMethod* forward = method(m, QStringLiteral("forward"));
+        const PythonMethod* exported = method(m, QStringLiteral("another_forward"));
+        const PythonMethod* helper = method(m, QStringLiteral("helper"));
+        const PythonMethod* ignored = method(m, QStringLiteral("show"));
+        const PythonMethod* unused = method(m, QStringLiteral("unused_path"));
+        QVERIFY(forward && exported && helper && ignored && unused);
+        QCOMPARE(forward->how, QStringLiteral("forward"));
+        QCOMPARE(exported->how, QStringLiteral("export"));
+        QCOMPARE(helper->how, QStringLiteral("implicit"));
+        QVERIFY(!ignored->compiled);
+        QCOMPARE(ignored->modifier, QStringLiteral("ignore"));
+        QCOMPARE(unused->modifier, QStringLiteral("unused"));
+        QVERIFY(unused->graph.isEmpty());
+        for (const PythonMethod* pm : { forward, exported, helper })
+            verifyPrintsAsPyTorch(pm->graph, pm->text);
+        QStringList attributes;
+        for (const auto& a : m.attributes)
+            attributes << a.name + QStringLiteral(": ") + a.type;
+        QVERIFY2(attributes.contains(QStringLiteral("counts: Dict[str, int]")), qPrintable(attributes.join(", ")));
+        QVERIFY(attributes.contains(QStringLiteral("steps: int")));
+        QCOMPARE(m.constants.size(), 1);
+        QCOMPARE(m.constants[0].name, QStringLiteral("scale"));
+        QCOMPARE(m.constants[0].value, QStringLiteral("2"));
+    }
+
+    void pythonOnlyFunctions()
+    {
+        const PythonRun run = runPythonFile(pyFile("python_only.py"));
+        QVERIFY2(run.ok, qPrintable(run.error.toString() + run.stderrText));
+        QCOMPARE(run.calls.size(), 2);
+        // `*x.shape[1:2]` does not script (PyTorch's error at its line and column) but traces.
+        QCOMPARE(run.functions.size(), 2);
+        const PythonFunction& fill = run.functions[0];
+        QCOMPARE(fill.name, QStringLiteral("fill_row_zero"));
+        QVERIFY(!fill.scriptOk);
+        QCOMPARE(fill.scriptError.location.line, 6);
+        QCOMPARE(fill.scriptError.location.column, 22);
+        QVERIFY(fill.scriptError.message.contains(QLatin1String("cannot statically infer the expected size")));
+        const PythonCall& traced = run.calls[0];
+        QVERIFY(traced.ok);
+        QVERIFY(countKind(traced.graph, QStringLiteral("aten::rand")) == 1);
+        QVERIFY(countKind(traced.graph, QStringLiteral("aten::copy_")) == 1);
+        verifyPrintsAsPyTorch(traced.graph, traced.text);
+        // torch.rand makes the outputs differ: PyTorch's check says so.
+        QVERIFY(traced.checked);
+        QVERIFY(!traced.checkPassed);
+        QVERIFY(traced.checkMessage.startsWith(QLatin1String("Output nr 1. of the traced function does not match")));
+        // len(x) is baked: PyTorch warns at line 11, and the check inputs' trace records another constant.
+        const PythonCall& counted = run.calls[1];
+        QVERIFY(!counted.ok);
+        QCOMPARE(counted.traces.size(), 2);
+        QCOMPARE(counted.traces[0].warnings.size(), 1);
+        QVERIFY(counted.traces[0].warnings[0].message.startsWith(QLatin1String("Using len to get tensor shape")));
+        QCOMPARE(counted.traces[0].warnings[0].location.line, 11);
+        QCOMPARE(counted.traces[0].graph.node(0).attribute(QStringLiteral("value")), QStringLiteral("1"));
+        QCOMPARE(counted.traces[1].graph.node(0).attribute(QStringLiteral("value")), QStringLiteral("2"));
+    }
+
+    void badFiles_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("status");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("raises") << "raises.py"
+                                << "error" << 5 << "ValueError: shape (2, 3) is not supported";
+        QTest::addRow("missing package") << "missing_import.py"
+                                         << "error" << 2
+                                         << "ModuleNotFoundError: No module named 'jitscope_no_such_package'";
+        QTest::addRow("sys.exit") << "exits.py"
+                                  << "exit" << 0 << "";
+        QTest::addRow("kills itself") << "kills_itself.py"
+                                      << "crashed" << 0 << "Python stopped abnormally (killed by a signal)";
+    }
+
+    void badFiles()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, status);
+        QFETCH(int, line);
+        QFETCH(QString, message);
+        const PythonRun run = runPythonFile(pyFile(qPrintable(file)));
+        QCOMPARE(run.status, status);
+        QCOMPARE(run.error.location.line, line);
+        QCOMPARE(run.error.message, message);
+        if (status == QLatin1String("exit")) {
+            QCOMPARE(run.exitCode, 3);
+            QVERIFY(run.stdoutText.contains(QLatin1String("leaving early")));
+        }
+        if (line > 0)
+            QCOMPARE(QFileInfo(run.error.location.file).fileName(), file);
+    }
+
+    void endlessLoopTimesOutAndCancels()
+    {
+        PythonOptions options;
+        options.timeoutMs = 1500;
+        QElapsedTimer clock;
+        clock.start();
+        const PythonRun timedOut = runPythonFile(pyFile("endless.py"), options);
+        const qint64 timeoutMs = clock.elapsed();
+        QCOMPARE(timedOut.status, QStringLiteral("timeout"));
+        QVERIFY(timedOut.error.message.startsWith(QLatin1String("Python did not finish within 1.5 s")));
+        QVERIFY2(timeoutMs < 10000, qPrintable(QString::number(timeoutMs)));
+
+        std::atomic<bool> cancel { false };
+        options.timeoutMs = 0;
+        options.cancel = &cancel;
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(800));
+            cancel = true;
+        });
+        clock.restart();
+        const PythonRun cancelled = runPythonFile(pyFile("endless.py"), options);
+        const qint64 cancelMs = clock.elapsed();
+        canceller.join();
+        QCOMPARE(cancelled.status, QStringLiteral("cancelled"));
+        QVERIFY2(cancelMs < 10000, qPrintable(QString::number(cancelMs)));
+        qInfo("timeout 1500 ms: stopped after %lld ms; cancel at 800 ms: stopped after %lld ms", timeoutMs, cancelMs);
+    }
+
+    void megabytesOfOutputAreCapped()
+    {
+        PythonOptions options;
+        options.maxOutputBytes = 64 * 1024;
+        const PythonRun run = runPythonFile(pyFile("chatty.py"), options);
+        QCOMPARE(run.status, QStringLiteral("ok"));
+        QVERIFY(run.outputTruncated);
+        QVERIFY(run.stdoutText.size() < 70 * 1024);
+        QVERIFY(run.stdoutText.startsWith(QLatin1String("line 0 of")));
+        QVERIFY(run.stdoutText.contains(QLatin1String("bytes left out")));
+        QVERIFY(run.stdoutText.trimmed().endsWith(
+            QLatin1String("line 199999 of a very chatty script that prints megabytes")));
+    }
+
+    void leavesNoFolderBehind()
+    {
+        QString folder;
+        {
+            const PythonRun run = runPythonFile(pyFile("exits.py"));
+            folder = run.folder;
+            QVERIFY(QFileInfo(folder).isDir());
+        }
+        QVERIFY(!folder.isEmpty());
+        QVERIFY(!QFileInfo::exists(folder));
+        QVERIFY(!QFileInfo::exists(test::dataDir() + QStringLiteral("/python/__pycache__")));
+    }
+
+    void missingInterpreterIsAnError()
+    {
+        PythonOptions options;
+        options.python = QStringLiteral("/nonexistent/python3");
+        const PythonRun run = runPythonFile(pyFile("exits.py"), options);
+        QVERIFY(!run.ok);
+        QVERIFY(run.error.message.startsWith(QLatin1String("cannot start /nonexistent/python3")));
+    }
+
+    void malformedRecordsAreRefused()
+    {
+        PythonRun run;
+        QString error;
+        QVERIFY(!parsePythonRecord("{\"protocol\": 2}", run, &error));
+        QCOMPARE(error, QStringLiteral("the bridge speaks protocol 2, JitScope 1"));
+        QVERIFY(!parsePythonRecord("not json", run, &error));
+        QVERIFY(error.startsWith(QLatin1String("the bridge's record is not JSON")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPythonRun)
+#include "tst_pythonrun.moc"

@@ -1,0 +1,4 @@
+import sys
+
+print("leaving early")
+sys.exit(3)

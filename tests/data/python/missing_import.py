@@ -1,0 +1,2 @@
+import torch
+import jitscope_no_such_package  # noqa: F401
