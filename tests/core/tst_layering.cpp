@@ -29,7 +29,7 @@ const QHash<QString, QSet<QString>>& allowedIncludes()
             { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
                 QStringLiteral("trace"), QStringLiteral("diff") } },
         { QStringLiteral("layout"), { QStringLiteral("ir") } },
-        { QStringLiteral("bridge"), { QStringLiteral("ir"), QStringLiteral("inputs") } },
+        { QStringLiteral("bridge"), { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("diff") } },
         { QStringLiteral("debug"),
             { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
                 QStringLiteral("trace") } },

@@ -1,11 +1,13 @@
 // The Python bridge runs .py files under the system's PyTorch (the oracle itself) in a child process: what it
 // records of real torch.jit.trace/script calls, and every way a user's file can go wrong.
 
+#include "bridge/pythoncheck.h"
 #include "bridge/pythonrun.h"
 #include "testutil.h"
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QJsonObject>
 #include <QTest>
 
 #include <thread>
@@ -265,6 +267,61 @@ private Q_SLOTS:
         const PythonRun run = runPythonFile(pyFile("exits.py"), options);
         QVERIFY(!run.ok);
         QVERIFY(run.error.message.startsWith(QLatin1String("cannot start /nonexistent/python3")));
+    }
+
+    /// Divergences between real traces explained from the user's lines and PyTorch's warnings alone.
+    void divergencesExplained_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("call");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("cause");
+        QTest::addRow("loop over a shape")
+            << "export_module.py" << 1 << 19
+            << "loop at line 18 (`for i in range(x.size(0)):`) unrolled 3 times in trace 1 but 4 times in trace 2: "
+               "the tracer records every iteration, so the trip count was baked from the inputs";
+        QTest::addRow("len baked") << "python_only.py" << 1 << 11
+                                   << "`len()` of a tensor at line 11 baked as a constant: 1 in trace 1, 2 in trace 2 "
+                                      "(TracerWarning at line 11)";
+        QTest::addRow("frozen branch") << "branch.py" << 0 << 7
+                                       << "branch at line 6 (`if x.sum() > 0:`) frozen by a tensor-to-bool "
+                                          "conversion: trace 1 and trace 2 took different paths (TracerWarning at "
+                                          "line 6)";
+    }
+
+    void divergencesExplained()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, call);
+        QFETCH(int, line);
+        QFETCH(QString, cause);
+        const QString path = pyFile(qPrintable(file));
+        const PythonRun run = runPythonFile(path);
+        QVERIFY2(run.calls.size() > call, qPrintable(run.error.toString() + run.stderrText));
+        const PythonCheck check = checkPythonCall(run.calls[call], test::readText(path));
+        QVERIFY(!check.consistent);
+        QCOMPARE(check.diffs.size(), 1);
+        QStringList causes;
+        bool found = false;
+        for (const NodeChange& c : check.diffs[0].changes) {
+            QVERIFY2(!c.cause.isEmpty(), "every change has a cause");
+            causes << QStringLiteral("%1: %2").arg(c.location.line).arg(c.cause);
+            found |= c.location.line == line && c.cause == cause;
+        }
+        QVERIFY2(found, qPrintable(causes.join(QLatin1Char('\n'))));
+    }
+
+    void consistentTracesHaveNoChanges()
+    {
+        PythonCall call;
+        PythonTrace t;
+        t.ok = true;
+        t.graph = IrGraph::fromJson(QJsonObject {});
+        call.traces = { t, t };
+        const PythonCheck check = checkPythonCall(call);
+        QVERIFY(check.consistent);
+        QCOMPARE(check.diffs.size(), 1);
+        QVERIFY(check.diffs[0].changes.isEmpty());
     }
 
     void malformedRecordsAreRefused()

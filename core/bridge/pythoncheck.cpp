@@ -1,0 +1,243 @@
+#include "bridge/pythoncheck.h"
+
+#include <QHash>
+#include <QRegularExpression>
+#include <QStringList>
+
+#include <optional>
+
+namespace jitscope {
+
+namespace {
+
+/// Classes PyTorch compiles again for every trace get mangled names (`___torch_mangle_3.Linear`): the same
+/// module either way, so they must not make two traces differ.
+IrGraph withoutMangling(IrGraph g)
+{
+    static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
+    for (IrValue& v : g.values)
+        v.type.remove(mangle);
+    g.signatureHashes.clear();
+    return g;
+}
+
+/// For every top-level node, the line of the user's file it stands for: its own, or for library code (a
+/// submodule's forward in torch/nn) the user's line recorded last before it.
+QHash<int, int> userLines(const IrGraph& g, const QString& file)
+{
+    QHash<int, int> lines;
+    int last = 0;
+    for (int id : g.top.nodes) {
+        const SourceLocation& l = g.node(id).location;
+        if (l.isValid() && l.file == file)
+            last = l.line;
+        lines.insert(id, last);
+    }
+    // Library code before the first user line belongs to the line after it.
+    int next = 0;
+    for (auto it = g.top.nodes.crbegin(); it != g.top.nodes.crend(); ++it) {
+        if (lines.value(*it) > 0)
+            next = lines.value(*it);
+        else
+            lines[*it] = next;
+    }
+    return lines;
+}
+
+/// How many times line @p line ran in a trace: the count of its most frequent op (constants aside).
+int timesRecorded(const IrGraph& g, const QHash<int, int>& lines, int line)
+{
+    QHash<QString, int> counts;
+    int best = 0;
+    for (int id : g.top.nodes)
+        if (lines.value(id) == line && g.node(id).kind != QLatin1String("prim::Constant"))
+            best = std::max(best, ++counts[g.node(id).kind]);
+    return best;
+}
+
+bool warnedAt(const PythonTrace& t, int line, const QString& prefix)
+{
+    for (const PythonWarning& w : t.warnings)
+        if (w.location.line == line && w.message.startsWith(prefix))
+            return true;
+    return false;
+}
+
+int indentOf(const QString& text)
+{
+    int n = 0;
+    while (n < text.size() && (text[n] == QLatin1Char(' ') || text[n] == QLatin1Char('\t')))
+        ++n;
+    return n;
+}
+
+/// The nearest line above @p line (1-based) in @p lines, less indented than it, that starts with one of
+/// @p keywords, within the same def; 0 if none.
+int enclosing(const QStringList& lines, int line, const QStringList& keywords)
+{
+    if (line < 1 || line > lines.size())
+        return 0;
+    int indent = indentOf(lines[line - 1]);
+    for (int k = line - 1; k >= 1 && indent > 0; --k) {
+        const QString& text = lines[k - 1];
+        const QString stripped = text.trimmed();
+        if (stripped.isEmpty() || stripped.startsWith(QLatin1Char('#')))
+            continue;
+        const int ind = indentOf(text);
+        if (ind >= indent)
+            continue;
+        indent = ind;
+        for (const QString& kw : keywords)
+            if (stripped.startsWith(kw))
+                return k;
+        if (stripped.startsWith(QLatin1String("def ")) || stripped.startsWith(QLatin1String("class ")))
+            return 0;
+    }
+    return 0;
+}
+
+/// The `if` an `else:` at line @p elseLine belongs to: the nearest line above at the same indentation.
+int matchingIf(const QStringList& lines, int elseLine)
+{
+    const int indent = indentOf(lines.value(elseLine - 1));
+    for (int k = elseLine - 1; k >= 1; --k) {
+        const QString stripped = lines[k - 1].trimmed();
+        if (stripped.isEmpty() || indentOf(lines[k - 1]) != indent)
+            continue;
+        if (stripped.startsWith(QLatin1String("if ")))
+            return k;
+    }
+    return 0;
+}
+
+QString quoted(const QStringList& lines, int line)
+{
+    if (line < 1 || line > lines.size())
+        return {};
+    return QStringLiteral(" (`%1`)").arg(lines[line - 1].trimmed());
+}
+
+/// The value of the first constant at @p line whose value is not among @p other's there, for "baked as".
+std::optional<QString> bakedValue(const IrGraph& g, const QVector<int>& nodes)
+{
+    for (int id : nodes)
+        if (id >= 0 && g.node(id).kind == QLatin1String("prim::Constant")
+            && g.node(id).hasAttribute(QStringLiteral("value")))
+            return g.node(id).attribute(QStringLiteral("value"));
+    return std::nullopt;
+}
+
+QString explain(int line, const PythonTrace& base, const PythonTrace& other, int otherIndex, const IrGraph& baseGraph,
+    const IrGraph& otherGraph, const QHash<int, int>& baseLines, const QHash<int, int>& otherLines,
+    const QVector<int>& baseNodes, const QVector<int>& otherNodes, const QStringList& source)
+{
+    const QString t1 = QStringLiteral("trace 1");
+    const QString t2 = QStringLiteral("trace %1").arg(otherIndex + 1);
+    const int nBase = timesRecorded(baseGraph, baseLines, line);
+    const int nOther = timesRecorded(otherGraph, otherLines, line);
+    static const QString toBool = QStringLiteral("Converting a tensor to a Python boolean");
+
+    // A branch frozen by a tensor-to-bool conversion: the line ran in one trace only, or is the condition itself.
+    int branch = warnedAt(base, line, toBool) || warnedAt(other, line, toBool) ? line : 0;
+    if (!branch && (nBase == 0 || nOther == 0)) {
+        const int header
+            = enclosing(source, line, { QStringLiteral("if "), QStringLiteral("elif "), QStringLiteral("else") });
+        int condition = header;
+        if (header && source.value(header - 1).trimmed().startsWith(QLatin1String("else")))
+            condition = matchingIf(source, header);
+        if (condition && (warnedAt(base, condition, toBool) || warnedAt(other, condition, toBool)))
+            branch = condition;
+        else if (condition == 0 && header)
+            branch = header;
+    }
+    if (branch && (nBase == 0 || nOther == 0 || branch == line))
+        return QStringLiteral("branch at line %1%2 frozen by a tensor-to-bool conversion: %3 and %4 took different "
+                              "paths (TracerWarning at line %1)")
+            .arg(branch)
+            .arg(quoted(source, branch), t1, t2);
+
+    if (nBase != nOther && nBase > 0 && nOther > 0) {
+        const int loop = enclosing(source, line, { QStringLiteral("for "), QStringLiteral("while ") });
+        if (loop)
+            return QStringLiteral("loop at line %1%2 unrolled %3 times in %4 but %5 times in %6: the tracer records "
+                                  "every iteration, so the trip count was baked from the inputs")
+                .arg(loop)
+                .arg(quoted(source, loop))
+                .arg(nBase)
+                .arg(t1)
+                .arg(nOther)
+                .arg(t2);
+        return QStringLiteral("line %1 recorded %2 times in %3 but %4 times in %5: a loop the tracer unrolled")
+            .arg(line)
+            .arg(nBase)
+            .arg(t1)
+            .arg(nOther)
+            .arg(t2);
+    }
+
+    const auto v1 = bakedValue(baseGraph, baseNodes);
+    const auto v2 = bakedValue(otherGraph, otherNodes);
+    const QString values = v1 && v2 ? QStringLiteral(": %1 in %2, %3 in %4").arg(*v1, t1, *v2, t2) : QString();
+    if (warnedAt(base, line, QStringLiteral("Using len to get tensor shape"))
+        || warnedAt(other, line, QStringLiteral("Using len to get tensor shape")))
+        return QStringLiteral("`len()` of a tensor at line %1 baked as a constant%2 (TracerWarning at line %1)")
+            .arg(line)
+            .arg(values);
+    if (warnedAt(base, line, QStringLiteral("Converting a tensor to a Python"))
+        || warnedAt(other, line, QStringLiteral("Converting a tensor to a Python")))
+        return QStringLiteral("a tensor converted to a Python number at line %1 baked as a constant%2 (TracerWarning "
+                              "at line %1)")
+            .arg(line)
+            .arg(values);
+    if (v1 || v2)
+        return QStringLiteral("a Python value at line %1 baked as a constant%2").arg(line).arg(values);
+    return QStringLiteral("line %1 recorded different operations in %2 and %3").arg(line).arg(t1, t2);
+}
+
+} // namespace
+
+PythonCheck checkPythonCall(const PythonCall& call, const QString& source)
+{
+    PythonCheck check;
+    check.call = call.index;
+    if (call.traces.isEmpty() || !call.traces[0].ok)
+        return check;
+    const QStringList lines = source.split(QLatin1Char('\n'));
+    const QString file = call.location.file;
+    const PythonTrace& base = call.traces[0];
+    const IrGraph baseGraph = withoutMangling(base.graph);
+    const QHash<int, int> baseLines = userLines(baseGraph, file);
+    for (int k = 1; k < call.traces.size(); ++k) {
+        const PythonTrace& other = call.traces[k];
+        if (!other.ok)
+            continue;
+        const IrGraph otherGraph = withoutMangling(other.graph);
+        const QHash<int, int> otherLines = userLines(otherGraph, file);
+        TraceDiff diff = diffTraces(baseGraph, otherGraph);
+        diff.base = 0;
+        diff.other = k;
+        // Changes by the user's line they stand for, each line explained once from all of its changes.
+        QHash<int, QPair<QVector<int>, QVector<int>>> byLine;
+        for (NodeChange& c : diff.changes) {
+            const int line = c.otherNode >= 0 && c.op == NodeChange::Op::Insert ? otherLines.value(c.otherNode)
+                                                                                : baseLines.value(c.baseNode);
+            c.location = SourceLocation { file, line, 0 };
+            if (c.baseNode >= 0)
+                byLine[line].first << c.baseNode;
+            if (c.otherNode >= 0)
+                byLine[line].second << c.otherNode;
+        }
+        QHash<int, QString> causes;
+        for (auto it = byLine.cbegin(); it != byLine.cend(); ++it)
+            causes.insert(it.key(),
+                explain(it.key(), base, other, k, baseGraph, otherGraph, baseLines, otherLines, it.value().first,
+                    it.value().second, lines));
+        for (NodeChange& c : diff.changes)
+            c.cause = causes.value(c.location.line);
+        check.consistent &= diff.equal;
+        check.diffs.push_back(diff);
+    }
+    return check;
+}
+
+} // namespace jitscope

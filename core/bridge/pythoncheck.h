@@ -1,0 +1,25 @@
+#pragma once
+
+#include "bridge/pythonrun.h"
+#include "diff/tracediff.h"
+
+#include <QVector>
+
+namespace jitscope {
+
+/// A recorded torch.jit.trace call's traces compared as `check` compares JitScope's own: every trace diffed node
+/// by node against the first (the example inputs), and every change explained from what Python-only code leaves
+/// in a trace: the user's source lines and PyTorch's TracerWarnings (there is no script graph to read loops and
+/// branches from).
+struct PythonCheck
+{
+    int call = -1; ///< PythonRun::calls index
+    QVector<TraceDiff> diffs; ///< trace k (k >= 1) against trace 0; changes carry their cause and source line
+    bool consistent = true; ///< every trace records the same graph (PyTorch's outputs check aside)
+};
+
+/// Diffs and explains the traces of @p call (PythonCall::traces). @p source is the user's file text, used to name
+/// the loop or branch a line is in ("for i in range(x.size(0)):"); empty to leave that out.
+PythonCheck checkPythonCall(const PythonCall& call, const QString& source = {});
+
+} // namespace jitscope
