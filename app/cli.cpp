@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "pythoncli.h"
 
 #include "check/check.h"
 #include "execute/executor.h"
@@ -49,6 +50,14 @@ f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool (aliases float, double, long, int). Scal
 (3, 2.5, true), tuples (...) and lists [...]. Options: --seed N (default 0),
 --max-memory BYTES (default 2G; K, M, G suffixes), --timeout SECONDS (default 600),
 --no-strict (torch.jit.trace's strict=False: dicts and lists as outputs).
+
+Python files as Python runs them (list, trace and check):
+  --python[=PATH]     run FILE under the system's PyTorch (/usr/bin/python3, or PATH,
+                      or $JITSCOPE_PYTHON) and report the file's own torch.jit.trace and
+                      torch.jit.script calls, modules and functions. This runs the file's
+                      code: give it only for files you trust. trace prints every recorded
+                      trace's graph; check diffs each call's traces across its check inputs
+                      and explains every divergence at its line.
 
 Options for every command:
   --load-ops LIB.so   load a library of custom operators first (repeatable)
@@ -759,6 +768,36 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
 
 } // namespace
 
+/// `--python`: the file runs under the system's PyTorch (app/pythoncli.cpp).
+int pythonCommand(const QString& command, Args& args, const QString& python, QTextStream& out, QTextStream& err)
+{
+    PythonCommand pc;
+    pc.options.python = python;
+    pc.format = args.takeValue({ QStringLiteral("--format") }, QStringLiteral("text"));
+    checkFormat(pc.format, { QStringLiteral("text"), QStringLiteral("json") });
+    const QString timeout = args.takeValue({ QStringLiteral("--timeout") }, QStringLiteral("600"));
+    bool ok = false;
+    const double seconds = timeout.toDouble(&ok);
+    if (!ok || !(seconds > 0) || seconds > 1e7)
+        throw CliError { QStringLiteral("--timeout: '%1' is not a positive number of seconds").arg(timeout) };
+    pc.options.timeoutMs = int(seconds * 1000.0);
+    if (!args.takeValues({ QStringLiteral("--fn") }).isEmpty()
+        || !args.takeValues({ QStringLiteral("--inputs") }).isEmpty())
+        throw CliError { QStringLiteral(
+            "--python reports the file's own calls: --fn and --inputs are not supported with "
+            "it yet") };
+    if (command != QLatin1String("list") && command != QLatin1String("trace") && command != QLatin1String("check"))
+        throw CliError { QStringLiteral("--python works with list, trace and check, not %1").arg(command) };
+    pc.file = fileArgument(args, command);
+    if (!pc.file.endsWith(QLatin1String(".py")))
+        throw CliError { QStringLiteral("%1: --python runs .py files").arg(pc.file) };
+    if (command == QLatin1String("list"))
+        return pythonListCommand(pc, out, err);
+    if (command == QLatin1String("trace"))
+        return pythonTraceCommand(pc, out, err);
+    return pythonCheckCommand(pc, out, err);
+}
+
 int runCli(const QStringList& arguments, QTextStream& out, QTextStream& err)
 {
     try {
@@ -779,6 +818,10 @@ int runCli(const QStringList& arguments, QTextStream& out, QTextStream& err)
         LoadOptions options;
         options.opLibraries = args.takeValues({ QStringLiteral("--load-ops") });
         const QString command = arguments.first();
+        const bool bare = args.takeFlag(QStringLiteral("--python"));
+        const QStringList pythonPaths = args.takeValues({ QStringLiteral("--python") });
+        if (bare || !pythonPaths.isEmpty())
+            return pythonCommand(command, args, pythonPaths.value(0), out, err);
         if (command == QLatin1String("graph"))
             return commandGraph(args, options, out);
         if (command == QLatin1String("list"))

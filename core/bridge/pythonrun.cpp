@@ -84,10 +84,15 @@ Diagnostic diagnosticOf(const QJsonObject& e, const QString& file)
     d.location = locationOf(e);
     if (d.location.file.isEmpty())
         d.location.file = file;
+    // TorchScript's compile errors say what is wrong on their first line, as the .py loader reports them;
+    // other exceptions read as Python prints them: "ValueError: message".
+    const QString summary = str(e, "summary");
+    if (!summary.isEmpty()) {
+        d.message = summary;
+        return d;
+    }
     const QString type = str(e, "type");
-    QString message = str(e, "summary");
-    if (message.isEmpty())
-        message = str(e, "message").section(QLatin1Char('\n'), 0, 0).trimmed();
+    const QString message = str(e, "message").section(QLatin1Char('\n'), 0, 0).trimmed();
     d.message = type.isEmpty() || message.startsWith(type) ? message : type + QStringLiteral(": ") + message;
     return d;
 }

@@ -246,8 +246,8 @@ class Places:
 
     def error(self, exc):
         """An exception as JitScope shows it: type, message, the user's line and column, the user's frames."""
-        message = _without_bridge_frames(str(exc))
-        d = {"type": type(exc).__name__, "message": message.strip()}
+        message = _without_bridge_frames(str(exc)).strip()
+        d = {"type": type(exc).__name__, "message": message}
         frames = [fr for fr in traceback.extract_tb(exc.__traceback__) if self.is_user(fr.filename)]
         d["traceback"] = [{"file": os.path.realpath(fr.filename), "line": fr.lineno, "function": fr.name,
                            "text": fr.line or ""} for fr in frames]

@@ -1,0 +1,340 @@
+#include "pythoncli.h"
+
+#include "bridge/pythoncheck.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace jitscope {
+
+namespace {
+
+QJsonObject diagnosticJson(const Diagnostic& d)
+{
+    return QJsonObject { { QStringLiteral("message"), d.message }, { QStringLiteral("file"), d.location.file },
+        { QStringLiteral("line"), d.location.line }, { QStringLiteral("column"), d.location.column } };
+}
+
+QJsonArray warningsJson(const QVector<PythonWarning>& warnings)
+{
+    QJsonArray out;
+    for (const PythonWarning& w : warnings)
+        out.append(QJsonObject { { QStringLiteral("category"), w.category }, { QStringLiteral("message"), w.message },
+            { QStringLiteral("file"), w.location.file }, { QStringLiteral("line"), w.location.line },
+            { QStringLiteral("user_code"), w.userCode } });
+    return out;
+}
+
+QString callTitle(const PythonCall& c)
+{
+    return QStringLiteral("line %1: torch.jit.%2(%3)").arg(c.location.line).arg(c.api, c.target);
+}
+
+QJsonObject callJson(const PythonCall& c)
+{
+    QJsonObject o { { QStringLiteral("index"), c.index }, { QStringLiteral("api"), c.api },
+        { QStringLiteral("line"), c.location.line }, { QStringLiteral("target"), c.target },
+        { QStringLiteral("target_kind"), c.targetKind }, { QStringLiteral("ok"), c.ok },
+        { QStringLiteral("example_inputs"), c.exampleInputs },
+        { QStringLiteral("check_inputs"), QJsonArray::fromStringList(c.checkInputs) },
+        { QStringLiteral("warnings"), warningsJson(c.warnings) } };
+    if (!c.ok)
+        o.insert(QStringLiteral("error"), diagnosticJson(c.error));
+    if (c.checked)
+        o.insert(QStringLiteral("pytorch_check"),
+            QJsonObject { { QStringLiteral("passed"), c.checkPassed }, { QStringLiteral("message"), c.checkMessage } });
+    if (!c.text.isEmpty())
+        o.insert(QStringLiteral("graph"), c.text);
+    QJsonArray traces;
+    for (const PythonTrace& t : c.traces) {
+        QJsonObject to { { QStringLiteral("inputs"), t.inputs }, { QStringLiteral("ok"), t.ok },
+            { QStringLiteral("nodes"), t.graph.nodes.size() },
+            { QStringLiteral("warnings"), warningsJson(t.warnings) } };
+        if (t.ok)
+            to.insert(QStringLiteral("graph"), t.text);
+        else
+            to.insert(QStringLiteral("error"), diagnosticJson(t.error));
+        traces.append(to);
+    }
+    if (!traces.isEmpty())
+        o.insert(QStringLiteral("traces"), traces);
+    return o;
+}
+
+void writeJson(const QJsonValue& v, QTextStream& out)
+{
+    out << (v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject())).toJson(QJsonDocument::Indented);
+}
+
+/// Runs the file; echoes what it printed to @p err. Returns false (after printing the error line) when nothing
+/// usable was recorded.
+bool runFile(const PythonCommand& command, PythonRun& run, QTextStream& err)
+{
+    run = runPythonFile(command.file, command.options);
+    if (!run.stdoutText.isEmpty() || !run.stderrText.isEmpty())
+        err << run.stdoutText << run.stderrText << Qt::flush;
+    if (!run.ok) {
+        err << "jitscope-cli: error: " << run.error.toString() << "\n";
+        return false;
+    }
+    return true;
+}
+
+/// The file's own failure, unless it is a recorded call's (a TracingCheckError is the check's finding).
+bool fileFailed(const PythonRun& run)
+{
+    if (run.status == QLatin1String("exit"))
+        return run.exitCode != 0;
+    if (run.status != QLatin1String("error"))
+        return false;
+    for (const PythonCall& c : run.calls)
+        if (!c.ok && c.location.line == run.error.location.line)
+            return false;
+    return true;
+}
+
+int finish(const PythonRun& run, int status, QTextStream& err)
+{
+    if (run.status == QLatin1String("exit") && run.exitCode != 0) {
+        err << "jitscope-cli: error: " << run.error.location.file << ": the file called sys.exit(" << run.exitCode
+            << ")\n";
+        return 2;
+    }
+    if (fileFailed(run)) {
+        err << "jitscope-cli: error: " << run.error.toString() << "\n";
+        return 2;
+    }
+    return status;
+}
+
+QString sourceLine(const QStringList& lines, int line)
+{
+    return line >= 1 && line <= lines.size() ? lines[line - 1] : QString();
+}
+
+QString readSource(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+} // namespace
+
+int pythonTraceCommand(const PythonCommand& command, QTextStream& out, QTextStream& err)
+{
+    PythonRun run;
+    if (!runFile(command, run, err))
+        return 2;
+    QJsonArray calls;
+    int traces = 0;
+    for (const PythonCall& c : run.calls) {
+        if (c.api == QLatin1String("script"))
+            continue;
+        ++traces;
+        if (command.format == QLatin1String("json")) {
+            calls.append(callJson(c));
+            continue;
+        }
+        out << "# " << callTitle(c) << "\n";
+        // A trace whose check failed still has the graph its example inputs recorded.
+        const QString text = !c.text.isEmpty() ? c.text : c.traces.isEmpty() ? QString() : c.traces[0].text;
+        if (!text.isEmpty())
+            out << text;
+        if (!c.ok)
+            out << "# failed: " << c.error.toString() << "\n";
+    }
+    if (command.format == QLatin1String("json"))
+        writeJson(calls, out);
+    else if (traces == 0)
+        out << "# the file made no torch.jit.trace call\n";
+    return finish(run, 0, err);
+}
+
+int pythonListCommand(const PythonCommand& command, QTextStream& out, QTextStream& err)
+{
+    PythonRun run;
+    if (!runFile(command, run, err))
+        return 2;
+    if (command.format == QLatin1String("json")) {
+        QJsonArray modules, functions, calls;
+        for (const PythonModule& m : run.modules) {
+            QJsonArray methods, attributes, constants;
+            for (const PythonMethod& pm : m.methods)
+                methods.append(QJsonObject { { QStringLiteral("name"), pm.name }, { QStringLiteral("line"), pm.line },
+                    { QStringLiteral("modifier"), pm.modifier }, { QStringLiteral("compiled"), pm.compiled },
+                    { QStringLiteral("how"), pm.how } });
+            for (const auto& a : m.attributes)
+                attributes.append(QJsonObject { { QStringLiteral("name"), a.name }, { QStringLiteral("type"), a.type },
+                    { QStringLiteral("value"), a.value } });
+            for (const auto& a : m.constants)
+                constants.append(
+                    QJsonObject { { QStringLiteral("name"), a.name }, { QStringLiteral("value"), a.value } });
+            QJsonObject mo { { QStringLiteral("class"), m.className }, { QStringLiteral("line"), m.line },
+                { QStringLiteral("instances"), QJsonArray::fromStringList(m.instances) },
+                { QStringLiteral("methods"), methods }, { QStringLiteral("attributes"), attributes },
+                { QStringLiteral("constants"), constants }, { QStringLiteral("scripts"), m.scriptOk } };
+            if (!m.scriptOk)
+                mo.insert(QStringLiteral("script_error"), diagnosticJson(m.scriptError));
+            modules.append(mo);
+        }
+        for (const PythonFunction& f : run.functions) {
+            QJsonObject fo { { QStringLiteral("name"), f.name }, { QStringLiteral("line"), f.line },
+                { QStringLiteral("scripts"), f.scriptOk } };
+            if (!f.scriptOk)
+                fo.insert(QStringLiteral("script_error"), diagnosticJson(f.scriptError));
+            functions.append(fo);
+        }
+        for (const PythonCall& c : run.calls)
+            calls.append(QJsonObject { { QStringLiteral("line"), c.location.line }, { QStringLiteral("api"), c.api },
+                { QStringLiteral("target"), c.target }, { QStringLiteral("ok"), c.ok } });
+        writeJson(QJsonObject { { QStringLiteral("file"), command.file },
+                      { QStringLiteral("kind"), QStringLiteral("python") }, { QStringLiteral("python"), run.python },
+                      { QStringLiteral("torch"), run.torchVersion }, { QStringLiteral("status"), run.status },
+                      { QStringLiteral("modules"), modules }, { QStringLiteral("functions"), functions },
+                      { QStringLiteral("calls"), calls }, { QStringLiteral("inputs"), run.inputs },
+                      { QStringLiteral("check_inputs"), QJsonArray::fromStringList(run.checkInputs) } },
+            out);
+        return finish(run, 0, err);
+    }
+    out << command.file << ": Python, run with " << run.python << " (torch " << run.torchVersion << ")\n";
+    if (!run.modules.isEmpty())
+        out << "modules:\n";
+    for (const PythonModule& m : run.modules) {
+        out << "  " << m.className << "  (line " << m.line << ")";
+        if (!m.instances.isEmpty())
+            out << "  instances: " << m.instances.join(QStringLiteral(", "));
+        out << "\n";
+        for (const PythonMethod& pm : m.methods) {
+            out << "    " << m.className << "." << pm.name << "  (line " << pm.line << ")";
+            if (pm.compiled)
+                out << "  compiled: " << pm.how;
+            if (!pm.modifier.isEmpty())
+                out << "  @torch.jit." << pm.modifier;
+            out << "\n";
+        }
+        for (const auto& a : m.attributes)
+            out << "    attribute " << a.name << ": " << a.type << " = " << a.value << "\n";
+        for (const auto& a : m.constants)
+            out << "    constant " << a.name << " = " << a.value << "\n";
+        if (!m.scriptOk)
+            out << "    script error: " << m.scriptError.toString() << "\n";
+    }
+    if (!run.functions.isEmpty())
+        out << "functions:\n";
+    for (const PythonFunction& f : run.functions) {
+        out << "  " << f.name << "  (line " << f.line << ")";
+        if (!f.modifier.isEmpty())
+            out << "  @torch.jit." << f.modifier;
+        out << (f.scriptOk ? QStringLiteral("  scripts") : QStringLiteral("  does not script")) << "\n";
+        if (!f.scriptOk)
+            out << "    script error: " << f.scriptError.toString() << "\n";
+    }
+    if (!run.calls.isEmpty())
+        out << "calls:\n";
+    for (const PythonCall& c : run.calls)
+        out << "  " << callTitle(c) << (c.ok ? QString() : QStringLiteral("  failed: ") + c.error.message) << "\n";
+    if (!run.inputs.isEmpty() || !run.checkInputs.isEmpty()) {
+        out << "input sets:\n";
+        if (!run.inputs.isEmpty())
+            out << "  " << run.inputs << "  (inputs)\n";
+        for (const QString& s : run.checkInputs)
+            out << "  " << s << "  (check_inputs)\n";
+    }
+    return finish(run, 0, err);
+}
+
+int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStream& err)
+{
+    PythonRun run;
+    if (!runFile(command, run, err))
+        return 2;
+    const QString source = readSource(command.file);
+    const QStringList lines = source.split(QLatin1Char('\n'));
+    QJsonArray reports;
+    bool diverged = false;
+    int checked = 0;
+    for (const PythonCall& c : run.calls) {
+        if (c.api == QLatin1String("script") || c.traces.isEmpty())
+            continue;
+        ++checked;
+        const PythonCheck check = checkPythonCall(c, source);
+        const bool callDiverged = !check.consistent || (c.checked && !c.checkPassed);
+        diverged |= callDiverged;
+        if (command.format == QLatin1String("json")) {
+            QJsonObject report = callJson(c);
+            QJsonArray diffs;
+            for (const TraceDiff& d : check.diffs) {
+                QJsonArray changes;
+                for (const NodeChange& ch : d.changes)
+                    changes.append(QJsonObject { { QStringLiteral("op"), nodeChangeOpName(ch.op) },
+                        { QStringLiteral("base_node"), ch.baseNode }, { QStringLiteral("other_node"), ch.otherNode },
+                        { QStringLiteral("line"), ch.location.line }, { QStringLiteral("cause"), ch.cause } });
+                diffs.append(QJsonObject { { QStringLiteral("base"), d.base }, { QStringLiteral("other"), d.other },
+                    { QStringLiteral("equal"), d.equal }, { QStringLiteral("changes"), changes } });
+            }
+            report.insert(QStringLiteral("diffs"), diffs);
+            report.insert(QStringLiteral("consistent"), check.consistent);
+            report.insert(
+                QStringLiteral("verdict"), callDiverged ? QStringLiteral("diverged") : QStringLiteral("consistent"));
+            reports.append(report);
+            continue;
+        }
+        out << "check " << callTitle(c) << ": " << c.traces.size() << " input set(s)\n";
+        for (int k = 0; k < c.traces.size(); ++k) {
+            const PythonTrace& t = c.traces[k];
+            out << "  trace " << k + 1 << ": " << t.inputs;
+            if (t.ok)
+                out << "  (" << t.graph.nodes.size() << " nodes)\n";
+            else
+                out << "  failed: " << t.error.toString() << "\n";
+        }
+        for (const TraceDiff& d : check.diffs) {
+            if (d.equal)
+                continue;
+            out << "\ntrace " << d.other + 1 << " vs trace 1: " << d.changes.size() << " difference(s)\n";
+            const IrGraph& base = c.traces[d.base].graph;
+            const IrGraph& other = c.traces[d.other].graph;
+            QString lastCause;
+            for (const NodeChange& ch : d.changes) {
+                if (ch.op != NodeChange::Op::Insert)
+                    out << "  - " << base.nodeLine(ch.baseNode) << "\n";
+                if (ch.op != NodeChange::Op::Delete)
+                    out << "  + " << other.nodeLine(ch.otherNode) << "\n";
+                if (ch.cause != lastCause) {
+                    out << "    cause: " << ch.cause << "\n";
+                    out << "    --> " << ch.location.file << ":" << ch.location.line << "\n";
+                    out << "    " << ch.location.line << " | " << sourceLine(lines, ch.location.line) << "\n";
+                    lastCause = ch.cause;
+                }
+            }
+        }
+        QVector<PythonWarning> warnings;
+        for (const PythonTrace& t : c.traces)
+            for (const PythonWarning& w : t.warnings)
+                if (std::none_of(warnings.cbegin(), warnings.cend(), [&](const PythonWarning& o) {
+                        return o.message == w.message && o.location.line == w.location.line;
+                    }))
+                    warnings << w;
+        if (!warnings.isEmpty())
+            out << "\nwarnings:\n";
+        for (const PythonWarning& w : warnings) {
+            out << "  [" << w.category << "] " << w.message.section(QLatin1Char('\n'), 0, 0) << "\n";
+            out << "    --> " << w.location.file << ":" << w.location.line << "\n";
+        }
+        if (c.checked)
+            out << "\nPyTorch's check: "
+                << (c.checkPassed ? QStringLiteral("passed")
+                                  : c.checkMessage.section(QLatin1Char('\n'), 0, 1).simplified())
+                << "\n";
+        out << "verdict: " << (callDiverged ? "diverged" : "consistent") << "\n\n";
+    }
+    if (command.format == QLatin1String("json"))
+        writeJson(reports, out);
+    else if (checked == 0)
+        out << "# the file made no torch.jit.trace call to check\n";
+    return finish(run, diverged ? 1 : 0, err);
+}
+
+} // namespace jitscope
