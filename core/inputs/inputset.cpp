@@ -247,6 +247,9 @@ public:
     }
 
 private:
+    static constexpr int kMaxNesting = 200;
+    int m_depth = 0;
+
     bool atEnd() const { return m_pos >= m_s.size(); }
     QChar peek() const { return atEnd() ? QChar() : m_s[m_pos]; }
     void skip()
@@ -291,6 +294,21 @@ private:
 
     std::optional<InputValue> sequence(QChar close, InputValue::Kind kind)
     {
+        // Python's tokenizer refuses more than 200 open brackets; so does this recursive parser, before the
+        // stack runs out.
+        if (m_depth >= kMaxNesting) {
+            fail(QStringLiteral("too many nested parentheses (at most %1 levels)").arg(kMaxNesting));
+            return std::nullopt;
+        }
+        struct Level
+        {
+            int& depth;
+            explicit Level(int& d)
+                : depth(++d)
+            {
+            }
+            ~Level() { --depth; }
+        } level(m_depth);
         InputValue v;
         v.kind = kind;
         ++m_pos;

@@ -57,6 +57,9 @@ LoadResult loadModel(const QString& path, const LoadOptions& options)
         return loadFailure(path, QStringLiteral("no such file"));
     if (info.isDir())
         return loadFailure(path, QStringLiteral("is a directory, not a model file"));
+    // A FIFO or a device would block the open or the read forever (or never end).
+    if (!info.isFile())
+        return loadFailure(path, QStringLiteral("not a regular file (a pipe or a device?)"));
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return loadFailure(path, QStringLiteral("cannot open: %1").arg(file.errorString()));
