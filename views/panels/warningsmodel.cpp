@@ -50,13 +50,6 @@ WarningsModel::WarningsModel(QObject* parent)
     : QAbstractItemModel(parent)
 { }
 
-WarningsModel::Severity WarningsModel::severityOf(const QString& kind)
-{
-    static const QStringList errors
-        = { QStringLiteral("trace-failed"), QStringLiteral("output-mismatch"), QStringLiteral("check-failed") };
-    return errors.contains(kind) ? Severity::Error : Severity::Warning;
-}
-
 void WarningsModel::setWarnings(const QVector<TraceWarning>& warnings, const QStringList& inputSets)
 {
     beginResetModel();
@@ -113,7 +106,7 @@ QVariant WarningsModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case KindColumn:
-            return w.kind;
+            return warningKindName(w.kind);
         case MessageColumn:
             return w.message.simplified();
         case InputSetColumn: {
@@ -138,7 +131,7 @@ QVariant WarningsModel::data(const QModelIndex& index, int role) const
         break;
     case Qt::ToolTipRole: {
         QString tip = QStringLiteral("<b>%1</b> (input set %2)<p>%3</p>")
-                          .arg(w.kind.toHtmlEscaped())
+                          .arg(warningKindName(w.kind).toHtmlEscaped())
                           .arg(w.traceIndex + 1)
                           .arg(w.message.toHtmlEscaped());
         if (!w.suggestion.isEmpty())
@@ -150,7 +143,7 @@ QVariant WarningsModel::data(const QModelIndex& index, int role) const
             return int(Qt::AlignRight | Qt::AlignVCenter);
         break;
     case KindRole:
-        return w.kind;
+        return warningKindName(w.kind);
     case SeverityRole:
         return int(severity);
     case TraceIndexRole:
