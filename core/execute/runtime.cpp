@@ -445,7 +445,8 @@ RunResult runFunction(
     }
     Interpreter interpreter(options);
     DebuggerProbe probe(interpreter, options);
-    interpreter.addHooks(&probe);
+    if (options.observer)
+        interpreter.addHooks(&probe);
     try {
         at::NoGradGuard noGrad;
         auto graph = tj::toGraphFunction(*p.fn).graph();

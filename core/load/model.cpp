@@ -21,6 +21,16 @@ const FunctionInfo* ModelInfo::defaultFunction() const
     return nullptr;
 }
 
+const FunctionInfo* ModelInfo::openingFunction() const
+{
+    if (const FunctionInfo* f = defaultFunction())
+        return f;
+    for (const FunctionInfo& f : functions)
+        if (f.ok)
+            return &f;
+    return functions.isEmpty() ? nullptr : &functions.first();
+}
+
 namespace {
 
 /// The module a method belongs to ("layer1" for "layer1.forward"), empty for the root's methods and functions.

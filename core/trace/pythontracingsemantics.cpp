@@ -598,16 +598,21 @@ bool Semantics::emulateNumberOp(tj::Node* n, Frame& frame)
     const size_t nin = n->inputs().size();
     if (nin == 0 || nin > 2)
         return false;
+    // Most ops take no shadowed number: ruled out before anything is copied.
+    bool anyShadow = false;
+    for (auto* v : n->inputs())
+        anyShadow |= view(frame, v).hasShadow();
+    if (!anyShadow)
+        return false;
     std::vector<IValue> values;
     std::vector<NotePtr> notes;
-    bool anyShadow = false, allNumbers = true;
+    bool allNumbers = true;
     for (auto* v : n->inputs()) {
         values.push_back(frame.value(v));
         notes.push_back(frame.note(v));
-        anyShadow |= viewOf(notes.back()).hasShadow();
         allNumbers &= isIntLike(values.back());
     }
-    if (!anyShadow || !allNumbers)
+    if (!allNumbers)
         return false;
     // Compute the TorchScript result first: it is what the program goes on with.
     m_interpreter.runPlain(n, frame);

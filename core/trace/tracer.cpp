@@ -145,7 +145,8 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
     DebuggerProbe probe(interpreter, options);
     probe.setTraceSnapshot([&provenance] { return provenance.snapshot(); });
     // The probe first: a debugger sees each node before the semantics record anything for it.
-    interpreter.addHooks(&probe);
+    if (options.observer)
+        interpreter.addHooks(&probe);
     interpreter.addHooks(&provenance);
     interpreter.addHooks(&warnings);
     interpreter.addHooks(semantics.get());

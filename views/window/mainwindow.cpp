@@ -156,13 +156,7 @@ QSettings settings()
 /// The function opened when none is named: "forward" or the only one, else the first that compiled.
 const FunctionInfo* pickFunction(const ModelInfo& model)
 {
-    if (const FunctionInfo* fn = model.defaultFunction())
-        return fn;
-    for (const FunctionInfo& fn : model.functions) {
-        if (fn.ok)
-            return &fn;
-    }
-    return model.functions.isEmpty() ? nullptr : &model.functions.first();
+    return model.openingFunction();
 }
 
 QString elided(QString text, int max)
