@@ -135,6 +135,12 @@ private Q_SLOTS:
         QVERIFY(!report.outputs[1].ran);
         QVERIFY(hasWarning(report, QStringLiteral("shape-dependent-loop")));
         QVERIFY(hasWarning(report, QStringLiteral("output-mismatch")));
+        // Each trace's status, decided once here for every view.
+        QCOMPARE(report.statuses,
+            (QVector<TraceStatus> { TraceStatus::Reference, TraceStatus::Diverged, TraceStatus::Diverged }));
+        QCOMPARE(report.differingTraces(), (QVector<int> { 1, 2 }));
+        QCOMPARE(traceSeverity(TraceStatus::Diverged), std::optional(WarningSeverity::Warning));
+        QVERIFY(!traceSeverity(TraceStatus::Same));
         // Provenance: every node of trace 2's extra iteration comes from the loop, iteration 4.
         const TraceResult& t2 = report.traces[1];
         const NodeChange& c = d.changes.last();
@@ -143,6 +149,34 @@ private Q_SLOTS:
         QCOMPARE(n.loopPath.first().iteration, 3);
         QCOMPARE(n.loopPath.first().line, 6);
         QCOMPARE(report.script.node(n.originNode).kind, QStringLiteral("aten::mul"));
+    }
+
+    /// One pipeline: an archive gives the same report whether the caller loaded it with calls inlined (the window,
+    /// grouped by module) or not (the CLI), and the same graph's status is Same.
+    void onePipeline()
+    {
+        const QString path = dataDir() + QStringLiteral("/archives/shape_branch.pt");
+        const LoadResult plain = loadModel(path);
+        LoadOptions inlining;
+        inlining.inlineCalls = true;
+        const LoadResult inlined = loadModel(path, inlining);
+        QVERIFY(plain.ok && inlined.ok);
+        const QVector<InputSet> checked = sets({ "f32[2,4]", "f32[5,4]", "f32[2,3,4]", "f32[2,4]" });
+        const CheckReport a = checkModel(plain.model, QString(), checked);
+        const CheckReport b = checkModel(inlined.model, QStringLiteral("forward"), checked);
+        QVERIFY2(a.ok, qPrintable(a.error.toString()));
+        QCOMPARE(checkReportJson(a), checkReportJson(b));
+        QCOMPARE(a.script.toText(), inlined.model.function(QStringLiteral("forward"))->graph.toText());
+        QVERIFY(!plain.model.function(QStringLiteral("forward"))->inlined); // the caller's model is left as it is
+        QCOMPARE(a.status(3), TraceStatus::Same);
+        QCOMPARE(a.status(1), TraceStatus::Diverged);
+        // Asked not to inline: the function as loaded.
+        CheckOptions asLoaded;
+        asLoaded.inlineCalls = false;
+        QCOMPARE(checkModel(plain.model, QString(), checked, asLoaded).script.toText(),
+            plain.model.function(QStringLiteral("forward"))->graph.toText());
+        // Unknown and missing functions are reported, not guessed.
+        QVERIFY(!checkModel(plain.model, QStringLiteral("nope"), checked).ok);
     }
 
     void causes_data()
