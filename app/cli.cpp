@@ -2,7 +2,6 @@
 #include "pythoncli.h"
 
 #include "check/check.h"
-#include "execute/executor.h"
 #include "layout/graphlayout.h"
 #include "load/model.h"
 
@@ -289,15 +288,6 @@ ExecOptions execOptions(Args& args)
     return o;
 }
 
-QJsonObject warningJson(const TraceWarning& w)
-{
-    return QJsonObject { { QStringLiteral("kind"), w.kind }, { QStringLiteral("message"), w.message },
-        { QStringLiteral("trace"), w.traceIndex }, { QStringLiteral("node"), w.traceNode },
-        { QStringLiteral("script_node"), w.scriptNode }, { QStringLiteral("file"), w.location.file },
-        { QStringLiteral("line"), w.location.line }, { QStringLiteral("column"), w.location.column },
-        { QStringLiteral("suggestion"), w.suggestion } };
-}
-
 int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
 {
     const QString fnName = args.takeValue({ QStringLiteral("--fn") });
@@ -398,63 +388,13 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     const ModelInfo model = load(path, options);
     const FunctionInfo& fn = selectFunction(model, fnName);
     const QVector<InputSet> sets = inputSets(specs, model);
-    const CheckReport report = checkFunction(model, fn.name, sets, check);
+    const CheckReport report = checkModel(model, fn.name, sets, check);
     if (!report.ok)
         throw CliError { QStringLiteral("%1 (input set 1: %2)").arg(report.error.toString(), sets.first().toString()) };
 
     QByteArray data;
     if (format == QLatin1String("json")) {
-        QJsonArray traces, diffs, outputs, warnings;
-        for (int i = 0; i < report.traces.size(); ++i) {
-            const TraceResult& t = report.traces[i];
-            QJsonObject o { { QStringLiteral("inputs"), sets[i].toString() }, { QStringLiteral("ok"), t.ok } };
-            if (t.ok)
-                o.insert(QStringLiteral("graph"), t.graph.toText());
-            else
-                o.insert(QStringLiteral("error"), t.error.message);
-            traces.append(o);
-        }
-        for (const TraceDiff& d : report.diffs) {
-            QJsonArray changes;
-            for (const NodeChange& c : d.changes) {
-                const TraceResult& base = report.traces[d.base];
-                const TraceResult& other = report.traces[d.other];
-                changes.append(QJsonObject { { QStringLiteral("op"), nodeChangeOpName(c.op) },
-                    { QStringLiteral("base_node"),
-                        c.baseNode >= 0 ? QJsonValue(base.graph.nodeLine(c.baseNode)) : QJsonValue() },
-                    { QStringLiteral("other_node"),
-                        c.otherNode >= 0 ? QJsonValue(other.graph.nodeLine(c.otherNode)) : QJsonValue() },
-                    { QStringLiteral("base_index"), c.baseNode }, { QStringLiteral("other_index"), c.otherNode },
-                    { QStringLiteral("cause"), c.cause }, { QStringLiteral("script_node"), c.scriptNode },
-                    { QStringLiteral("file"), c.location.file }, { QStringLiteral("line"), c.location.line },
-                    { QStringLiteral("column"), c.location.column } });
-            }
-            diffs.append(QJsonObject { { QStringLiteral("base"), d.base }, { QStringLiteral("other"), d.other },
-                { QStringLiteral("equal"), d.equal }, { QStringLiteral("changes"), changes } });
-        }
-        for (int k = 0; k < report.outputs.size(); ++k) {
-            const OutputCheck& o = report.outputs[k];
-            QJsonObject j { { QStringLiteral("set"), k + 1 }, { QStringLiteral("ran"), o.ran } };
-            if (!o.ran) {
-                j.insert(QStringLiteral("error"), o.error);
-            } else {
-                j.insert(QStringLiteral("equal"), o.comparison.equal);
-                j.insert(QStringLiteral("mismatched"), o.comparison.mismatched);
-                j.insert(QStringLiteral("total"), o.comparison.total);
-                j.insert(QStringLiteral("greatest_abs_diff"), o.comparison.greatestAbsDiff);
-                j.insert(QStringLiteral("greatest_rel_diff"), o.comparison.greatestRelDiff);
-                j.insert(QStringLiteral("where"), o.comparison.where);
-                j.insert(QStringLiteral("message"), o.comparison.message);
-            }
-            outputs.append(j);
-        }
-        for (const TraceWarning& w : report.warnings)
-            warnings.append(warningJson(w));
-        const QJsonObject root { { QStringLiteral("file"), model.path }, { QStringLiteral("function"), fn.name },
-            { QStringLiteral("traces"), traces }, { QStringLiteral("script"), fn.graph.toText() },
-            { QStringLiteral("diffs"), diffs }, { QStringLiteral("outputs"), outputs },
-            { QStringLiteral("warnings"), warnings }, { QStringLiteral("verdict"), report.verdict() } };
-        data = QJsonDocument(root).toJson(QJsonDocument::Indented);
+        data = QJsonDocument(checkReportJson(report)).toJson(QJsonDocument::Indented);
     } else {
         QString text;
         QTextStream s(&text);
@@ -503,7 +443,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
         if (!report.warnings.isEmpty()) {
             s << "\nwarnings:\n";
             for (const TraceWarning& w : report.warnings) {
-                s << "  [" << w.kind << "] trace " << w.traceIndex + 1 << ": " << w.message << "\n";
+                s << "  [" << warningKindName(w.kind) << "] trace " << w.traceIndex + 1 << ": " << w.message << "\n";
                 if (w.location.isValid())
                     s << "    --> " << where(w.location) << "\n" << sourceExcerpt(model, w.location);
                 if (!w.suggestion.isEmpty())

@@ -3,10 +3,10 @@
 // Targets: <= 30 ms, and >= 60x faster than difflib.
 
 #include "benchutil.h"
-#include "execute/executor.h"
+#include "diff/tracediff.h"
 #include "ir/irgraph.h"
 #include "load/model.h"
-#include "diff/tracediff.h"
+#include "trace/trace.h"
 
 #include <QCoreApplication>
 #include <QProcess>

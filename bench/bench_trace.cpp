@@ -3,8 +3,8 @@
 // into the build directory on first run, or taken from $JITSCOPE_BENCH_MODEL.
 
 #include "benchutil.h"
-#include "execute/executor.h"
 #include "load/model.h"
+#include "trace/benchbaseline.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -34,7 +34,7 @@ void BM_ExecutorTrace(benchmark::State& state)
 void BM_InterpreterTrace(benchmark::State& state)
 {
     for (auto _ : state) {
-        TraceResult t = traceWithInterpreter(g_model, QStringLiteral("forward"), g_inputs);
+        TraceResult t = traceWithLibtorchInterpreter(g_model, QStringLiteral("forward"), g_inputs);
         if (!t.ok) {
             state.SkipWithError(t.error.message.toStdString().c_str());
             break;

@@ -1,7 +1,11 @@
 #include "check/check.h"
+#include "check/outputcheck_p.h"
 
 #include <QHash>
+#include <QJsonArray>
 #include <QSet>
+
+#include <algorithm>
 
 namespace jitscope {
 
@@ -17,10 +21,10 @@ QHash<int, int> loopIterations(const IrGraph& trace)
     return counts;
 }
 
-const TraceWarning* warningAt(const TraceResult& t, int scriptNode, const QStringList& kinds)
+const TraceWarning* warningAt(const TraceResult& t, int scriptNode, std::initializer_list<WarningKind> kinds)
 {
     for (const TraceWarning& w : t.warnings)
-        if (w.scriptNode == scriptNode && kinds.contains(w.kind))
+        if (w.scriptNode == scriptNode && std::find(kinds.begin(), kinds.end(), w.kind) != kinds.end())
             return &w;
     return nullptr;
 }
@@ -81,15 +85,13 @@ QString explain(const NodeChange& c, const TraceResult& base, const TraceResult&
         const int a = baseLoops.value(f.loopNode), b = otherLoops.value(f.loopNode);
         if (a == b)
             continue;
-        const TraceWarning* w = warningAt(other, f.loopNode,
-            { QStringLiteral("shape-dependent-loop"), QStringLiteral("data-dependent-loop"),
-                QStringLiteral("iterating-tensor") });
+        const auto kinds
+            = { WarningKind::ShapeDependentLoop, WarningKind::DataDependentLoop, WarningKind::IteratingTensor };
+        const TraceWarning* w = warningAt(other, f.loopNode, kinds);
         if (!w)
-            w = warningAt(base, f.loopNode,
-                { QStringLiteral("shape-dependent-loop"), QStringLiteral("data-dependent-loop"),
-                    QStringLiteral("iterating-tensor") });
+            w = warningAt(base, f.loopNode, kinds);
         QString why = w && !w->detail.isEmpty() ? QStringLiteral(": trip count %1").arg(w->detail) : QString();
-        if (w && w->kind == QLatin1String("data-dependent-loop"))
+        if (w && w->kind == WarningKind::DataDependentLoop)
             why = QStringLiteral(": its condition depends on tensor values");
         return QStringLiteral("loop at line %1 unrolled %2 times in trace 1 but %3 times in %4%5")
             .arg(f.line)
@@ -99,7 +101,7 @@ QString explain(const NodeChange& c, const TraceResult& base, const TraceResult&
     }
     // 2. A branch frozen differently.
     for (const auto& [ifNode, block] : enclosingBranches(script, any->originNode)) {
-        const QStringList kinds = { QStringLiteral("shape-dependent-branch"), QStringLiteral("data-dependent-branch") };
+        const auto kinds = { WarningKind::ShapeDependentBranch, WarningKind::DataDependentBranch };
         const TraceWarning* wa = warningAt(base, ifNode, kinds);
         const TraceWarning* wb = warningAt(other, ifNode, kinds);
         const int takenA = wa ? wa->count : (bn ? block : -1);
@@ -109,7 +111,7 @@ QString explain(const NodeChange& c, const TraceResult& base, const TraceResult&
         const TraceWarning* w = wb ? wb : wa;
         const int line = scriptLocation(script, ifNode).line;
         QString why;
-        if (w && w->kind == QLatin1String("data-dependent-branch"))
+        if (w && w->kind == WarningKind::DataDependentBranch)
             why = QStringLiteral(": its condition %1 depends on tensor values, frozen by a tensor-to-bool conversion")
                       .arg(w->detail.isEmpty() ? QString() : w->detail);
         else if (w)
@@ -122,15 +124,15 @@ QString explain(const NodeChange& c, const TraceResult& base, const TraceResult&
     }
     // 3. A value baked in as a constant.
     if (bn && on && bn->kind == on->kind) {
-        const QStringList kinds = { QStringLiteral("baked-constant"), QStringLiteral("len-of-tensor"),
-            QStringLiteral("tensor-to-number"), QStringLiteral("tensor-to-bool") };
+        const auto kinds = { WarningKind::BakedConstant, WarningKind::LenOfTensor, WarningKind::TensorToNumber,
+            WarningKind::TensorToBool };
         const TraceWarning* w = warningAt(other, on->originNode, kinds);
         if (!w)
             w = warningAt(base, bn->originNode, kinds);
         const QString a = constantText(base.graph, c.baseNode), b = constantText(other.graph, c.otherNode);
         if (w && !w->detail.isEmpty())
             return QStringLiteral("%1 is baked in as a constant: %2 in trace 1, %3 in %4").arg(w->detail, a, b, traceK);
-        if (w && w->kind == QLatin1String("len-of-tensor"))
+        if (w && w->kind == WarningKind::LenOfTensor)
             return QStringLiteral("len() of a tensor is baked in as a constant: %1 in trace 1, %2 in %3")
                 .arg(a, b, traceK);
         if (w)
@@ -218,30 +220,24 @@ void traceGraphWarnings(TraceResult& t, int index)
         w.scriptNode = n.originNode;
         w.location = n.location;
         if (self.producer < 0 && t.graph.top.inputs.contains(self.id)) {
-            w.kind = QStringLiteral("in-place-on-input");
-            w.message = QStringLiteral("%1 modifies the input %%2 in place: the trace records it, but callers of the "
-                                       "traced function see their tensor changed")
-                            .arg(n.kind, self.name);
-            w.suggestion = QStringLiteral("clone the input first (x = x.clone()) or use the out-of-place op");
+            w.kind = WarningKind::InPlaceOnInput;
+            w.message = warningMessage(w.kind, { n.kind, self.name });
+            w.suggestion = warningFix(w.kind);
             t.warnings.push_back(w);
         } else if (self.producer >= 0 && viewKinds().contains(t.graph.node(self.producer).kind)) {
-            w.kind = QStringLiteral("in-place-on-view");
-            w.message = QStringLiteral("%1 modifies a view (%2) in place: the trace writes through to the viewed "
-                                       "tensor only for the shapes seen while tracing")
-                            .arg(n.kind, t.graph.node(self.producer).kind);
-            w.suggestion = QStringLiteral("build the result out of place (torch.cat, torch.where, index_put)");
+            w.kind = WarningKind::InPlaceOnView;
+            w.message = warningMessage(w.kind, { n.kind, t.graph.node(self.producer).kind });
+            w.suggestion = warningFix(w.kind);
             t.warnings.push_back(w);
         }
     }
     if (!nondeterministic.isEmpty()) {
         nondeterministic.removeDuplicates();
         TraceWarning w;
-        w.kind = QStringLiteral("nondeterministic-op");
+        w.kind = WarningKind::NondeterministicOp;
         w.traceIndex = index;
-        w.message = QStringLiteral("Trace had nondeterministic nodes. Did you forget call .eval() on your model? "
-                                   "Nodes: %1")
-                        .arg(nondeterministic.join(QStringLiteral(", ")));
-        w.suggestion = QStringLiteral("call .eval() on the model, or expect outputs to differ from run to run");
+        w.message = warningMessage(w.kind, { nondeterministic.join(QStringLiteral(", ")) });
+        w.suggestion = warningFix(w.kind);
         for (int id : t.graph.top.nodes) {
             if (nondeterministicKinds().contains(t.graph.node(id).kind)) {
                 w.traceNode = id;
@@ -282,8 +278,10 @@ CheckReport checkFunction(
         r.error = { QStringLiteral("no input sets to check"), { model.path, 0, 0 } };
         return r;
     }
+    // Trace 1's recorded program stays here, for running it on the other sets; it never goes into the report.
+    std::shared_ptr<TracedProgram> program;
     for (int i = 0; i < sets.size(); ++i) {
-        TraceResult t = traceFunction(model, function, sets[i], options.exec);
+        TraceResult t = traceFunction(model, function, sets[i], options.exec, i == 0 ? &program : nullptr);
         if (!t.ok && i == 0) {
             r.error = t.error;
             return r;
@@ -302,17 +300,17 @@ CheckReport checkFunction(
         r.traces.push_back(t);
     }
     r.ok = true;
+    r.statuses.push_back(TraceStatus::Reference);
     const TraceResult& first = r.traces.first();
     for (int k = 1; k < r.traces.size(); ++k) {
         const TraceResult& t = r.traces[k];
         if (!t.ok) {
             r.consistent = false;
+            r.statuses.push_back(TraceStatus::Failed);
             TraceWarning w;
-            w.kind = QStringLiteral("trace-failed");
+            w.kind = WarningKind::TraceFailed;
             w.traceIndex = k;
-            w.message = QStringLiteral("tracing failed on input set %1 (%2): %3")
-                            .arg(k + 1)
-                            .arg(sets[k].toString(), t.error.message);
+            w.message = warningMessage(w.kind, { QString::number(k + 1), sets[k].toString(), t.error.message });
             w.location = t.error.location;
             r.warnings.push_back(w);
             continue;
@@ -324,21 +322,24 @@ CheckReport checkFunction(
         r.consistent &= diff.equal;
         r.diffs.push_back(diff);
 
-        OutputCheck out = checkTraceOutputs(model, function, first, sets[k], options.exec, options.rtol, options.atol);
-        if (!out.ran || !out.comparison.equal) {
+        OutputCheck out;
+        if (program)
+            out = checkTraceOutputs(model, function, *program, sets[k], options.exec, options.rtol, options.atol);
+        else
+            out.error = QStringLiteral("no trace to run");
+        const bool wrongOutput = !out.ran || !out.comparison.equal;
+        r.statuses.push_back(!diff.equal ? TraceStatus::Diverged
+                : wrongOutput            ? TraceStatus::WrongOutput
+                                         : TraceStatus::Same);
+        if (wrongOutput) {
             r.consistent = false;
             TraceWarning w;
-            w.kind = QStringLiteral("output-mismatch");
+            w.kind = WarningKind::OutputMismatch;
             w.traceIndex = k;
-            w.message = out.ran ? QStringLiteral("Output nr 1. of the traced function does not match the "
-                                                 "corresponding output of the Python function on input set %1 "
-                                                 "(%2). Detailed error: %3")
-                                      .arg(k + 1)
-                                      .arg(sets[k].toString(), out.comparison.message)
-                                : out.error;
-            w.suggestion = QStringLiteral("the trace recorded for input set 1 computes something else for input set "
-                                          "%1: see the divergences above")
-                               .arg(k + 1);
+            w.message = out.ran
+                ? warningMessage(w.kind, { QString::number(k + 1), sets[k].toString(), out.comparison.message })
+                : out.error;
+            w.suggestion = warningFix(w.kind, { QString::number(k + 1) });
             w.location = { model.path, 0, 0 };
             r.warnings.push_back(w);
         }
@@ -350,6 +351,145 @@ CheckReport checkFunction(
         all += t.warnings;
     r.warnings = all + r.warnings;
     return r;
+}
+
+std::optional<WarningSeverity> traceSeverity(TraceStatus status)
+{
+    switch (status) {
+    case TraceStatus::Reference:
+    case TraceStatus::Same:
+        return std::nullopt;
+    case TraceStatus::Diverged:
+        return WarningSeverity::Warning;
+    case TraceStatus::WrongOutput:
+    case TraceStatus::Failed:
+        return WarningSeverity::Error;
+    }
+    return std::nullopt;
+}
+
+QString traceStatusText(TraceStatus status)
+{
+    switch (status) {
+    case TraceStatus::Reference:
+        return QStringLiteral("traced: the other sets are compared with this trace");
+    case TraceStatus::Same:
+        return QStringLiteral("same graph as trace 1");
+    case TraceStatus::Diverged:
+        return QStringLiteral("records a different graph than trace 1");
+    case TraceStatus::WrongOutput:
+        return QStringLiteral("same graph as trace 1, but trace 1 computes something else on this set");
+    case TraceStatus::Failed:
+        return QStringLiteral("tracing failed");
+    }
+    return {};
+}
+
+QVector<int> CheckReport::differingTraces() const
+{
+    QVector<int> traces;
+    for (int k = 0; k < statuses.size(); ++k)
+        if (statuses[k] != TraceStatus::Reference && statuses[k] != TraceStatus::Same)
+            traces.push_back(k);
+    return traces;
+}
+
+CheckReport checkModel(
+    const ModelInfo& model, const QString& function, const QVector<InputSet>& sets, const CheckOptions& options)
+{
+    const FunctionInfo* fn = function.isEmpty() ? model.defaultFunction() : model.function(function);
+    auto failed = [&](const QString& message) {
+        CheckReport r;
+        r.file = model.path;
+        r.function = function;
+        r.error = { message, { model.path, 0, 0 } };
+        return r;
+    };
+    if (!fn)
+        return failed(function.isEmpty() ? QStringLiteral("no default function: name one")
+                                         : QStringLiteral("no function or method named '%1'").arg(function));
+    if (!fn->ok) {
+        CheckReport r = failed(fn->error.message);
+        r.function = fn->name;
+        r.error = fn->error;
+        return r;
+    }
+    const bool inlineCalls = options.inlineCalls.value_or(model.kind == ModelInfo::Kind::Archive);
+    if (!inlineCalls || fn->inlined)
+        return checkFunction(model, fn->name, sets, options);
+    // The caller's model stays as it is: the check runs on a copy holding the inlined function.
+    ModelInfo inlined = model;
+    for (FunctionInfo& f : inlined.functions) {
+        if (f.name != fn->name)
+            continue;
+        QString error;
+        if (!inlineFunction(inlined.handle, f, &error))
+            return failed(error);
+    }
+    return checkFunction(inlined, fn->name, sets, options);
+}
+
+QJsonObject warningJson(const TraceWarning& w)
+{
+    return QJsonObject { { QStringLiteral("kind"), warningKindName(w.kind) }, { QStringLiteral("message"), w.message },
+        { QStringLiteral("trace"), w.traceIndex }, { QStringLiteral("node"), w.traceNode },
+        { QStringLiteral("script_node"), w.scriptNode }, { QStringLiteral("file"), w.location.file },
+        { QStringLiteral("line"), w.location.line }, { QStringLiteral("column"), w.location.column },
+        { QStringLiteral("suggestion"), w.suggestion } };
+}
+
+QJsonObject checkReportJson(const CheckReport& report)
+{
+    QJsonArray traces, diffs, outputs, warnings;
+    for (int i = 0; i < report.traces.size(); ++i) {
+        const TraceResult& t = report.traces[i];
+        QJsonObject o { { QStringLiteral("inputs"), t.inputs.toString() }, { QStringLiteral("ok"), t.ok } };
+        if (t.ok)
+            o.insert(QStringLiteral("graph"), t.graph.toText());
+        else
+            o.insert(QStringLiteral("error"), t.error.message);
+        traces.append(o);
+    }
+    for (const TraceDiff& d : report.diffs) {
+        QJsonArray changes;
+        for (const NodeChange& c : d.changes) {
+            const TraceResult& base = report.traces[d.base];
+            const TraceResult& other = report.traces[d.other];
+            changes.append(QJsonObject { { QStringLiteral("op"), nodeChangeOpName(c.op) },
+                { QStringLiteral("base_node"),
+                    c.baseNode >= 0 ? QJsonValue(base.graph.nodeLine(c.baseNode)) : QJsonValue() },
+                { QStringLiteral("other_node"),
+                    c.otherNode >= 0 ? QJsonValue(other.graph.nodeLine(c.otherNode)) : QJsonValue() },
+                { QStringLiteral("base_index"), c.baseNode }, { QStringLiteral("other_index"), c.otherNode },
+                { QStringLiteral("cause"), c.cause }, { QStringLiteral("script_node"), c.scriptNode },
+                { QStringLiteral("file"), c.location.file }, { QStringLiteral("line"), c.location.line },
+                { QStringLiteral("column"), c.location.column } });
+        }
+        diffs.append(QJsonObject { { QStringLiteral("base"), d.base }, { QStringLiteral("other"), d.other },
+            { QStringLiteral("equal"), d.equal }, { QStringLiteral("changes"), changes } });
+    }
+    for (int k = 0; k < report.outputs.size(); ++k) {
+        const OutputCheck& o = report.outputs[k];
+        QJsonObject j { { QStringLiteral("set"), k + 1 }, { QStringLiteral("ran"), o.ran } };
+        if (!o.ran) {
+            j.insert(QStringLiteral("error"), o.error);
+        } else {
+            j.insert(QStringLiteral("equal"), o.comparison.equal);
+            j.insert(QStringLiteral("mismatched"), o.comparison.mismatched);
+            j.insert(QStringLiteral("total"), o.comparison.total);
+            j.insert(QStringLiteral("greatest_abs_diff"), o.comparison.greatestAbsDiff);
+            j.insert(QStringLiteral("greatest_rel_diff"), o.comparison.greatestRelDiff);
+            j.insert(QStringLiteral("where"), o.comparison.where);
+            j.insert(QStringLiteral("message"), o.comparison.message);
+        }
+        outputs.append(j);
+    }
+    for (const TraceWarning& w : report.warnings)
+        warnings.append(warningJson(w));
+    return QJsonObject { { QStringLiteral("file"), report.file }, { QStringLiteral("function"), report.function },
+        { QStringLiteral("traces"), traces }, { QStringLiteral("script"), report.script.toText() },
+        { QStringLiteral("diffs"), diffs }, { QStringLiteral("outputs"), outputs },
+        { QStringLiteral("warnings"), warnings }, { QStringLiteral("verdict"), report.verdict() } };
 }
 
 } // namespace jitscope

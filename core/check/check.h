@@ -1,9 +1,12 @@
 #pragma once
 
-#include "execute/executor.h"
 #include "diff/tracediff.h"
+#include "trace/trace.h"
 
+#include <QJsonObject>
 #include <QVector>
+
+#include <optional>
 
 namespace jitscope {
 
@@ -12,7 +15,46 @@ struct CheckOptions
     double rtol = 1e-5; ///< as torch.jit.trace's check_tolerance
     double atol = 1e-5;
     ExecOptions exec;
+    /// checkModel(): check the function with its calls inlined. Unset: as the window opens the file (an archive
+    /// grouped by module, so inlined; a .py file as written).
+    std::optional<bool> inlineCalls;
 };
+
+/// Outputs compared as torch.testing.assert_close does (rtol/atol).
+struct OutputComparison
+{
+    bool equal = true;
+    QString message; ///< what differs, when not equal
+    qint64 mismatched = 0;
+    qint64 total = 0;
+    double greatestAbsDiff = 0;
+    double greatestRelDiff = 0;
+    QString where; ///< index of the greatest absolute difference, e.g. "output 0 [1, 2]"
+};
+
+/// Trace 1 and the script function run on one input set, as torch.jit.trace's check does (inputs created once
+/// from the seed and cloned for each run, the random state carried from one run to the next), and their outputs
+/// compared.
+struct OutputCheck
+{
+    bool ran = false; ///< both ran; otherwise `error` says which failed and why
+    QString error;
+    OutputComparison comparison;
+};
+
+/// How one trace of a check compares with trace 1.
+enum class TraceStatus {
+    Reference, ///< trace 1: the others are compared with it
+    Same, ///< the same graph as trace 1, and trace 1 computes what the script function computes on this set
+    Diverged, ///< records a different graph than trace 1
+    WrongOutput, ///< the same graph as trace 1, but trace 1 computes something else on this set
+    Failed, ///< tracing failed on this set
+};
+
+/// How bad a status is: none (Reference, Same), Warning (Diverged) or Error (WrongOutput, Failed).
+std::optional<WarningSeverity> traceSeverity(TraceStatus status);
+/// "same graph as trace 1", "records a different graph than trace 1", ...
+QString traceStatusText(TraceStatus status);
 
 /// torch.jit.trace with check_inputs, made explicit: one trace per input set, every trace diffed against the
 /// first, the first trace run on every other set against the script function, and every divergence explained.
@@ -27,14 +69,30 @@ struct CheckReport
     QVector<TraceDiff> diffs; ///< trace k (k >= 1) against trace 0
     QVector<OutputCheck> outputs; ///< trace 0 run on set k (k >= 1) against the script function
     QVector<TraceWarning> warnings; ///< from every trace (traceIndex set) and from the checks
+    QVector<TraceStatus> statuses; ///< one per trace
     bool consistent = true;
 
     QString verdict() const { return consistent ? QStringLiteral("consistent") : QStringLiteral("diverged"); }
+    TraceStatus status(int trace) const { return statuses.value(trace, TraceStatus::Failed); }
+    /// The traces (0-based) whose status is not Reference or Same.
+    QVector<int> differingTraces() const;
 };
 
-/// Never throws; long runs honour options.exec.cancel and timeoutMs.
+/// Never throws; long runs honour options.exec.cancel and timeoutMs. Checks `function` as @p model holds it (see
+/// checkModel for the pipeline the CLI and the window share).
 CheckReport checkFunction(
     const ModelInfo& model, const QString& function, const QVector<InputSet>& sets, const CheckOptions& options = {});
+
+/// The check the CLI and the window both run: @p function (empty: ModelInfo::defaultFunction()) prepared the same
+/// way (calls inlined per CheckOptions::inlineCalls, on a copy of the function when @p model does not hold it so),
+/// then checkFunction. An unknown or uncompiled function is reported in CheckReport::error.
+CheckReport checkModel(
+    const ModelInfo& model, const QString& function, const QVector<InputSet>& sets, const CheckOptions& options = {});
+
+/// The JSON form of a report, as `jitscope-cli check --format json` prints it.
+QJsonObject checkReportJson(const CheckReport& report);
+/// The JSON form of a warning (CLI `check` and `trace`).
+QJsonObject warningJson(const TraceWarning& warning);
 
 /// Fills NodeChange::cause and location for every change of `diff`, from the traces' provenance, their
 /// warnings and the script graph.

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "execute/executor.h"
+#include "trace/trace.h"
 
 #include <QVector>
 
@@ -30,7 +30,9 @@ public:
         bool finished = false; ///< the run ended (see result / trace)
         NodeEvent event; ///< the node about to run
         QVector<NamedValue> values; ///< live named values of the paused frame
-        IrGraph traceSoFar; ///< with tracing: what has been recorded up to here
+        /// With tracing: what has been recorded up to here, each node with its script node and loop iterations
+        /// (IrNode::originNode, loopPath), as in a finished trace.
+        IrGraph traceSoFar;
         bool atBreakpoint = false;
         RunResult result; ///< when finished without tracing
         TraceResult trace; ///< when finished with tracing

@@ -48,6 +48,18 @@ QString toText(ModelInfo::Kind kind)
     return {};
 }
 
+const FunctionInfo* ModelInfo::openingFunction() const
+{
+    if (const FunctionInfo* f = defaultFunction())
+        return f;
+    for (const FunctionInfo& f : functions)
+        if (f.ok)
+            return &f;
+    return functions.isEmpty() ? nullptr : &functions.first();
+}
+
+namespace {
+
 QString ownerModule(const QString& function)
 {
     return function.contains(QLatin1Char('.')) ? function.section(QLatin1Char('.'), 0, -2) : QString();

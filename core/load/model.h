@@ -65,8 +65,12 @@ struct ModelInfo
     std::shared_ptr<ModelHandle> handle; ///< for running and tracing; opaque outside core
 
     const FunctionInfo* function(const QString& name) const;
-    /// The function --fn selects by default: "forward", else the only function, else nullptr.
+    /// The function --fn selects by default (and checkModel() checks when none is named): "forward", else the only
+    /// function, else nullptr (the CLI then asks for --fn).
     const FunctionInfo* defaultFunction() const;
+    /// The function a viewer opens when none is named: defaultFunction(), else the first that compiled, else the
+    /// first; nullptr when there are none.
+    const FunctionInfo* openingFunction() const;
 };
 
 /// "parameter", "buffer", "attribute": how `jitscope-cli list` and the Model tree name a ParameterInfo's kind.

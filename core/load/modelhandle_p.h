@@ -34,7 +34,9 @@ struct ModelHandle
     QHash<QString, torch::jit::Function*> functions; ///< .py files: by name
     std::unique_ptr<torch::jit::Module> module; ///< archives: the root module
     QString sourceText; ///< .py files: the file's text, for source locations of trace nodes
-    std::mutex mutex; ///< running a model mutates module state: one run at a time
+    /// Guards what compiled code initialises lazily (schemas, operators; prepareRun resolves them) and inlining.
+    /// Runs do not hold it while they run: each runs on its own copy of the module.
+    std::mutex mutex;
 
     /// The function and, for a method, the module it belongs to ("layer1.0.forward"). Null if unknown.
     torch::jit::Function* find(const QString& name, std::optional<torch::jit::Module>* owner) const;

@@ -1,10 +1,10 @@
 // The debugger's engine: stepping, breakpoints and stop on a worker thread, without a GUI.
 
+#include "check/check.h"
 #include "debug/debugsession.h"
 #include "load/model.h"
 #include "testutil.h"
 
-#include <QElapsedTimer>
 #include <QTest>
 
 using namespace jitscope;
@@ -173,12 +173,10 @@ private Q_SLOTS:
         auto p = next(s, 0);
         s.resume(DebugSession::Command::Continue);
         QVERIFY(!s.waitForPause(p.serial, 300)); // still spinning
-        QElapsedTimer clock;
-        clock.start();
+        // How fast it stops is a figure of bench/bench_stop (limit 200 ms); here it must stop at all.
         s.stop();
         p = next(s, p.serial);
         QVERIFY(p.finished);
-        QVERIFY(clock.elapsed() < 200);
         QVERIFY(!p.result.ok);
         QVERIFY2(p.result.error.message.contains(QLatin1String("cancelled")), qPrintable(p.result.error.message));
     }
@@ -199,6 +197,22 @@ private Q_SLOTS:
                 break;
             const int nodes = p.traceSoFar.nodes.size();
             QVERIFY(nodes >= previous);
+            // A snapshot is complete as a finished trace is: every recorded op knows the script node and loop
+            // iteration that recorded it, and nothing the session itself computed (value statistics) is in it.
+            int muls = 0;
+            for (const IrNode& n : p.traceSoFar.nodes) {
+                QVERIFY2(n.kind != QLatin1String("aten::isfinite") && n.kind != QLatin1String("aten::masked_select"),
+                    qPrintable(n.kind));
+                if (!n.kind.startsWith(QLatin1String("aten::")))
+                    continue;
+                QVERIFY2(n.originNode >= 0, qPrintable(n.kind));
+                QCOMPARE(m_loop.function(QStringLiteral("loop_in_traced_fn"))->graph.node(n.originNode).kind, n.kind);
+                if (n.kind == QLatin1String("aten::mul")) {
+                    QCOMPARE(n.loopPath.size(), 1);
+                    QCOMPARE(n.loopPath.first().iteration, muls++);
+                    QCOMPARE(n.loopPath.first().line, 6);
+                }
+            }
             grew += nodes > previous && previous >= 0;
             previous = nodes;
             s.resume(DebugSession::Command::StepInto);
@@ -207,6 +221,34 @@ private Q_SLOTS:
         QVERIFY2(p.trace.ok, qPrintable(p.trace.error.toString()));
         // The same nodes; value numbers may differ (snapshots taken while paused name values early).
         QCOMPARE(canonicalizeDump(p.trace.graph.toText(false)), canonicalizeDump(plain.graph.toText(false)));
+    }
+
+    /// Runs of one model share no state: a check of the model completes while a session is paused in it.
+    void checkWhileSessionPaused()
+    {
+        const InputSet set = *parseInputSet(QStringLiteral("f32[3,4,5]"));
+        for (bool tracing : { false, true }) {
+            DebugSession s(m_loop, QStringLiteral("loop_in_traced_fn"), set, tracing);
+            s.setBreakpoints({ { 7, 2 } });
+            s.start();
+            auto p = next(s, 0);
+            s.resume(DebugSession::Command::Continue);
+            p = next(s, p.serial);
+            QVERIFY(p.atBreakpoint);
+            QCOMPARE(p.event.loopPath.size(), 1);
+            const CheckReport report = checkModel(m_loop, QStringLiteral("loop_in_traced_fn"), m_loop.inputSets);
+            QVERIFY2(report.ok, qPrintable(report.error.toString()));
+            QCOMPARE(report.verdict(), QStringLiteral("diverged"));
+            const RunResult run = runFunction(m_loop, QStringLiteral("loop_in_traced_fn"), set);
+            QVERIFY(run.ok);
+            QVERIFY(!s.isFinished()); // still paused in iteration 2
+            s.resume(DebugSession::Command::Continue);
+            p = next(s, p.serial);
+            QVERIFY(p.finished);
+            QVERIFY(tracing ? p.trace.ok : p.result.ok);
+            if (!tracing)
+                QCOMPARE(p.result.outputs.first().sum, run.outputs.first().sum);
+        }
     }
 };
 

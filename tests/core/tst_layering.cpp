@@ -18,9 +18,7 @@ const QHash<QString, QSet<QString>>& allowedIncludes()
         { QStringLiteral("ir"), {} },
         { QStringLiteral("inputs"), { QStringLiteral("ir") } },
         { QStringLiteral("load"), { QStringLiteral("ir"), QStringLiteral("inputs") } },
-        // diff: until the tracing semantics move out of the executor into trace/.
-        { QStringLiteral("execute"),
-            { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("diff") } },
+        { QStringLiteral("execute"), { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load") } },
         { QStringLiteral("trace"),
             { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
                 QStringLiteral("diff") } },

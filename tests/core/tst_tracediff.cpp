@@ -1,7 +1,7 @@
-#include "execute/executor.h"
+#include "diff/tracediff.h"
 #include "load/model.h"
 #include "testutil.h"
-#include "diff/tracediff.h"
+#include "trace/trace.h"
 
 #include <QTest>
 

@@ -1,8 +1,9 @@
 // Traces from the executor against real torch.jit.trace output (tests/oracle/generate_traces.py).
 
-#include "execute/executor.h"
+#include "check/check.h"
 #include "load/model.h"
 #include "testutil.h"
+#include "trace/trace.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -123,7 +124,7 @@ private Q_SLOTS:
         // Wherever PyTorch warned, JitScope reports a warning of the matching kind.
         QSet<QString> ours;
         for (const TraceWarning& w : t.warnings)
-            ours.insert(w.kind);
+            ours.insert(warningKindName(w.kind));
         for (const auto& w : expected.value(QStringLiteral("warnings")).toArray()) {
             const QString kind = kindOfPythonWarning(w.toObject().value(QStringLiteral("message")).toString());
             QVERIFY2(ours.contains(kind), qPrintable(QStringLiteral("missing a %1 warning").arg(kind)));
@@ -213,14 +214,22 @@ private Q_SLOTS:
         QVERIFY(t.note.contains(QLatin1String("raw recorded graph")));
         bool flagged = false;
         for (const TraceWarning& w : t.warnings)
-            flagged |= w.kind == QLatin1String("raw-trace");
+            flagged |= w.kind == WarningKind::RawTrace;
         QVERIFY(flagged);
         QCOMPARE(t.graph.top.outputs.size(), 1);
         int muls = 0;
         for (const IrNode& n : t.graph.nodes)
             muls += n.kind == QLatin1String("aten::mul");
         QCOMPARE(muls, 3);
-        QVERIFY(!t.program); // nothing to run: the check reports it instead of crashing
+        // Nothing to run on the other sets: the check reports it instead of crashing.
+        CheckOptions check;
+        check.exec = options;
+        const InputSet set = *parseInputSet(QStringLiteral("f32[3,4,5]"));
+        const CheckReport report = checkFunction(r.model, QStringLiteral("loop_in_traced_fn"), { set, set }, check);
+        QVERIFY2(report.ok, qPrintable(report.error.toString()));
+        QCOMPARE(report.outputs.size(), 1);
+        QVERIFY(!report.outputs[0].ran);
+        QCOMPARE(report.outputs[0].error, QStringLiteral("no trace to run"));
     }
 };
 

@@ -2,7 +2,6 @@
 // on the window's own signals (debugPaused, debugFinished, liveTraceShown).
 
 #include "debugcontroller.h"
-#include "execute/executor.h"
 #include "framesmodel.h"
 #include "graphitems.h"
 #include "graphscene.h"
@@ -11,6 +10,7 @@
 #include "inputsetsmodel.h"
 #include "mainwindow.h"
 #include "sourceview.h"
+#include "trace/trace.h"
 #include "valuesmodel.h"
 #include "windowtest.h"
 

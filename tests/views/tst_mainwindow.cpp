@@ -508,8 +508,7 @@ private Q_SLOTS:
         WarningsModel* warnings = window.warningsModel();
         int row = -1;
         for (int r = 0; r < warnings->rowCount(); ++r) {
-            if (warnings->warning(r).kind == QLatin1String("shape-dependent-loop")
-                && warnings->warning(r).traceIndex == 1)
+            if (warnings->warning(r).kind == WarningKind::ShapeDependentLoop && warnings->warning(r).traceIndex == 1)
                 row = r;
         }
         QVERIFY(row >= 0);
@@ -521,7 +520,7 @@ private Q_SLOTS:
 
         // The output mismatch of set 2 leads to the comparison of trace 1 and trace 2.
         for (int r = 0; r < warnings->rowCount(); ++r) {
-            if (warnings->warning(r).kind == QLatin1String("output-mismatch") && warnings->warning(r).traceIndex == 1)
+            if (warnings->warning(r).kind == WarningKind::OutputMismatch && warnings->warning(r).traceIndex == 1)
                 window.activateWarning(r);
         }
         QCOMPARE(window.currentView(), MainWindow::View::Compare);

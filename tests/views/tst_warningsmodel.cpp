@@ -11,7 +11,8 @@ namespace {
 TraceWarning warning(const QString& kind, int trace, int traceNode, int scriptNode, int line)
 {
     TraceWarning w;
-    w.kind = kind;
+    if (!warningKindFromName(kind, &w.kind))
+        qFatal("unknown warning kind %s", qPrintable(kind));
     w.message = QStringLiteral("%1 in trace %2").arg(kind).arg(trace + 1);
     w.traceIndex = trace;
     w.traceNode = traceNode;

@@ -146,7 +146,7 @@ QHash<int, QString> traceWarningNodes(const CheckReport& report, int trace)
         QString& text = result[w.traceNode];
         if (!text.isEmpty())
             text += QLatin1Char('\n');
-        text += QStringLiteral("%1: %2").arg(w.kind, w.message);
+        text += QStringLiteral("%1: %2").arg(warningKindName(w.kind), w.message);
     }
     return result;
 }

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "execute/executor.h"
+#include "execute/run.h"
 #include "flatlistmodel.h"
 
 #include <QVector>

@@ -50,13 +50,6 @@ WarningsModel::WarningsModel(QObject* parent)
     : FlatListModel(NumColumns, parent)
 { }
 
-WarningsModel::Severity WarningsModel::severityOf(const QString& kind)
-{
-    static const QStringList errors
-        = { QStringLiteral("trace-failed"), QStringLiteral("output-mismatch"), QStringLiteral("check-failed") };
-    return errors.contains(kind) ? Severity::Error : Severity::Warning;
-}
-
 void WarningsModel::setWarnings(const QVector<TraceWarning>& warnings, const QStringList& inputSets)
 {
     beginResetModel();
@@ -91,7 +84,7 @@ QVariant WarningsModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case KindColumn:
-            return w.kind;
+            return warningKindName(w.kind);
         case MessageColumn:
             return w.message.simplified();
         case InputSetColumn: {
@@ -116,7 +109,7 @@ QVariant WarningsModel::data(const QModelIndex& index, int role) const
         break;
     case Qt::ToolTipRole: {
         QString tip = QStringLiteral("<b>%1</b> (input set %2)<p>%3</p>")
-                          .arg(w.kind.toHtmlEscaped())
+                          .arg(warningKindName(w.kind).toHtmlEscaped())
                           .arg(w.traceIndex + 1)
                           .arg(w.message.toHtmlEscaped());
         if (!w.suggestion.isEmpty())
@@ -128,7 +121,7 @@ QVariant WarningsModel::data(const QModelIndex& index, int role) const
             return int(Qt::AlignRight | Qt::AlignVCenter);
         break;
     case KindRole:
-        return w.kind;
+        return warningKindName(w.kind);
     case SeverityRole:
         return int(severity);
     case TraceIndexRole:

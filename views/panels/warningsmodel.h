@@ -1,7 +1,7 @@
 #pragma once
 
-#include "execute/executor.h"
 #include "flatlistmodel.h"
+#include "trace/tracewarning.h"
 
 #include <QStringList>
 #include <QVector>
@@ -16,7 +16,7 @@ class WarningsModel : public FlatListModel
 public:
     enum Columns { KindColumn, MessageColumn, InputSetColumn, LineColumn, NumColumns };
     enum Roles {
-        KindRole = Qt::UserRole, ///< QString: TraceWarning::kind
+        KindRole = Qt::UserRole, ///< QString: TraceWarning::kind's name
         SeverityRole, ///< int: a Severity
         TraceIndexRole, ///< int: the trace (input set) it belongs to
         TraceNodeRole, ///< int: node id in that trace, -1 if none
@@ -24,7 +24,7 @@ public:
         LineRole, ///< int: 1-based source line, 0 if none
         SuggestionRole, ///< QString: how to fix it
     };
-    enum class Severity { Error, Warning };
+    using Severity = WarningSeverity;
 
     explicit WarningsModel(QObject* parent = nullptr);
 
@@ -35,7 +35,7 @@ public:
     const QVector<TraceWarning>& warnings() const { return m_warnings; }
     int count(Severity severity) const;
 
-    static Severity severityOf(const QString& kind);
+    static Severity severityOf(WarningKind kind) { return warningSeverity(kind); }
 
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
 

@@ -12,7 +12,6 @@
 #include "inputsetseditor.h"
 #include "inputsetsmodel.h"
 #include "legendbar.h"
-#include "livetrace.h"
 #include "modeltreemodel.h"
 #include "nodeinspector.h"
 #include "sourceview.h"
@@ -157,13 +156,7 @@ QSettings settings()
 /// The function opened when none is named: "forward" or the only one, else the first that compiled.
 const FunctionInfo* pickFunction(const ModelInfo& model)
 {
-    if (const FunctionInfo* fn = model.defaultFunction())
-        return fn;
-    for (const FunctionInfo& fn : model.functions) {
-        if (fn.ok)
-            return &fn;
-    }
-    return model.functions.isEmpty() ? nullptr : &model.functions.first();
+    return model.openingFunction();
 }
 
 QString elided(QString text, int max)
@@ -1256,7 +1249,7 @@ void MainWindow::showReport()
         m_compare->showMessage(
             tr("Could not trace %1").arg(m_report.function), m_report.error.toString().trimmed(), true);
         TraceWarning w;
-        w.kind = QStringLiteral("check-failed");
+        w.kind = WarningKind::CheckFailed;
         w.message = m_report.error.message;
         w.location = m_report.error.location;
         m_warningsModel->setWarnings({ w }, m_inputSets->model()->texts());
@@ -1275,7 +1268,8 @@ void MainWindow::showReport()
     QHash<int, QStringList> byLine;
     for (const TraceWarning& w : std::as_const(m_report.warnings)) {
         const int line = sourceLineFor(w.location);
-        const QString text = QStringLiteral("%1 (set %2): %3").arg(w.kind).arg(w.traceIndex + 1).arg(w.message);
+        const QString text
+            = QStringLiteral("%1 (set %2): %3").arg(warningKindName(w.kind)).arg(w.traceIndex + 1).arg(w.message);
         if (line > 0 && !byLine[line].contains(text))
             byLine[line] << text;
     }
@@ -1291,7 +1285,7 @@ void MainWindow::showReport()
             continue;
         const int shown = m_scriptScene->displayedNode(w.scriptNode);
         QString& text = scriptWarnings[shown];
-        const QString line = QStringLiteral("%1: %2").arg(w.kind, w.message);
+        const QString line = QStringLiteral("%1: %2").arg(warningKindName(w.kind), w.message);
         if (shown >= 0 && !text.contains(line))
             text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + line;
     }
@@ -1316,7 +1310,7 @@ void MainWindow::showReport()
             for (const TraceDiff& d : std::as_const(m_report.diffs))
                 differs = differs || (d.other == k && !d.equal);
             for (const TraceWarning& w : std::as_const(m_report.warnings))
-                differs = differs || (w.traceIndex == k && w.kind == QLatin1String("output-mismatch"));
+                differs = differs || (w.traceIndex == k && w.kind == WarningKind::OutputMismatch);
             if (differs)
                 differing << QString::number(k + 1);
         }
@@ -1429,7 +1423,7 @@ void MainWindow::rebuildTraceTabs()
                 differs = differs || (d.other == k && !d.equal);
             bool wrongOutput = false;
             for (const TraceWarning& w : std::as_const(m_report.warnings))
-                wrongOutput = wrongOutput || (w.traceIndex == k && w.kind == QLatin1String("output-mismatch"));
+                wrongOutput = wrongOutput || (w.traceIndex == k && w.kind == WarningKind::OutputMismatch);
             if (!trace.ok) {
                 state = QColor(0xcf, 0x22, 0x2e);
                 stateText = tr("tracing failed");
@@ -2385,13 +2379,12 @@ void MainWindow::updateLiveTrace(const IrGraph& graph, bool final)
     auto* watcher = new QFutureWatcher<LiveTraceJob>(this);
     m_liveWatchers.insert(watcher);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher] { onLiveTraceLaidOut(watcher); });
-    const FunctionInfo* fn = m_model.function(m_debugger->function());
-    const IrGraph script = fn ? fn->graph : IrGraph();
-    watcher->setFuture(QtConcurrent::run([graph, script, options, generation, final] {
+    // Pause::traceSoFar carries each node's script node and loop iterations, as a finished trace does.
+    watcher->setFuture(QtConcurrent::run([graph, options, generation, final] {
         LiveTraceJob job;
         job.generation = generation;
         job.final = final;
-        job.graph = liveTraceGraph(graph, script);
+        job.graph = graph;
         job.layout = layoutGraph(job.graph, options);
         return job;
     }));
@@ -2652,7 +2645,7 @@ void MainWindow::activateWarning(int row)
     const bool traceUsable
         = m_hasReport && w.traceIndex >= 0 && w.traceIndex < m_tracePages.size() && m_report.traces.at(w.traceIndex).ok;
 
-    if (w.kind == QLatin1String("output-mismatch") && w.traceIndex > 0 && m_compare->hasReport()) {
+    if (w.kind == WarningKind::OutputMismatch && w.traceIndex > 0 && m_compare->hasReport()) {
         // Trace 1 computes something else on this set: the divergences between the two traces say why.
         showView(View::Compare);
         m_compare->setPair(0, w.traceIndex);

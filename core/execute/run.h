@@ -13,20 +13,6 @@
 
 namespace jitscope {
 
-/// A diagnostic about a trace: PyTorch's TracerWarning kinds and JitScope's causal ones.
-struct TraceWarning
-{
-    QString kind; ///< tensor-to-bool, tensor-to-number, len-of-tensor, shape-dependent-loop, ...
-    QString message;
-    int traceIndex = 0; ///< which input set's trace
-    int traceNode = -1; ///< node id in that trace graph, -1 if none
-    int scriptNode = -1; ///< node id in the script graph
-    SourceLocation location;
-    QString suggestion; ///< how to fix it
-    QString detail; ///< loops: the trip count ("x.size(0)"); branches: the condition; conversions: the value
-    int count = -1; ///< loops: iterations run; branches: block taken (0 then, 1 else)
-};
-
 /// A short description of a runtime value (an input or an output).
 struct ValueSummary
 {
@@ -89,7 +75,8 @@ struct NodeEvent
     QVector<NamedValue> values;
     /// Callable only during the observer call (the frame is alive then): every named value live in the frame.
     std::function<QVector<NamedValue>()> liveValues;
-    /// Callable only during the observer call, when tracing: the trace recorded so far.
+    /// Callable only during the observer call, when tracing: the trace recorded so far, each node with the
+    /// script node and loop iterations that recorded it (IrNode::originNode, loopPath), as in a finished trace.
     std::function<IrGraph()> traceSoFar;
 };
 
@@ -106,70 +93,17 @@ struct ExecOptions
     QVector<int> breakLines; ///< source lines of the function's file where events are marked as breakpoints
 };
 
-/// Opaque runtime values (tensors) kept for comparing outputs; shared, immutable.
-struct RuntimeValues;
-/// Opaque compiled trace, kept for running it on other inputs.
-struct TraceProgram;
-
 struct RunResult
 {
     bool ok = false;
     Diagnostic error;
     InputSet inputs;
     QVector<ValueSummary> outputs;
-    std::shared_ptr<const RuntimeValues> values;
 };
 
-struct TraceResult
-{
-    bool ok = false;
-    Diagnostic error;
-    InputSet inputs;
-    IrGraph graph; ///< what torch.jit.trace records
-    QVector<TraceWarning> warnings;
-    QVector<ValueSummary> outputs;
-    std::shared_ptr<const RuntimeValues> values;
-    std::shared_ptr<TraceProgram> program;
-    QString note; ///< e.g. "cleanup passes failed: raw recorded graph"
-};
-
-/// Traces `function` of `model` on `inputs` as torch.jit.trace would. Thread-safe; never throws.
-TraceResult traceFunction(
-    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options = {});
-/// Baseline for benchmarks: libtorch's own interpreter (GraphExecutor) run under its C++ tracer, the way a
-/// C++ program would trace. Bakes sizes where Python records them; see traceFunction for the real thing.
-TraceResult traceWithInterpreter(
-    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options = {});
-
-/// Runs the script function itself (no tracing).
+/// Runs the script function itself (no tracing). Thread-safe: runs of one model overlap (each runs on its own
+/// copy of the module); never throws.
 RunResult runFunction(
     const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options = {});
-/// Runs a recorded trace on other inputs.
-RunResult runTrace(const TraceResult& trace, const InputSet& inputs, const ExecOptions& options = {});
-
-/// Compares outputs as torch.testing.assert_close does (rtol/atol).
-struct OutputComparison
-{
-    bool equal = true;
-    QString message; ///< what differs, when not equal
-    qint64 mismatched = 0;
-    qint64 total = 0;
-    double greatestAbsDiff = 0;
-    double greatestRelDiff = 0;
-    QString where; ///< index of the greatest absolute difference, e.g. "output 0 [1, 2]"
-};
-OutputComparison compareOutputs(const RunResult& expected, const RunResult& actual, double rtol, double atol);
-
-/// Runs a trace and then the script function on the same input set, as torch.jit.trace's check does (inputs
-/// created once from the seed and cloned for each run, the random state carried from one run to the next),
-/// and compares their outputs.
-struct OutputCheck
-{
-    bool ran = false; ///< both ran; otherwise `error` says which failed and why
-    QString error;
-    OutputComparison comparison;
-};
-OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, const TraceResult& trace,
-    const InputSet& inputs, const ExecOptions& options, double rtol, double atol);
 
 } // namespace jitscope

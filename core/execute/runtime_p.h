@@ -1,0 +1,74 @@
+#pragma once
+
+// Private to core's torch translation units: what a run needs around the interpreter (the function resolved and
+// its inputs made, value summaries) and the debugger probe. Torch types only forward-declared.
+
+#include "execute/interpreter_p.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace torch {
+namespace jit {
+struct Function;
+struct Module;
+} // namespace jit
+} // namespace torch
+
+namespace jitscope {
+
+/// The inputs of an input set, made after torch.manual_seed(@p seed) in argument order, exactly as
+/// tests/oracle/inputsets.py makes them in Python.
+std::vector<c10::IValue> makeInputs(const InputSet& set, quint64 seed);
+
+/// A short description of a value (statistics computed with tracing paused: nothing is recorded).
+ValueSummary summarize(const c10::IValue& value);
+
+/// The function of a run resolved, its input set validated and the inputs created.
+struct PreparedRun
+{
+    torch::jit::Function* fn = nullptr;
+    std::shared_ptr<torch::jit::Module> self; ///< the module, for a method
+    std::vector<c10::IValue> inputs;
+    std::vector<c10::IValue> defaults; ///< values of trailing arguments the input set leaves to their defaults
+    QVector<int> inlinedIds; ///< FunctionInfo::inlinedIds
+    const IrGraph* scriptGraph = nullptr; ///< FunctionInfo::graph
+    QString error;
+    int errorLine = 0;
+
+    /// The script function's arguments for one run: a fresh copy of the module (a run may change its state, and
+    /// runs of one model overlap), @p values, then the defaults the input set leaves out.
+    std::vector<c10::IValue> arguments(std::vector<c10::IValue> values) const;
+};
+
+/// Resolves @p function of @p model and creates the inputs. Holds the model's lock only while it resolves
+/// (compiled code initialises schemas and operators lazily): the run itself needs no lock.
+PreparedRun prepareRun(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options);
+
+/// A diagnostic in @p model's file (at @p where when valid).
+Diagnostic errorAt(const ModelInfo& model, const QString& message, const SourceLocation& where = {});
+
+/// The debugger's hooks: a NodeEvent before and after every node, for ExecOptions::observer.
+class DebuggerProbe : public InterpreterHooks
+{
+public:
+    DebuggerProbe(const Interpreter& interpreter, const ExecOptions& options);
+
+    /// While tracing: what NodeEvent::traceSoFar returns.
+    void setTraceSnapshot(std::function<IrGraph()> snapshot) { m_traceSnapshot = std::move(snapshot); }
+
+    void beforeNode(torch::jit::Node* n, Frame& frame) override { notify(n, false, frame); }
+    void afterNode(torch::jit::Node* n, Frame& frame) override { notify(n, true, frame); }
+
+private:
+    void notify(torch::jit::Node* n, bool after, Frame& frame);
+
+    const Interpreter& m_interpreter;
+    const ExecOptions& m_options;
+    std::function<IrGraph()> m_traceSnapshot;
+    QString m_lastBreak;
+};
+
+} // namespace jitscope

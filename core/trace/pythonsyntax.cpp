@@ -1,0 +1,351 @@
+// What Python's syntax and bindings do differently from TorchScript, read off the script graph.
+
+#include "trace/pythonsyntax_p.h"
+
+#include <ATen/ATen.h>
+#include <torch/csrc/jit/ir/constants.h>
+#include <torch/csrc/jit/ir/ir.h>
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace jitscope {
+
+namespace tj = torch::jit;
+using c10::IValue;
+
+namespace {
+
+tj::SourceRange originalRange(const tj::Node* n)
+{
+    tj::SourceRange r = n->sourceRange();
+    if (r.source())
+        if (auto orig = r.source()->findSourceRangeThatGenerated(r))
+            r = *orig;
+    return r;
+}
+
+/// The full source line where a node starts.
+std::string lineText(const tj::Node* n)
+{
+    const tj::SourceRange r = originalRange(n);
+    if (!r.source())
+        return {};
+    const std::string text = r.source()->text_str().str();
+    const size_t start = std::min(r.start(), text.size());
+    const size_t begin = text.rfind('\n', start == 0 ? 0 : start - 1);
+    const size_t end = text.find('\n', start);
+    return text.substr(begin == std::string::npos ? 0 : begin + 1,
+        end == std::string::npos ? std::string::npos : end - (begin == std::string::npos ? 0 : begin + 1));
+}
+
+/// The arithmetic and comparisons Python runs on 0-dim tensors for numbers that came from sizes.
+enum class NumberOp { Add, Sub, Mul, Div, FloorDivide, Remainder, Pow, Eq, Ne, Lt, Le, Gt, Ge };
+
+struct NumberOpInfo
+{
+    NumberOp op;
+    const char* symbol; ///< Python's operator, for origins ("x.size(0) + 1"); null when not printed
+};
+
+const std::unordered_map<c10::Symbol, NumberOpInfo>& numberOps()
+{
+    static const std::unordered_map<c10::Symbol, NumberOpInfo> ops = {
+        { c10::aten::add, { NumberOp::Add, "+" } },
+        { c10::aten::sub, { NumberOp::Sub, "-" } },
+        { c10::aten::mul, { NumberOp::Mul, "*" } },
+        { c10::aten::div, { NumberOp::Div, "/" } },
+        { c10::aten::floordiv, { NumberOp::FloorDivide, "//" } },
+        { c10::aten::remainder, { NumberOp::Remainder, "%" } },
+        { c10::aten::pow, { NumberOp::Pow, nullptr } },
+        { c10::aten::eq, { NumberOp::Eq, "==" } },
+        { c10::aten::ne, { NumberOp::Ne, "!=" } },
+        { c10::aten::lt, { NumberOp::Lt, "<" } },
+        { c10::aten::le, { NumberOp::Le, "<=" } },
+        { c10::aten::gt, { NumberOp::Gt, ">" } },
+        { c10::aten::ge, { NumberOp::Ge, ">=" } },
+    };
+    return ops;
+}
+
+/// The tensor op Python runs for `a <op> b`; `b` is a tensor (Tensor overload) or a number (Scalar overload).
+template <typename Other> at::Tensor callBinary(NumberOp op, const at::Tensor& a, const Other& b)
+{
+    switch (op) {
+    case NumberOp::Add:
+        return at::add(a, b);
+    case NumberOp::Sub:
+        return at::sub(a, b);
+    case NumberOp::Mul:
+        return at::mul(a, b);
+    case NumberOp::Div:
+        return at::div(a, b);
+    case NumberOp::FloorDivide:
+        return at::floor_divide(a, b);
+    case NumberOp::Remainder:
+        return at::remainder(a, b);
+    case NumberOp::Pow:
+        return at::pow(a, b);
+    case NumberOp::Eq:
+        return at::eq(a, b);
+    case NumberOp::Ne:
+        return at::ne(a, b);
+    case NumberOp::Lt:
+        return at::lt(a, b);
+    case NumberOp::Le:
+        return at::le(a, b);
+    case NumberOp::Gt:
+        return at::gt(a, b);
+    case NumberOp::Ge:
+        return at::ge(a, b);
+    }
+    return at::Tensor();
+}
+
+} // namespace
+
+at::Tensor wrappedNumber(const IValue& number)
+{
+    at::Tensor t;
+    {
+        at::AutoDispatchBelowADInplaceOrView guard;
+        t = at::scalar_to_tensor(number.toScalar());
+    }
+    t.unsafeGetTensorImpl()->set_wrapped_number(true);
+    return t;
+}
+
+bool isNumberOp(c10::Symbol op, const char** symbol)
+{
+    auto it = numberOps().find(op);
+    if (it == numberOps().end())
+        return false;
+    if (symbol)
+        *symbol = it->second.symbol;
+    return true;
+}
+
+at::Tensor pythonNumberOp(
+    c10::Symbol kind, const IValue& a, const at::Tensor& shadowA, const IValue& b, const at::Tensor& shadowB)
+{
+    const NumberOp o = numberOps().at(kind).op;
+    const bool arithmetic = o == NumberOp::Add || o == NumberOp::Sub || o == NumberOp::Mul || o == NumberOp::Div
+        || o == NumberOp::FloorDivide;
+    auto asTensor
+        = [](const IValue& v, const at::Tensor& shadow) { return shadow.defined() ? shadow : wrappedNumber(v); };
+    if (shadowA.defined()) {
+        if (arithmetic || shadowB.defined())
+            return callBinary(o, shadowA, asTensor(b, shadowB));
+        return callBinary(o, shadowA, b.toScalar());
+    }
+    // number OP tensor: Python calls the tensor's reflected method.
+    const at::Tensor& tb = shadowB;
+    const c10::Scalar sa = a.toScalar();
+    switch (o) {
+    case NumberOp::Add:
+    case NumberOp::Mul:
+        return callBinary(o, tb, wrappedNumber(a));
+    case NumberOp::Sub:
+        return at::rsub(tb, sa);
+    case NumberOp::Div:
+        return at::mul(at::reciprocal(tb), wrappedNumber(a));
+    case NumberOp::FloorDivide:
+        return at::floor_divide(wrappedNumber(a), tb);
+    case NumberOp::Eq:
+    case NumberOp::Ne:
+        return callBinary(o, tb, sa);
+    case NumberOp::Lt:
+        return at::gt(tb, sa);
+    case NumberOp::Le:
+        return at::ge(tb, sa);
+    case NumberOp::Gt:
+        return at::lt(tb, sa);
+    case NumberOp::Ge:
+        return at::le(tb, sa);
+    case NumberOp::Pow:
+        return at::pow(sa, tb);
+    case NumberOp::Remainder:
+        return at::remainder(sa, tb);
+    }
+    return at::Tensor();
+}
+
+bool isIndexing(const tj::Node* n)
+{
+    const tj::SourceRange r = originalRange(n);
+    if (!r.source())
+        return false;
+    const std::string text = r.text().str();
+    return text.find('[') != std::string::npos && text.find(".select(") == std::string::npos
+        && text.find(".slice(") == std::string::npos;
+}
+
+/// Python's at::indexing::copy_to, which `x[...] = value` records.
+void pythonCopyTo(at::Tensor& dst, const at::Tensor& src)
+{
+    if (dst.sizes().equals(src.sizes())) {
+        dst.copy_(src);
+    } else if (src.dim() == 0 && src.device().is_cpu()) {
+        dst.fill_(src);
+    } else {
+        std::vector<int64_t> sizes = src.sizes().vec();
+        size_t first = 0;
+        while (first < sizes.size() && sizes[first] == 1)
+            ++first;
+        at::Tensor view = src.view(std::vector<int64_t>(sizes.begin() + long(first), sizes.end()));
+        if (!dst.sizes().equals(view.sizes()))
+            view = view.expand(dst.sizes());
+        dst.copy_(view);
+    }
+}
+
+/// `x[i] += v`: an in-place op on a subscript, which Python follows with `x[i] = result`.
+bool isAugmentedSubscript(const tj::Node* n)
+{
+    if (!isIndexing(n) || n->inputs().empty())
+        return false;
+    const std::string text = lineText(n);
+    static const char* const ops[] = { "+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>=" };
+    for (const char* op : ops)
+        if (text.find(op) != std::string::npos)
+            return sameStart(n->input(0)->node(), n);
+    return false;
+}
+
+bool sameStart(const tj::Node* a, const tj::Node* b)
+{
+    const auto& ra = a->sourceRange();
+    const auto& rb = b->sourceRange();
+    return ra.source() && ra.source() == rb.source() && ra.start() == rb.start();
+}
+
+tj::Node* tensorIterationSelect(tj::Node* loop)
+{
+    const tj::Node* trip = loop->input(0)->node();
+    if (trip->kind() != c10::aten::len || !trip->input(0)->type()->cast<c10::TensorType>())
+        return nullptr;
+    const tj::Value* x = trip->input(0);
+    tj::Block* body = loop->blocks().at(0);
+    for (tj::Node* b : body->nodes()) {
+        if (b->kind() == c10::aten::select && b->input(0) == x && b->input(2) == body->inputs()[0]) {
+            auto dim = tj::toIValue(b->input(1));
+            if (dim && dim->isInt() && dim->toInt() == 0)
+                return b;
+        }
+    }
+    return nullptr;
+}
+
+bool isBuiltinRsubNeg(const tj::Node* n)
+{
+    if (n->kind() != c10::aten::neg || n->output()->uses().size() != 1)
+        return false;
+    const tj::Node* user = n->output()->uses()[0].user;
+    const auto flc = n->sourceRange().file_line_col();
+    return user->kind() == c10::aten::add && user->input(0) == n->output() && flc && std::get<0>(*flc) == "<string>";
+}
+
+bool allowsNumbersAsTensors(c10::Symbol op)
+{
+    static const std::unordered_set<c10::Symbol> allowed = [] {
+        std::unordered_set<c10::Symbol> ops;
+        for (const char* name :
+            { "add", "add_", "div", "div_", "divide", "divide_", "mul", "mul_", "multiply", "multiply_", "sub", "sub_",
+                "subtract", "subtract_", "true_divide", "true_divide_", "floor_divide", "floor_divide_" })
+            ops.insert(c10::Symbol::aten(name));
+        return ops;
+    }();
+    return allowed.count(op) > 0;
+}
+
+void fillPythonDefaults(const c10::FunctionSchema& schema, const std::string& base, std::vector<IValue>& args)
+{
+    const auto& params = schema.arguments();
+    auto index = [&](const char* argName) -> int {
+        for (size_t i = 0; i < params.size(); ++i)
+            if (params[i].name() == argName)
+                return int(i);
+        return -1;
+    };
+    const int dtype = index("dtype"), layout = index("layout"), device = index("device"), pin = index("pin_memory");
+    if (device < 0 || size_t(std::max({ dtype, layout, device, pin })) >= args.size())
+        return;
+    const bool selfTensor = !args.empty() && args[0].isTensor();
+    if (base == "to") {
+        // Tensor.to(device) in Python: dispatch_to(self, device, self.dtype) with self's options.
+        if (selfTensor && schema.overload_name() == "dtype_layout") {
+            const at::Tensor& self = args[0].toTensor();
+            if (dtype >= 0 && args[dtype].isNone())
+                args[dtype] = IValue(int64_t(self.scalar_type()));
+            if (layout >= 0 && args[layout].isNone())
+                args[layout] = IValue(int64_t(self.layout()));
+        }
+        return;
+    }
+    if (pin < 0)
+        return;
+    const bool like = base.size() > 5 && base.compare(base.size() - 5, 5, "_like") == 0;
+    const bool method = base.rfind("new_", 0) == 0;
+    if ((like || method) && selfTensor) {
+        const at::Tensor& self = args[0].toTensor();
+        if (dtype >= 0 && args[dtype].isNone())
+            args[dtype] = IValue(int64_t(self.scalar_type()));
+        if (layout >= 0 && args[layout].isNone())
+            args[layout] = IValue(int64_t(self.layout()));
+        if (args[device].isNone())
+            args[device] = IValue(self.device());
+    } else if (selfTensor) {
+        return;
+    } else if (args[device].isNone()) {
+        args[device] = IValue(c10::Device(c10::kCPU));
+    }
+    if (args[pin].isNone())
+        args[pin] = IValue(false);
+}
+
+const std::vector<tj::Node*>& PythonOrder::of(tj::Block* block)
+{
+    auto it = m_orders.find(block);
+    if (it != m_orders.end())
+        return it->second;
+    std::vector<tj::Node*> order(block->nodes().begin(), block->nodes().end());
+    for (size_t i = 0; i < order.size(); ++i) {
+        tj::Node* first = order[i];
+        if (!isIndexing(first) || first->kind() == c10::prim::Constant)
+            continue;
+        const tj::SourceRange range = first->sourceRange();
+        // The subscript's own nodes share its range; find where they end.
+        size_t last = i;
+        for (size_t j = i + 1; j < order.size(); ++j)
+            if (order[j]->sourceRange() == range)
+                last = j;
+        if (last == i)
+            continue;
+        std::unordered_set<const tj::Value*> produced;
+        std::vector<tj::Node*> group, hoisted;
+        for (size_t j = i; j <= last; ++j) {
+            tj::Node* n = order[j];
+            bool dependsOnGroup = false;
+            for (auto* in : n->inputs())
+                dependsOnGroup |= produced.count(in) > 0;
+            if (n->sourceRange() == range || dependsOnGroup || !n->blocks().empty()) {
+                group.push_back(n);
+                for (auto* o : n->outputs())
+                    produced.insert(o);
+            } else {
+                hoisted.push_back(n);
+            }
+        }
+        if (hoisted.empty())
+            continue;
+        size_t k = i;
+        for (tj::Node* n : hoisted)
+            order[k++] = n;
+        for (tj::Node* n : group)
+            order[k++] = n;
+        i = last;
+    }
+    return m_orders.emplace(block, std::move(order)).first->second;
+}
+
+} // namespace jitscope

@@ -1,0 +1,77 @@
+#pragma once
+
+// Private to trace/: what Python's syntax and bindings do differently from TorchScript, read off the script graph's
+// nodes and their source text. Torch types only forward-declared.
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace c10 {
+struct IValue;
+struct FunctionSchema;
+struct Symbol;
+} // namespace c10
+
+namespace at {
+class Tensor;
+} // namespace at
+
+namespace torch {
+namespace jit {
+struct Block;
+struct Node;
+} // namespace jit
+} // namespace torch
+
+namespace jitscope {
+
+/// True when the node comes from subscript syntax (x[...]) rather than a method call (x.select(...)).
+bool isIndexing(const torch::jit::Node* n);
+
+/// `x[i] += v`: an in-place op on a subscript, which Python follows with `x[i] = result`.
+bool isAugmentedSubscript(const torch::jit::Node* n);
+
+/// Both nodes start at the same place of the same source.
+bool sameStart(const torch::jit::Node* a, const torch::jit::Node* b);
+
+/// `for row in x` compiles to a loop over len(x) selecting x[i]; Python iterates over x.unbind(0). The select
+/// node of such a loop, else null.
+torch::jit::Node* tensorIterationSelect(torch::jit::Node* loop);
+
+/// TorchScript's builtin `number - tensor` is `-tensor + number`; Python records aten::rsub. True for that neg.
+bool isBuiltinRsubNeg(const torch::jit::Node* n);
+
+/// The ops whose Scalar overload Python's argument parser replaces by the Tensor overload (numbers as tensors).
+bool allowsNumbersAsTensors(c10::Symbol op);
+
+/// A Python number as Python's argument parser hands it to a Tensor parameter: a wrapped 0-dim tensor.
+at::Tensor wrappedNumber(const c10::IValue& number);
+
+/// True for the number operators (add, sub, ..., comparisons) Python runs as 0-dim tensor ops when an operand is a
+/// traced size; @p symbol receives Python's operator ("+", null when not printed as one).
+bool isNumberOp(c10::Symbol op, const char** symbol = nullptr);
+
+/// What Python computes for the number op @p op on `a` and `b` when either is a traced 0-dim tensor (its shadow
+/// defined): the tensor op, or the reflected one for `number op tensor`.
+at::Tensor pythonNumberOp(
+    c10::Symbol op, const c10::IValue& a, const at::Tensor& shadowA, const c10::IValue& b, const at::Tensor& shadowB);
+
+/// Python's at::indexing::copy_to, which `x[...] = value` records.
+void pythonCopyTo(at::Tensor& dst, const at::Tensor& src);
+
+/// Python's bindings fill TensorOptions that TorchScript leaves as None.
+void fillPythonDefaults(const c10::FunctionSchema& schema, const std::string& base, std::vector<c10::IValue>& args);
+
+/// The order Python evaluates blocks in, computed once per block. It differs from TorchScript's in one place: for
+/// `x[a, b:f(n)]` Python computes every index (f(n)) before it applies any of them, while TorchScript interleaves.
+class PythonOrder
+{
+public:
+    const std::vector<torch::jit::Node*>& of(torch::jit::Block* block);
+
+private:
+    std::unordered_map<const torch::jit::Block*, std::vector<torch::jit::Node*>> m_orders;
+};
+
+} // namespace jitscope

@@ -1,0 +1,28 @@
+#pragma once
+
+// Private to core: a recorded trace kept runnable, for the check's output comparison. It never leaves core (no
+// result carries one). Torch types only forward-declared.
+
+#include "trace/trace.h"
+
+#include <memory>
+#include <vector>
+
+namespace c10 {
+struct IValue;
+} // namespace c10
+
+namespace jitscope {
+
+/// The recorded graph and, for a module, the TracedModule it runs on.
+struct TracedProgram;
+
+/// traceFunction, keeping the recorded program in @p program (null when the trace failed or is a raw recording).
+TraceResult traceFunction(const ModelInfo& model, const QString& function, const InputSet& inputs,
+    const ExecOptions& options, std::shared_ptr<TracedProgram>* program);
+
+/// Runs a recorded trace on @p inputs (flattened as the tracer recorded them); throws on failure.
+std::vector<c10::IValue> runTracedProgram(
+    TracedProgram& program, std::vector<c10::IValue> inputs, const ExecOptions& options);
+
+} // namespace jitscope
