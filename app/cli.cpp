@@ -1,5 +1,6 @@
 #include "cli.h"
 #include "pythoncli.h"
+#include "reports.h"
 
 #include "check/check.h"
 #include "layout/graphlayout.h"
@@ -32,12 +33,16 @@ Commands:
         Trace the function once per input set, as torch.jit.trace would; text prints
         each trace graph as libtorch dumps it. Without --inputs, the file's own
         `inputs` and `check_inputs`.
-  check FILE [--fn NAME] [--inputs SET ...] [--rtol R] [--atol A] [--format text|json]
+  check FILE [--fn NAME] [--inputs SET ...] [--rtol R] [--atol A]
+        [--format text|json|junit|markdown|html] [-o OUT] [--html-link URL]
         torch.jit.trace's check_inputs, explained: the first set is traced, the rest
         are check inputs (default: the file's `inputs` and `check_inputs`). Every
         trace is diffed node by node against the first and the first trace is run
         on every other set against the script function. Exit 0 when all traces
-        agree and outputs match, 1 when anything diverged, 2 on error.
+        agree and outputs match, 1 when anything diverged, 2 on error. junit gives
+        a testsuite with a testcase per input set for CI; html one self-contained page
+        with the graphs; markdown a summary for a pull request (--html-link: where the
+        HTML report will be).
   run FILE [--fn NAME] --inputs SET [--break LINE ...] [--format text|json]
         Run the script function node by node (no tracing), printing every executed
         node with its loop iterations and output values, and all live values at each
@@ -372,7 +377,10 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     const QString format = args.takeValue({ QStringLiteral("--format"), QStringLiteral("-f") }, QStringLiteral("text"));
     const QString outPath = args.takeValue({ QStringLiteral("-o"), QStringLiteral("--output") });
     const QStringList specs = args.takeValues({ QStringLiteral("--inputs"), QStringLiteral("-i") });
-    checkFormat(format, { QStringLiteral("text"), QStringLiteral("json") });
+    const QString htmlLink = args.takeValue({ QStringLiteral("--html-link") });
+    checkFormat(format,
+        { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("junit"), QStringLiteral("markdown"),
+            QStringLiteral("html") });
     CheckOptions check;
     bool ok = true;
     const QString rtol = args.takeValue({ QStringLiteral("--rtol") }, QStringLiteral("1e-5"));
@@ -393,8 +401,15 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
         throw CliError { QStringLiteral("%1 (input set 1: %2)").arg(report.error.toString(), sets.first().toString()) };
 
     QByteArray data;
+    const ReportInput reportInput { &model, &report, sets, htmlLink };
     if (format == QLatin1String("json")) {
         data = QJsonDocument(checkReportJson(report)).toJson(QJsonDocument::Indented);
+    } else if (format == QLatin1String("junit")) {
+        data = junitReport(reportInput);
+    } else if (format == QLatin1String("markdown")) {
+        data = markdownReport(reportInput);
+    } else if (format == QLatin1String("html")) {
+        data = htmlReport(reportInput);
     } else {
         QString text;
         QTextStream s(&text);

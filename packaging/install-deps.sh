@@ -13,6 +13,7 @@ PACKAGES=(
   python3-torch
   xvfb xauth
   desktop-file-utils appstream
+  chromium
 )
 # `make deb` also needs dpkg-shlibdeps (dpkg-dev) and checks the package with lintian.
 if [ "${1:-}" = "--package" ]; then

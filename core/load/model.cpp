@@ -24,6 +24,16 @@ const FunctionInfo* ModelInfo::defaultFunction() const
     return nullptr;
 }
 
+const FunctionInfo* ModelInfo::openingFunction() const
+{
+    if (const FunctionInfo* f = defaultFunction())
+        return f;
+    for (const FunctionInfo& f : functions)
+        if (f.ok)
+            return &f;
+    return functions.isEmpty() ? nullptr : &functions.first();
+}
+
 QString toText(ParameterInfo::Kind kind)
 {
     switch (kind) {
@@ -47,18 +57,6 @@ QString toText(ModelInfo::Kind kind)
     }
     return {};
 }
-
-const FunctionInfo* ModelInfo::openingFunction() const
-{
-    if (const FunctionInfo* f = defaultFunction())
-        return f;
-    for (const FunctionInfo& f : functions)
-        if (f.ok)
-            return &f;
-    return functions.isEmpty() ? nullptr : &functions.first();
-}
-
-namespace {
 
 QString ownerModule(const QString& function)
 {

@@ -11,6 +11,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 using namespace jitscope::test;
 
@@ -323,6 +324,20 @@ private Q_SLOTS:
                                       << 1;
         QTest::addRow("archive json") << "shape_branch.check.json"
                                       << QStringList { "check", archive, "--format", "json" } + archiveSets << 1;
+        QTest::addRow("loop junit") << "loop_in_traced_fn.check.junit.xml"
+                                    << QStringList { "check", example, "--format", "junit" } << 1;
+        QTest::addRow("loop consistent junit")
+            << "loop_in_traced_fn.consistent.check.junit.xml"
+            << QStringList { "check", example, "--format", "junit", "--inputs", "f32[3,4,5]", "--inputs", "f32[3,2,2]" }
+            << 0;
+        QTest::addRow("archive junit") << "shape_branch.check.junit.xml"
+                                       << QStringList { "check", archive, "--format", "junit" } + archiveSets << 1;
+        QTest::addRow("loop markdown") << "loop_in_traced_fn.check.md"
+                                       << QStringList { "check", example, "--format", "markdown", "--html-link",
+                                              "https://ci.example/artifacts/report.html" }
+                                       << 1;
+        QTest::addRow("loop html") << "loop_in_traced_fn.check.html"
+                                   << QStringList { "check", example, "--format", "html" } << 1;
     }
 
     void checkGoldens()
@@ -340,6 +355,37 @@ private Q_SLOTS:
         const QString path = dataDir() + QStringLiteral("/cli/") + golden;
         QVERIFY2(
             matchesGolden(out, readText(path), path), qPrintable(QStringLiteral("diff -u %1 %1.actual").arg(path)));
+    }
+
+    /// The HTML report is one self-contained page: it renders in headless Chromium with its inline SVG graphs and
+    /// no console error, and asks for nothing from elsewhere.
+    void htmlReportRendersInChromium()
+    {
+        QTemporaryDir dir;
+        const QString page = dir.filePath(QStringLiteral("report.html"));
+        const Run r = runCli({ "check", QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py"),
+            "--format", "html", "-o", page });
+        QCOMPARE(r.code, 1);
+        const QString html = readText(page);
+        QVERIFY(!html.contains(QLatin1String("<script")));
+        QVERIFY(!html.contains(QLatin1String("<link")));
+        QCOMPARE(
+            html.count(QLatin1String("http://")), html.count(QLatin1String("xmlns=\"http://www.w3.org/2000/svg\"")));
+        const QString chromium = QStandardPaths::findExecutable(QStringLiteral("chromium"));
+        QVERIFY2(!chromium.isEmpty(), "chromium is missing: packaging/install-deps.sh installs it");
+        QProcess p;
+        p.start(chromium,
+            { "--headless=new", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0",
+                "--user-data-dir=" + dir.filePath(QStringLiteral("profile")), "--dump-dom",
+                QUrl::fromLocalFile(page).toString() });
+        QVERIFY(p.waitForFinished(120000));
+        const QString dom = QString::fromUtf8(p.readAllStandardOutput());
+        const QString log = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(dom.count(QLatin1String("<svg")), 4); // trace 1 and trace k, for each of the two diverging sets
+        QVERIFY(dom.contains(QLatin1String("class=\"node inserted\"")) || dom.contains(QLatin1String("inserted\">")));
+        QVERIFY(dom.contains(QLatin1String("id=\"L7\"")));
+        QVERIFY2(!log.contains(QLatin1String("CONSOLE")) && !log.contains(QLatin1String("Uncaught")), qPrintable(log));
     }
 
     void badInputSets_data()

@@ -1,0 +1,466 @@
+#include "reports.h"
+
+#include "layout/graphlayout.h"
+#include "trace/tracewarning.h"
+
+#include <QFileInfo>
+#include <QHash>
+#include <QStringList>
+#include <QXmlStreamWriter>
+
+namespace jitscope {
+
+namespace {
+
+QString where(const SourceLocation& l)
+{
+    return l.isValid() ? QStringLiteral("%1:%2:%3").arg(l.file).arg(l.line).arg(l.column) : QString();
+}
+
+QString shortWhere(const SourceLocation& l)
+{
+    return l.isValid() ? QStringLiteral("%1:%2").arg(QFileInfo(l.file).fileName()).arg(l.line) : QString();
+}
+
+/// The causes of a diff, each once, in order.
+QStringList causes(const TraceDiff& d)
+{
+    QStringList out;
+    for (const NodeChange& c : d.changes)
+        if (!c.cause.isEmpty() && !out.contains(c.cause))
+            out << c.cause;
+    return out;
+}
+
+const TraceDiff* diffOf(const CheckReport& r, int trace)
+{
+    for (const TraceDiff& d : r.diffs)
+        if (d.other == trace)
+            return &d;
+    return nullptr;
+}
+
+/// Set k's divergences as text: every changed node with its cause and place.
+QString divergenceText(const CheckReport& r, const TraceDiff& d)
+{
+    QString s;
+    const IrGraph& base = r.traces[d.base].graph;
+    const IrGraph& other = r.traces[d.other].graph;
+    QString lastCause;
+    for (const NodeChange& c : d.changes) {
+        if (c.baseNode >= 0)
+            s += QStringLiteral("- %1\n").arg(base.nodeLine(c.baseNode));
+        if (c.otherNode >= 0)
+            s += QStringLiteral("+ %1\n").arg(other.nodeLine(c.otherNode));
+        if (c.cause != lastCause) {
+            s += QStringLiteral("  cause: %1\n").arg(c.cause);
+            if (c.location.isValid())
+                s += QStringLiteral("  at %1\n").arg(where(c.location));
+            lastCause = c.cause;
+        }
+    }
+    return s;
+}
+
+/// Why set @p k (0-based, k >= 1) fails, or empty when it passes.
+QString failureMessage(const CheckReport& r, int k)
+{
+    QStringList parts;
+    if (const TraceDiff* d = diffOf(r, k); d && !d->equal)
+        parts << (causes(*d).isEmpty() ? QStringLiteral("records a different graph than trace 1")
+                                       : causes(*d).join(QStringLiteral("; ")));
+    if (k - 1 < r.outputs.size()) {
+        const OutputCheck& o = r.outputs[k - 1];
+        if (!o.ran)
+            parts << o.error;
+        else if (!o.comparison.equal)
+            parts << QStringLiteral("outputs differ from the script function's: %1").arg(o.comparison.message);
+    }
+    if (!r.traces[k].ok)
+        parts << QStringLiteral("the trace failed: %1").arg(r.traces[k].error.message);
+    return parts.join(QStringLiteral("; "));
+}
+
+QString suiteName(const ReportInput& in)
+{
+    return QStringLiteral("%1::%2").arg(in.model->path, in.report->function);
+}
+
+QString warningLine(const TraceWarning& w)
+{
+    return QStringLiteral("[%1] trace %2: %3%4")
+        .arg(warningKindName(w.kind))
+        .arg(w.traceIndex + 1)
+        .arg(w.message, w.location.isValid() ? QStringLiteral(" (") + where(w.location) + QLatin1Char(')') : QString());
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// SVG of a laid-out graph, drawn as the window draws it: rounded boxes, category fills, diff outlines.
+
+QString esc(const QString& s)
+{
+    return s.toHtmlEscaped();
+}
+
+enum class Mark { None, Inserted, Deleted, Changed };
+
+QString markName(Mark m)
+{
+    switch (m) {
+    case Mark::Inserted:
+        return QStringLiteral("inserted");
+    case Mark::Deleted:
+        return QStringLiteral("deleted");
+    case Mark::Changed:
+        return QStringLiteral("changed");
+    case Mark::None:
+        break;
+    }
+    return {};
+}
+
+QString graphSvg(const IrGraph& graph, const QHash<int, Mark>& marks, const QString& title)
+{
+    static int serial = 0; // each inline SVG's arrowhead gets an id of its own on the page
+    const QString arrow = QStringLiteral("arrow%1").arg(++serial);
+    LayoutOptions options;
+    const GraphLayout layout = layoutGraph(graph, options);
+    if (!layout.error.isEmpty())
+        return QStringLiteral("<p class=\"error\">%1</p>").arg(esc(layout.error));
+    const QRectF b = layout.bounds.adjusted(-8, -8, 8, 8);
+    QString s;
+    s += QStringLiteral(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"%1\" viewBox=\"%2 %3 %4 %5\" "
+        "width=\"%4\" style=\"max-width:100%%;height:auto\">\n")
+             .arg(esc(title))
+             .arg(b.x())
+             .arg(b.y())
+             .arg(b.width())
+             .arg(b.height());
+    s += QStringLiteral("<title>%1</title>\n<defs><marker id=\"%2\" viewBox=\"0 0 8 8\" refX=\"7\" refY=\"4\" "
+                        "markerWidth=\"6\" markerHeight=\"6\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" "
+                        "fill=\"#8c939d\"/></marker></defs>\n")
+             .arg(esc(title), arrow);
+    for (const LayoutCluster& c : layout.clusters)
+        s += QStringLiteral("<g class=\"cluster\"><rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" rx=\"6\"/>"
+                            "<text x=\"%5\" y=\"%6\">%7</text></g>\n")
+                 .arg(c.box.x())
+                 .arg(c.box.y())
+                 .arg(c.box.width())
+                 .arg(c.box.height())
+                 .arg(c.box.x() + 6)
+                 .arg(c.box.y() + 12)
+                 .arg(esc(c.title));
+    for (const LayoutEdge& e : layout.edges) {
+        if (e.points.size() < 4)
+            continue;
+        QString d = QStringLiteral("M%1,%2").arg(e.points[0].x()).arg(e.points[0].y());
+        for (int i = 1; i + 2 < e.points.size(); i += 3)
+            d += QStringLiteral(" C%1,%2 %3,%4 %5,%6")
+                     .arg(e.points[i].x())
+                     .arg(e.points[i].y())
+                     .arg(e.points[i + 1].x())
+                     .arg(e.points[i + 1].y())
+                     .arg(e.points[i + 2].x())
+                     .arg(e.points[i + 2].y());
+        s += QStringLiteral("<path class=\"edge\" d=\"%1\"%2/>\n")
+                 .arg(d, e.hasArrow ? QStringLiteral(" marker-end=\"url(#%1)\"").arg(arrow) : QString());
+    }
+    for (const LayoutNode& n : layout.nodes) {
+        const Mark m = marks.value(n.nodeId, Mark::None);
+        const QString cls = QStringLiteral("node cat-%1%2")
+                                .arg(opCategoryName(n.category).toLower().remove(QLatin1Char(' ')),
+                                    m == Mark::None ? QString() : QLatin1Char(' ') + markName(m));
+        s += QStringLiteral("<g class=\"%1\"><rect x=\"%2\" y=\"%3\" width=\"%4\" height=\"%5\" rx=\"5\"/>")
+                 .arg(cls)
+                 .arg(n.box.x())
+                 .arg(n.box.y())
+                 .arg(n.box.width())
+                 .arg(n.box.height());
+        double y = n.box.y() + 14;
+        s += QStringLiteral("<text class=\"title\" x=\"%1\" y=\"%2\">%3</text>")
+                 .arg(n.box.center().x())
+                 .arg(y)
+                 .arg(esc(n.title));
+        for (const QString& detail : n.details) {
+            y += 12;
+            s += QStringLiteral("<text class=\"detail\" x=\"%1\" y=\"%2\">%3</text>")
+                     .arg(n.box.center().x())
+                     .arg(y)
+                     .arg(esc(detail));
+        }
+        s += QStringLiteral("</g>\n");
+    }
+    s += QStringLiteral("</svg>\n");
+    return s;
+}
+
+const char* const kStyle = R"(
+:root { color-scheme: light; }
+body { font: 14px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 1200px; padding: 0 1em; color: #1f2328; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; border-bottom: 1px solid #d0d7de; }
+.verdict { display: inline-block; padding: .2em .7em; border-radius: 1em; font-weight: 600; }
+.verdict.diverged { background: #ffdcd9; color: #82071e; } .verdict.consistent { background: #d3f5db; color: #116329; }
+table { border-collapse: collapse; width: 100%; margin: .5em 0; } td, th { border: 1px solid #d0d7de; padding: .3em .5em;
+  text-align: left; vertical-align: top; } th { background: #f6f8fa; }
+code, pre { font: 12px/1.4 ui-monospace, monospace; } pre.source { background: #f6f8fa; padding: .5em; overflow-x: auto; }
+pre.source span.line { display: block; } pre.source span.line:target, pre.source span.hit { background: #fff8c5; }
+pre.source span.no { display: inline-block; width: 3em; color: #6e7781; user-select: none; }
+span.mark { color: #cf222e; font-weight: 700; }
+.graphs { display: flex; flex-wrap: wrap; gap: 1em; } .graphs figure { margin: 0; flex: 1 1 360px; overflow: auto;
+  border: 1px solid #d0d7de; border-radius: 6px; background: #fafbfc; } figcaption { padding: .3em .6em; font-weight: 600; }
+svg text { font: 10px Helvetica, Arial, sans-serif; text-anchor: middle; fill: #1f2328; } svg text.detail { fill: #4b5563; font-size: 9px; }
+svg .edge { fill: none; stroke: #8c939d; stroke-width: 1; } svg .cluster rect { fill: none; stroke: #c7ccd1; stroke-dasharray: 4 3; }
+svg .cluster text { text-anchor: start; fill: #6b7280; } svg .node rect { fill: #f3f4f6; stroke: #9aa1a9; }
+svg .node.cat-input rect, svg .node.cat-output rect { fill: #e1e8f0; } svg .node.cat-convlinear rect { fill: #cde3fa; }
+svg .node.cat-arithmetic rect { fill: #fce2cf; } svg .node.cat-shapeview rect { fill: #ece6da; }
+svg .node.inserted rect { fill: #d3f5db; stroke: #1a7f37; stroke-width: 2.5; }
+svg .node.deleted rect { fill: #ffdcd9; stroke: #cf222e; stroke-width: 2.5; }
+svg .node.changed rect { fill: #ffecb3; stroke: #bf8700; stroke-width: 2.5; }
+.legend span { display: inline-block; padding: 0 .5em; margin-right: .5em; border: 2px solid; border-radius: 4px; }
+.legend .inserted { background: #d3f5db; border-color: #1a7f37; } .legend .deleted { background: #ffdcd9; border-color: #cf222e; }
+.legend .changed { background: #ffecb3; border-color: #bf8700; }
+@media print { .graphs figure { break-inside: avoid; } body { max-width: none; } }
+)";
+
+} // namespace
+
+QByteArray junitReport(const ReportInput& in)
+{
+    const CheckReport& r = *in.report;
+    QByteArray data;
+    QXmlStreamWriter x(&data);
+    x.setAutoFormatting(true);
+    x.writeStartDocument();
+    int failures = 0;
+    for (int k = 1; k < r.traces.size(); ++k)
+        failures += !failureMessage(r, k).isEmpty();
+    failures += r.traces.isEmpty() || !r.traces[0].ok;
+    x.writeStartElement(QStringLiteral("testsuites"));
+    x.writeAttribute(QStringLiteral("name"), QStringLiteral("jitscope check"));
+    x.writeAttribute(QStringLiteral("tests"), QString::number(std::max<qsizetype>(r.traces.size(), 1)));
+    x.writeAttribute(QStringLiteral("failures"), QString::number(failures));
+    x.writeStartElement(QStringLiteral("testsuite"));
+    x.writeAttribute(QStringLiteral("name"), suiteName(in));
+    x.writeAttribute(QStringLiteral("tests"), QString::number(std::max<qsizetype>(r.traces.size(), 1)));
+    x.writeAttribute(QStringLiteral("failures"), QString::number(failures));
+    x.writeAttribute(QStringLiteral("errors"), QStringLiteral("0"));
+    for (int k = 0; k < r.traces.size(); ++k) {
+        x.writeStartElement(QStringLiteral("testcase"));
+        x.writeAttribute(QStringLiteral("classname"), suiteName(in));
+        x.writeAttribute(QStringLiteral("name"),
+            QStringLiteral("set %1: %2%3")
+                .arg(k + 1)
+                .arg(in.sets.value(k).toString(), k == 0 ? QStringLiteral(" (traced)") : QString()));
+        const QString message
+            = k == 0 ? (r.traces[0].ok ? QString() : r.traces[0].error.toString()) : failureMessage(r, k);
+        if (!message.isEmpty()) {
+            x.writeStartElement(QStringLiteral("failure"));
+            x.writeAttribute(QStringLiteral("message"), message);
+            x.writeAttribute(QStringLiteral("type"), k == 0 ? QStringLiteral("error") : QStringLiteral("diverged"));
+            QString text;
+            if (const TraceDiff* d = diffOf(r, k))
+                text += divergenceText(r, *d);
+            if (k >= 1 && k - 1 < r.outputs.size() && r.outputs[k - 1].ran && !r.outputs[k - 1].comparison.equal)
+                text += QStringLiteral("outputs: %1\n").arg(r.outputs[k - 1].comparison.message);
+            x.writeCharacters(text);
+            x.writeEndElement();
+        }
+        x.writeEndElement();
+    }
+    QStringList warnings;
+    for (const TraceWarning& w : r.warnings)
+        warnings << warningLine(w);
+    if (!warnings.isEmpty())
+        x.writeTextElement(QStringLiteral("system-out"), warnings.join(QLatin1Char('\n')) + QLatin1Char('\n'));
+    x.writeEndElement();
+    x.writeEndElement();
+    x.writeEndDocument();
+    return data;
+}
+
+QByteArray markdownReport(const ReportInput& in)
+{
+    const CheckReport& r = *in.report;
+    QString s;
+    s += QStringLiteral("### JitScope check: `%1` in `%2`: **%3**\n\n")
+             .arg(r.function, QFileInfo(in.model->path).fileName(), r.verdict());
+    s += QStringLiteral("| set | inputs | result |\n|---|---|---|\n");
+    for (int k = 0; k < r.traces.size(); ++k) {
+        QString result = k == 0 ? (r.traces[0].ok ? QStringLiteral("traced (reference)") : r.traces[0].error.message)
+                                : failureMessage(r, k);
+        if (result.isEmpty())
+            result = QStringLiteral("same graph, outputs match");
+        s += QStringLiteral("| %1 | `%2` | %3 |\n").arg(k + 1).arg(in.sets.value(k).toString(), result.toHtmlEscaped());
+    }
+    QString rows;
+    for (const TraceDiff& d : r.diffs) {
+        QHash<QString, int> counts;
+        QHash<QString, SourceLocation> places;
+        QStringList order;
+        for (const NodeChange& c : d.changes) {
+            if (!counts.contains(c.cause)) {
+                order << c.cause;
+                places.insert(c.cause, c.location);
+            }
+            ++counts[c.cause];
+        }
+        for (const QString& cause : order)
+            rows += QStringLiteral("| %1 vs 1 | %2 | %3 | %4 |\n")
+                        .arg(d.other + 1)
+                        .arg(cause.isEmpty() ? QStringLiteral("(unexplained)") : cause.toHtmlEscaped())
+                        .arg(shortWhere(places.value(cause)))
+                        .arg(counts.value(cause));
+    }
+    if (!rows.isEmpty())
+        s += QStringLiteral("\n**Divergences**\n\n| traces | cause | line | nodes |\n|---|---|---|---|\n") + rows;
+    if (!r.warnings.isEmpty()) {
+        s += QStringLiteral("\n**Warnings**\n\n");
+        for (const TraceWarning& w : r.warnings)
+            s += QStringLiteral("- `%1` trace %2%3: %4\n")
+                     .arg(warningKindName(w.kind))
+                     .arg(w.traceIndex + 1)
+                     .arg(w.location.isValid() ? QStringLiteral(" at ") + shortWhere(w.location) : QString(),
+                         w.message.toHtmlEscaped());
+    }
+    if (!in.htmlReport.isEmpty())
+        s += QStringLiteral("\nFull report with the graphs: `%1`\n").arg(in.htmlReport);
+    return s.toUtf8();
+}
+
+QByteArray htmlReport(const ReportInput& in)
+{
+    const CheckReport& r = *in.report;
+    const ModelInfo& model = *in.model;
+    QString s;
+    s += QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                        "<title>JitScope check: %1</title>\n<style>%2</style></head><body>\n")
+             .arg(esc(r.function), QString::fromUtf8(kStyle));
+    s += QStringLiteral("<h1>JitScope check: <code>%1</code> in <code>%2</code></h1>\n")
+             .arg(esc(r.function), esc(model.path));
+    s += QStringLiteral("<p>Verdict: <span class=\"verdict %1\">%1</span> &mdash; %2 input set(s); the first is "
+                        "traced, the others check it, as <code>torch.jit.trace(..., check_inputs=...)</code>.</p>\n")
+             .arg(r.verdict())
+             .arg(r.traces.size());
+
+    s += QStringLiteral(
+        "<h2>Input sets</h2>\n<table><tr><th>set</th><th>inputs</th><th>nodes</th><th>result</th></tr>\n");
+    for (int k = 0; k < r.traces.size(); ++k) {
+        QString result = k == 0 ? (r.traces[0].ok ? QStringLiteral("traced (reference)") : r.traces[0].error.message)
+                                : failureMessage(r, k);
+        if (result.isEmpty())
+            result = QStringLiteral("same graph, outputs match");
+        s += QStringLiteral("<tr><td>%1</td><td><code>%2</code></td><td>%3</td><td>%4</td></tr>\n")
+                 .arg(k + 1)
+                 .arg(esc(in.sets.value(k).toString()))
+                 .arg(r.traces[k].graph.top.nodes.size())
+                 .arg(esc(result));
+    }
+    s += QStringLiteral("</table>\n");
+
+    // Lines the report points at, for the source listing's highlights.
+    QSet<int> hitLines;
+    auto link = [&](const SourceLocation& l) {
+        if (!l.isValid() || l.file != model.path)
+            return esc(where(l));
+        hitLines.insert(l.line);
+        return QStringLiteral("<a href=\"#L%1\">line %1</a>").arg(l.line);
+    };
+
+    s += QStringLiteral("<h2>Divergences</h2>\n");
+    bool any = false;
+    for (const TraceDiff& d : r.diffs) {
+        if (d.equal)
+            continue;
+        any = true;
+        s += QStringLiteral(
+            "<h3>Trace %1 vs trace 1: %2 difference(s)</h3>\n<table><tr><th></th><th>node</th><th>cause</th>"
+            "<th>where</th></tr>\n")
+                 .arg(d.other + 1)
+                 .arg(d.changes.size());
+        const IrGraph& base = r.traces[d.base].graph;
+        const IrGraph& other = r.traces[d.other].graph;
+        for (const NodeChange& c : d.changes) {
+            const QString node
+                = c.op == NodeChange::Op::Insert ? other.nodeLine(c.otherNode) : base.nodeLine(c.baseNode);
+            s += QStringLiteral("<tr><td class=\"%1\">%2</td><td><code>%3</code></td><td>%4</td><td>%5</td></tr>\n")
+                     .arg(nodeChangeOpName(c.op))
+                     .arg(c.op == NodeChange::Op::Insert      ? QStringLiteral("+")
+                             : c.op == NodeChange::Op::Delete ? QStringLiteral("&minus;")
+                                                              : QStringLiteral("~"))
+                     .arg(esc(node), esc(c.cause), link(c.location));
+        }
+        s += QStringLiteral("</table>\n");
+        QHash<int, Mark> baseMarks, otherMarks;
+        for (const NodeChange& c : d.changes) {
+            if (c.op == NodeChange::Op::Insert)
+                otherMarks.insert(c.otherNode, Mark::Inserted);
+            else if (c.op == NodeChange::Op::Delete)
+                baseMarks.insert(c.baseNode, Mark::Deleted);
+            else {
+                baseMarks.insert(c.baseNode, Mark::Changed);
+                otherMarks.insert(c.otherNode, Mark::Changed);
+            }
+        }
+        s += QStringLiteral(
+            "<p class=\"legend\"><span class=\"inserted\">inserted</span><span class=\"deleted\">deleted"
+            "</span><span class=\"changed\">changed</span></p>\n<div class=\"graphs\">\n");
+        s += QStringLiteral("<figure><figcaption>trace 1: <code>%1</code></figcaption>\n%2</figure>\n")
+                 .arg(esc(in.sets.value(0).toString()), graphSvg(base, baseMarks, QStringLiteral("trace 1")));
+        s += QStringLiteral("<figure><figcaption>trace %1: <code>%2</code></figcaption>\n%3</figure>\n")
+                 .arg(d.other + 1)
+                 .arg(esc(in.sets.value(d.other).toString()),
+                     graphSvg(other, otherMarks, QStringLiteral("trace %1").arg(d.other + 1)));
+        s += QStringLiteral("</div>\n");
+    }
+    if (!any) {
+        s += QStringLiteral("<p>Every trace records the same graph as trace 1.</p>\n");
+        if (!r.traces.isEmpty() && r.traces[0].ok)
+            s += QStringLiteral("<div class=\"graphs\"><figure><figcaption>trace 1</figcaption>\n%1</figure></div>\n")
+                     .arg(graphSvg(r.traces[0].graph, {}, QStringLiteral("trace 1")));
+    }
+
+    if (!r.outputs.isEmpty()) {
+        s += QStringLiteral(
+            "<h2>Outputs</h2>\n<p>Trace 1 run on each check set against the script function, compared "
+            "as <code>torch.testing.assert_close</code>.</p>\n<table><tr><th>set</th><th>result</th></tr>\n");
+        for (int k = 0; k < r.outputs.size(); ++k) {
+            const OutputCheck& o = r.outputs[k];
+            const QString text = !o.ran ? o.error
+                : o.comparison.equal    ? QStringLiteral("match (%1 elements)").arg(o.comparison.total)
+                                        : o.comparison.message;
+            s += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>\n").arg(k + 2).arg(esc(text));
+        }
+        s += QStringLiteral("</table>\n");
+    }
+
+    if (!r.warnings.isEmpty()) {
+        s += QStringLiteral("<h2>Warnings</h2>\n<table><tr><th>kind</th><th>trace</th><th>message</th><th>where</th>"
+                            "<th>fix</th></tr>\n");
+        for (const TraceWarning& w : r.warnings)
+            s += QStringLiteral("<tr><td><code>%1</code></td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>\n")
+                     .arg(esc(warningKindName(w.kind)))
+                     .arg(w.traceIndex + 1)
+                     .arg(esc(w.message), link(w.location), esc(w.suggestion));
+        s += QStringLiteral("</table>\n");
+    }
+
+    if (model.kind == ModelInfo::Kind::PythonSource && !model.source.isEmpty()) {
+        s += QStringLiteral("<h2>Source</h2>\n<pre class=\"source\">");
+        const QStringList lines = model.source.split(QLatin1Char('\n'));
+        for (int i = 0; i < lines.size(); ++i) {
+            const int line = i + 1;
+            const bool hit = hitLines.contains(line);
+            s += QStringLiteral("<span class=\"line%1\" id=\"L%2\"><span class=\"no\">%2</span>%3%4</span>")
+                     .arg(hit ? QStringLiteral(" hit") : QString())
+                     .arg(line)
+                     .arg(esc(lines[i]), hit ? QStringLiteral("  <span class=\"mark\">&#9664;</span>") : QString());
+        }
+        s += QStringLiteral("</pre>\n");
+    }
+    s += QStringLiteral("<p><small>Made by jitscope-cli check --format html.</small></p>\n</body></html>\n");
+    return s.toUtf8();
+}
+
+} // namespace jitscope
