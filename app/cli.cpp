@@ -7,6 +7,7 @@
 #include "load/model.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -180,6 +181,13 @@ void writeOutput(const QByteArray& data, const QString& outPath, QTextStream& ou
 {
     if (outPath.isEmpty() || outPath == QLatin1String("-")) {
         out << QString::fromUtf8(data);
+        return;
+    }
+    // A regular file is replaced whole or not at all; a device or a pipe is written directly, and must take it all.
+    if (QFileInfo(outPath).exists() && !QFileInfo(outPath).isFile()) {
+        QFile file(outPath);
+        if (!file.open(QIODevice::WriteOnly) || file.write(data) != data.size() || !file.flush())
+            throw CliError { QStringLiteral("%1: cannot write: %2").arg(outPath, file.errorString()) };
         return;
     }
     QSaveFile file(outPath);

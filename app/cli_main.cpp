@@ -2,7 +2,9 @@
 
 #include <QCoreApplication>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 int main(int argc, char** argv)
 {
@@ -13,8 +15,13 @@ int main(int argc, char** argv)
     QTextStream err(stderr);
     QStringList args = QCoreApplication::arguments();
     args.removeFirst();
-    const int code = jitscope::runCli(args, out, err);
+    int code = jitscope::runCli(args, out, err);
     out.flush();
+    // A full disk or a closed pipe must not pass for success in a CI script.
+    if (out.status() != QTextStream::Ok || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+        err << "jitscope-cli: error: cannot write to standard output: " << std::strerror(errno) << "\n";
+        code = 2;
+    }
     err.flush();
     return code;
 }
