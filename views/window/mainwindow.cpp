@@ -7,6 +7,7 @@
 #include "debuguicontroller.h"
 #include "divergencemodel.h"
 #include "documentcontroller.h"
+#include "documentview.h"
 #include "findbar.h"
 #include "graphexport.h"
 #include "graphitems.h"
@@ -146,8 +147,6 @@ void MainWindow::createDocks()
     m_treeView->header()->setStretchLastSection(true);
     m_treeView->setColumnWidth(ModelTreeModel::NameColumn, 150);
     m_treeView->setTextElideMode(Qt::ElideRight);
-    connect(m_treeView->selectionModel(), &QItemSelectionModel::currentChanged, this,
-        [this](const QModelIndex& current) { onTreeCurrentChanged(current); });
 
     auto* modelDock = new QDockWidget(tr("Model"), this);
     modelDock->setObjectName(QStringLiteral("modelDock"));
@@ -186,8 +185,6 @@ void MainWindow::createDocks()
 
     m_inputSets = new InputSetsEditor;
     connect(m_inputSets, &InputSetsEditor::checkRequested, this, [this] { runCheck(true); });
-    connect(m_inputSets, &InputSetsEditor::resetRequested, this, &MainWindow::resetInputSets);
-    connect(m_inputSets->model(), &InputSetsModel::setsEdited, this, &MainWindow::onInputSetsEdited);
     auto* inputDock = new QDockWidget(tr("Input Sets"), this);
     inputDock->setObjectName(QStringLiteral("inputSetsDock"));
     inputDock->setWidget(m_inputSets);
@@ -196,6 +193,8 @@ void MainWindow::createDocks()
     resizeDocks({ modelDock, inputDock }, { 420, 330 }, Qt::Vertical);
     resizeDocks({ sourceDock, warningsDock }, { 480, 270 }, Qt::Vertical);
 
+    m_documentView = new DocumentView(
+        { m_script, m_treeModel, m_treeView, m_sourceView, m_inputSets }, m_document, m_session, this);
     m_check = new CheckController(m_document, m_inputSets->model(), this);
     m_checkView = new CheckView(
         { m_tabs, m_script, m_compare, m_warningsModel, m_warningsView, m_sourceView, m_inputSets->model() },
@@ -372,28 +371,21 @@ void MainWindow::connectControllers()
         m_restoreTrace = m_linker->activeTrace();
         m_restoreTabPending = m_restoreView != View::Script;
         // Reloading (the file changed on disk, Group by Module) keeps the sets the user edited, saved or not.
-        if (m_inputSets->isEdited() && m_initialInputSets.isEmpty())
-            m_initialInputSets = m_inputSets->model()->texts();
+        if (m_inputSets->isEdited() && !m_documentView->hasInitialInputSets())
+            m_documentView->setInitialInputSets(m_inputSets->model()->texts());
     });
     connect(m_document, &DocumentController::loaded, this, &MainWindow::onLoaded);
-    connect(m_document, &DocumentController::layoutStarted, this, [this](const QString& name) {
-        m_script->showMessage(tr("Laying out %1\u2026").arg(name));
-        setStatus(tr("Laying out %1\u2026").arg(name));
-    });
-    connect(m_document, &DocumentController::layoutReady, this, &MainWindow::displayFunction);
     connect(m_document, &DocumentController::currentFunctionChanged, this, [this](const QString& name) {
-        selectFunctionInTree(name);
         if (m_debug->isActive() && m_debug->debugger()->function() != name)
             m_debug->stop();
         m_debug->updateActions();
     });
     connect(m_document, &DocumentController::functionSwitched, this,
         [this](const QString& name) { resetCheck(tr("Laying out %1\u2026").arg(name)); });
-    connect(m_document, &DocumentController::compileErrorShown, this, &MainWindow::showCompileError);
-    connect(m_document, &DocumentController::noSuchFunction, this,
-        [this](const QString& name) { setStatus(tr("No function '%1'").arg(name)); });
-    connect(m_document, &DocumentController::removedFromDisk, this,
-        [this](const QString& path) { setStatus(tr("%1 was removed from disk").arg(path)); });
+    connect(m_documentView, &DocumentView::functionShown, this, &MainWindow::onFunctionShown);
+    connect(m_documentView, &DocumentView::checkResetWanted, this, &MainWindow::resetCheck);
+    connect(m_documentView, &DocumentView::checkWanted, this, &MainWindow::runCheck);
+    connect(m_documentView, &DocumentView::statusMessage, this, &MainWindow::setStatus);
 
     connect(m_check, &CheckController::statusMessage, this, &MainWindow::setStatus);
     connect(m_check, &CheckController::started, this, [this] { m_cancelCheckAction->setEnabled(true); });
@@ -447,16 +439,6 @@ void MainWindow::maybeEmitIdle()
 // ---------------------------------------------------------------------------------------------------------------
 // The document
 
-void MainWindow::openFile(const QString& path, const QString& functionName)
-{
-    m_document->open(path, functionName);
-}
-
-void MainWindow::reloadFile()
-{
-    m_document->reload();
-}
-
 void MainWindow::onAboutToOpen(const QString& absolute)
 {
     m_debug->reset();
@@ -467,196 +449,35 @@ void MainWindow::onAboutToOpen(const QString& absolute)
     }
     m_document->setGroupByModule(m_groupByModuleAction->isChecked());
     m_check->clearCache();
-    m_treeModel->clear();
-    m_sourceView->setSource(QString());
     m_userChoseTab = false;
     m_startViewPending = true;
     const QString fileName = QFileInfo(absolute).fileName();
     resetCheck(tr("Loading %1\u2026").arg(fileName));
-    m_inputSets->model()->setTexts({});
-    m_inputSets->setEdited(false);
     setWindowTitle(tr("%1 \u2014 JitScope").arg(fileName));
-    m_script->showMessage(tr("Loading %1\u2026").arg(fileName));
-    setStatus(
-        m_document->isReloading() ? tr("Reloading %1\u2026").arg(fileName) : tr("Loading %1\u2026").arg(fileName));
+    m_documentView->prepareOpen(absolute);
     m_session->addRecentFile(absolute);
 }
 
 void MainWindow::onLoaded(const DocumentJob& r)
 {
-    if (!r.load.ok) {
-        m_script->showMessage(tr("Could not open %1").arg(QFileInfo(r.path).fileName()), lastError(), true);
-        if (!r.failedSource.isEmpty()) {
-            m_sourceView->setSource(r.failedSource);
-            if (r.load.error.location.line > 0) {
-                m_sourceView->setErrorLines({ r.load.error.location.line });
-                m_sourceView->highlightLine(r.load.error.location.line);
-            }
-        }
-        setStatus(tr("Failed to load: %1").arg(elided(r.load.error.message, 200)));
-        resetCheck(tr("Nothing to check"), tr("%1 could not be loaded.").arg(QFileInfo(r.path).fileName()));
-        Q_EMIT fileLoaded(false);
-        if (m_document->isReloading())
-            Q_EMIT fileReloaded();
-        return;
-    }
-    const ModelInfo& model = m_document->model();
-    m_treeModel->setModel(model);
-    m_treeView->expand(m_treeModel->groupIndex(ModelTreeModel::ItemKind::Function));
-    m_treeView->expand(m_treeModel->groupIndex(ModelTreeModel::ItemKind::InputSet));
-    // Wide enough for the function names (the rows users click most), but leave room for the details.
-    int nameWidth = 0;
-    const QFontMetrics metrics(m_treeView->font());
-    for (const FunctionInfo& fn : model.functions)
-        nameWidth = qMax(nameWidth, metrics.horizontalAdvance(fn.name));
-    const int wanted = nameWidth + 2 * m_treeView->indentation() + 12;
-    m_treeView->setColumnWidth(
-        ModelTreeModel::NameColumn, qBound(140, wanted, qMax(140, m_treeView->viewport()->width() * 3 / 5)));
-    m_sourceView->setSource(model.source);
-    QSet<int> errorLines;
-    for (const FunctionInfo& fn : model.functions) {
-        const int line = fn.ok ? 0 : m_document->sourceLineFor(fn.error.location);
-        if (line > 0)
-            errorLines.insert(line);
-    }
-    m_sourceView->setErrorLines(errorLines);
-
-    // The sets the user last checked this file with, else the file's own inputs and check_inputs.
-    // Sets given on the command line (jitscope FILE --inputs SET ...) win over both, once.
-    std::optional<QStringList> saved = m_session->inputSets(model.path);
-    if (!m_initialInputSets.isEmpty())
-        saved = std::exchange(m_initialInputSets, {});
-    // Replacing the rows is not an edit: setsEdited() stays quiet.
-    if (saved)
-        m_inputSets->model()->setTexts(*saved);
-    else
-        m_inputSets->model()->setSets(model.inputSets);
-    m_inputSets->setEdited(saved.has_value());
-    m_inputSets->setSuggestion(
-        r.suggestion ? r.suggestion->set : QString(), r.suggestion ? r.suggestion->reason : QString());
-
-    selectFunctionInTree(r.functionName);
-    const FunctionInfo* fn = model.function(r.functionName);
-    if (!fn) {
-        m_script->showMessage(
-            tr("No functions"), tr("%1 contains no TorchScript functions.").arg(QFileInfo(r.path).fileName()));
-        resetCheck(tr("No functions to trace"));
-        setStatus(tr("Loaded in %1 ms; no functions").arg(r.loadMs));
-    } else if (!fn->ok) {
-        showCompileError(*fn);
-    } else {
-        displayFunction(fn->name, r.layout, r.loadMs + r.layoutMs, r.overviewFolds);
-        if (fn->location.isValid())
-            m_sourceView->highlightLine(m_document->sourceLineFor(fn->location));
-    }
-    if (!r.functionError.isEmpty())
-        setStatus(r.functionError);
-    m_debug->updateActions();
-    Q_EMIT fileLoaded(true);
+    m_documentView->showLoaded(r);
+    if (r.load.ok)
+        m_debug->updateActions();
+    Q_EMIT fileLoaded(r.load.ok);
     if (m_document->isReloading())
         Q_EMIT fileReloaded();
 }
 
-void MainWindow::displayFunction(
-    const QString& name, const GraphLayout& layout, qint64 elapsedMs, const QStringList& folds)
+void MainWindow::onFunctionShown(const QString& name, bool newFunction)
 {
-    const FunctionInfo* fn = m_document->model().function(name);
-    if (!fn)
-        return;
-    if (m_script->showLayout(fn->graph, layout, name, tr("%1 has an empty graph").arg(name))
-        != GraphPage::Shown::Graph) {
-        setStatus(layout.error.isEmpty() ? tr("0 nodes") : tr("Layout failed: %1").arg(elided(layout.error, 200)));
-        return;
-    }
+    Q_UNUSED(name);
     // A new function starts on its script graph; a relayout of the same one keeps the tab the user is on.
-    const bool newFunction = name != m_document->shownFunction();
-    m_document->setShownFunction(name);
     if (newFunction && !m_userChoseTab)
         m_tabs->setCurrentWidget(m_script);
-    setStatus(tr("%1: %2 nodes, %3 ms").arg(name).arg(fn->graph.nodes.size()).arg(elapsedMs));
     m_unfoldAllAction->setEnabled(!m_document->foldedModules().isEmpty());
     m_debug->applyMarkers();
     m_debug->updateActions();
     runCheck(false);
-    if (folds.isEmpty())
-        return;
-    // A big model opened with its submodules folded: say so, and how to see them.
-    int ops = 0;
-    for (const IrNode& n : fn->graph.nodes)
-        ops += n.kind != QLatin1String("prim::Constant") && n.kind != QLatin1String("prim::GetAttr");
-    setStatus(tr("A big model (%1 ops): %2 submodules folded for an overview. Double-click one to unfold it; "
-                 "View > Unfold All Modules shows every op.")
-                  .arg(ops)
-                  .arg(folds.size()));
-}
-
-void MainWindow::showCompileError(const FunctionInfo& fn)
-{
-    m_document->setShownFunction(QString());
-    resetCheck(tr("%1 failed to compile").arg(fn.name), tr("Fix the compile error to trace the function."), true);
-    const int line = m_document->sourceLineFor(fn.error.location);
-    QString text = fn.error.message.trimmed();
-    if (line > 0)
-        text = tr("line %1: %2").arg(line).arg(text);
-    m_script->showMessage(tr("%1 failed to compile").arg(fn.name), text, true);
-    if (line > 0)
-        m_sourceView->highlightLine(line);
-    setStatus(tr("%1: compile error: %2").arg(fn.name, elided(fn.error.message, 160)));
-}
-
-QString MainWindow::currentFile() const
-{
-    return m_document->currentFile();
-}
-
-QString MainWindow::currentFunction() const
-{
-    return m_document->currentFunction();
-}
-
-QString MainWindow::lastError() const
-{
-    return m_document->lastError();
-}
-
-bool MainWindow::hasModel() const
-{
-    return m_document->hasModel();
-}
-
-const ModelInfo& MainWindow::model() const
-{
-    return m_document->model();
-}
-
-void MainWindow::showFunction(const QString& name)
-{
-    m_document->showFunction(name);
-}
-
-void MainWindow::setGroupByModule(bool group)
-{
-    m_groupByModuleAction->setChecked(group);
-}
-
-bool MainWindow::groupsByModule() const
-{
-    return m_groupByModuleAction->isChecked();
-}
-
-QStringList MainWindow::foldedModules() const
-{
-    return m_document->foldedModules();
-}
-
-void MainWindow::unfoldAllModules()
-{
-    m_document->unfoldAllModules();
-}
-
-void MainWindow::setOverviewLimits(int bigBoxes, int overviewBoxes)
-{
-    m_document->setOverviewLimits(bigBoxes, overviewBoxes);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -677,31 +498,6 @@ void MainWindow::runCheck(bool force)
     m_check->run(force);
 }
 
-void MainWindow::cancelCheck()
-{
-    m_check->cancel();
-}
-
-bool MainWindow::isChecking() const
-{
-    return m_check->isChecking();
-}
-
-bool MainWindow::hasReport() const
-{
-    return m_check->hasReport();
-}
-
-const CheckReport& MainWindow::report() const
-{
-    return m_check->report();
-}
-
-void MainWindow::resetCheck(const QString& title, const QString& text, bool isError)
-{
-    m_check->reset(title, text, isError);
-}
-
 void MainWindow::onCheckShown(const CheckJobResult& r)
 {
     if (r.canceled) {
@@ -718,11 +514,6 @@ void MainWindow::onCheckShown(const CheckJobResult& r)
     applyStartView();
 }
 
-QString MainWindow::verdictText() const
-{
-    return m_checkView->verdictText();
-}
-
 GraphScene* MainWindow::traceScene(int trace) const
 {
     GraphPage* page = m_checkView->tracePage(trace);
@@ -733,16 +524,6 @@ GraphView* MainWindow::traceView(int trace) const
 {
     GraphPage* page = m_checkView->tracePage(trace);
     return page ? page->view() : nullptr;
-}
-
-int MainWindow::traceTabCount() const
-{
-    return m_checkView->traceCount();
-}
-
-void MainWindow::activateWarning(int row)
-{
-    m_linker->activateWarning(row);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -830,49 +611,6 @@ void MainWindow::applyStartView()
 
 // ---------------------------------------------------------------------------------------------------------------
 // Input sets, the model tree, the status bar
-
-void MainWindow::onInputSetsEdited()
-{
-    m_inputSets->setEdited(true);
-    if (m_document->hasModel())
-        m_session->setInputSets(m_document->model().path, m_inputSets->model()->texts());
-}
-
-void MainWindow::resetInputSets()
-{
-    if (!m_document->hasModel())
-        return;
-    m_inputSets->model()->setSets(m_document->model().inputSets);
-    m_inputSets->setEdited(false);
-    m_session->setInputSets(m_document->model().path, std::nullopt);
-    runCheck(true);
-}
-
-void MainWindow::selectFunctionInTree(const QString& name)
-{
-    const QModelIndex index = m_treeModel->indexOfFunction(name);
-    if (!index.isValid())
-        return;
-    m_updatingTree = true;
-    m_treeView->setCurrentIndex(index);
-    m_treeView->scrollTo(index);
-    m_updatingTree = false;
-}
-
-void MainWindow::onTreeCurrentChanged(const QModelIndex& current)
-{
-    if (m_updatingTree || !current.isValid())
-        return;
-    const int line = current.data(ModelTreeModel::SourceLineRole).toInt();
-    const QString function = current.data(ModelTreeModel::FunctionNameRole).toString();
-    if (!function.isEmpty())
-        showFunction(function);
-    const ModelInfo& model = m_document->model();
-    if (line > 0 && model.kind == ModelInfo::Kind::PythonSource)
-        m_sourceView->highlightLine(line);
-    else if (const FunctionInfo* fn = model.function(function); fn && fn->location.isValid())
-        m_sourceView->highlightLine(m_document->sourceLineFor(fn->location));
-}
 
 void MainWindow::setStatus(const QString& text)
 {
@@ -986,9 +724,14 @@ void MainWindow::updateFindTarget()
     m_findBar->setTarget(currentGraphScene(), currentGraphView());
 }
 
-bool MainWindow::isDarkTheme() const
+void MainWindow::setGroupByModule(bool group)
 {
-    return isDarkGraphTheme();
+    m_groupByModuleAction->setChecked(group);
+}
+
+bool MainWindow::groupsByModule() const
+{
+    return m_groupByModuleAction->isChecked();
 }
 
 void MainWindow::setDarkTheme(bool dark)
@@ -1004,100 +747,10 @@ void MainWindow::setDarkTheme(bool dark)
 // ---------------------------------------------------------------------------------------------------------------
 // The debugger
 
-QAction* MainWindow::debugAction(DebugAction action) const
-{
-    return m_debug->action(action);
-}
-
-DebugController* MainWindow::debugger() const
-{
-    return m_debug->debugger();
-}
-
-FramesModel* MainWindow::framesModel() const
-{
-    return m_debug->framesModel();
-}
-
-QTreeView* MainWindow::framesView() const
-{
-    return m_debug->framesView();
-}
-
-ValuesModel* MainWindow::valuesModel() const
-{
-    return m_debug->valuesModel();
-}
-
-QTreeView* MainWindow::valuesView() const
-{
-    return m_debug->valuesView();
-}
-
 GraphScene* MainWindow::liveTraceScene() const
 {
     GraphPage* page = m_debug->liveTrace()->page();
     return page ? page->scene() : nullptr;
-}
-
-const IrGraph& MainWindow::liveTrace() const
-{
-    return m_debug->liveTrace()->graph();
-}
-
-void MainWindow::debugCommand(DebugSession::Command command, int line)
-{
-    m_debug->command(command, line);
-}
-
-void MainWindow::stopDebugging()
-{
-    m_debug->stop();
-}
-
-void MainWindow::restartDebugging()
-{
-    m_debug->restart();
-}
-
-bool MainWindow::isDebugging() const
-{
-    return m_debug->isActive();
-}
-
-QMap<int, int> MainWindow::breakpoints() const
-{
-    return m_debug->breakpoints();
-}
-
-void MainWindow::setBreakpoint(int line, int iteration)
-{
-    m_debug->setBreakpoint(line, iteration);
-}
-
-void MainWindow::removeBreakpoint(int line)
-{
-    m_debug->removeBreakpoint(line);
-}
-
-void MainWindow::toggleBreakpoint(int line)
-{
-    m_debug->toggleBreakpoint(line);
-}
-
-int MainWindow::runToCursorLine() const
-{
-    return m_debug->runToCursorLine();
-}
-
-GraphScene* MainWindow::scriptScene() const
-{
-    return m_script->scene();
-}
-
-GraphView* MainWindow::scriptView() const
-{
-    return m_script->view();
 }
 
 } // namespace jitscope

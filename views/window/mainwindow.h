@@ -1,9 +1,16 @@
 #pragma once
 
-#include "check/check.h"
-#include "debug/debugsession.h"
-#include "debugicons.h"
-#include "load/model.h"
+#include "checkcontroller.h"
+#include "checkview.h"
+#include "debugcontroller.h"
+#include "debuguicontroller.h"
+#include "documentcontroller.h"
+#include "documentview.h"
+#include "graphpage.h"
+#include "livetracetab.h"
+#include "selectionlinker.h"
+
+#include "graphitems.h"
 
 #include <QMainWindow>
 #include <QMap>
@@ -55,25 +62,25 @@ public:
     ~MainWindow() override;
 
     /// Loads @p path off the GUI thread and shows @p functionName (or the default function) once laid out.
-    void openFile(const QString& path, const QString& functionName = {});
+    void openFile(const QString& path, const QString& functionName = {}) { m_document->open(path, functionName); }
     /// Input sets (SET syntax) to use for the next file opened instead of its own or remembered ones.
-    void setInitialInputSets(const QStringList& sets) { m_initialInputSets = sets; }
+    void setInitialInputSets(const QStringList& sets) { m_documentView->setInitialInputSets(sets); }
     /// Shows a function of the loaded model, laying it out off the GUI thread unless its layout is cached.
-    void showFunction(const QString& name);
+    void showFunction(const QString& name) { m_document->showFunction(name); }
     /// Restores window geometry and dock state and from then on saves them (and recent files) in QSettings.
     void restoreSettings();
 
     /// True when no load, layout or check job is pending; idle() is emitted each time the last one finishes.
     bool isIdle() const;
-    QString currentFile() const;
-    QString currentFunction() const;
+    QString currentFile() const { return m_document->currentFile(); }
+    QString currentFunction() const { return m_document->currentFunction(); }
     /// Why the last openFile() failed (or named a function the file lacks); empty after a successful load.
-    QString lastError() const;
-    bool hasModel() const;
-    const ModelInfo& model() const;
+    QString lastError() const { return m_document->lastError(); }
+    bool hasModel() const { return m_document->hasModel(); }
+    const ModelInfo& model() const { return m_document->model(); }
 
-    GraphScene* scriptScene() const;
-    GraphView* scriptView() const;
+    GraphScene* scriptScene() const { return m_script->scene(); }
+    GraphView* scriptView() const { return m_script->view(); }
     ModelTreeModel* treeModel() const { return m_treeModel; }
     QTreeView* treeView() const { return m_treeView; }
     SourceView* sourceView() const { return m_sourceView; }
@@ -84,21 +91,21 @@ public:
     /// @p force. Traces and their layouts are made off the GUI thread.
     void runCheck(bool force = true);
     /// Stops a running check early.
-    void cancelCheck();
-    bool isChecking() const;
-    bool hasReport() const;
-    const CheckReport& report() const;
+    void cancelCheck() { m_check->cancel(); }
+    bool isChecking() const { return m_check->isChecking(); }
+    bool hasReport() const { return m_check->hasReport(); }
+    const CheckReport& report() const { return m_check->report(); }
     /// Trace k's tab contents; nullptr when there is no such trace.
     GraphScene* traceScene(int trace) const;
     GraphView* traceView(int trace) const;
-    int traceTabCount() const;
+    int traceTabCount() const { return m_checkView->traceCount(); }
     CompareWidget* compareWidget() const { return m_compare; }
     WarningsModel* warningsModel() const { return m_warningsModel; }
     QTreeView* warningsView() const { return m_warningsView; }
     InputSetsEditor* inputSetsEditor() const { return m_inputSets; }
     QTabWidget* graphTabs() const { return m_tabs; }
     /// The text of the check's verdict in the status bar.
-    QString verdictText() const;
+    QString verdictText() const { return m_checkView->verdictText(); }
 
     /// Makes a graph tab current (Trace: trace 1's).
     void showView(View view);
@@ -107,7 +114,7 @@ public:
     /// the traces diverge (unless the user picked a tab meanwhile).
     void setStartView(View view);
     /// Does what clicking warning @p row of warningsModel() does.
-    void activateWarning(int row);
+    void activateWarning(int row) { m_linker->activateWarning(row); }
 
     /// The find bar under the graph tabs (Ctrl+F), searching the current tab's graph.
     FindBar* findBar() const { return m_findBar; }
@@ -115,48 +122,48 @@ public:
     NodeInspector* nodeInspector() const { return m_inspector; }
     /// Dark application palette and graph colours (View > Dark Theme, saved with the settings).
     void setDarkTheme(bool dark);
-    bool isDarkTheme() const;
+    bool isDarkTheme() const { return isDarkGraphTheme(); }
     /// Reloads the open file (as when it changes on disk), keeping the function and the tab.
-    void reloadFile();
+    void reloadFile() { m_document->reload(); }
     /// View > Group by Module: load with calls inlined and draw submodule code in clusters titled by module path.
     void setGroupByModule(bool group);
     bool groupsByModule() const;
     /// Submodules drawn as one box in the script graph (double-click; a big model opens with some folded).
-    QStringList foldedModules() const;
+    QStringList foldedModules() const { return m_document->foldedModules(); }
     /// View > Unfold All Modules.
-    void unfoldAllModules();
+    void unfoldAllModules() { m_document->unfoldAllModules(); }
     /// A model grouped by module with more than @p bigBoxes boxes opens folded to at most @p overviewBoxes.
-    void setOverviewLimits(int bigBoxes, int overviewBoxes);
+    void setOverviewLimits(int bigBoxes, int overviewBoxes) { m_document->setOverviewLimits(bigBoxes, overviewBoxes); }
     /// Writes the current graph to @p path as SVG, PNG or DOT (by suffix). Returns false and sets *error on failure.
     bool exportView(const QString& path, QString* error = nullptr);
     static QStringList supportedSuffixes();
 
     // The debugger (DebugUiController)
-    QAction* debugAction(DebugAction action) const;
-    DebugController* debugger() const;
-    FramesModel* framesModel() const;
-    QTreeView* framesView() const;
-    ValuesModel* valuesModel() const;
-    QTreeView* valuesView() const;
+    QAction* debugAction(DebugAction action) const { return m_debug->action(action); }
+    DebugController* debugger() const { return m_debug->debugger(); }
+    FramesModel* framesModel() const { return m_debug->framesModel(); }
+    QTreeView* framesView() const { return m_debug->framesView(); }
+    ValuesModel* valuesModel() const { return m_debug->valuesModel(); }
+    QTreeView* valuesView() const { return m_debug->valuesView(); }
     /// The Live trace tab's scene (debugging with tracing on), nullptr when there is no such tab.
     GraphScene* liveTraceScene() const;
     /// The trace the Live trace tab shows (once laid out).
-    const IrGraph& liveTrace() const;
+    const IrGraph& liveTrace() const { return m_debug->liveTrace()->graph(); }
     /// Without a session, starts one on the current function and the first input set and then applies
     /// @p command (Continue runs to the first breakpoint; the step commands stop at the first node); while paused,
     /// resumes with it. @p line (a line of the source panel) is for RunToLine.
-    void debugCommand(DebugSession::Command command, int line = 0);
-    void stopDebugging();
-    void restartDebugging();
-    bool isDebugging() const;
+    void debugCommand(DebugSession::Command command, int line = 0) { m_debug->command(command, line); }
+    void stopDebugging() { m_debug->stop(); }
+    void restartDebugging() { m_debug->restart(); }
+    bool isDebugging() const { return m_debug->isActive(); }
     /// Breakpoints by line of the source panel: -1 for every iteration, k > 0 for iteration k of the innermost
     /// loop only.
-    QMap<int, int> breakpoints() const;
-    void setBreakpoint(int line, int iteration = -1);
-    void removeBreakpoint(int line);
-    void toggleBreakpoint(int line);
+    QMap<int, int> breakpoints() const { return m_debug->breakpoints(); }
+    void setBreakpoint(int line, int iteration = -1) { m_debug->setBreakpoint(line, iteration); }
+    void removeBreakpoint(int line) { m_debug->removeBreakpoint(line); }
+    void toggleBreakpoint(int line) { m_debug->toggleBreakpoint(line); }
     /// The source panel's cursor line when it has focus, else the selected script node's line, else the cursor line.
-    int runToCursorLine() const;
+    int runToCursorLine() const { return m_debug->runToCursorLine(); }
 
 Q_SIGNALS:
     /// All load, layout and check jobs have finished and their results are shown.
@@ -186,15 +193,13 @@ private:
     void followZoom(GraphPage* page);
     void onAboutToOpen(const QString& path);
     void onLoaded(const DocumentJob& result);
-    void displayFunction(const QString& name, const GraphLayout& layout, qint64 elapsedMs, const QStringList& folds);
-    void showCompileError(const FunctionInfo& fn);
+    void onFunctionShown(const QString& function, bool newFunction);
     void onCheckShown(const CheckJobResult& result);
-    void resetCheck(const QString& title, const QString& text = QString(), bool isError = false);
+    void resetCheck(const QString& title, const QString& text = QString(), bool isError = false)
+    {
+        m_check->reset(title, text, isError);
+    }
     void applyStartView();
-    void onInputSetsEdited();
-    void resetInputSets();
-    void selectFunctionInTree(const QString& name);
-    void onTreeCurrentChanged(const QModelIndex& current);
     void setStatus(const QString& text);
     void updateRecentMenu();
     void openDialog();
@@ -207,6 +212,7 @@ private:
 
     SessionStore* m_session = nullptr;
     DocumentController* m_document = nullptr;
+    DocumentView* m_documentView = nullptr;
     CheckController* m_check = nullptr;
     CheckView* m_checkView = nullptr;
     DebugUiController* m_debug = nullptr;
@@ -234,8 +240,6 @@ private:
     QAction* m_unfoldAllAction = nullptr;
     QAction* m_cancelCheckAction = nullptr;
 
-    QStringList m_initialInputSets;
-    bool m_updatingTree = false;
     bool m_restoreTabPending = false; ///< a reload: back to the tab the user was on once checked
     View m_restoreView = View::Script;
     int m_restoreTrace = 0;
