@@ -12,7 +12,10 @@
 #include "sourceview.h"
 #include "warningsmodel.h"
 
+#include <QAction>
+#include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QPainter>
 #include <QProgressBar>
 #include <QTabWidget>
@@ -62,6 +65,23 @@ QString elided(QString text, int max)
 
 } // namespace
 
+QTreeView* CheckView::createWarningsView(WarningsModel* model)
+{
+    auto* view = new QTreeView;
+    view->setModel(model);
+    view->setRootIsDecorated(false);
+    view->setUniformRowHeights(true);
+    view->setAlternatingRowColors(true);
+    view->setAllColumnsShowFocus(true);
+    view->setTextElideMode(Qt::ElideRight);
+    view->header()->setStretchLastSection(false);
+    view->header()->setSectionResizeMode(WarningsModel::MessageColumn, QHeaderView::Stretch);
+    view->header()->setSectionResizeMode(WarningsModel::LineColumn, QHeaderView::ResizeToContents);
+    // Narrow docks: what and where first, the long message last where it can stretch.
+    view->header()->moveSection(WarningsModel::MessageColumn, WarningsModel::NumColumns - 1);
+    return view;
+}
+
 CheckView::CheckView(const Parts& parts, const DocumentController* document, CheckController* check, QObject* parent)
     : QObject(parent)
     , m_parts(parts)
@@ -93,6 +113,35 @@ CheckView::CheckView(const Parts& parts, const DocumentController* document, Che
         m_label->setText(tr("Canceling\u2026"));
         m_cancel->setEnabled(false);
     });
+}
+
+void CheckView::createActions(QMenu* menu, std::function<void()> runCheck)
+{
+    QAction* runCheckAction = menu->addAction(tr("&Run Check"), this, std::move(runCheck));
+    runCheckAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    runCheckAction->setStatusTip(tr("Trace the function on every input set and compare the traces"));
+    m_cancelAction = menu->addAction(tr("&Cancel Check"), m_check, &CheckController::cancel);
+    m_cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    m_cancelAction->setEnabled(false);
+    menu->addSeparator();
+    QAction* next = menu->addAction(tr("&Next Divergence"), this, [this] {
+        m_parts.tabs->setCurrentWidget(m_parts.compare);
+        m_parts.compare->nextChange();
+    });
+    next->setShortcut(QKeySequence(Qt::Key_F8));
+    QAction* previous = menu->addAction(tr("&Previous Divergence"), this, [this] {
+        m_parts.tabs->setCurrentWidget(m_parts.compare);
+        m_parts.compare->previousChange();
+    });
+    previous->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
+    QAction* dim = menu->addAction(tr("&Dim Unchanged Nodes"));
+    dim->setCheckable(true);
+    dim->setChecked(m_parts.compare->dimsUnchanged());
+    connect(dim, &QAction::toggled, m_parts.compare, &CompareWidget::setDimUnchanged);
+    connect(m_parts.compare, &CompareWidget::dimUnchangedChanged, dim, &QAction::setChecked);
+    connect(m_check, &CheckController::started, m_cancelAction, [this] { m_cancelAction->setEnabled(true); });
+    connect(m_check, &CheckController::cleared, m_cancelAction, [this] { m_cancelAction->setEnabled(false); });
+    connect(m_check, &CheckController::finished, m_cancelAction, [this] { m_cancelAction->setEnabled(false); });
 }
 
 QVector<QWidget*> CheckView::statusWidgets() const

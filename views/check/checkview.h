@@ -3,7 +3,11 @@
 #include <QObject>
 #include <QVector>
 
+#include <functional>
+
+class QAction;
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QTabWidget;
 class QToolButton;
@@ -39,6 +43,12 @@ public:
         InputSetsModel* inputSets = nullptr;
     };
     CheckView(const Parts& parts, const DocumentController* document, CheckController* check, QObject* parent);
+
+    /// The Warnings dock's view on @p model: what and where first, the long message last.
+    static QTreeView* createWarningsView(WarningsModel* model);
+
+    /// Fills the Check menu: Run (@p runCheck), Cancel, Next/Previous Divergence, Dim Unchanged Nodes.
+    void createActions(QMenu* menu, std::function<void()> runCheck);
 
     /// The status bar widgets, left to right: progress text, progress bar, Cancel, verdict.
     QVector<QWidget*> statusWidgets() const;
@@ -81,6 +91,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancel = nullptr;
     QLabel* m_verdict = nullptr;
+    QAction* m_cancelAction = nullptr;
 };
 
 } // namespace jitscope

@@ -9,6 +9,7 @@
 #include "sourceview.h"
 
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QTreeView>
 
 namespace jitscope {
@@ -24,6 +25,19 @@ QString elided(QString text, int max)
 }
 
 } // namespace
+
+QTreeView* DocumentView::createTreeView(ModelTreeModel* model)
+{
+    auto* view = new QTreeView;
+    view->setModel(model);
+    view->setUniformRowHeights(true);
+    view->setAlternatingRowColors(true);
+    view->setAllColumnsShowFocus(true);
+    view->header()->setStretchLastSection(true);
+    view->setColumnWidth(ModelTreeModel::NameColumn, 150);
+    view->setTextElideMode(Qt::ElideRight);
+    return view;
+}
 
 DocumentView::DocumentView(const Parts& parts, DocumentController* document, SessionStore* session, QObject* parent)
     : QObject(parent)

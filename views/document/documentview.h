@@ -36,6 +36,9 @@ public:
     };
     DocumentView(const Parts& parts, DocumentController* document, SessionStore* session, QObject* parent = nullptr);
 
+    /// The Model dock's tree view on @p model.
+    static QTreeView* createTreeView(ModelTreeModel* model);
+
     /// Input sets (SET syntax) to use for the next file loaded instead of its own or remembered ones.
     void setInitialInputSets(const QStringList& sets) { m_initialInputSets = sets; }
     bool hasInitialInputSets() const { return !m_initialInputSets.isEmpty(); }

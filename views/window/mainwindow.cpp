@@ -1,26 +1,16 @@
 #include "mainwindow.h"
 
-#include "checkcontroller.h"
-#include "checkview.h"
 #include "comparewidget.h"
-#include "debugcontroller.h"
-#include "debuguicontroller.h"
 #include "divergencemodel.h"
-#include "documentcontroller.h"
-#include "documentview.h"
 #include "findbar.h"
 #include "graphexport.h"
-#include "graphitems.h"
-#include "graphpage.h"
 #include "graphscene.h"
 #include "graphview.h"
 #include "inputsetseditor.h"
 #include "inputsetsmodel.h"
 #include "legendbar.h"
-#include "livetracetab.h"
 #include "modeltreemodel.h"
 #include "nodeinspector.h"
-#include "selectionlinker.h"
 #include "sessionstore.h"
 #include "sourceview.h"
 #include "theme.h"
@@ -33,7 +23,6 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -53,6 +42,11 @@
 namespace jitscope {
 
 namespace {
+
+void setShortcut(QAction* action, const QKeySequence& key)
+{
+    action->setShortcut(key);
+}
 
 QString elided(QString text, int max)
 {
@@ -131,6 +125,15 @@ MainWindow::~MainWindow()
     delete m_debug;
 }
 
+QDockWidget* MainWindow::addDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area)
+{
+    auto* dock = new QDockWidget(title, this);
+    dock->setObjectName(name);
+    dock->setWidget(widget);
+    addDockWidget(area, dock);
+    return dock;
+}
+
 QStringList MainWindow::supportedSuffixes()
 {
     return { QStringLiteral("py"), QStringLiteral("pt"), QStringLiteral("pth"), QStringLiteral("zip") };
@@ -139,56 +142,26 @@ QStringList MainWindow::supportedSuffixes()
 void MainWindow::createDocks()
 {
     m_treeModel = new ModelTreeModel(this);
-    m_treeView = new QTreeView;
-    m_treeView->setModel(m_treeModel);
-    m_treeView->setUniformRowHeights(true);
-    m_treeView->setAlternatingRowColors(true);
-    m_treeView->setAllColumnsShowFocus(true);
-    m_treeView->header()->setStretchLastSection(true);
-    m_treeView->setColumnWidth(ModelTreeModel::NameColumn, 150);
-    m_treeView->setTextElideMode(Qt::ElideRight);
-
-    auto* modelDock = new QDockWidget(tr("Model"), this);
-    modelDock->setObjectName(QStringLiteral("modelDock"));
-    modelDock->setWidget(m_treeView);
-    addDockWidget(Qt::LeftDockWidgetArea, modelDock);
+    m_treeView = DocumentView::createTreeView(m_treeModel);
+    auto* modelDock = addDock(tr("Model"), QStringLiteral("modelDock"), m_treeView, Qt::LeftDockWidgetArea);
 
     m_sourceView = new SourceView;
     m_sourceView->setAcceptDrops(false);
-    auto* sourceDock = new QDockWidget(tr("Source"), this);
-    sourceDock->setObjectName(QStringLiteral("sourceDock"));
-    sourceDock->setWidget(m_sourceView);
-    addDockWidget(Qt::RightDockWidgetArea, sourceDock);
+    auto* sourceDock = addDock(tr("Source"), QStringLiteral("sourceDock"), m_sourceView, Qt::RightDockWidgetArea);
 
     resizeDocks({ modelDock, sourceDock }, { 280, 420 }, Qt::Horizontal);
 
     m_warningsModel = new WarningsModel(this);
-    m_warningsView = new QTreeView;
-    m_warningsView->setModel(m_warningsModel);
-    m_warningsView->setRootIsDecorated(false);
-    m_warningsView->setUniformRowHeights(true);
-    m_warningsView->setAlternatingRowColors(true);
-    m_warningsView->setAllColumnsShowFocus(true);
-    m_warningsView->setTextElideMode(Qt::ElideRight);
-    m_warningsView->header()->setStretchLastSection(false);
-    m_warningsView->header()->setSectionResizeMode(WarningsModel::MessageColumn, QHeaderView::Stretch);
-    m_warningsView->header()->setSectionResizeMode(WarningsModel::LineColumn, QHeaderView::ResizeToContents);
-    // Narrow docks: what and where first, the long message last where it can stretch.
-    m_warningsView->header()->moveSection(WarningsModel::MessageColumn, WarningsModel::NumColumns - 1);
+    m_warningsView = CheckView::createWarningsView(m_warningsModel);
     for (auto signal : { &QTreeView::clicked, &QTreeView::activated })
         connect(m_warningsView, signal, this, [this](const QModelIndex& index) { activateWarning(index.row()); });
-    auto* warningsDock = new QDockWidget(tr("Warnings"), this);
-    warningsDock->setObjectName(QStringLiteral("warningsDock"));
-    warningsDock->setWidget(m_warningsView);
-    addDockWidget(Qt::RightDockWidgetArea, warningsDock);
+    auto* warningsDock
+        = addDock(tr("Warnings"), QStringLiteral("warningsDock"), m_warningsView, Qt::RightDockWidgetArea);
     splitDockWidget(sourceDock, warningsDock, Qt::Vertical);
 
     m_inputSets = new InputSetsEditor;
     connect(m_inputSets, &InputSetsEditor::checkRequested, this, [this] { runCheck(true); });
-    auto* inputDock = new QDockWidget(tr("Input Sets"), this);
-    inputDock->setObjectName(QStringLiteral("inputSetsDock"));
-    inputDock->setWidget(m_inputSets);
-    addDockWidget(Qt::LeftDockWidgetArea, inputDock);
+    auto* inputDock = addDock(tr("Input Sets"), QStringLiteral("inputSetsDock"), m_inputSets, Qt::LeftDockWidgetArea);
     splitDockWidget(modelDock, inputDock, Qt::Vertical);
     resizeDocks({ modelDock, inputDock }, { 420, 330 }, Qt::Vertical);
     resizeDocks({ sourceDock, warningsDock }, { 480, 270 }, Qt::Vertical);
@@ -204,10 +177,7 @@ void MainWindow::createDocks()
     m_debug->createDocks();
 
     m_inspector = new NodeInspector;
-    auto* dock = new QDockWidget(tr("Inspector"), this);
-    dock->setObjectName(QStringLiteral("inspectorDock"));
-    dock->setWidget(m_inspector);
-    addDockWidget(Qt::RightDockWidgetArea, dock);
+    auto* dock = addDock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
     tabifyDockWidget(sourceDock, dock);
     sourceDock->raise();
 }
@@ -215,14 +185,13 @@ void MainWindow::createDocks()
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open\u2026"), this, &MainWindow::openDialog);
-    open->setShortcut(QKeySequence::Open);
+    setShortcut(file->addAction(tr("&Open\u2026"), this, &MainWindow::openDialog), QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     updateRecentMenu();
     file->addSeparator();
-    QAction* exportAction = file->addAction(tr("&Export View as SVG/PNG/DOT\u2026"), this, &MainWindow::exportDialog);
-    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    setShortcut(file->addAction(tr("&Export View as SVG/PNG/DOT\u2026"), this, &MainWindow::exportDialog),
+        QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -255,12 +224,11 @@ void MainWindow::createActions()
     };
     QAction* zoomIn = view->addAction(tr("Zoom &In"), this, onView(&GraphView::zoomIn));
     zoomIn->setShortcuts({ QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal) });
-    QAction* zoomOut = view->addAction(tr("Zoom &Out"), this, onView(&GraphView::zoomOut));
-    zoomOut->setShortcut(QKeySequence::ZoomOut);
-    QAction* fit = view->addAction(tr("&Fit Graph"), this, onView(&GraphView::fitGraph));
-    fit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    QAction* actual = view->addAction(tr("&Actual Size"), this, onView(&GraphView::resetZoom));
-    actual->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
+    setShortcut(view->addAction(tr("Zoom &Out"), this, onView(&GraphView::zoomOut)), QKeySequence::ZoomOut);
+    setShortcut(
+        view->addAction(tr("&Fit Graph"), this, onView(&GraphView::fitGraph)), QKeySequence(Qt::CTRL | Qt::Key_0));
+    setShortcut(
+        view->addAction(tr("&Actual Size"), this, onView(&GraphView::resetZoom)), QKeySequence(Qt::CTRL | Qt::Key_1));
     view->addSeparator();
     m_foldConstantsAction = view->addAction(tr("Fold &Constants"));
     m_foldConstantsAction->setCheckable(true);
@@ -311,29 +279,7 @@ void MainWindow::createActions()
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
 
-    QMenu* check = menuBar()->addMenu(tr("&Check"));
-    QAction* runCheckAction = check->addAction(tr("&Run Check"), this, [this] { runCheck(true); });
-    runCheckAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
-    runCheckAction->setStatusTip(tr("Trace the function on every input set and compare the traces"));
-    m_cancelCheckAction = check->addAction(tr("&Cancel Check"), this, &MainWindow::cancelCheck);
-    m_cancelCheckAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
-    m_cancelCheckAction->setEnabled(false);
-    check->addSeparator();
-    QAction* next = check->addAction(tr("&Next Divergence"), this, [this] {
-        showView(View::Compare);
-        m_compare->nextChange();
-    });
-    next->setShortcut(QKeySequence(Qt::Key_F8));
-    QAction* previous = check->addAction(tr("&Previous Divergence"), this, [this] {
-        showView(View::Compare);
-        m_compare->previousChange();
-    });
-    previous->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
-    QAction* dim = check->addAction(tr("&Dim Unchanged Nodes"));
-    dim->setCheckable(true);
-    dim->setChecked(m_compare->dimsUnchanged());
-    connect(dim, &QAction::toggled, m_compare, &CompareWidget::setDimUnchanged);
-    connect(m_compare, &CompareWidget::dimUnchangedChanged, dim, &QAction::setChecked);
+    m_checkView->createActions(menuBar()->addMenu(tr("&Check")), [this] { runCheck(true); });
 
     m_debug->createActions(menuBar()->addMenu(tr("&Debug")));
 
@@ -354,12 +300,10 @@ void MainWindow::connectControllers()
     connect(m_tabs->tabBar(), &QTabBar::tabBarClicked, this, [this] { m_userChoseTab = true; });
     for (GraphView* view :
         { m_script->view(), m_compare->view(CompareWidget::Side::Left), m_compare->view(CompareWidget::Side::Right) })
-        connect(view, &GraphView::zoomChanged, this, [this, view](double zoom) {
-            if (currentGraphView() == view)
-                m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(zoom * 100)));
-        });
-    connect(m_checkView, &CheckView::pageAdded, this, &MainWindow::followZoom);
-    connect(m_debug->liveTrace(), &LiveTraceTab::pageAdded, this, &MainWindow::followZoom);
+        followZoom(view);
+    auto followPage = [this](GraphPage* page) { followZoom(page->view()); };
+    connect(m_checkView, &CheckView::pageAdded, this, followPage);
+    connect(m_debug->liveTrace(), &LiveTraceTab::pageAdded, this, followPage);
 
     JobTrackerBase* documentJobs = m_document->jobs();
     connect(documentJobs, &JobTrackerBase::busyChanged, m_busy, &QWidget::setVisible);
@@ -388,9 +332,6 @@ void MainWindow::connectControllers()
     connect(m_documentView, &DocumentView::statusMessage, this, &MainWindow::setStatus);
 
     connect(m_check, &CheckController::statusMessage, this, &MainWindow::setStatus);
-    connect(m_check, &CheckController::started, this, [this] { m_cancelCheckAction->setEnabled(true); });
-    connect(m_check, &CheckController::cleared, this, [this] { m_cancelCheckAction->setEnabled(false); });
-    connect(m_check, &CheckController::finished, this, [this] { m_cancelCheckAction->setEnabled(false); });
     connect(m_checkView, &CheckView::shown, this, &MainWindow::onCheckShown);
 
     connect(m_debug, &DebugUiController::paused, this, &MainWindow::debugPaused);
@@ -401,9 +342,8 @@ void MainWindow::connectControllers()
     connect(m_linker, &SelectionLinker::statusMessage, this, &MainWindow::setStatus);
 }
 
-void MainWindow::followZoom(GraphPage* page)
+void MainWindow::followZoom(GraphView* view)
 {
-    GraphView* view = page->view();
     connect(view, &GraphView::zoomChanged, this, [this, view](double zoom) {
         if (currentGraphView() == view)
             m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(zoom * 100)));

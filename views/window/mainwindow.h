@@ -16,6 +16,7 @@
 #include <QMap>
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -188,9 +189,10 @@ protected:
 
 private:
     void createDocks();
+    QDockWidget* addDock(const QString& title, const QString& name, QWidget* widget, Qt::DockWidgetArea area);
     void createActions();
     void connectControllers();
-    void followZoom(GraphPage* page);
+    void followZoom(GraphView* view);
     void onAboutToOpen(const QString& path);
     void onLoaded(const DocumentJob& result);
     void onFunctionShown(const QString& function, bool newFunction);
@@ -238,7 +240,6 @@ private:
     QAction* m_darkAction = nullptr;
     QAction* m_groupByModuleAction = nullptr;
     QAction* m_unfoldAllAction = nullptr;
-    QAction* m_cancelCheckAction = nullptr;
 
     bool m_restoreTabPending = false; ///< a reload: back to the tab the user was on once checked
     View m_restoreView = View::Script;
