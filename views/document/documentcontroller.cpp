@@ -165,7 +165,10 @@ void DocumentController::reload()
         return;
     Q_EMIT aboutToReload();
     m_reloading = true;
-    open(m_currentFile, m_currentFunction);
+    // Copies: open() forgets the current ones.
+    const QString path = m_currentFile;
+    const QString function = m_currentFunction;
+    open(path, function);
 }
 
 void DocumentController::onJobDone(DocumentJob& r)
