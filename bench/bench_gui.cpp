@@ -52,7 +52,8 @@ void openAndCheck(const QString& path)
     MainWindow window;
     window.resize(1400, 900);
     window.show();
-    QTest::qWaitForWindowExposed(&window);
+    if (!QTest::qWaitForWindowExposed(&window))
+        std::fprintf(stderr, "window not exposed\n");
     QTest::qWait(50);
     window.openFile(path);
     const qint64 stall = longestStall([&] { return window.isIdle() && window.hasModel(); }, 300000);
@@ -67,7 +68,8 @@ void stopEndlessLoop()
     MainWindow window;
     window.resize(1400, 900);
     window.show();
-    QTest::qWaitForWindowExposed(&window);
+    if (!QTest::qWaitForWindowExposed(&window))
+        std::fprintf(stderr, "window not exposed\n");
     QSignalSpy loaded(&window, &MainWindow::fileLoaded);
     window.openFile(QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/bad/infinite_loop.py"), QStringLiteral("spin"));
     if (!loaded.wait(120000))

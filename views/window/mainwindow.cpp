@@ -41,23 +41,6 @@
 
 namespace jitscope {
 
-namespace {
-
-void setShortcut(QAction* action, const QKeySequence& key)
-{
-    action->setShortcut(key);
-}
-
-QString elided(QString text, int max)
-{
-    text = text.simplified();
-    if (text.size() > max)
-        text = text.left(max - 1) + QChar(0x2026);
-    return text;
-}
-
-} // namespace
-
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
     , m_session(new SessionStore(this))
@@ -185,13 +168,13 @@ void MainWindow::createDocks()
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    setShortcut(file->addAction(tr("&Open\u2026"), this, &MainWindow::openDialog), QKeySequence::Open);
+    file->addAction(tr("&Open\u2026"), this, &MainWindow::openDialog)->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     updateRecentMenu();
     file->addSeparator();
-    setShortcut(file->addAction(tr("&Export View as SVG/PNG/DOT\u2026"), this, &MainWindow::exportDialog),
-        QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addAction(tr("&Export View as SVG/PNG/DOT\u2026"), this, &MainWindow::exportDialog)
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -224,11 +207,11 @@ void MainWindow::createActions()
     };
     QAction* zoomIn = view->addAction(tr("Zoom &In"), this, onView(&GraphView::zoomIn));
     zoomIn->setShortcuts({ QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal) });
-    setShortcut(view->addAction(tr("Zoom &Out"), this, onView(&GraphView::zoomOut)), QKeySequence::ZoomOut);
-    setShortcut(
-        view->addAction(tr("&Fit Graph"), this, onView(&GraphView::fitGraph)), QKeySequence(Qt::CTRL | Qt::Key_0));
-    setShortcut(
-        view->addAction(tr("&Actual Size"), this, onView(&GraphView::resetZoom)), QKeySequence(Qt::CTRL | Qt::Key_1));
+    view->addAction(tr("Zoom &Out"), this, onView(&GraphView::zoomOut))->setShortcut(QKeySequence::ZoomOut);
+    view->addAction(tr("&Fit Graph"), this, onView(&GraphView::fitGraph))
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
+    view->addAction(tr("&Actual Size"), this, onView(&GraphView::resetZoom))
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
     view->addSeparator();
     m_foldConstantsAction = view->addAction(tr("Fold &Constants"));
     m_foldConstantsAction->setCheckable(true);

@@ -6,11 +6,10 @@
 #include "debuguicontroller.h"
 #include "documentcontroller.h"
 #include "documentview.h"
+#include "graphitems.h"
 #include "graphpage.h"
 #include "livetracetab.h"
 #include "selectionlinker.h"
-
-#include "graphitems.h"
 
 #include <QMainWindow>
 #include <QMap>
@@ -25,21 +24,14 @@ class QTreeView;
 
 namespace jitscope {
 
-class CheckController;
-class CheckView;
 class CompareWidget;
-class DebugController;
-class DebugUiController;
-class DocumentController;
 class FindBar;
 class FramesModel;
-class GraphPage;
 class GraphScene;
 class GraphView;
 class InputSetsEditor;
 class ModelTreeModel;
 class NodeInspector;
-class SelectionLinker;
 class SessionStore;
 class SourceView;
 class ValuesModel;
