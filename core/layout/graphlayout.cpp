@@ -142,6 +142,7 @@ struct DotBuild
     QVector<LayoutNode> nodes; ///< in the order of their "n<i>" names
     QVector<LayoutEdge> edges; ///< in the order of their "id" attributes
     QVector<LayoutCluster> clusters; ///< in the order of their "cluster_<i>" names
+    QHash<int, int> boxOfNode; ///< GraphLayout::boxOfNode
 };
 
 QString shapeLabel(const IrValue& v)
@@ -590,6 +591,35 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
     if (b.nodes.size() > kBoundedPlacementNodes)
         dot += QStringLiteral("  graph [nslimit=1];\n");
     dot += QStringLiteral("}\n");
+    b.boxOfNode = layoutIndex;
+    // What folds into its users (a constant, a list construct) shows in the first box found down its consumers.
+    QHash<int, QVector<int>> consumers; // value id -> nodes using it
+    for (const IrNode& n : g.nodes)
+        for (int in : n.inputs)
+            consumers[in].append(n.id);
+    for (const IrNode& n : g.nodes) {
+        if (layoutIndex.contains(n.id) || !folder.isFolded(n.id))
+            continue;
+        QVector<int> queue { n.id };
+        QSet<int> seen { n.id };
+        int box = -1;
+        for (int i = 0; i < queue.size() && i < 64 && box < 0; ++i) {
+            for (int output : g.node(queue.at(i)).outputs) {
+                for (int consumer : consumers.value(output)) {
+                    if (box < 0 && layoutIndex.contains(consumer))
+                        box = layoutIndex.value(consumer);
+                    else if (!seen.contains(consumer)) {
+                        seen.insert(consumer);
+                        queue.append(consumer);
+                    }
+                }
+                if (box >= 0)
+                    break;
+            }
+        }
+        if (box >= 0)
+            b.boxOfNode.insert(n.id, box);
+    }
     return b;
 }
 
@@ -722,6 +752,7 @@ GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options)
     layout.nodes = build.nodes;
     layout.edges = build.edges;
     layout.clusters = build.clusters;
+    layout.boxOfNode = build.boxOfNode;
 
     std::lock_guard<std::mutex> lock(graphvizMutex());
     GVC_t* gvc = gvContext();

@@ -90,8 +90,14 @@ struct GraphLayout
     QVector<LayoutEdge> edges;
     QVector<LayoutCluster> clusters;
     QString error; ///< non-empty when Graphviz failed
+    /// IrGraph node id -> index into nodes of the box that shows it: its own; the folded loop/if or the folded
+    /// module box it is inside; for what folds into its users (constants, list constructs, attribute reads), the
+    /// first box down its consumers. Nodes hidden (LayoutOptions::hideUnreachable) have none.
+    QHash<int, int> boxOfNode;
 
     int indexOfNode(int nodeId) const;
+    /// The index into nodes of the box showing node @p nodeId (boxOfNode), -1 when none does.
+    int boxShowing(int nodeId) const { return boxOfNode.value(nodeId, -1); }
 };
 
 /// The graph in Graphviz DOT, with the same folding as the layout.

@@ -35,6 +35,22 @@ private Q_SLOTS:
         QVERIFY(!g.isEmpty());
         const GraphLayout layout = layoutGraph(g);
         QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
+        // Every shown node is its own box; every folded constant is shown in the box of a node using it.
+        for (const IrNode& n : g.nodes) {
+            const int own = layout.indexOfNode(n.id);
+            if (own >= 0) {
+                QCOMPARE(layout.boxShowing(n.id), own);
+                continue;
+            }
+            const int box = layout.boxShowing(n.id);
+            if (n.kind != QLatin1String("prim::Constant") || box < 0)
+                continue;
+            bool usedThere = false;
+            for (int out : n.outputs)
+                for (int in : g.node(layout.nodes[box].nodeId).inputs)
+                    usedThere |= in == out;
+            QVERIFY2(usedThere, qPrintable(g.nodeLine(n.id, false)));
+        }
         int constants = 0;
         for (const IrNode& n : g.nodes)
             constants += n.kind == QLatin1String("prim::Constant");
@@ -305,6 +321,16 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(boxes, 1);
+        // The layout says which box shows each node of the folded module: the module's.
+        int inModule = 0;
+        for (const IrNode& n : g.nodes) {
+            if (n.modulePath.startsWith(QLatin1String("layer1")) && n.kind != QLatin1String("prim::Constant")
+                && layout.boxShowing(n.id) >= 0) {
+                ++inModule;
+                QCOMPARE(layout.boxShowing(n.id), boxIndex);
+            }
+        }
+        QVERIFY(inModule > 0);
         for (const LayoutCluster& c : layout.clusters)
             QVERIFY(!c.module.startsWith(QLatin1String("layer1")));
         // The box is wired in: the input flows into it and its result flows on.
@@ -333,6 +359,15 @@ private Q_SLOTS:
         QVERIFY(index >= 0);
         QVERIFY(layout.nodes[index].folded);
         QVERIFY(layout.nodes[index].details.contains(QStringLiteral("folded: 2 nodes")));
+        // The body's nodes are shown by the folded loop's box.
+        int inside = 0;
+        for (const IrNode& n : g.nodes) {
+            if (n.parentNode == loop) {
+                ++inside;
+                QCOMPARE(layout.boxShowing(n.id), index);
+            }
+        }
+        QVERIFY(inside > 0);
         for (const LayoutNode& n : layout.nodes)
             if (n.role == LayoutNode::Role::Node)
                 QCOMPARE(g.node(n.nodeId).parentNode, -1);

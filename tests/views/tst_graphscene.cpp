@@ -1,8 +1,8 @@
 #include "graphitems.h"
-#include "layout/graphlayout.h"
 #include "graphscene.h"
 #include "graphview.h"
 #include "ir/irgraph.h"
+#include "layout/graphlayout.h"
 
 #include <QSet>
 #include <QSignalSpy>
@@ -118,6 +118,27 @@ private Q_SLOTS:
         m_layout = layoutGraph(m_graph);
         QVERIFY2(m_layout.error.isEmpty(), qPrintable(m_layout.error));
         QVERIFY(!m_layout.nodes.isEmpty());
+    }
+
+    void displayedNodeFollowsTheLayout()
+    {
+        GraphScene scene;
+        scene.setGraph(m_graph, m_layout);
+        QCOMPARE(scene.displayedNode(BodyRelu), int(BodyRelu));
+        // A folded constant shows in the node using it.
+        QCOMPARE(scene.displayedNode(ConstTwo), m_layout.nodes.at(m_layout.boxShowing(ConstTwo)).nodeId);
+        QVERIFY(scene.displayedNode(ConstTwo) >= 0);
+        QVERIFY(scene.nodeItem(scene.displayedNode(ConstTwo)));
+        // Folded, the loop's box shows its body: the layout says so, the scene need not guess.
+        LayoutOptions options;
+        options.foldedNodes = { Loop };
+        const GraphLayout folded = layoutGraph(m_graph, options);
+        QVERIFY2(folded.error.isEmpty(), qPrintable(folded.error));
+        scene.setGraph(m_graph, folded);
+        QVERIFY(!scene.nodeItem(BodyMul));
+        QCOMPARE(scene.displayedNode(BodyMul), int(Loop));
+        QCOMPARE(scene.displayedNode(BodyRelu), int(Loop));
+        QCOMPARE(scene.displayedNode(-1), -1);
     }
 
     void itemCounts()

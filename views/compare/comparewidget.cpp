@@ -2,6 +2,7 @@
 
 #include "divergencemodel.h"
 #include "graphitems.h"
+#include "graphpage.h"
 #include "graphscene.h"
 #include "graphview.h"
 
@@ -135,12 +136,10 @@ CompareWidget::CompareWidget(QWidget* parent)
     split->setStretchFactor(1, 1);
     split->setSizes({ 600, 170 });
 
-    m_messageScene = new GraphScene(this);
-    m_messageView = new GraphView;
-    m_messageView->setScene(m_messageScene);
+    m_messagePage = new GraphPage(GraphPage::Legend::None);
     m_comparePage = split;
     m_stack = new QStackedWidget;
-    m_stack->addWidget(m_messageView);
+    m_stack->addWidget(m_messagePage);
     m_stack->addWidget(m_comparePage);
 
     auto* layout = new QVBoxLayout(this);
@@ -176,9 +175,11 @@ QWidget* CompareWidget::createPane(Pane& pane, Side side)
     QPalette muted = pane.info->palette();
     muted.setColor(QPalette::WindowText, QColor(0x6b, 0x72, 0x80));
     pane.info->setPalette(muted);
-    pane.scene = new GraphScene(this);
-    pane.view = new GraphView;
-    pane.view->setScene(pane.scene);
+    pane.page = new GraphPage(GraphPage::Legend::None);
+    // Both sides are framed together (syncViewport), not each on its own.
+    pane.page->setFramesContents(false);
+    pane.scene = pane.page->scene();
+    pane.view = pane.page->view();
     pane.view->setRefitOnResize(false);
     // Tops aligned: the graphs start with the same nodes, so they line up when both fit.
     pane.view->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
@@ -190,12 +191,11 @@ QWidget* CompareWidget::createPane(Pane& pane, Side side)
     header->addWidget(pane.combo);
     header->addWidget(pane.info, 1);
 
-    auto* widget = new QWidget;
-    auto* layout = new QVBoxLayout(widget);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->setSpacing(0);
-    layout->addLayout(header);
-    layout->addWidget(pane.view, 1);
+    // As the page's own layout had it when the header was a sub-layout of it: no spacing.
+    header->setSpacing(0);
+    auto* headerWidget = new QWidget;
+    headerWidget->setLayout(header);
+    pane.page->setHeader(headerWidget);
 
     connect(pane.combo, &QComboBox::activated, this, [this](int) {
         m_userPickedPair = true;
@@ -214,7 +214,7 @@ QWidget* CompareWidget::createPane(Pane& pane, Side side)
         if (!m_syncing)
             syncViewport(side);
     });
-    return widget;
+    return pane.page;
 }
 
 GraphScene* CompareWidget::scene(Side side) const
@@ -246,14 +246,13 @@ void CompareWidget::showMessage(const QString& title, const QString& text, bool 
         p->scene->clearContents();
     }
     m_summary->clear();
-    m_messageScene->showMessage(title, text, isError);
-    m_stack->setCurrentWidget(m_messageView);
-    m_messageView->showMessage();
+    m_stack->setCurrentWidget(m_messagePage);
+    m_messagePage->showMessage(title, text, isError);
 }
 
 QString CompareWidget::messageTitle() const
 {
-    return m_stack->currentWidget() == m_messageView ? m_messageScene->messageTitle() : QString();
+    return m_stack->currentWidget() == m_messagePage ? m_messagePage->scene()->messageTitle() : QString();
 }
 
 void CompareWidget::setReport(
@@ -341,18 +340,15 @@ void CompareWidget::loadPane(Side side, int graph)
     const TraceResult& t = m_report.traces.at(graph);
     const GraphLayout layout = m_traceLayouts.value(graph);
     if (!t.ok) {
-        p.scene->showMessage(tr("Tracing failed on input set %1").arg(graph + 1), t.error.message, true);
+        p.page->showMessage(tr("Tracing failed on input set %1").arg(graph + 1), t.error.message, true);
         p.info->setText(tr("failed"));
-    } else if (!layout.error.isEmpty()) {
-        p.scene->showMessage(tr("Graphviz could not lay out trace %1").arg(graph + 1), layout.error, true);
-        p.info->clear();
-    } else if (layout.nodes.isEmpty()) {
-        p.scene->showMessage(tr("Trace %1 is empty").arg(graph + 1), QString());
-        p.info->clear();
-    } else {
-        p.scene->setGraph(t.graph, layout);
+    } else if (p.page->showLayout(
+                   t.graph, layout, tr("trace %1").arg(graph + 1), tr("Trace %1 is empty").arg(graph + 1))
+        == GraphPage::Shown::Graph) {
         p.scene->setNodeWarnings(traceWarningNodes(m_report, graph));
         p.info->setText(tr("%1 nodes").arg(t.graph.nodes.size()));
+    } else {
+        p.info->clear();
     }
 }
 

@@ -17,6 +17,7 @@ class QToolButton;
 namespace jitscope {
 
 class DivergenceModel;
+class GraphPage;
 class GraphScene;
 class GraphView;
 
@@ -83,6 +84,7 @@ private:
     {
         QComboBox* combo = nullptr;
         QLabel* info = nullptr;
+        GraphPage* page = nullptr;
         GraphScene* scene = nullptr;
         GraphView* view = nullptr;
     };
@@ -109,8 +111,7 @@ private:
     QSplitter* m_split = nullptr;
     QWidget* m_bottom = nullptr;
     QList<int> m_savedSplit;
-    GraphScene* m_messageScene = nullptr;
-    GraphView* m_messageView = nullptr;
+    GraphPage* m_messagePage = nullptr; ///< a message instead of the comparison
     DivergenceModel* m_model = nullptr;
     QTableView* m_table = nullptr;
     QLabel* m_summary = nullptr;

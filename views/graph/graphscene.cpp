@@ -77,6 +77,7 @@ void GraphScene::removeAllItems()
     m_edges.clear();
     m_clusters.clear();
     m_nodeById.clear();
+    m_shownBy.clear();
     m_baseToolTips.clear();
     m_graph = IrGraph();
     m_consumers.clear();
@@ -158,6 +159,15 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
         }
         addItem(item);
         m_nodes.append(item);
+    }
+
+    // Which box shows each node that has none of its own: the layout knows (a folded loop, a folded constant).
+    for (auto it = layout.boxOfNode.cbegin(); it != layout.boxOfNode.cend(); ++it) {
+        if (it.value() < 0 || it.value() >= layout.nodes.size())
+            continue;
+        const LayoutNode& box = layout.nodes.at(it.value());
+        if (box.role == LayoutNode::Role::Node && m_nodeById.contains(box.nodeId))
+            m_shownBy.insert(it.key(), box.nodeId);
     }
 
     for (int i = 0; i < layout.edges.size(); ++i) {
@@ -244,10 +254,12 @@ int GraphScene::displayedNode(int nodeId) const
 {
     if (m_nodeById.contains(nodeId))
         return nodeId;
+    if (const auto shown = m_shownBy.constFind(nodeId); shown != m_shownBy.constEnd())
+        return shown.value();
     if (nodeId < 0 || nodeId >= m_graph.nodes.size())
         return -1;
-    // Breadth first through the consumers: a folded constant shows in the node using it, a folded list
-    // construct in the node using the list.
+    // A folded module's box stands for no node, hidden code for none at all: the first shown node down the
+    // consumers.
     QVector<int> queue { nodeId };
     QSet<int> seen { nodeId };
     for (int i = 0; i < queue.size() && i < 64; ++i) {

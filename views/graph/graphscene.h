@@ -1,8 +1,8 @@
 #pragma once
 
 #include "graphitems.h"
-#include "layout/graphlayout.h"
 #include "ir/irgraph.h"
+#include "layout/graphlayout.h"
 
 #include <QGraphicsScene>
 #include <QHash>
@@ -48,8 +48,8 @@ public:
 
     /// The graph shown (empty while a message is shown).
     const IrGraph& graph() const { return m_graph; }
-    /// The node drawn for @p nodeId: the node itself, or for a folded constant (which has no box of its own) the
-    /// nearest consumer that has one; -1 when nothing shows it.
+    /// The node drawn for @p nodeId: the node itself, or the node whose box the layout shows it in
+    /// (GraphLayout::boxOfNode: a folded constant's consumer, a folded loop or if); -1 when nothing shows it.
     int displayedNode(int nodeId) const;
 
     /// Diff colours of a comparison, by IrGraph node id; nodes missing from @p statuses are unchanged.
@@ -100,6 +100,7 @@ private:
     QList<EdgeItem*> m_edges;
     QList<ClusterItem*> m_clusters;
     QHash<int, NodeItem*> m_nodeById;
+    QHash<int, int> m_shownBy; ///< node id -> id of the node whose box shows it (GraphLayout::boxOfNode)
     QHash<NodeItem*, QString> m_baseToolTips;
     IrGraph m_graph;
     QHash<int, QVector<int>> m_consumers; ///< value id -> nodes using it

@@ -1,0 +1,141 @@
+#include "checkcontroller.h"
+
+#include "documentcontroller.h"
+#include "inputsetsmodel.h"
+
+#include <QElapsedTimer>
+
+namespace jitscope {
+
+CheckController::CheckController(const DocumentController* document, const InputSetsModel* inputSets, QObject* parent)
+    : QObject(parent)
+    , m_document(document)
+    , m_inputSets(inputSets)
+    , m_jobs(new JobTracker<CheckJobResult>(this))
+{ }
+
+void CheckController::run(bool force)
+{
+    const ModelInfo& model = m_document->model();
+    const FunctionInfo* fn = m_document->hasModel() ? model.function(m_document->currentFunction()) : nullptr;
+    // Only once the script graph is shown: the compare view needs its layout.
+    if (!fn || !fn->ok || m_document->shownFunction() != fn->name)
+        return;
+    bool valid = false;
+    const QVector<InputSet> sets = m_inputSets->sets(&valid);
+    if (!valid) {
+        const int row = m_inputSets->firstInvalidRow();
+        reset(tr("Input set %1 is invalid").arg(row + 1),
+            tr("Fix it in the Input Sets panel, then run the check again (Ctrl+R)."), true);
+        Q_EMIT statusMessage(tr("Input set %1 is invalid: %2")
+                                 .arg(row + 1)
+                                 .arg(m_inputSets->index(row, 0).data(InputSetsModel::ErrorRole).toString()));
+        return;
+    }
+    if (sets.isEmpty()) {
+        reset(tr("No input sets"),
+            tr("Add an input set in the Input Sets panel (for example f32[2,3]) to trace %1 and check the trace.")
+                .arg(fn->name));
+        return;
+    }
+    const QString setsKey = m_inputSets->texts().join(QLatin1Char('\n'));
+    if (force)
+        m_cache.remove(fn->name);
+    const auto cached = m_cache.constFind(fn->name);
+    if (cached != m_cache.constEnd() && cached->setsKey == setsKey) {
+        if (cached->layoutKey == m_document->layoutOptionsKey()) {
+            m_jobs->invalidate();
+            CheckJobResult r;
+            r.function = fn->name;
+            r.setsKey = setsKey;
+            r.layoutKey = cached->layoutKey;
+            r.report = cached->report;
+            r.layouts = cached->layouts;
+            apply(r);
+            return;
+        }
+        // Same traces, other layout options: lay them out again without tracing again.
+        const CheckReport report = cached->report;
+        start(fn->name, sets, setsKey, &report);
+        return;
+    }
+    start(fn->name, sets, setsKey, nullptr);
+}
+
+void CheckController::start(
+    const QString& function, const QVector<InputSet>& sets, const QString& setsKey, const CheckReport* reuse)
+{
+    const bool relayoutOnly = reuse != nullptr;
+    const CheckReport reused = reuse ? *reuse : CheckReport();
+    const LayoutOptions options = m_document->layoutOptions();
+    const QString layoutKey = m_document->layoutOptionsKey();
+    const int steps = int(sets.size()) + 1;
+    auto work = [model = m_document->model(), function, sets, setsKey, layoutKey, options, reused, relayoutOnly, steps](
+                    JobControl& control) {
+        CheckJobResult r;
+        r.function = function;
+        r.setsKey = setsKey;
+        r.layoutKey = layoutKey;
+        // Step 1 is the check itself, steps 2.. the layouts (progress values must grow to be reported).
+        QElapsedTimer timer;
+        timer.start();
+        if (relayoutOnly) {
+            r.report = reused;
+        } else {
+            control.setProgress(1, steps + 1, QStringLiteral("Tracing %1 input set(s)").arg(sets.size()));
+            CheckOptions check;
+            check.exec.cancel = control.cancelFlag();
+            check.exec.timeoutMs = kTimeoutMs;
+            // The pipeline jitscope-cli check runs too: the function prepared the same way (the model holds it
+            // inlined when grouped by module), so one file gives one report.
+            r.report = checkModel(model, function, sets, check);
+            r.checkMs = timer.restart();
+        }
+        for (int k = 0; k < r.report.traces.size(); ++k) {
+            if (control.canceled())
+                break;
+            control.setProgress(
+                k + 2, steps + 1, QStringLiteral("Laying out trace %1 of %2").arg(k + 1).arg(r.report.traces.size()));
+            const TraceResult& trace = r.report.traces.at(k);
+            r.layouts.append(trace.ok ? layoutGraph(trace.graph, options) : GraphLayout());
+        }
+        r.layoutMs = timer.elapsed();
+        r.canceled = control.canceled();
+        return r;
+    };
+    m_jobs->start(
+        std::move(work), [this](CheckJobResult& r) { apply(r); },
+        [this](int value, int, const QString& text) { Q_EMIT progress(value, text); });
+    Q_EMIT started(function, int(sets.size()), relayoutOnly);
+}
+
+void CheckController::cancel()
+{
+    if (m_jobs->isIdle())
+        return;
+    m_jobs->cancel();
+    Q_EMIT canceling();
+}
+
+void CheckController::apply(const CheckJobResult& r)
+{
+    if (r.function == m_document->currentFunction() && !r.canceled) {
+        if (r.report.ok && r.layouts.size() == r.report.traces.size())
+            m_cache.insert(r.function, { r.setsKey, r.report, r.layoutKey, r.layouts });
+        m_report = r.report;
+        m_traceLayouts = r.layouts;
+        m_hasReport = true;
+    }
+    Q_EMIT finished(r);
+}
+
+void CheckController::reset(const QString& title, const QString& text, bool isError)
+{
+    m_jobs->invalidate();
+    m_report = CheckReport();
+    m_traceLayouts.clear();
+    m_hasReport = false;
+    Q_EMIT cleared(title, text, isError);
+}
+
+} // namespace jitscope

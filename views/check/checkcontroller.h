@@ -1,0 +1,91 @@
+#pragma once
+
+#include "check/check.h"
+#include "jobtracker.h"
+#include "layout/graphlayout.h"
+
+#include <QHash>
+#include <QObject>
+
+namespace jitscope {
+
+class DocumentController;
+class InputSetsModel;
+
+/// What a check job hands back to the GUI thread: the report and a layout per trace.
+struct CheckJobResult
+{
+    QString function;
+    QString setsKey;
+    QString layoutKey;
+    CheckReport report;
+    QVector<GraphLayout> layouts; ///< one per trace (empty for failed traces)
+    bool canceled = false;
+    qint64 checkMs = 0;
+    qint64 layoutMs = 0;
+};
+
+/// The check of the document's current function on the input sets: run off the GUI thread (traces, then a layout
+/// per trace), cancelable, cached per function (a relayout reuses the traces), its result dropped when another
+/// check or reset() overtook it. No widgets: the window shows what the signals hand over.
+class CheckController : public QObject
+{
+    Q_OBJECT
+public:
+    CheckController(const DocumentController* document, const InputSetsModel* inputSets, QObject* parent = nullptr);
+
+    /// Checks the current function on the input sets, reusing the cached result unless @p force. Says why not
+    /// with cleared() when it cannot run (invalid or no input sets); does nothing until the function is shown.
+    void run(bool force);
+    /// Stops the running check early; it finishes as canceled.
+    void cancel();
+    /// Forgets the report shown and drops any check running; cleared() tells the views what to show instead.
+    void reset(const QString& title, const QString& text = QString(), bool isError = false);
+    /// Forgets the cached results (another file).
+    void clearCache() { m_cache.clear(); }
+
+    bool isChecking() const { return !m_jobs->isIdle(); }
+    bool hasReport() const { return m_hasReport; }
+    const CheckReport& report() const { return m_report; }
+    const QVector<GraphLayout>& traceLayouts() const { return m_traceLayouts; }
+    JobTrackerBase* jobs() const { return m_jobs; }
+
+    /// Per-check timeout of the function's runs.
+    static constexpr int kTimeoutMs = 60 * 1000;
+
+Q_SIGNALS:
+    /// A check job started on @p sets input sets (@p relayoutOnly: the traces are reused, only laid out).
+    void started(const QString& function, int sets, bool relayoutOnly);
+    /// The running check's progress: 1 while tracing, 2.. laying out trace value - 1.
+    void progress(int value, const QString& text);
+    /// cancel() was asked for.
+    void canceling();
+    /// The check ended: report() holds its result unless it was canceled.
+    void finished(const CheckJobResult& result);
+    /// The report was forgotten (reset()): show @p title and @p text instead.
+    void cleared(const QString& title, const QString& text, bool isError);
+    /// A line for the status bar.
+    void statusMessage(const QString& text);
+
+private:
+    void start(
+        const QString& function, const QVector<InputSet>& sets, const QString& setsKey, const CheckReport* reuse);
+    void apply(const CheckJobResult& result);
+
+    struct CacheEntry
+    {
+        QString setsKey;
+        CheckReport report;
+        QString layoutKey;
+        QVector<GraphLayout> layouts;
+    };
+    const DocumentController* m_document = nullptr;
+    const InputSetsModel* m_inputSets = nullptr;
+    JobTracker<CheckJobResult>* m_jobs = nullptr;
+    CheckReport m_report;
+    QVector<GraphLayout> m_traceLayouts;
+    bool m_hasReport = false;
+    QHash<QString, CacheEntry> m_cache; ///< by function, for the loaded model
+};
+
+} // namespace jitscope

@@ -1,0 +1,361 @@
+#include "checkview.h"
+
+#include "checkcontroller.h"
+#include "comparewidget.h"
+#include "comparison.h"
+#include "documentcontroller.h"
+#include "graphitems.h"
+#include "graphpage.h"
+#include "graphscene.h"
+#include "graphview.h"
+#include "inputsetsmodel.h"
+#include "sourceview.h"
+#include "warningsmodel.h"
+
+#include <QAction>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QPainter>
+#include <QProgressBar>
+#include <QTabWidget>
+#include <QToolButton>
+#include <QTreeView>
+
+namespace jitscope {
+
+namespace {
+
+QIcon dotIcon(const QColor& color)
+{
+    QPixmap pixmap(16, 16);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(color.darker(130));
+    p.setBrush(color);
+    p.drawEllipse(QRectF(3.5, 3.5, 9, 9));
+    p.end();
+    return QIcon(pixmap);
+}
+
+QColor verdictColor(TraceStatus verdict)
+{
+    switch (verdict) {
+    case TraceStatus::Reference:
+        return QColor(0x8c, 0x93, 0x9d);
+    case TraceStatus::Same:
+        return QColor(0x2d, 0xa4, 0x4e);
+    case TraceStatus::Diverged:
+        return QColor(0xe3, 0x9b, 0x00);
+    case TraceStatus::WrongOutput:
+    case TraceStatus::Failed:
+        return QColor(0xcf, 0x22, 0x2e);
+    }
+    return {};
+}
+
+QString elided(QString text, int max)
+{
+    text = text.simplified();
+    if (text.size() > max)
+        text = text.left(max - 1) + QChar(0x2026);
+    return text;
+}
+
+} // namespace
+
+QTreeView* CheckView::createWarningsView(WarningsModel* model)
+{
+    auto* view = new QTreeView;
+    view->setModel(model);
+    view->setRootIsDecorated(false);
+    view->setUniformRowHeights(true);
+    view->setAlternatingRowColors(true);
+    view->setAllColumnsShowFocus(true);
+    view->setTextElideMode(Qt::ElideRight);
+    view->header()->setStretchLastSection(false);
+    view->header()->setSectionResizeMode(WarningsModel::MessageColumn, QHeaderView::Stretch);
+    view->header()->setSectionResizeMode(WarningsModel::LineColumn, QHeaderView::ResizeToContents);
+    // Narrow docks: what and where first, the long message last where it can stretch.
+    view->header()->moveSection(WarningsModel::MessageColumn, WarningsModel::NumColumns - 1);
+    return view;
+}
+
+CheckView::CheckView(const Parts& parts, const DocumentController* document, CheckController* check, QObject* parent)
+    : QObject(parent)
+    , m_parts(parts)
+    , m_document(document)
+    , m_check(check)
+{
+    m_label = new QLabel;
+    m_label->hide();
+    m_progress = new QProgressBar;
+    m_progress->setMaximumWidth(120);
+    m_progress->setMaximumHeight(14);
+    m_progress->setTextVisible(false);
+    m_progress->hide();
+    m_cancel = new QToolButton;
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop the check"));
+    m_cancel->setAutoRaise(true);
+    m_cancel->hide();
+    connect(m_cancel, &QToolButton::clicked, m_check, &CheckController::cancel);
+    m_verdict = new QLabel;
+    m_verdict->setTextFormat(Qt::RichText);
+    m_verdict->setContentsMargins(6, 0, 6, 0);
+
+    connect(m_check, &CheckController::started, this, &CheckView::onStarted);
+    connect(m_check, &CheckController::progress, this, &CheckView::onProgress);
+    connect(m_check, &CheckController::finished, this, &CheckView::onFinished);
+    connect(m_check, &CheckController::cleared, this, &CheckView::onCleared);
+    connect(m_check, &CheckController::canceling, this, [this] {
+        m_label->setText(tr("Canceling\u2026"));
+        m_cancel->setEnabled(false);
+    });
+}
+
+void CheckView::createActions(QMenu* menu, std::function<void()> runCheck)
+{
+    QAction* runCheckAction = menu->addAction(tr("&Run Check"), this, std::move(runCheck));
+    runCheckAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    runCheckAction->setStatusTip(tr("Trace the function on every input set and compare the traces"));
+    m_cancelAction = menu->addAction(tr("&Cancel Check"), m_check, &CheckController::cancel);
+    m_cancelAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    m_cancelAction->setEnabled(false);
+    menu->addSeparator();
+    QAction* next = menu->addAction(tr("&Next Divergence"), this, [this] {
+        m_parts.tabs->setCurrentWidget(m_parts.compare);
+        m_parts.compare->nextChange();
+    });
+    next->setShortcut(QKeySequence(Qt::Key_F8));
+    QAction* previous = menu->addAction(tr("&Previous Divergence"), this, [this] {
+        m_parts.tabs->setCurrentWidget(m_parts.compare);
+        m_parts.compare->previousChange();
+    });
+    previous->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
+    QAction* dim = menu->addAction(tr("&Dim Unchanged Nodes"));
+    dim->setCheckable(true);
+    dim->setChecked(m_parts.compare->dimsUnchanged());
+    connect(dim, &QAction::toggled, m_parts.compare, &CompareWidget::setDimUnchanged);
+    connect(m_parts.compare, &CompareWidget::dimUnchangedChanged, dim, &QAction::setChecked);
+    connect(m_check, &CheckController::started, m_cancelAction, [this] { m_cancelAction->setEnabled(true); });
+    connect(m_check, &CheckController::cleared, m_cancelAction, [this] { m_cancelAction->setEnabled(false); });
+    connect(m_check, &CheckController::finished, m_cancelAction, [this] { m_cancelAction->setEnabled(false); });
+}
+
+QVector<QWidget*> CheckView::statusWidgets() const
+{
+    return { m_label, m_progress, m_cancel, m_verdict };
+}
+
+int CheckView::traceOfPage(const QWidget* page) const
+{
+    for (int k = 0; k < m_pages.size(); ++k) {
+        if (m_pages.at(k) == page)
+            return k;
+    }
+    return -1;
+}
+
+void CheckView::onStarted(const QString& function, int sets, bool relayoutOnly)
+{
+    m_label->setText(relayoutOnly ? tr("Laying out traces\u2026") : tr("Checking\u2026"));
+    m_label->show();
+    m_progress->setRange(0, 0);
+    m_progress->show();
+    m_cancel->show();
+    m_cancel->setEnabled(true);
+    setVerdict(QString(), QString());
+    if (!m_check->hasReport())
+        m_parts.compare->showMessage(sets == 1 ? tr("Tracing %1 on 1 input set\u2026").arg(function)
+                                               : tr("Checking %1 on %2 input sets\u2026").arg(function).arg(sets),
+            tr("Each set is traced as torch.jit.trace would; the traces are then compared node by node and the "
+               "first trace is run on every other set."));
+}
+
+void CheckView::onProgress(int value, const QString& text)
+{
+    if (!text.isEmpty())
+        m_label->setText(text + QStringLiteral("\u2026"));
+    // Tracing has no steps to report: a busy bar; laying out counts traces.
+    if (value <= 1) {
+        m_progress->setRange(0, 0);
+    } else {
+        m_progress->setRange(0, qMax(1, int(m_parts.inputSets->rowCount())));
+        m_progress->setValue(value - 1);
+    }
+}
+
+void CheckView::hideProgress()
+{
+    m_label->hide();
+    m_progress->hide();
+    m_cancel->hide();
+}
+
+void CheckView::onFinished(const CheckJobResult& r)
+{
+    hideProgress();
+    if (r.function != m_document->currentFunction())
+        return;
+    if (!r.canceled) {
+        showReport();
+        if (r.checkMs > 0 || r.layoutMs > 0)
+            m_verdict->setToolTip(m_verdict->toolTip()
+                + tr("\nTraced and checked in %1 ms, laid out in %2 ms.").arg(r.checkMs).arg(r.layoutMs));
+    }
+    Q_EMIT shown(r);
+}
+
+void CheckView::onCleared(const QString& title, const QString& text, bool isError)
+{
+    hideProgress();
+    removeTraceTabs();
+    m_parts.compare->showMessage(title, text, isError);
+    m_parts.warnings->clear();
+    m_parts.source->setWarningLines({});
+    m_parts.script->scene()->setNodeWarnings({});
+    setVerdict(QString(), QString());
+}
+
+void CheckView::showReport()
+{
+    const CheckReport& report = m_check->report();
+    QStringList setTexts;
+    for (const TraceResult& t : report.traces)
+        setTexts << t.inputs.toString();
+
+    if (!report.ok) {
+        removeTraceTabs();
+        m_parts.compare->showMessage(
+            tr("Could not trace %1").arg(report.function), report.error.toString().trimmed(), true);
+        TraceWarning w;
+        w.kind = WarningKind::CheckFailed;
+        w.message = report.error.message;
+        w.location = report.error.location;
+        m_parts.warnings->setWarnings({ w }, m_parts.inputSets->texts());
+        const int line = m_document->sourceLineFor(w.location);
+        m_parts.source->setWarningLines(line > 0 ? QHash<int, QString> { { line, w.message } } : QHash<int, QString>());
+        setVerdict(QStringLiteral("<span style='color:#cf222e'>\u2716 check failed</span>"), w.message);
+        return;
+    }
+
+    rebuildTraceTabs();
+    m_parts.compare->setReport(report, m_check->traceLayouts(), m_document->cachedLayout(report.function));
+    m_parts.warnings->setWarnings(report.warnings, setTexts);
+    m_parts.warningsView->resizeColumnToContents(WarningsModel::KindColumn);
+    m_parts.warningsView->resizeColumnToContents(WarningsModel::InputSetColumn);
+
+    QHash<int, QStringList> byLine;
+    for (const TraceWarning& w : report.warnings) {
+        const int line = m_document->sourceLineFor(w.location);
+        const QString text
+            = QStringLiteral("%1 (set %2): %3").arg(warningKindName(w.kind)).arg(w.traceIndex + 1).arg(w.message);
+        if (line > 0 && !byLine[line].contains(text))
+            byLine[line] << text;
+    }
+    QHash<int, QString> marks;
+    for (auto it = byLine.cbegin(); it != byLine.cend(); ++it)
+        marks.insert(it.key(), it.value().join(QLatin1Char('\n')));
+    m_parts.source->setWarningLines(marks);
+
+    // The script nodes the warnings blame (a loop, a branch) get a badge in the Script tab too.
+    GraphScene* script = m_parts.script->scene();
+    QHash<int, QString> scriptWarnings;
+    for (const TraceWarning& w : report.warnings) {
+        if (w.scriptNode < 0)
+            continue;
+        const int shown = script->displayedNode(w.scriptNode);
+        QString& text = scriptWarnings[shown];
+        const QString line = QStringLiteral("%1: %2").arg(warningKindName(w.kind), w.message);
+        if (shown >= 0 && !text.contains(line))
+            text += (text.isEmpty() ? QString() : QStringLiteral("\n")) + line;
+    }
+    scriptWarnings.remove(-1);
+    script->setNodeWarnings(scriptWarnings);
+
+    const int traces = int(report.traces.size());
+    const int warnings = int(report.warnings.size());
+    const QString counts = (traces == 1 ? tr("1 trace") : tr("%1 traces").arg(traces)) + QStringLiteral(", ")
+        + (warnings == 1 ? tr("1 warning") : tr("%1 warnings").arg(warnings));
+    if (report.consistent) {
+        setVerdict(QStringLiteral("<span style='color:%1'>\u2714 consistent</span> \u00b7 ")
+                       .arg(diffStatusColor(DiffStatus::Inserted).name())
+                + counts,
+            traces > 1 ? tr("Every trace records the same graph as trace 1, and trace 1 computes what the script "
+                            "function computes on every input set.")
+                       : tr("One input set: nothing to compare the trace with. Add check inputs to compare."));
+        return;
+    }
+    QStringList differing;
+    for (int k = 1; k < traces; ++k) {
+        if (report.status(k) != TraceStatus::Same)
+            differing << QString::number(k + 1);
+    }
+    setVerdict(QStringLiteral("<span style='color:#cf222e'><b>\u2716 diverged</b></span> \u00b7 ") + counts,
+        tr("The trace recorded on input set 1 does not hold for input set(s) %1: see the Compare tab and the "
+           "Warnings panel.")
+            .arg(differing.join(QLatin1String(", "))));
+}
+
+void CheckView::setVerdict(const QString& html, const QString& toolTip)
+{
+    m_verdict->setText(html);
+    m_verdict->setToolTip(toolTip);
+    m_verdict->setVisible(!html.isEmpty());
+}
+
+QString CheckView::verdictText() const
+{
+    return m_verdict->text();
+}
+
+void CheckView::removeTraceTabs()
+{
+    for (GraphPage* page : std::as_const(m_pages)) {
+        page->scene()->disconnect(this);
+        page->view()->disconnect();
+        m_parts.tabs->removeTab(m_parts.tabs->indexOf(page));
+        page->deleteLater();
+    }
+    m_pages.clear();
+}
+
+void CheckView::rebuildTraceTabs()
+{
+    QTabWidget* tabs = m_parts.tabs;
+    const CheckReport& report = m_check->report();
+    const int current = tabs->currentIndex();
+    const int first = m_firstTraceTab;
+    const bool onTrace = current >= first && current < first + m_pages.size();
+    {
+        // Removing the current tab makes another current: not a choice of the user, nothing to follow.
+        const QSignalBlocker blocker(tabs);
+        removeTraceTabs();
+    }
+    for (int k = 0; k < report.traces.size(); ++k) {
+        const TraceResult& trace = report.traces.at(k);
+        auto* page = new GraphPage;
+        if (!trace.ok)
+            page->showMessage(tr("Tracing failed on input set %1").arg(k + 1), trace.error.toString().trimmed(), true);
+        else if (page->showLayout(trace.graph, m_check->traceLayouts().value(k), tr("trace %1").arg(k + 1),
+                     tr("Trace %1 is empty").arg(k + 1))
+            == GraphPage::Shown::Graph)
+            page->scene()->setNodeWarnings(traceWarningNodes(report, k));
+        connect(page->scene(), &GraphScene::nodeSelected, this, [this, k](int id) { Q_EMIT traceNodeSelected(k, id); });
+        Q_EMIT pageAdded(page);
+
+        // A dot says how this trace compares with trace 1: the same, different, or failed.
+        const TraceStatus verdict = report.status(k);
+        const QString set = trace.inputs.toString();
+        const QString title = tr("Trace %1 \u00b7 %2").arg(k + 1).arg(elided(set, 16));
+        const int index = tabs->insertTab(first + k, page, dotIcon(verdictColor(verdict)), title);
+        tabs->setTabToolTip(index, tr("Trace %1 on input set %2\n%3").arg(k + 1).arg(set, traceStatusText(verdict)));
+        m_pages.append(page);
+    }
+    if (onTrace && !m_pages.isEmpty())
+        tabs->setCurrentIndex(qMin(current, first + int(m_pages.size()) - 1));
+}
+
+} // namespace jitscope

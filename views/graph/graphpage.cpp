@@ -1,0 +1,58 @@
+#include "graphpage.h"
+
+#include "graphscene.h"
+#include "graphview.h"
+#include "layout/graphlayout.h"
+#include "legendbar.h"
+
+#include <QVBoxLayout>
+
+namespace jitscope {
+
+GraphPage::GraphPage(Legend legend, QWidget* parent)
+    : QWidget(parent)
+{
+    m_scene = new GraphScene(this);
+    m_view = new GraphView;
+    m_view->setScene(m_scene);
+    auto* box = new QVBoxLayout(this);
+    box->setContentsMargins(0, 0, 0, 0);
+    box->setSpacing(0);
+    box->addWidget(m_view, 1);
+    if (legend == Legend::Shown) {
+        m_legend = new LegendBar;
+        m_legend->setScene(m_scene);
+        box->addWidget(m_legend);
+    }
+}
+
+void GraphPage::setHeader(QWidget* header)
+{
+    static_cast<QVBoxLayout*>(layout())->insertWidget(0, header);
+}
+
+void GraphPage::showMessage(const QString& title, const QString& text, bool isError)
+{
+    m_scene->showMessage(title, text, isError);
+    if (m_frame)
+        m_view->showMessage();
+}
+
+GraphPage::Shown GraphPage::showLayout(const IrGraph& graph, const GraphLayout& layout, const QString& what,
+    const QString& emptyTitle, const QString& emptyText)
+{
+    if (!layout.error.isEmpty()) {
+        showMessage(tr("Graphviz could not lay out %1").arg(what), layout.error, true);
+        return Shown::LayoutError;
+    }
+    if (layout.nodes.isEmpty()) {
+        showMessage(emptyTitle, emptyText);
+        return Shown::Empty;
+    }
+    m_scene->setGraph(graph, layout);
+    if (m_frame)
+        m_view->showGraph();
+    return Shown::Graph;
+}
+
+} // namespace jitscope

@@ -1,0 +1,153 @@
+#include "sessionstore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStandardPaths>
+
+namespace jitscope {
+
+namespace {
+
+constexpr int kMaxRecentFiles = 10;
+const char kSessionFile[] = "sessions.json";
+const char kRecentFilesKey[] = "recentFiles";
+const char kGeometryKey[] = "mainWindow/geometry";
+const char kStateKey[] = "mainWindow/state";
+const char kDarkThemeKey[] = "view/darkTheme";
+const char kGroupArchivesKey[] = "view/groupArchivesByModule";
+const char kGroupSourcesKey[] = "view/groupSourcesByModule";
+
+QSettings settings()
+{
+    return QSettings(QStringLiteral("JitScope"), QStringLiteral("JitScope"));
+}
+
+// Input sets edited in the GUI are kept per model file in one JSON object: { "/abs/model.py": ["f32[3]", ...] }.
+QJsonObject readSessions()
+{
+    QFile file(SessionStore::inputSetsPath());
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(file.readAll()).object();
+}
+
+} // namespace
+
+SessionStore::SessionStore(QObject* parent)
+    : QObject(parent)
+{ }
+
+QString SessionStore::inputSetsPath()
+{
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QLatin1Char('/')
+        + QLatin1String(kSessionFile);
+}
+
+void SessionStore::setPersistent(bool persistent)
+{
+    m_persistent = persistent;
+    if (!persistent)
+        return;
+    QSettings s = settings();
+    m_groupArchives = s.value(QLatin1String(kGroupArchivesKey), m_groupArchives).toBool();
+    m_groupSources = s.value(QLatin1String(kGroupSourcesKey), m_groupSources).toBool();
+}
+
+QStringList SessionStore::recentFiles() const
+{
+    return settings().value(QLatin1String(kRecentFilesKey)).toStringList();
+}
+
+void SessionStore::addRecentFile(const QString& path)
+{
+    if (!m_persistent)
+        return;
+    QSettings s = settings();
+    QStringList files = s.value(QLatin1String(kRecentFilesKey)).toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    s.setValue(QLatin1String(kRecentFilesKey), files);
+}
+
+void SessionStore::clearRecentFiles()
+{
+    settings().remove(QLatin1String(kRecentFilesKey));
+}
+
+std::optional<QStringList> SessionStore::inputSets(const QString& modelPath) const
+{
+    if (!m_persistent)
+        return std::nullopt;
+    const QJsonValue value = readSessions().value(modelPath);
+    if (!value.isArray())
+        return std::nullopt;
+    QStringList texts;
+    for (const QJsonValue& v : value.toArray())
+        texts << v.toString();
+    return texts;
+}
+
+bool SessionStore::setInputSets(const QString& modelPath, const std::optional<QStringList>& texts)
+{
+    if (!m_persistent)
+        return false;
+    QJsonObject sessions = readSessions();
+    if (texts)
+        sessions.insert(modelPath, QJsonArray::fromStringList(*texts));
+    else
+        sessions.remove(modelPath);
+    QDir().mkpath(QFileInfo(inputSetsPath()).absolutePath());
+    // Atomically, so that a crash never leaves half a file.
+    QSaveFile file(inputSetsPath());
+    if (!file.open(QIODevice::WriteOnly))
+        return false;
+    file.write(QJsonDocument(sessions).toJson());
+    return file.commit();
+}
+
+void SessionStore::setGroupByModule(bool source, bool group)
+{
+    (source ? m_groupSources : m_groupArchives) = group;
+    if (m_persistent)
+        settings().setValue(QLatin1String(source ? kGroupSourcesKey : kGroupArchivesKey), group);
+}
+
+bool SessionStore::darkTheme() const
+{
+    return settings().value(QLatin1String(kDarkThemeKey), false).toBool();
+}
+
+void SessionStore::setDarkTheme(bool dark)
+{
+    if (m_persistent)
+        settings().setValue(QLatin1String(kDarkThemeKey), dark);
+}
+
+QByteArray SessionStore::windowGeometry() const
+{
+    return settings().value(QLatin1String(kGeometryKey)).toByteArray();
+}
+
+QByteArray SessionStore::windowState() const
+{
+    return settings().value(QLatin1String(kStateKey)).toByteArray();
+}
+
+void SessionStore::saveWindow(const QByteArray& geometry, const QByteArray& state)
+{
+    if (!m_persistent)
+        return;
+    QSettings s = settings();
+    s.setValue(QLatin1String(kGeometryKey), geometry);
+    s.setValue(QLatin1String(kStateKey), state);
+}
+
+} // namespace jitscope

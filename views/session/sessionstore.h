@@ -1,0 +1,54 @@
+#pragma once
+
+#include <QByteArray>
+#include <QObject>
+#include <QStringList>
+
+#include <optional>
+
+namespace jitscope {
+
+/// What JitScope remembers between runs: recent files, window geometry and dock state, the theme, Group by Module
+/// per kind of file (QSettings), and the input sets edited per model file (a JSON file in the app data directory,
+/// written atomically). Until setPersistent(true) nothing is read or written: a window made by a test or for a
+/// screenshot leaves the user's settings alone.
+class SessionStore : public QObject
+{
+    Q_OBJECT
+public:
+    explicit SessionStore(QObject* parent = nullptr);
+
+    bool isPersistent() const { return m_persistent; }
+    /// Reads the settings (theme, Group by Module) and from then on saves every change.
+    void setPersistent(bool persistent);
+
+    QStringList recentFiles() const;
+    /// Puts @p path first in the recent files (at most 10); nothing unless persistent.
+    void addRecentFile(const QString& path);
+    void clearRecentFiles();
+
+    /// The input sets last edited for @p modelPath, if any were saved (and persistent).
+    std::optional<QStringList> inputSets(const QString& modelPath) const;
+    /// Saves @p texts for @p modelPath, or forgets them when unset; false when the file cannot be written.
+    bool setInputSets(const QString& modelPath, const std::optional<QStringList>& texts);
+
+    /// Group by Module for .py files (@p source) or archives: archives open grouped, .py files as written.
+    bool groupByModule(bool source) const { return source ? m_groupSources : m_groupArchives; }
+    void setGroupByModule(bool source, bool group);
+
+    bool darkTheme() const;
+    void setDarkTheme(bool dark);
+    QByteArray windowGeometry() const;
+    QByteArray windowState() const;
+    void saveWindow(const QByteArray& geometry, const QByteArray& state);
+
+    /// Where input sets are kept: "<AppDataLocation>/sessions.json".
+    static QString inputSetsPath();
+
+private:
+    bool m_persistent = false;
+    bool m_groupArchives = true;
+    bool m_groupSources = false;
+};
+
+} // namespace jitscope
