@@ -375,6 +375,14 @@ QString canonicalizeDump(const QString& dump)
     return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
+QString elidedText(QString text, int max)
+{
+    text = text.simplified();
+    if (text.size() > max)
+        text = text.left(max - 1) + QChar(0x2026);
+    return text;
+}
+
 QString shapeText(const QVector<qint64>& shape, ShapeStyle style)
 {
     QStringList dims;

@@ -122,6 +122,9 @@ enum class ShapeStyle {
 };
 /// A tensor's shape as JitScope prints it everywhere; a negative (unknown) dimension prints as "?".
 QString shapeText(const QVector<qint64>& shape, ShapeStyle style = ShapeStyle::Spaced);
+/// @p text on one line (white space simplified) of at most @p max characters, cut with an ellipsis: node lines in
+/// status bars and tooltips.
+QString elidedText(QString text, int max);
 
 /// "layer1.0" for the value self.layer1[0] that a chain of prim::GetAttr reads from a graph input; empty if the
 /// value is not such a chain.

@@ -1,5 +1,6 @@
 // jitscope-cli as a user runs it: exit codes, the one-line error format, and every output format.
 
+#include "clitest.h"
 #include "ir/irgraph.h"
 #include "testutil.h"
 
@@ -17,29 +18,7 @@ using namespace jitscope::test;
 
 namespace {
 
-struct Run
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(JITSCOPE_BIN_DIR "/jitscope-cli"), args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using Run = CliRun;
 
 } // namespace
 

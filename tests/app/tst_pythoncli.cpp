@@ -1,6 +1,7 @@
 // jitscope-cli --python as a user runs it on their own export script: the recorded calls, the check of each
 // trace call with its causes at the user's lines, and the failures of the file itself.
 
+#include "clitest.h"
 #include "testutil.h"
 
 #include <QJsonArray>
@@ -14,29 +15,7 @@ using namespace jitscope::test;
 
 namespace {
 
-struct Run
-{
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-Run runCli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(JITSCOPE_BIN_DIR "/jitscope-cli"), args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("timed out");
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using Run = CliRun;
 
 QString py(const char* name)
 {

@@ -55,14 +55,6 @@ QColor verdictColor(TraceStatus verdict)
     return {};
 }
 
-QString elided(QString text, int max)
-{
-    text = text.simplified();
-    if (text.size() > max)
-        text = text.left(max - 1) + QChar(0x2026);
-    return text;
-}
-
 } // namespace
 
 QTreeView* CheckView::createWarningsView(WarningsModel* model)
@@ -349,7 +341,7 @@ void CheckView::rebuildTraceTabs()
         // A dot says how this trace compares with trace 1: the same, different, or failed.
         const TraceStatus verdict = report.status(k);
         const QString set = trace.inputs.toString();
-        const QString title = tr("Trace %1 \u00b7 %2").arg(k + 1).arg(elided(set, 16));
+        const QString title = tr("Trace %1 \u00b7 %2").arg(k + 1).arg(elidedText(set, 16));
         const int index = tabs->insertTab(first + k, page, dotIcon(verdictColor(verdict)), title);
         tabs->setTabToolTip(index, tr("Trace %1 on input set %2\n%3").arg(k + 1).arg(set, traceStatusText(verdict)));
         m_pages.append(page);

@@ -29,18 +29,6 @@
 
 namespace jitscope {
 
-namespace {
-
-QString elided(QString text, int max)
-{
-    text = text.simplified();
-    if (text.size() > max)
-        text = text.left(max - 1) + QChar(0x2026);
-    return text;
-}
-
-} // namespace
-
 DebugUiController::DebugUiController(
     const Parts& parts, const DocumentController* document, CheckController* check, QObject* parent)
     : QObject(parent)
@@ -408,7 +396,7 @@ void DebugUiController::onFinished()
             m_parts.source->highlightLine(line);
         Q_EMIT statusMessage(
             tr("%1 failed%2: %3")
-                .arg(fn, line > 0 ? tr(" at line %1").arg(line) : QString(), elided(error.message, 200)));
+                .arg(fn, line > 0 ? tr(" at line %1").arg(line) : QString(), elidedText(error.message, 200)));
     }
     if (tracing && m_live->page()) {
         if (pause.trace.ok)

@@ -14,18 +14,6 @@
 
 namespace jitscope {
 
-namespace {
-
-QString elided(QString text, int max)
-{
-    text = text.simplified();
-    if (text.size() > max)
-        text = text.left(max - 1) + QChar(0x2026);
-    return text;
-}
-
-} // namespace
-
 QTreeView* DocumentView::createTreeView(ModelTreeModel* model)
 {
     auto* view = new QTreeView;
@@ -86,7 +74,7 @@ void DocumentView::showLoaded(const DocumentJob& r)
                 m_parts.source->highlightLine(r.load.error.location.line);
             }
         }
-        Q_EMIT statusMessage(tr("Failed to load: %1").arg(elided(r.load.error.message, 200)));
+        Q_EMIT statusMessage(tr("Failed to load: %1").arg(elidedText(r.load.error.message, 200)));
         Q_EMIT checkResetWanted(
             tr("Nothing to check"), tr("%1 could not be loaded.").arg(QFileInfo(r.path).fileName()), false);
         return;
@@ -153,7 +141,7 @@ void DocumentView::displayFunction(
     if (m_parts.script->showLayout(fn->graph, layout, name, tr("%1 has an empty graph").arg(name))
         != GraphPage::Shown::Graph) {
         Q_EMIT statusMessage(
-            layout.error.isEmpty() ? tr("0 nodes") : tr("Layout failed: %1").arg(elided(layout.error, 200)));
+            layout.error.isEmpty() ? tr("0 nodes") : tr("Layout failed: %1").arg(elidedText(layout.error, 200)));
         return;
     }
     const bool newFunction = name != m_document->shownFunction();
@@ -185,7 +173,7 @@ void DocumentView::showCompileError(const FunctionInfo& fn)
     m_parts.script->showMessage(tr("%1 failed to compile").arg(fn.name), text, true);
     if (line > 0)
         m_parts.source->highlightLine(line);
-    Q_EMIT statusMessage(tr("%1: compile error: %2").arg(fn.name, elided(fn.error.message, 160)));
+    Q_EMIT statusMessage(tr("%1: compile error: %2").arg(fn.name, elidedText(fn.error.message, 160)));
 }
 
 void DocumentView::onInputSetsEdited()

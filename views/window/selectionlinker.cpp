@@ -22,18 +22,6 @@
 
 namespace jitscope {
 
-namespace {
-
-QString elided(QString text, int max)
-{
-    text = text.simplified();
-    if (text.size() > max)
-        text = text.left(max - 1) + QChar(0x2026);
-    return text;
-}
-
-} // namespace
-
 SelectionLinker::SelectionLinker(
     const Parts& parts, const DocumentController* document, const CheckController* check, QObject* parent)
     : QObject(parent)
@@ -83,7 +71,7 @@ void SelectionLinker::onLiveTraceNodeSelected(int nodeId)
         where << iteration;
     if (!where.isEmpty())
         text += QStringLiteral(" (%1)").arg(where.join(QStringLiteral(", ")));
-    text += QStringLiteral(": ") + elided(m_parts.live->graph().nodeLine(nodeId, false), 160);
+    text += QStringLiteral(": ") + elidedText(m_parts.live->graph().nodeLine(nodeId, false), 160);
     Q_EMIT statusMessage(text);
     m_linking = guard;
 }
@@ -148,7 +136,7 @@ QString SelectionLinker::describeTraceNode(int trace, int nodeId) const
     QString text = tr("Trace %1 \u00b7 %2").arg(trace + 1).arg(node.kind);
     if (!where.isEmpty())
         text += QStringLiteral(" (%1)").arg(where.join(QLatin1String(", ")));
-    text += QStringLiteral(": ") + elided(graph.nodeLine(nodeId, false), 160);
+    text += QStringLiteral(": ") + elidedText(graph.nodeLine(nodeId, false), 160);
     if (node.originNode >= 0 && node.originNode < m_check->report().script.nodes.size())
         text += tr("  \u2190 script %1").arg(m_check->report().script.node(node.originNode).kind);
     return text;
@@ -285,7 +273,7 @@ void SelectionLinker::onScriptNodeSelected(int nodeId)
     QString text = node.kind;
     if (!where.isEmpty())
         text += QStringLiteral(" (%1)").arg(where);
-    text += QStringLiteral(": ") + elided(fn->graph.nodeLine(nodeId, false), listing.isEmpty() ? 220 : 120);
+    text += QStringLiteral(": ") + elidedText(fn->graph.nodeLine(nodeId, false), listing.isEmpty() ? 220 : 120);
     if (!listing.isEmpty())
         text += QStringLiteral("  \u2014  ") + listing;
     Q_EMIT statusMessage(text);
