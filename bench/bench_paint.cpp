@@ -11,8 +11,8 @@
 //
 // Targets (desktop app issue): first interactive paint of the scripted resnet50 within 0.5 s; ahead of Netron
 // (measured by the issue: 1.0 s for the scripted resnet50, 0.7 s for the traced one) on every torchvision model.
-#include "layout/graphlayout.h"
 #include "graphscene.h"
+#include "layout/graphlayout.h"
 #include "load/model.h"
 
 #include <QApplication>

@@ -305,8 +305,7 @@ private:
             int& depth;
             explicit Level(int& d)
                 : depth(++d)
-            {
-            }
+            { }
             ~Level() { --depth; }
         } level(m_depth);
         InputValue v;

@@ -68,8 +68,8 @@ private Q_SLOTS:
         QTest::addRow("stray character") << "f32[2]; @" << 8 << "unexpected '@'";
         QTest::addRow("huge dim") << "f32[99999999999999999999]" << 4 << "too large";
         // Fuzzing found the recursive parser's stack overflowing at ~5,000 levels: refused as Python refuses them.
-        QTest::addRow("nested 201 deep") << QString(201, QLatin1Char('(')) + "1" + QString(201, QLatin1Char(')'))
-                                         << 200 << "too many nested parentheses (at most 200 levels)";
+        QTest::addRow("nested 201 deep") << QString(201, QLatin1Char('(')) + "1" + QString(201, QLatin1Char(')')) << 200
+                                         << "too many nested parentheses (at most 200 levels)";
         QTest::addRow("nested 100000 deep") << QString(100000, QLatin1Char('[')) << 200 << "too many nested";
     }
 
