@@ -372,13 +372,6 @@ QString sourceExcerpt(const ModelInfo& model, const SourceLocation& loc)
         .arg(number, text, QString(number.size(), QLatin1Char(' ')), QString(loc.column, QLatin1Char(' ')));
 }
 
-QString where(const SourceLocation& loc)
-{
-    if (!loc.isValid())
-        return QString();
-    return QStringLiteral("%1:%2:%3").arg(loc.file).arg(loc.line).arg(loc.column);
-}
-
 int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
 {
     const QString fnName = args.takeValue({ QStringLiteral("--fn") });
@@ -445,7 +438,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
                 if (c.cause != lastCause) {
                     s << "    cause: " << c.cause << "\n";
                     if (c.location.isValid())
-                        s << "    --> " << where(c.location) << "\n" << sourceExcerpt(model, c.location);
+                        s << "    --> " << c.location.toString() << "\n" << sourceExcerpt(model, c.location);
                     lastCause = c.cause;
                 }
             }
@@ -468,7 +461,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
             for (const TraceWarning& w : report.warnings) {
                 s << "  [" << warningKindName(w.kind) << "] trace " << w.traceIndex + 1 << ": " << w.message << "\n";
                 if (w.location.isValid())
-                    s << "    --> " << where(w.location) << "\n" << sourceExcerpt(model, w.location);
+                    s << "    --> " << w.location.toString() << "\n" << sourceExcerpt(model, w.location);
                 if (!w.suggestion.isEmpty())
                     s << "    fix: " << w.suggestion << "\n";
             }

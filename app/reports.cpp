@@ -12,11 +12,6 @@ namespace jitscope {
 
 namespace {
 
-QString where(const SourceLocation& l)
-{
-    return l.isValid() ? QStringLiteral("%1:%2:%3").arg(l.file).arg(l.line).arg(l.column) : QString();
-}
-
 QString shortWhere(const SourceLocation& l)
 {
     return l.isValid() ? QStringLiteral("%1:%2").arg(QFileInfo(l.file).fileName()).arg(l.line) : QString();
@@ -55,7 +50,7 @@ QString divergenceText(const CheckReport& r, const TraceDiff& d)
         if (c.cause != lastCause) {
             s += QStringLiteral("  cause: %1\n").arg(c.cause);
             if (c.location.isValid())
-                s += QStringLiteral("  at %1\n").arg(where(c.location));
+                s += QStringLiteral("  at %1\n").arg(c.location.toString());
             lastCause = c.cause;
         }
     }
@@ -91,7 +86,8 @@ QString warningLine(const TraceWarning& w)
     return QStringLiteral("[%1] trace %2: %3%4")
         .arg(warningKindName(w.kind))
         .arg(w.traceIndex + 1)
-        .arg(w.message, w.location.isValid() ? QStringLiteral(" (") + where(w.location) + QLatin1Char(')') : QString());
+        .arg(w.message,
+            w.location.isValid() ? QStringLiteral(" (") + w.location.toString() + QLatin1Char(')') : QString());
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -363,7 +359,7 @@ QByteArray htmlReport(const ReportInput& in)
     QSet<int> hitLines;
     auto link = [&](const SourceLocation& l) {
         if (!l.isValid() || l.file != model.path)
-            return esc(where(l));
+            return esc(l.toString());
         hitLines.insert(l.line);
         return QStringLiteral("<a href=\"#L%1\">line %1</a>").arg(l.line);
     };

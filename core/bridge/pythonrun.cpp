@@ -97,11 +97,14 @@ Diagnostic diagnosticOf(const QJsonObject& e, const QString& file)
     return d;
 }
 
-IrGraph graphOf(const QJsonValue& v)
+/// The "graph" member of a record: the IR snapshot and the text PyTorch printed for it.
+void readGraph(const QJsonObject& record, IrGraph& graph, QString& text)
 {
+    const QJsonValue v = record.value(QLatin1String("graph"));
     if (!v.isObject())
-        return {};
-    return IrGraph::fromJson(v.toObject());
+        return;
+    graph = IrGraph::fromJson(v.toObject());
+    text = v.toObject().value(QLatin1String("text")).toString();
 }
 
 QString setOf(const QJsonValue& v)
@@ -140,8 +143,7 @@ PythonCall callOf(const QJsonObject& o, const QString& file)
     c.exampleInputs = setOf(o.value(QLatin1String("example_inputs")));
     for (const QJsonValue& ci : o.value(QLatin1String("check_inputs")).toArray())
         c.checkInputs << setOf(ci);
-    c.graph = graphOf(o.value(QLatin1String("graph")));
-    c.text = o.value(QLatin1String("graph")).toObject().value(QLatin1String("text")).toString();
+    readGraph(o, c.graph, c.text);
     for (const QJsonValue& t : o.value(QLatin1String("traces")).toArray()) {
         const QJsonObject to = t.toObject();
         PythonTrace pt;
@@ -149,8 +151,7 @@ PythonCall callOf(const QJsonObject& o, const QString& file)
         pt.ok = to.contains(QLatin1String("graph"));
         if (to.contains(QLatin1String("error")))
             pt.error = diagnosticOf(to.value(QLatin1String("error")).toObject(), file);
-        pt.graph = graphOf(to.value(QLatin1String("graph")));
-        pt.text = to.value(QLatin1String("graph")).toObject().value(QLatin1String("text")).toString();
+        readGraph(to, pt.graph, pt.text);
         pt.warnings = warningsOf(to.value(QLatin1String("warnings")));
         c.traces.push_back(pt);
     }
@@ -179,8 +180,7 @@ PythonModule moduleOf(const QJsonObject& o, const QString& file)
         pm.modifier = str(mo, "modifier");
         pm.compiled = mo.value(QLatin1String("compiled")).toBool();
         pm.how = str(mo, "how");
-        pm.graph = graphOf(mo.value(QLatin1String("graph")));
-        pm.text = mo.value(QLatin1String("graph")).toObject().value(QLatin1String("text")).toString();
+        readGraph(mo, pm.graph, pm.text);
         m.methods.push_back(pm);
     }
     for (const QJsonValue& a : o.value(QLatin1String("attributes")).toArray())
@@ -203,8 +203,7 @@ PythonFunction functionOf(const QJsonObject& o, const QString& file)
     f.scriptOk = o.value(QLatin1String("script_ok")).toBool();
     if (o.contains(QLatin1String("script_error")))
         f.scriptError = diagnosticOf(o.value(QLatin1String("script_error")).toObject(), file);
-    f.graph = graphOf(o.value(QLatin1String("graph")));
-    f.text = o.value(QLatin1String("graph")).toObject().value(QLatin1String("text")).toString();
+    readGraph(o, f.graph, f.text);
     return f;
 }
 

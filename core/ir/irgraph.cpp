@@ -7,11 +7,14 @@
 
 namespace jitscope {
 
+QString SourceLocation::toString() const
+{
+    return isValid() ? QStringLiteral("%1:%2:%3").arg(file).arg(line).arg(column) : QString();
+}
+
 QString Diagnostic::toString() const
 {
-    if (location.line > 0)
-        return QStringLiteral("%1:%2:%3: %4").arg(location.file).arg(location.line).arg(location.column).arg(message);
-    return QStringLiteral("%1: %2").arg(location.file, message);
+    return QStringLiteral("%1: %2").arg(location.isValid() ? location.toString() : location.file, message);
 }
 
 bool IrNode::hasAttribute(const QString& name) const

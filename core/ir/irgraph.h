@@ -16,6 +16,8 @@ struct SourceLocation
     int column = 0;
 
     bool isValid() const { return line > 0; }
+    /// "FILE:LINE:COL", or empty when no place is known.
+    QString toString() const;
     bool operator==(const SourceLocation& o) const { return line == o.line && column == o.column && file == o.file; }
     bool operator!=(const SourceLocation& o) const { return !(*this == o); }
 };
