@@ -240,4 +240,152 @@ PythonCheck checkPythonCall(const PythonCall& call, const QString& source)
     return check;
 }
 
+WarningKind pythonWarningKind(const PythonWarning& w)
+{
+    const QString& m = w.message;
+    if (w.category != QLatin1String("TracerWarning"))
+        return w.category == QLatin1String("UserWarning") ? WarningKind::UserWarning : WarningKind::Tracer;
+    if (m.startsWith(QLatin1String("Converting a tensor to a Python boolean")))
+        return WarningKind::TensorToBool;
+    if (m.startsWith(QLatin1String("Converting a tensor to a Python index")))
+        return WarningKind::TensorToIndex;
+    if (m.startsWith(QLatin1String("Converting a tensor to a Python"))
+        || m.startsWith(QLatin1String("Converting a tensor to a NumPy array")))
+        return WarningKind::TensorToNumber;
+    if (m.startsWith(QLatin1String("Using len to get tensor shape")))
+        return WarningKind::LenOfTensor;
+    if (m.startsWith(QLatin1String("Iterating over a tensor")))
+        return WarningKind::IteratingTensor;
+    if (m.contains(QLatin1String(" results are registered as constants in the trace")))
+        return WarningKind::BakedConstant;
+    if (m.startsWith(QLatin1String("Trace had nondeterministic nodes")))
+        return WarningKind::NondeterministicOp;
+    if (m.startsWith(QLatin1String("Output nr ")))
+        return WarningKind::OutputMismatch;
+    return WarningKind::Tracer;
+}
+
+CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, const PythonCheck& check)
+{
+    CheckReport r;
+    r.file = call.location.file;
+    r.function = call.target;
+    for (const PythonFunction& f : run.functions)
+        if (f.name == call.target && f.scriptOk)
+            r.script = f.graph;
+    for (const PythonModule& m : run.modules)
+        for (const PythonMethod& pm : m.methods)
+            if (m.className + QLatin1Char('.') + pm.name == call.target && pm.compiled)
+                r.script = pm.graph;
+
+    // The node a warning is about: the first recorded at its line, else (a condition whose ops the trace dropped)
+    // the next one recorded after it in the same file.
+    auto nodeAtLine = [](const IrGraph& g, const SourceLocation& at) {
+        int next = -1;
+        int nextLine = 0;
+        for (int id : g.top.nodes) {
+            const IrNode& n = g.node(id);
+            if (n.location.file != at.file || n.kind == QLatin1String("prim::Constant"))
+                continue;
+            if (n.location.line == at.line)
+                return n.id;
+            if (n.location.line > at.line && (next < 0 || n.location.line < nextLine)) {
+                next = n.id;
+                nextLine = n.location.line;
+            }
+        }
+        return next;
+    };
+    auto toWarning = [&](const PythonWarning& w, int trace, const IrGraph* graph) {
+        TraceWarning tw;
+        tw.kind = pythonWarningKind(w);
+        tw.message = w.message;
+        tw.traceIndex = trace;
+        tw.location = w.location;
+        tw.suggestion = warningFix(tw.kind);
+        if (graph && w.userCode)
+            tw.traceNode = nodeAtLine(*graph, w.location);
+        return tw;
+    };
+
+    for (int k = 0; k < call.traces.size(); ++k) {
+        const PythonTrace& t = call.traces[k];
+        TraceResult tr;
+        tr.ok = t.ok;
+        tr.error = t.error;
+        if (auto set = parseInputSet(t.inputs))
+            tr.inputs = *set;
+        tr.graph = t.graph;
+        for (const PythonWarning& w : t.warnings) {
+            tr.warnings << toWarning(w, k, t.ok ? &t.graph : nullptr);
+            r.warnings << tr.warnings.back();
+        }
+        r.traces << tr;
+        if (k > 0) {
+            OutputCheck oc;
+            oc.ran = t.outputsCompared;
+            if (t.outputsCompared) {
+                oc.comparison.equal = t.outputsEqual;
+                oc.comparison.message = t.outputsMessage;
+            } else {
+                oc.error = t.outputsMessage;
+            }
+            r.outputs << oc;
+            if (oc.ran && !oc.comparison.equal) {
+                TraceWarning tw;
+                tw.kind = WarningKind::OutputMismatch;
+                tw.message = QStringLiteral("trace 1 run on set %1 does not compute what the Python code computes: %2")
+                                 .arg(k + 1)
+                                 .arg(t.outputsMessage);
+                tw.traceIndex = k;
+                tw.location = call.location;
+                tw.suggestion = warningFix(tw.kind);
+                r.warnings << tw;
+            }
+        }
+    }
+    r.ok = !r.traces.isEmpty() && r.traces[0].ok;
+    if (!r.ok)
+        r.error = !call.traces.isEmpty() && !call.traces[0].ok ? call.traces[0].error : call.error;
+    if (!r.ok && r.error.message.isEmpty())
+        r.error = Diagnostic { QStringLiteral("the call recorded no trace"), call.location };
+
+    r.diffs = check.diffs;
+    r.statuses.resize(r.traces.size());
+    for (int k = 0; k < r.traces.size(); ++k) {
+        TraceStatus& s = r.statuses[k];
+        if (!r.traces[k].ok)
+            s = TraceStatus::Failed;
+        else if (k == 0)
+            s = TraceStatus::Reference;
+        else if (!r.traces[0].ok)
+            s = TraceStatus::Failed;
+        else {
+            s = TraceStatus::Same;
+            for (const TraceDiff& d : r.diffs)
+                if (d.other == k && !d.equal)
+                    s = TraceStatus::Diverged;
+            if (s == TraceStatus::Same && k - 1 < r.outputs.size() && r.outputs[k - 1].ran
+                && !r.outputs[k - 1].comparison.equal)
+                s = TraceStatus::WrongOutput;
+        }
+    }
+    r.consistent = check.consistent;
+    for (TraceStatus s : r.statuses)
+        r.consistent &= s == TraceStatus::Reference || s == TraceStatus::Same;
+    // PyTorch's own verdict, when it failed for a reason the traces above do not show (nondeterministic nodes).
+    if (call.checked && !call.checkPassed && r.consistent) {
+        r.consistent = false;
+        TraceWarning tw;
+        tw.kind = call.checkMessage.contains(QLatin1String("nondeterministic")) ? WarningKind::NondeterministicOp
+                                                                                : WarningKind::OutputMismatch;
+        tw.message
+            = QStringLiteral("PyTorch's check failed: %1").arg(call.checkMessage.section(QLatin1Char('\n'), 0, 2));
+        tw.location = call.location;
+        tw.suggestion = warningFix(tw.kind);
+        r.warnings << tw;
+    }
+    return r;
+}
+
 } // namespace jitscope

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "bridge/pythonrun.h"
+#include "check/check.h"
 #include "diff/tracediff.h"
 
 #include <QVector>
@@ -21,5 +22,16 @@ struct PythonCheck
 /// Diffs and explains the traces of @p call (PythonCall::traces). @p source is the user's file text, used to name
 /// the loop or branch a line is in ("for i in range(x.size(0)):"); empty to leave that out.
 PythonCheck checkPythonCall(const PythonCall& call, const QString& source = {});
+
+/// The kind of JitScope warning a Python warning is (TracerWarning texts as torch/jit/_trace.py and the tracer
+/// write them: tensor-to-bool, len-of-tensor, nondeterministic-op, output-mismatch, ...).
+WarningKind pythonWarningKind(const PythonWarning& warning);
+
+/// A recorded trace call as the report `check` makes of JitScope's own traces, so that every view of a check (the
+/// window's trace tabs, Compare and Warnings, the CLI's JUnit, Markdown and HTML reports) shows it: one TraceResult
+/// per PythonCall::traces entry, @p check's diffs, the per-set output comparisons, the warnings at their nodes (the
+/// first node recorded at the warning's line), PyTorch's own check failure as a warning, and the statuses.
+/// CheckReport::script is the target's script graph when the file's function scripts, else empty.
+CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, const PythonCheck& check);
 
 } // namespace jitscope

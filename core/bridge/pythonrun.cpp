@@ -153,6 +153,10 @@ PythonCall callOf(const QJsonObject& o, const QString& file)
             pt.error = diagnosticOf(to.value(QLatin1String("error")).toObject(), file);
         readGraph(to, pt.graph, pt.text);
         pt.warnings = warningsOf(to.value(QLatin1String("warnings")));
+        const QJsonObject oc = to.value(QLatin1String("output_check")).toObject();
+        pt.outputsCompared = oc.value(QLatin1String("ran")).toBool();
+        pt.outputsEqual = !pt.outputsCompared || oc.value(QLatin1String("equal")).toBool();
+        pt.outputsMessage = oc.value(pt.outputsCompared ? QLatin1String("message") : QLatin1String("error")).toString();
         c.traces.push_back(pt);
     }
     c.warnings = warningsOf(o.value(QLatin1String("warnings")));

@@ -42,6 +42,11 @@ struct PythonTrace
     IrGraph graph; ///< as torch.jit.trace recorded it, nodes with the user's lines and module scopes
     QString text; ///< print(traced.graph)
     QVector<PythonWarning> warnings;
+    /// Check inputs (not the example inputs): trace 1 run on this set against the Python code, as torch.jit.trace's
+    /// check compares them (torch.testing.assert_close with the call's check_tolerance).
+    bool outputsCompared = false;
+    bool outputsEqual = true;
+    QString outputsMessage; ///< assert_close's message, or why the outputs could not be compared
 };
 
 /// A torch.jit.trace / trace_module / script call the file made.

@@ -414,8 +414,10 @@ class Recorder:
         from torch.jit._trace import _clone_inputs
         sets = [example] + list(check_inputs or [])
         state = torch.random.get_rng_state(), random.getstate()
+        tolerance = kwargs.get("check_tolerance", 1e-5)
         traces = []
-        for inputs in sets:
+        first = None
+        for k, inputs in enumerate(sets):
             if isinstance(inputs, torch.Tensor):
                 inputs = (inputs,)
             entry = {"inputs": describe_args(inputs)}
@@ -426,13 +428,38 @@ class Recorder:
                     entry["graph"] = graph_json(t.graph if not isinstance(t, torch.jit.ScriptModule) else t.graph)
                     outputs = t(*_clone_inputs(inputs))
                     entry["outputs"] = describe(outputs)
+                    if k == 0:
+                        first = t
                 except Exception as e:  # noqa: BLE001
                     entry["error"] = self.places.error(e)
+                if k > 0 and first is not None:
+                    entry["output_check"] = self._compare_outputs(first, obj, inputs, tolerance)
             entry["warnings"] = self._warnings(caught)
             traces.append(entry)
         torch.random.set_rng_state(state[0])
         random.setstate(state[1])
         call["traces"] = traces
+
+
+    @staticmethod
+    def _compare_outputs(first, obj, inputs, tolerance):
+        """Trace 1 run on this set against the Python code, as torch.jit.trace's check compares them (the same
+        random state for both runs, assert_close with check_tolerance)."""
+        import torch
+        from torch.jit._trace import _clone_inputs
+        try:
+            state = torch.random.get_rng_state()
+            traced = first(*_clone_inputs(inputs))
+            torch.random.set_rng_state(state)
+            expected = obj(*_clone_inputs(inputs))
+        except Exception as e:  # noqa: BLE001
+            return {"ran": False, "error": str(e).strip().split("\n")[0][:500]}
+        try:
+            torch.testing.assert_close(traced, expected, rtol=tolerance, atol=tolerance, equal_nan=True,
+                                       check_dtype=False, check_device=False)
+            return {"ran": True, "equal": True}
+        except (AssertionError, TypeError, ValueError, RuntimeError) as e:
+            return {"ran": True, "equal": False, "message": " ".join(str(e).split())[:1000]}
 
 
 # ----------------------------------------------------------------------------------------------------------------

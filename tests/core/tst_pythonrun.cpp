@@ -312,6 +312,66 @@ private Q_SLOTS:
         QVERIFY2(found, qPrintable(causes.join(QLatin1Char('\n'))));
     }
 
+    void recordedCallsAsCheckReports_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("statuses");
+        QTest::addColumn<QString>("warnings"); ///< kind@line:trace node's line, in order
+        QTest::addRow("frozen branch") << "branch.py"
+                                       << "reference,diverged"
+                                       << "tensor-to-bool@6:7,tensor-to-bool@6:9";
+        QTest::addRow("a write through NumPy: same graph, other numbers")
+            << "numpy_roundtrip.py"
+            << "reference,wrong-output"
+            << "tensor-to-number@8:-,tensor-to-number@8:-,output-mismatch@12:-";
+        QTest::addRow("loop over a shape") << "export_module.py"
+                                           << "reference,diverged"
+                                           << "";
+    }
+
+    void recordedCallsAsCheckReports()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, statuses);
+        QFETCH(QString, warnings);
+        const QString path = pyFile(qPrintable(file));
+        const PythonRun run = runPythonFile(path);
+        int index = -1;
+        for (const PythonCall& c : run.calls)
+            if (index < 0 && !c.traces.isEmpty())
+                index = c.index;
+        QVERIFY2(index >= 0, qPrintable(run.error.toString() + run.stderrText));
+        const PythonCall& call = run.calls[index];
+        const CheckReport r = pythonCheckReport(run, call, checkPythonCall(call, test::readText(path)));
+        QVERIFY(r.ok);
+        QCOMPARE(r.file, call.location.file);
+        QCOMPARE(r.function, call.target);
+        QCOMPARE(r.traces.size(), call.traces.size());
+        QCOMPARE(r.outputs.size(), call.traces.size() - 1);
+        QStringList got;
+        for (TraceStatus s : r.statuses)
+            got << (s == TraceStatus::Reference  ? QStringLiteral("reference")
+                    : s == TraceStatus::Same     ? QStringLiteral("same")
+                    : s == TraceStatus::Diverged ? QStringLiteral("diverged")
+                    : s == TraceStatus::Failed   ? QStringLiteral("failed")
+                                                 : QStringLiteral("wrong-output"));
+        QCOMPARE(got.join(QLatin1Char(',')), statuses);
+        QVERIFY(!r.consistent);
+        QCOMPARE(r.verdict(), QStringLiteral("diverged"));
+        if (warnings.isEmpty())
+            return;
+        QStringList kinds;
+        for (const TraceWarning& w : r.warnings) {
+            const IrGraph& g = r.traces[w.traceIndex].graph;
+            kinds << QStringLiteral("%1@%2:%3")
+                         .arg(w.kindName())
+                         .arg(w.location.line)
+                         .arg(w.traceNode >= 0 ? QString::number(g.node(w.traceNode).location.line)
+                                               : QStringLiteral("-"));
+        }
+        QCOMPARE(kinds.join(QLatin1Char(',')), warnings);
+    }
+
     void consistentTracesHaveNoChanges()
     {
         PythonCall call;
