@@ -1,5 +1,5 @@
-// The JitScope GUI: jitscope [FILE] [--fn NAME] [--view script|trace|compare|live] [--screenshot OUT.png]
-//                   [--theme light|dark] [--debug-steps N [--debug-trace] [--break LINE ...]]
+// The JitScope GUI: jitscope [FILE] [--fn NAME] [--view script|trace|compare|live] [--python[=PATH]]
+//                   [--screenshot OUT.png] [--theme light|dark] [--debug-steps N [--debug-trace] [--break LINE ...]]
 
 #include "mainwindow.h"
 
@@ -156,7 +156,20 @@ int main(int argc, char* argv[])
         QStringLiteral("light or dark, as View > Dark Theme (saved with the settings unless --screenshot)."),
         QStringLiteral("THEME"));
     parser.addOption(themeOption);
-    parser.process(app);
+    const QCommandLineOption pythonOption(QStringLiteral("python"),
+        QStringLiteral("Run .py files under Python without asking (--python=PATH: with that interpreter; default "
+                       "$JITSCOPE_PYTHON, else /usr/bin/python3). Running a file runs its code."));
+    parser.addOption(pythonOption);
+    // --python=PATH, as jitscope-cli takes it: QCommandLineParser has no options with an optional value.
+    QStringList arguments = QApplication::arguments();
+    QString pythonPath;
+    for (QString& a : arguments) {
+        if (a.startsWith(QLatin1String("--python="))) {
+            pythonPath = a.mid(int(qstrlen("--python=")));
+            a = QStringLiteral("--python");
+        }
+    }
+    parser.process(arguments);
 
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) {
@@ -219,6 +232,9 @@ int main(int argc, char* argv[])
         window.setDarkTheme(theme == QLatin1String("dark"));
     if (view)
         window.setStartView(*view);
+    window.setPythonAllowed(parser.isSet(pythonOption));
+    if (!pythonPath.isEmpty())
+        window.setPythonInterpreter(pythonPath);
     window.show();
 
     if (debugSteps > 0)

@@ -533,6 +533,9 @@ def _module_record(name, cls, namespace, places, out_dir, index):
     else:
         rec["instance"] = instances[0]
     try:
+        # A script call of the file that failed leaves its half-compiled type cached ("Can't redefine method"):
+        # compile afresh, as a new process would.
+        torch.jit._recursive.concrete_type_store = torch.jit._recursive.ConcreteTypeStore()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             scripted = torch.jit.script(instance)

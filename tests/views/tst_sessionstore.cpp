@@ -31,6 +31,44 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(SessionStore::inputSetsPath()));
     }
 
+    void pythonConsentPerFileAndFolder()
+    {
+        using Consent = SessionStore::PythonConsent;
+        {
+            SessionStore store;
+            store.setPersistent(true);
+            store.revokePython(QStringLiteral("/work/models/a.py"));
+            store.revokePython(QStringLiteral("/work/other/b.py"));
+            QCOMPARE(store.pythonConsent(QStringLiteral("/work/models/a.py")), Consent::None);
+            store.allowPython(QStringLiteral("/work/models/a.py"), false);
+            QCOMPARE(store.pythonConsent(QStringLiteral("/work/models/a.py")), Consent::File);
+            QCOMPARE(store.pythonConsent(QStringLiteral("/work/models/../models/a.py")), Consent::File);
+            QCOMPARE(store.pythonConsent(QStringLiteral("/work/models/c.py")), Consent::None);
+            store.allowPython(QStringLiteral("/work/other/b.py"), true);
+            QCOMPARE(store.pythonConsent(QStringLiteral("/work/other/x.py")), Consent::Folder);
+            QCOMPARE(store.pythonConsent(QStringLiteral("/work/other/sub/y.py")), Consent::Folder);
+            QCOMPARE(store.pythonConsent(QStringLiteral("/work/otherwise/z.py")), Consent::None);
+            QCOMPARE(store.pythonConsent(QStringLiteral("/work/z.py")), Consent::None);
+        }
+        // Remembered across runs.
+        SessionStore again;
+        again.setPersistent(true);
+        QCOMPARE(again.pythonConsent(QStringLiteral("/work/models/a.py")), Consent::File);
+        QCOMPARE(again.pythonConsent(QStringLiteral("/work/other/sub/y.py")), Consent::Folder);
+        // Forgetting a file forgets the folders above it too.
+        again.revokePython(QStringLiteral("/work/other/sub/y.py"));
+        QCOMPARE(again.pythonConsent(QStringLiteral("/work/other/x.py")), Consent::None);
+        SessionStore third;
+        third.setPersistent(true);
+        QCOMPARE(third.pythonConsent(QStringLiteral("/work/other/x.py")), Consent::None);
+        QCOMPARE(third.pythonConsent(QStringLiteral("/work/models/a.py")), Consent::File);
+        // Not persistent: consent lasts as long as the store.
+        SessionStore transient;
+        transient.allowPython(QStringLiteral("/tmp/t.py"), false);
+        QCOMPARE(transient.pythonConsent(QStringLiteral("/tmp/t.py")), Consent::File);
+        QCOMPARE(SessionStore().pythonConsent(QStringLiteral("/tmp/t.py")), Consent::None);
+    }
+
     void inputSetsPerModel()
     {
         SessionStore store;

@@ -16,6 +16,13 @@ CheckController::CheckController(const DocumentController* document, const Input
 
 void CheckController::run(bool force)
 {
+    // A report shown with showReport() stays while the document shows the same function: a relayout lays its
+    // traces out again. Run Check (force) or another function checks the function itself.
+    if (!force && !m_externalKey.isEmpty() && m_hasReport && m_externalFunction == m_document->currentFunction()) {
+        const CheckReport report = m_report;
+        showReport(report, m_externalKey);
+        return;
+    }
     const ModelInfo& model = m_document->model();
     const FunctionInfo* fn = m_document->hasModel() ? model.function(m_document->currentFunction()) : nullptr;
     // Only once the script graph is shown: the compare view needs its layout.
@@ -62,18 +69,28 @@ void CheckController::run(bool force)
     start(fn->name, sets, setsKey, nullptr);
 }
 
-void CheckController::start(
-    const QString& function, const QVector<InputSet>& sets, const QString& setsKey, const CheckReport* reuse)
+void CheckController::showReport(const CheckReport& report, const QString& key)
+{
+    QVector<InputSet> sets;
+    for (const TraceResult& t : report.traces)
+        sets << t.inputs;
+    m_externalFunction = m_document->currentFunction();
+    start(report.function, sets, QString(), &report, key);
+}
+
+void CheckController::start(const QString& function, const QVector<InputSet>& sets, const QString& setsKey,
+    const CheckReport* reuse, const QString& external)
 {
     const bool relayoutOnly = reuse != nullptr;
     const CheckReport reused = reuse ? *reuse : CheckReport();
     const LayoutOptions options = m_document->layoutOptions();
     const QString layoutKey = m_document->layoutOptionsKey();
     const int steps = int(sets.size()) + 1;
-    auto work = [model = m_document->model(), function, sets, setsKey, layoutKey, options, reused, relayoutOnly, steps](
-                    JobControl& control) {
+    auto work = [model = m_document->model(), function, sets, setsKey, layoutKey, options, reused, relayoutOnly, steps,
+                    external](JobControl& control) {
         CheckJobResult r;
         r.function = function;
+        r.external = external;
         r.setsKey = setsKey;
         r.layoutKey = layoutKey;
         // Step 1 is the check itself, steps 2.. the layouts (progress values must grow to be reported).
@@ -119,9 +136,10 @@ void CheckController::cancel()
 
 void CheckController::apply(const CheckJobResult& r)
 {
-    if (r.function == m_document->currentFunction() && !r.canceled) {
-        if (r.report.ok && r.layouts.size() == r.report.traces.size())
+    if ((!r.external.isEmpty() || r.function == m_document->currentFunction()) && !r.canceled) {
+        if (r.external.isEmpty() && r.report.ok && r.layouts.size() == r.report.traces.size())
             m_cache.insert(r.function, { r.setsKey, r.report, r.layoutKey, r.layouts });
+        m_externalKey = r.external;
         m_report = r.report;
         m_traceLayouts = r.layouts;
         m_hasReport = true;
@@ -135,6 +153,7 @@ void CheckController::reset(const QString& title, const QString& text, bool isEr
     m_report = CheckReport();
     m_traceLayouts.clear();
     m_hasReport = false;
+    m_externalKey.clear();
     Q_EMIT cleared(title, text, isError);
 }
 

@@ -18,6 +18,7 @@ struct CheckJobResult
     QString function;
     QString setsKey;
     QString layoutKey;
+    QString external; ///< showReport()'s key: a report made elsewhere (a recorded Python call), not a check
     CheckReport report;
     QVector<GraphLayout> layouts; ///< one per trace (empty for failed traces)
     bool canceled = false;
@@ -37,6 +38,12 @@ public:
     /// Checks the current function on the input sets, reusing the cached result unless @p force. Says why not
     /// with cleared() when it cannot run (invalid or no input sets); does nothing until the function is shown.
     void run(bool force);
+    /// Shows @p report, made elsewhere (a trace call the file's Python run recorded), as a check's result: its
+    /// traces laid out off the GUI thread, then finished() as for a check of the current function. @p key names
+    /// it (externalKey()) until the next check or reset().
+    void showReport(const CheckReport& report, const QString& key);
+    /// The key of the report shown when showReport() made it, else empty.
+    QString externalKey() const { return m_externalKey; }
     /// Stops the running check early; it finishes as canceled.
     void cancel();
     /// Forgets the report shown and drops any check running; cleared() tells the views what to show instead.
@@ -68,8 +75,8 @@ Q_SIGNALS:
     void statusMessage(const QString& text);
 
 private:
-    void start(
-        const QString& function, const QVector<InputSet>& sets, const QString& setsKey, const CheckReport* reuse);
+    void start(const QString& function, const QVector<InputSet>& sets, const QString& setsKey, const CheckReport* reuse,
+        const QString& external = {});
     void apply(const CheckJobResult& result);
 
     struct CacheEntry
@@ -85,6 +92,8 @@ private:
     CheckReport m_report;
     QVector<GraphLayout> m_traceLayouts;
     bool m_hasReport = false;
+    QString m_externalKey;
+    QString m_externalFunction; ///< the document's function when showReport() was called
     QHash<QString, CacheEntry> m_cache; ///< by function, for the loaded model
 };
 

@@ -189,7 +189,7 @@ void CheckView::hideProgress()
 void CheckView::onFinished(const CheckJobResult& r)
 {
     hideProgress();
-    if (r.function != m_document->currentFunction())
+    if (r.external.isEmpty() && r.function != m_document->currentFunction())
         return;
     if (!r.canceled) {
         showReport();

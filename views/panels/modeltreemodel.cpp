@@ -61,14 +61,189 @@ void ModelTreeModel::clear()
     beginResetModel();
     m_rows.clear();
     m_topLevel.clear();
+    m_model = ModelInfo();
+    m_hasModel = false;
+    m_python = PythonRun();
+    m_verdicts.clear();
+    m_hasPython = false;
     endResetModel();
 }
 
 void ModelTreeModel::setModel(const ModelInfo& model)
 {
+    m_model = model;
+    m_hasModel = true;
+    rebuild();
+}
+
+void ModelTreeModel::setPythonRun(const PythonRun& run, const QStringList& verdicts)
+{
+    m_python = run;
+    m_verdicts = verdicts;
+    m_hasPython = true;
+    rebuild();
+}
+
+void ModelTreeModel::clearPythonRun()
+{
+    if (!m_hasPython)
+        return;
+    m_python = PythonRun();
+    m_verdicts.clear();
+    m_hasPython = false;
+    rebuild();
+}
+
+QModelIndex ModelTreeModel::indexOfCall(int call) const
+{
+    for (int id = 0; id < m_rows.size(); ++id)
+        if (m_rows.at(id).kind == ItemKind::PythonCall && m_rows.at(id).call == call)
+            return createIndex(m_rows.at(id).rowInParent, 0, quintptr(id));
+    return {};
+}
+
+void ModelTreeModel::addPythonRows()
+{
+    const PythonRun& run = m_python;
+    Row top;
+    top.kind = ItemKind::Group;
+    top.groupOf = ItemKind::PythonCall;
+    top.name = tr("Python");
+    top.details = run.torchVersion.isEmpty() ? run.python : tr("torch %1").arg(run.torchVersion);
+    top.toolTip = tr("What the file did when it ran with %1").arg(run.python);
+    const int python = addRow(-1, top);
+    auto errorRow = [this](int parent, const Diagnostic& d) {
+        Row e;
+        e.kind = ItemKind::CompileError;
+        e.name = d.message.trimmed().section(QLatin1Char('\n'), 0, 0);
+        e.details = d.location.line > 0 ? tr("line %1").arg(d.location.line) : QString();
+        e.toolTip = d.toString();
+        e.line = d.location.line;
+        e.error = true;
+        addRow(parent, e);
+    };
+    auto group = [this, python](const QString& name, ItemKind kind, int count) {
+        Row g;
+        g.kind = ItemKind::Group;
+        g.groupOf = kind;
+        g.name = name;
+        g.details = QString::number(count);
+        return addRow(python, g);
+    };
+
+    const int calls = group(tr("Recorded calls"), ItemKind::PythonCall, run.calls.size());
+    for (const PythonCall& c : run.calls) {
+        Row row;
+        row.kind = ItemKind::PythonCall;
+        row.call = c.index;
+        row.name = QStringLiteral("torch.jit.%1(%2)").arg(c.api, c.target);
+        const QString verdict = m_verdicts.value(c.index);
+        QStringList details { tr("line %1").arg(c.location.line) };
+        if (!c.traces.isEmpty())
+            details << (c.traces.size() == 1 ? tr("1 input set") : tr("%1 input sets").arg(c.traces.size()));
+        if (!verdict.isEmpty())
+            details << verdict;
+        row.details = details.join(QStringLiteral(" \u00b7 "));
+        QStringList tip { QStringLiteral("line %1: torch.jit.%2(%3)").arg(c.location.line).arg(c.api, c.target) };
+        if (!c.exampleInputs.isEmpty())
+            tip << tr("example inputs: %1").arg(c.exampleInputs);
+        for (const QString& ci : c.checkInputs)
+            tip << tr("check inputs: %1").arg(ci);
+        if (c.checked)
+            tip << (c.checkPassed
+                    ? tr("PyTorch's check passed")
+                    : tr("PyTorch's check failed: %1").arg(c.checkMessage.section(QLatin1Char('\n'), 0, 1)));
+        if (!c.ok)
+            tip << c.error.toString();
+        row.toolTip = tip.join(QLatin1Char('\n'));
+        row.line = c.location.line;
+        row.error = !c.ok || verdict == QLatin1String("diverged") || verdict == QLatin1String("failed");
+        const int id = addRow(calls, row);
+        if (!c.ok)
+            errorRow(id, c.error);
+    }
+
+    const int classes = group(tr("Classes"), ItemKind::PythonClass, run.modules.size());
+    for (const PythonModule& m : run.modules) {
+        Row row;
+        row.kind = ItemKind::PythonClass;
+        row.name = m.className;
+        QStringList details;
+        if (!m.instances.isEmpty())
+            details << tr("instance %1").arg(m.instances.join(QStringLiteral(", ")));
+        details << (m.scriptOk ? tr("scripts") : tr("does not script"));
+        row.details = details.join(QStringLiteral(" \u00b7 "));
+        row.toolTip = tr("class %1, line %2").arg(m.className).arg(m.line);
+        row.line = m.line;
+        row.error = !m.scriptOk;
+        const int id = addRow(classes, row);
+        if (!m.scriptOk)
+            errorRow(id, m.scriptError);
+        for (const PythonMethod& pm : m.methods) {
+            Row r;
+            r.kind = ItemKind::PythonMember;
+            r.name = pm.name;
+            QStringList d;
+            if (pm.compiled)
+                d << (pm.how == QLatin1String("implicit") ? tr("compiled (called from compiled code)")
+                                                          : tr("compiled (%1)").arg(pm.how));
+            else
+                d << tr("not compiled");
+            if (!pm.modifier.isEmpty())
+                d << QStringLiteral("@torch.jit.%1").arg(pm.modifier);
+            r.details = d.join(QStringLiteral(" \u00b7 "));
+            r.toolTip = tr("%1.%2, line %3").arg(m.className, pm.name).arg(pm.line);
+            r.line = pm.line;
+            addRow(id, r);
+        }
+        for (const PythonModule::Attribute& a : m.attributes) {
+            Row r;
+            r.kind = ItemKind::PythonMember;
+            r.name = a.name;
+            r.details = a.value.isEmpty() ? a.type : QStringLiteral("%1 = %2").arg(a.type, a.value);
+            r.toolTip = tr("attribute %1: %2").arg(a.name, r.details);
+            addRow(id, r);
+        }
+        for (const PythonModule::Attribute& a : m.constants) {
+            Row r;
+            r.kind = ItemKind::PythonMember;
+            r.name = a.name;
+            r.details = tr("Final = %1").arg(a.value);
+            r.toolTip = tr("constant %1 = %2").arg(a.name, a.value);
+            addRow(id, r);
+        }
+    }
+
+    const int functions = group(tr("Functions"), ItemKind::PythonFunction, run.functions.size());
+    for (const PythonFunction& f : run.functions) {
+        Row row;
+        row.kind = ItemKind::PythonFunction;
+        row.name = f.name;
+        QStringList d { f.scriptOk ? tr("scripts") : tr("does not script") };
+        if (!f.modifier.isEmpty())
+            d << QStringLiteral("@torch.jit.%1").arg(f.modifier);
+        row.details = d.join(QStringLiteral(" \u00b7 "));
+        row.toolTip = tr("def %1, line %2").arg(f.name).arg(f.line);
+        row.line = f.line;
+        row.error = !f.scriptOk;
+        const int id = addRow(functions, row);
+        if (!f.scriptOk)
+            errorRow(id, f.scriptError);
+    }
+}
+
+void ModelTreeModel::rebuild()
+{
     beginResetModel();
     m_rows.clear();
     m_topLevel.clear();
+    if (m_hasPython)
+        addPythonRows();
+    if (!m_hasModel) {
+        endResetModel();
+        return;
+    }
+    const ModelInfo& model = m_model;
 
     auto addGroup = [this](const QString& name, ItemKind kind, int count) {
         Row group;
@@ -255,6 +430,8 @@ QVariant ModelTreeModel::data(const QModelIndex& index, int role) const
         return int(row->kind);
     case IsErrorRole:
         return row->error;
+    case PythonCallRole:
+        return row->call;
     default:
         return {};
     }

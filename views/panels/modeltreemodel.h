@@ -1,5 +1,6 @@
 #pragma once
 
+#include "bridge/pythonrun.h"
 #include "load/model.h"
 
 #include <QAbstractItemModel>
@@ -8,7 +9,9 @@
 namespace jitscope {
 
 /// The opened model as a tree: "Functions" (with compile errors as children), "Submodules", "Parameters" and
-/// "Input sets". Filled from a ModelInfo value by setModel().
+/// "Input sets", filled from a ModelInfo value by setModel(); and once the file ran under Python (setPythonRun()),
+/// first a "Python" group: the recorded torch.jit calls, the classes (instances, methods as scripting compiles
+/// them, attributes, Final constants, PyTorch's scripting error) and the functions.
 class ModelTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -19,14 +22,33 @@ public:
         SourceLineRole, ///< int: 1-based line in the model's source, 0 when unknown
         ItemKindRole, ///< int: an ItemKind
         IsErrorRole, ///< bool: a compile error row, or a function that failed to compile
+        PythonCallRole, ///< int: the PythonRun::calls index a recorded call's row shows, else -1
     };
-    enum class ItemKind { Group, Function, CompileError, Submodule, Method, Parameter, InputSet };
+    enum class ItemKind {
+        Group,
+        Function,
+        CompileError,
+        Submodule,
+        Method,
+        Parameter,
+        InputSet,
+        PythonCall,
+        PythonClass,
+        PythonMember, ///< a method, attribute or constant of a Python class
+        PythonFunction,
+    };
 
     explicit ModelTreeModel(QObject* parent = nullptr);
 
     void setModel(const ModelInfo& model);
+    /// What the file did under Python; @p verdicts: one word per call ("diverged", "consistent", "failed", ...).
+    void setPythonRun(const PythonRun& run, const QStringList& verdicts);
+    void clearPythonRun();
+    bool hasPythonRun() const { return m_hasPython; }
     void clear();
 
+    /// The row of recorded call @p call under "Python", or an invalid index.
+    QModelIndex indexOfCall(int call) const;
     /// The row of a function under "Functions", or an invalid index.
     QModelIndex indexOfFunction(const QString& name) const;
     /// The top-level group row of @p kind (Function, Submodule, Parameter or InputSet).
@@ -51,15 +73,23 @@ private:
         QString functionName;
         int line = 0;
         bool error = false;
+        int call = -1; ///< PythonCall rows
         int parent = -1; ///< index into m_rows
         int rowInParent = 0;
         QVector<int> children;
     };
     int addRow(int parent, Row row);
+    void rebuild();
+    void addPythonRows();
     const Row* rowFor(const QModelIndex& index) const;
 
     QVector<Row> m_rows; ///< node storage; internalId() is an index into it
     QVector<int> m_topLevel;
+    ModelInfo m_model;
+    bool m_hasModel = false;
+    PythonRun m_python;
+    QStringList m_verdicts;
+    bool m_hasPython = false;
 };
 
 } // namespace jitscope

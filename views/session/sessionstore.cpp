@@ -22,6 +22,8 @@ const char kStateKey[] = "mainWindow/state";
 const char kDarkThemeKey[] = "view/darkTheme";
 const char kGroupArchivesKey[] = "view/groupArchivesByModule";
 const char kGroupSourcesKey[] = "view/groupSourcesByModule";
+const char kPythonFilesKey[] = "python/allowedFiles";
+const char kPythonFoldersKey[] = "python/allowedFolders";
 
 QSettings settings()
 {
@@ -57,6 +59,70 @@ void SessionStore::setPersistent(bool persistent)
     QSettings s = settings();
     m_groupArchives = s.value(QLatin1String(kGroupArchivesKey), m_groupArchives).toBool();
     m_groupSources = s.value(QLatin1String(kGroupSourcesKey), m_groupSources).toBool();
+    for (const QString& f : s.value(QLatin1String(kPythonFilesKey)).toStringList())
+        m_pythonFiles.insert(f);
+    for (const QString& f : s.value(QLatin1String(kPythonFoldersKey)).toStringList())
+        m_pythonFolders.insert(f);
+}
+
+namespace {
+
+QString cleanPath(const QString& path)
+{
+    return QDir::cleanPath(QFileInfo(path).absoluteFilePath());
+}
+
+QStringList sorted(const QSet<QString>& set)
+{
+    QStringList list(set.cbegin(), set.cend());
+    list.sort();
+    return list;
+}
+
+} // namespace
+
+SessionStore::PythonConsent SessionStore::pythonConsent(const QString& path) const
+{
+    const QString file = cleanPath(path);
+    if (m_pythonFiles.contains(file))
+        return PythonConsent::File;
+    for (QString dir = QFileInfo(file).path();; dir = QFileInfo(dir).path()) {
+        if (m_pythonFolders.contains(dir))
+            return PythonConsent::Folder;
+        if (QDir(dir).isRoot() || dir.isEmpty() || dir == QLatin1String("."))
+            break;
+    }
+    return PythonConsent::None;
+}
+
+void SessionStore::allowPython(const QString& path, bool folder)
+{
+    const QString file = cleanPath(path);
+    if (folder)
+        m_pythonFolders.insert(QFileInfo(file).path());
+    else
+        m_pythonFiles.insert(file);
+    if (!m_persistent)
+        return;
+    QSettings s = settings();
+    s.setValue(QLatin1String(kPythonFilesKey), sorted(m_pythonFiles));
+    s.setValue(QLatin1String(kPythonFoldersKey), sorted(m_pythonFolders));
+}
+
+void SessionStore::revokePython(const QString& path)
+{
+    const QString file = cleanPath(path);
+    m_pythonFiles.remove(file);
+    for (QString dir = QFileInfo(file).path();; dir = QFileInfo(dir).path()) {
+        m_pythonFolders.remove(dir);
+        if (QDir(dir).isRoot() || dir.isEmpty() || dir == QLatin1String("."))
+            break;
+    }
+    if (!m_persistent)
+        return;
+    QSettings s = settings();
+    s.setValue(QLatin1String(kPythonFilesKey), sorted(m_pythonFiles));
+    s.setValue(QLatin1String(kPythonFoldersKey), sorted(m_pythonFolders));
 }
 
 QStringList SessionStore::recentFiles() const

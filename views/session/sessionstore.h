@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QObject>
+#include <QSet>
 #include <QStringList>
 
 #include <optional>
@@ -36,6 +37,15 @@ public:
     bool groupByModule(bool source) const { return source ? m_groupSources : m_groupArchives; }
     void setGroupByModule(bool source, bool group);
 
+    /// Consent to run a .py file's code under Python (the bridge): given for the file itself, or for a folder that
+    /// holds it. Kept in memory, and in QSettings when persistent.
+    enum class PythonConsent { None, File, Folder };
+    PythonConsent pythonConsent(const QString& path) const;
+    /// Remembers consent for the file @p path, or (@p folder) for its folder and everything below it.
+    void allowPython(const QString& path, bool folder);
+    /// Forgets the consent given for @p path, its folder and the folders above it.
+    void revokePython(const QString& path);
+
     bool darkTheme() const;
     void setDarkTheme(bool dark);
     QByteArray windowGeometry() const;
@@ -49,6 +59,8 @@ private:
     bool m_persistent = false;
     bool m_groupArchives = true;
     bool m_groupSources = false;
+    QSet<QString> m_pythonFiles; ///< absolute, cleaned paths
+    QSet<QString> m_pythonFolders;
 };
 
 } // namespace jitscope

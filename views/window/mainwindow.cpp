@@ -11,6 +11,9 @@
 #include "legendbar.h"
 #include "modeltreemodel.h"
 #include "nodeinspector.h"
+#include "pythonbar.h"
+#include "pythoncontroller.h"
+#include "pythonview.h"
 #include "sessionstore.h"
 #include "sourceview.h"
 #include "theme.h"
@@ -23,11 +26,13 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QStatusBar>
 #include <QTabBar>
@@ -130,7 +135,14 @@ void MainWindow::createDocks()
 
     m_sourceView = new SourceView;
     m_sourceView->setAcceptDrops(false);
-    auto* sourceDock = addDock(tr("Source"), QStringLiteral("sourceDock"), m_sourceView, Qt::RightDockWidgetArea);
+    m_pythonBar = new PythonBar;
+    auto* sourcePanel = new QWidget;
+    auto* sourceLayout = new QVBoxLayout(sourcePanel);
+    sourceLayout->setContentsMargins(0, 0, 0, 0);
+    sourceLayout->setSpacing(0);
+    sourceLayout->addWidget(m_pythonBar);
+    sourceLayout->addWidget(m_sourceView, 1);
+    auto* sourceDock = addDock(tr("Source"), QStringLiteral("sourceDock"), sourcePanel, Qt::RightDockWidgetArea);
 
     resizeDocks({ modelDock, sourceDock }, { 280, 420 }, Qt::Horizontal);
 
@@ -163,6 +175,18 @@ void MainWindow::createDocks()
     auto* dock = addDock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
     tabifyDockWidget(sourceDock, dock);
     sourceDock->raise();
+
+    m_pythonOutput = new QPlainTextEdit;
+    m_pythonOutput->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_pythonOutput->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto* outputDock
+        = addDock(tr("Python Output"), QStringLiteral("pythonOutputDock"), m_pythonOutput, Qt::RightDockWidgetArea);
+    tabifyDockWidget(warningsDock, outputDock);
+    warningsDock->raise();
+    m_python = new PythonController(this);
+    m_pythonView = new PythonView(
+        { m_pythonBar, m_pythonOutput, outputDock, m_treeModel, m_treeView, m_sourceView, m_tabs, m_compare },
+        m_document, m_check, m_python, m_session, this);
 }
 
 void MainWindow::createActions()
@@ -266,6 +290,27 @@ void MainWindow::createActions()
 
     m_debug->createActions(menuBar()->addMenu(tr("&Debug")));
 
+    QMenu* python = menuBar()->addMenu(tr("&Python"));
+    QAction* runPython
+        = python->addAction(tr("&Run File with Python"), this, [this] { m_pythonView->runWithConsent(false); });
+    runPython->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    runPython->setStatusTip(tr("Run the .py file under the system's PyTorch (in its own process) and record its "
+                               "torch.jit calls"));
+    QAction* stopPython = python->addAction(tr("&Stop Python"), m_python, &PythonController::cancel);
+    stopPython->setEnabled(false);
+    connect(m_python, &PythonController::started, stopPython, [stopPython] { stopPython->setEnabled(true); });
+    connect(m_python, &PythonController::finished, stopPython, [stopPython] { stopPython->setEnabled(false); });
+    connect(m_python, &PythonController::cleared, stopPython, [stopPython] { stopPython->setEnabled(false); });
+    python->addAction(tr("&Forget Consent for This File"), this, [this] {
+        m_session->revokePython(m_document->currentFile());
+        setStatus(tr("%1 and its folder will ask again before running Python")
+                      .arg(QFileInfo(m_document->currentFile()).fileName()));
+    });
+    auto updatePythonMenu
+        = [this, runPython] { runPython->setEnabled(DocumentController::isSourceFile(m_document->currentFile())); };
+    connect(m_document, &DocumentController::aboutToOpen, this, updatePythonMenu);
+    updatePythonMenu();
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* aboutAction = help->addAction(tr("&About JitScope"), this, &MainWindow::about);
     aboutAction->setMenuRole(QAction::AboutRole);
@@ -292,6 +337,8 @@ void MainWindow::connectControllers()
     connect(documentJobs, &JobTrackerBase::busyChanged, m_busy, &QWidget::setVisible);
     connect(documentJobs, &JobTrackerBase::jobFinished, this, &MainWindow::maybeEmitIdle);
     connect(m_check->jobs(), &JobTrackerBase::jobFinished, this, &MainWindow::maybeEmitIdle);
+    connect(m_python->jobs(), &JobTrackerBase::jobFinished, this, &MainWindow::maybeEmitIdle);
+    connect(m_pythonView, &PythonView::statusMessage, this, &MainWindow::setStatus);
     connect(m_document, &DocumentController::aboutToOpen, this, &MainWindow::onAboutToOpen);
     connect(m_document, &DocumentController::aboutToReload, this, [this] {
         m_restoreView = currentView();
@@ -350,7 +397,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 bool MainWindow::isIdle() const
 {
-    return m_document->isIdle() && !m_check->isChecking();
+    return m_document->isIdle() && !m_check->isChecking() && !m_python->isRunning();
 }
 
 void MainWindow::maybeEmitIdle()
@@ -418,7 +465,28 @@ void MainWindow::runCheck(bool force)
         m_debug->dropDeferredCheck();
         m_debug->stop();
     }
+    if (force && m_pythonView->shownCall() >= 0) {
+        // Run Check on a recorded call of a file the built-in compiler cannot check: run the file again.
+        const FunctionInfo* fn = m_document->model().function(m_document->currentFunction());
+        if (!m_document->hasModel() || !fn || !fn->ok) {
+            m_pythonView->runWithConsent(false);
+            return;
+        }
+        m_pythonView->forgetShownCall();
+    }
     m_check->run(force);
+}
+
+void MainWindow::setPythonAllowed(bool allowed)
+{
+    m_pythonView->setAlwaysAllowed(allowed);
+}
+
+void MainWindow::setPythonInterpreter(const QString& python)
+{
+    PythonOptions options = m_python->options();
+    options.python = python;
+    m_python->setOptions(options);
 }
 
 void MainWindow::onCheckShown(const CheckJobResult& r)

@@ -18,6 +18,7 @@ class QAction;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QPlainTextEdit;
 class QProgressBar;
 class QTabWidget;
 class QTreeView;
@@ -26,6 +27,9 @@ namespace jitscope {
 
 class CompareWidget;
 class FindBar;
+class PythonBar;
+class PythonController;
+class PythonView;
 class FramesModel;
 class GraphScene;
 class GraphView;
@@ -131,6 +135,17 @@ public:
     bool exportView(const QString& path, QString* error = nullptr);
     static QStringList supportedSuffixes();
 
+    // Python (PythonController, shown by PythonView)
+    /// The bar above the source asking to run a .py file under Python, then showing the run.
+    PythonBar* pythonBar() const { return m_pythonBar; }
+    PythonController* python() const { return m_python; }
+    PythonView* pythonView() const { return m_pythonView; }
+    QPlainTextEdit* pythonOutput() const { return m_pythonOutput; }
+    /// Consent given on the command line (`jitscope --python`): .py files run under Python without asking.
+    void setPythonAllowed(bool allowed);
+    /// The interpreter to run .py files with (empty: $JITSCOPE_PYTHON, else /usr/bin/python3).
+    void setPythonInterpreter(const QString& python);
+
     // The debugger (DebugUiController)
     QAction* debugAction(DebugAction action) const { return m_debug->action(action); }
     DebugController* debugger() const { return m_debug->debugger(); }
@@ -211,6 +226,8 @@ private:
     CheckView* m_checkView = nullptr;
     DebugUiController* m_debug = nullptr;
     SelectionLinker* m_linker = nullptr;
+    PythonController* m_python = nullptr;
+    PythonView* m_pythonView = nullptr;
 
     QTabWidget* m_tabs = nullptr;
     GraphPage* m_script = nullptr;
@@ -219,6 +236,8 @@ private:
     ModelTreeModel* m_treeModel = nullptr;
     QTreeView* m_treeView = nullptr;
     SourceView* m_sourceView = nullptr;
+    PythonBar* m_pythonBar = nullptr;
+    QPlainTextEdit* m_pythonOutput = nullptr;
     WarningsModel* m_warningsModel = nullptr;
     QTreeView* m_warningsView = nullptr;
     InputSetsEditor* m_inputSets = nullptr;

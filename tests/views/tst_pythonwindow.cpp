@@ -1,0 +1,326 @@
+// The window with a .py file run under Python: consent asked once per file or folder and remembered, the recorded
+// calls, classes and functions in the Model tree, a recorded trace call's divergence shown with its cause at its
+// line, PyTorch's scripting error at its line, the file's output, and bad files (one that raises, one that never
+// ends) leaving the window up.
+
+#include "bridge/pythonrun.h"
+#include "comparewidget.h"
+#include "divergencemodel.h"
+#include "modeltreemodel.h"
+#include "pythonbar.h"
+#include "pythoncontroller.h"
+#include "pythonview.h"
+#include "sourceview.h"
+#include "windowtest.h"
+
+#include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QPlainTextEdit>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QToolButton>
+#include <QTreeView>
+
+using namespace jitscope;
+using namespace jitscope::test;
+
+namespace {
+
+QString pyFile(const char* name)
+{
+    return QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/python/") + QLatin1String(name);
+}
+
+/// Waits for the Python run and everything it starts (the recorded call's traces laid out).
+bool waitPython(MainWindow& window)
+{
+    QElapsedTimer timer;
+    timer.start();
+    while (timer.elapsed() < kJobTimeoutMs) {
+        if (!window.python()->isRunning() && window.isIdle())
+            return true;
+        QTest::qWait(20);
+    }
+    return false;
+}
+
+/// The rows under @p parent, as "name | details".
+QStringList rowsUnder(const ModelTreeModel* tree, const QModelIndex& parent)
+{
+    QStringList rows;
+    for (int r = 0; r < tree->rowCount(parent); ++r)
+        rows << tree->index(r, 0, parent).data().toString() + QStringLiteral(" | ")
+                + tree->index(r, 1, parent).data().toString();
+    return rows;
+}
+
+QModelIndex childNamed(const ModelTreeModel* tree, const QModelIndex& parent, const QString& name)
+{
+    for (int r = 0; r < tree->rowCount(parent); ++r)
+        if (tree->index(r, 0, parent).data().toString() == name)
+            return tree->index(r, 0, parent);
+    return {};
+}
+
+} // namespace
+
+class TestPythonWindow : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (!QFileInfo::exists(pythonInterpreter({})))
+            QSKIP("no Python interpreter");
+    }
+
+    void asksBeforeRunningAndRemembers()
+    {
+        // Two copies in a folder of their own, so that "Always for This Folder" is tested on a folder of its own.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString first = dir.filePath(QStringLiteral("first.py"));
+        const QString second = dir.filePath(QStringLiteral("second.py"));
+        QVERIFY(QFile::copy(pyFile("branch.py"), first));
+        QVERIFY(QFile::copy(pyFile("branch.py"), second));
+
+        MainWindow window;
+        QVERIFY(openAndWait(window, first));
+        // Nothing ran: the bar asks, and the window shows what the built-in compiler makes of the file.
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Asking);
+        QVERIFY(window.pythonBar()->isVisibleTo(&window));
+        QVERIFY(!window.python()->isRunning());
+        QVERIFY(!window.python()->hasResult());
+        QVERIFY(!window.treeModel()->hasPythonRun());
+        QVERIFY2(
+            window.pythonBar()->text().contains(QLatin1String("first.py")), qPrintable(window.pythonBar()->text()));
+
+        // Run with Python: this file only.
+        window.pythonBar()->runButton()->click();
+        QVERIFY(window.python()->isRunning());
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Running);
+        QVERIFY(waitPython(window));
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Done);
+        QVERIFY(window.treeModel()->hasPythonRun());
+
+        // The other file of the folder still asks; "Always for This Folder" runs it and every later one.
+        window.openFile(second);
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Asking);
+        window.pythonBar()->folderButton()->click();
+        QVERIFY(waitPython(window));
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Done);
+
+        // Both remembered: opening either runs at once.
+        for (const QString& path : { first, second }) {
+            window.openFile(path);
+            QVERIFY(window.python()->isRunning());
+            QVERIFY(waitPython(window));
+            QCOMPARE(window.pythonBar()->state(), PythonBar::State::Done);
+        }
+        // A file elsewhere still asks.
+        window.openFile(pyFile("raises.py"));
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Asking);
+        QVERIFY(!window.python()->isRunning());
+        // An archive has no bar.
+        window.openFile(QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/conv_block.pt"));
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Hidden);
+    }
+
+    void recordedCallsInTheTree()
+    {
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.openFile(pyFile("export_module.py"));
+        QVERIFY(waitPython(window));
+        const ModelTreeModel* tree = window.treeModel();
+        QAbstractItemModelTester tester(
+            const_cast<ModelTreeModel*>(tree), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QModelIndex python = tree->groupIndex(ModelTreeModel::ItemKind::PythonCall);
+        QVERIFY(python.isValid());
+        QCOMPARE(python.row(), 0);
+        QCOMPARE(python.data().toString(), QStringLiteral("Python"));
+
+        const QModelIndex calls = childNamed(tree, python, QStringLiteral("Recorded calls"));
+        QCOMPARE(rowsUnder(tree, calls),
+            QStringList({ QStringLiteral("torch.jit.script(MyModule.forward) | line 41 \u00b7 scripted"),
+                QStringLiteral("torch.jit.trace(MyModule.forward) | line 43 \u00b7 2 input sets \u00b7 diverged") }));
+        QCOMPARE(tree->index(1, 0, calls).data(ModelTreeModel::PythonCallRole).toInt(), 1);
+        QCOMPARE(tree->index(1, 0, calls).data(ModelTreeModel::SourceLineRole).toInt(), 43);
+
+        const QModelIndex module
+            = childNamed(tree, childNamed(tree, python, QStringLiteral("Classes")), QStringLiteral("MyModule"));
+        QVERIFY(module.isValid());
+        QCOMPARE(module.siblingAtColumn(1).data().toString(), QStringLiteral("instance model \u00b7 scripts"));
+        const QStringList members = rowsUnder(tree, module);
+        for (const char* expected :
+            { "forward | compiled (forward)", "another_forward | compiled (export) \u00b7 @torch.jit.export",
+                "helper | compiled (called from compiled code)", "show | not compiled \u00b7 @torch.jit.ignore",
+                "steps | int = 3", "scale | Final = 2" })
+            QVERIFY2(members.contains(QString::fromUtf8(expected)), qPrintable(members.join(QLatin1Char('\n'))));
+        QVERIFY2(std::any_of(members.cbegin(), members.cend(),
+                     [](const QString& m) {
+                         return m.startsWith(QLatin1String("unused_path |"))
+                             && m.contains(QLatin1String("@torch.jit.unused"));
+                     }),
+            qPrintable(members.join(QLatin1Char('\n'))));
+
+        // What the file printed.
+        QVERIFY2(window.pythonOutput()->toPlainText().contains(QLatin1String("tracing MyModule")),
+            qPrintable(window.pythonOutput()->toPlainText()));
+    }
+
+    void divergenceLinkedToItsLine()
+    {
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(pyFile("export_module.py"));
+        QVERIFY(waitPython(window));
+        // The trace call that diverged is shown: its traces, the Compare tab, the cause of each change.
+        QCOMPARE(window.pythonView()->shownCall(), 1);
+        QVERIFY(window.hasReport());
+        const CheckReport& report = window.report();
+        QVERIFY2(report.ok, qPrintable(report.error.toString()));
+        QCOMPARE(report.function, QStringLiteral("MyModule.forward"));
+        QCOMPARE(window.traceTabCount(), 2);
+        QVERIFY(!report.consistent);
+        QVERIFY(window.verdictText().contains(QLatin1String("diverged")));
+        QCOMPARE(window.currentView(), MainWindow::View::Compare);
+        DivergenceModel* model = window.compareWidget()->divergenceModel();
+        QVERIFY(model->rowCount() > 0);
+        bool loopCause = false;
+        for (int row = 0; row < model->rowCount(); ++row)
+            loopCause |= model->index(row, DivergenceModel::CauseColumn)
+                             .data()
+                             .toString()
+                             .startsWith(QLatin1String("loop at line 18 (`for i in range(x.size(0)):`) unrolled 3 "
+                                                       "times in trace 1 but 4 times in trace 2"));
+        QVERIFY(loopCause);
+        // The first divergence is current, and its line (the loop's body) marked in the source.
+        QCOMPARE(window.compareWidget()->divergenceView()->currentIndex().row(), 0);
+        QCOMPARE(window.sourceView()->highlightedLine(), 19);
+        // The tensor-to-bool TracerWarning at its line, in the panel and in the gutter.
+        QVERIFY(window.sourceView()->warningLines().contains(20));
+
+        // A relayout (another layout option) keeps the recorded call, not the built-in check of the file.
+        window.setGroupByModule(false);
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.pythonView()->shownCall(), 1);
+        // Run Check: the built-in compiler has no function of this file to check, so the file runs again.
+        window.runCheck(true);
+        QVERIFY(window.python()->isRunning());
+        QVERIFY(waitPython(window));
+        QCOMPARE(window.pythonView()->shownCall(), 1);
+        QCOMPARE(window.traceTabCount(), 2);
+    }
+
+    void functionCheckAndRecordedCall()
+    {
+        // branch.py's function compiles in the built-in front end too: Run Check checks it, and choosing the
+        // recorded call in the tree shows that again.
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setInitialInputSets({ QStringLiteral("f32[3]=ones"), QStringLiteral("f32[3]=zeros") });
+        window.openFile(pyFile("branch.py"));
+        QVERIFY(waitPython(window));
+        QCOMPARE(window.pythonView()->shownCall(), 0);
+        QCOMPARE(window.report().function, QStringLiteral("sign_scale"));
+        QCOMPARE(window.report().traces.at(1).inputs.toString(), QStringLiteral("f32[3]"));
+        window.runCheck(true);
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.pythonView()->shownCall(), -1);
+        QVERIFY(window.hasReport());
+        QCOMPARE(window.report().traces.at(1).inputs.toString(), QStringLiteral("f32[3]=zeros"));
+        // The call's row is still the current one: a click on it shows it again.
+        QTreeView* view = window.treeView();
+        const QModelIndex row = window.treeModel()->indexOfCall(0);
+        QCOMPARE(view->currentIndex(), row);
+        view->scrollTo(row);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(row).center());
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.pythonView()->shownCall(), 0);
+        QCOMPARE(window.report().traces.at(1).inputs.toString(), QStringLiteral("f32[3]"));
+    }
+
+    void scriptingErrorAtItsLine()
+    {
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.openFile(pyFile("traces_not_scripts.py"));
+        QVERIFY(waitPython(window));
+        const ModelTreeModel* tree = window.treeModel();
+        const QModelIndex python = tree->groupIndex(ModelTreeModel::ItemKind::PythonCall);
+        const QModelIndex module
+            = childNamed(tree, childNamed(tree, python, QStringLiteral("Classes")), QStringLiteral("MyModule"));
+        QVERIFY(module.isValid());
+        QVERIFY(module.data(ModelTreeModel::IsErrorRole).toBool());
+        QCOMPARE(module.siblingAtColumn(1).data().toString(), QStringLiteral("instance model \u00b7 does not script"));
+        const QModelIndex error = tree->index(0, 0, module);
+        QCOMPARE(error.data(ModelTreeModel::ItemKindRole).toInt(), int(ModelTreeModel::ItemKind::CompileError));
+        QVERIFY2(error.data().toString().startsWith(QLatin1String("Previous return statement returned a value of type "
+                                                                  "Tuple[Tensor, Tensor]")),
+            qPrintable(error.data().toString()));
+        QCOMPARE(error.data(ModelTreeModel::SourceLineRole).toInt(), 17);
+        // The script call's failure is what stopped the file: the bar says so, not that the file is broken.
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Done);
+        QVERIFY2(window.pythonBar()->text().contains(QLatin1String("torch.jit.script call at line 22 raised")),
+            qPrintable(window.pythonBar()->text()));
+        // The trace call before it traced: its report is shown.
+        QCOMPARE(window.pythonView()->shownCall(), 0);
+        QVERIFY(window.report().ok);
+    }
+
+    void fileThatRaises()
+    {
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.openFile(pyFile("raises.py"));
+        QVERIFY(waitPython(window));
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Failed);
+        const QString text = window.pythonBar()->text();
+        QVERIFY2(text.contains(QLatin1String("the file raised at line 5")), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("ValueError: shape (2, 3) is not supported")), qPrintable(text));
+        // The traceback is in the output panel, trimmed to the user's frames.
+        const QString output = window.pythonOutput()->toPlainText();
+        QVERIFY2(output.contains(QLatin1String("ValueError")), qPrintable(output));
+        QVERIFY2(!output.contains(QLatin1String("jitscope_bridge.py")), qPrintable(output));
+        // The error line is marked in the source.
+        QVERIFY(window.sourceView()->extraSelections().size() >= 1);
+    }
+
+    void endlessFileIsCanceled()
+    {
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.openFile(pyFile("endless.py"));
+        QTRY_VERIFY(window.python()->isRunning());
+        QTest::qWait(300);
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Running);
+        QElapsedTimer timer;
+        timer.start();
+        window.pythonBar()->cancelButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.python()->isRunning(), 5000);
+        // The child is killed within the bridge's 50 ms poll; the rest is the thread handing the result back.
+        QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Failed);
+        QVERIFY2(
+            window.pythonBar()->text().startsWith(QLatin1String("Canceled")), qPrintable(window.pythonBar()->text()));
+        // The window carries on: the next file opens and runs.
+        window.openFile(pyFile("branch.py"));
+        QVERIFY(waitPython(window));
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Done);
+        QCOMPARE(window.pythonView()->shownCall(), 0);
+    }
+};
+
+QTEST_MAIN(TestPythonWindow)
+#include "tst_pythonwindow.moc"

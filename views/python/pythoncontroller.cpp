@@ -1,0 +1,90 @@
+#include "pythoncontroller.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+
+namespace jitscope {
+
+QString PythonJobResult::verdict(int call) const
+{
+    if (call < 0 || call >= run.calls.size())
+        return {};
+    const PythonCall& c = run.calls[call];
+    if (c.api == QLatin1String("script"))
+        return c.ok ? QStringLiteral("scripted") : QStringLiteral("failed");
+    if (call >= reports.size() || !reports[call].ok)
+        return QStringLiteral("failed");
+    return reports[call].verdict();
+}
+
+int PythonJobResult::firstCallToShow() const
+{
+    int first = -1;
+    for (int k = 0; k < run.calls.size(); ++k) {
+        if (run.calls[k].api == QLatin1String("script") || k >= reports.size() || reports[k].traces.isEmpty())
+            continue;
+        if (first < 0)
+            first = k;
+        if (verdict(k) == QLatin1String("diverged"))
+            return k;
+    }
+    return first;
+}
+
+PythonController::PythonController(QObject* parent)
+    : QObject(parent)
+    , m_jobs(new JobTracker<PythonJobResult>(this))
+{ }
+
+void PythonController::run(const QString& path)
+{
+    m_path = path;
+    PythonOptions options = m_options;
+    auto work = [path, options](JobControl& control) mutable {
+        PythonJobResult r;
+        r.path = path;
+        QElapsedTimer timer;
+        timer.start();
+        options.cancel = control.cancelFlag();
+        r.run = runPythonFile(path, options);
+        QFile file(path);
+        if (file.open(QIODevice::ReadOnly))
+            r.source = QString::fromUtf8(file.readAll());
+        for (const PythonCall& call : r.run.calls) {
+            if (call.api == QLatin1String("script") || call.traces.isEmpty()) {
+                r.checks << PythonCheck();
+                r.reports << CheckReport();
+                continue;
+            }
+            r.checks << checkPythonCall(call, r.source);
+            r.reports << pythonCheckReport(r.run, call, r.checks.back());
+        }
+        r.elapsedMs = timer.elapsed();
+        r.canceled = control.canceled() || r.run.status == QLatin1String("cancelled");
+        return r;
+    };
+    m_jobs->start(std::move(work), [this](PythonJobResult& r) {
+        if (!r.canceled) {
+            m_result = r;
+            m_hasResult = true;
+        }
+        Q_EMIT finished(r);
+    });
+    Q_EMIT started(path, interpreter());
+}
+
+void PythonController::cancel()
+{
+    m_jobs->cancel();
+}
+
+void PythonController::clear()
+{
+    m_jobs->invalidate();
+    m_result = PythonJobResult();
+    m_hasResult = false;
+    m_path.clear();
+    Q_EMIT cleared();
+}
+
+} // namespace jitscope

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "bridge/pythoncheck.h"
+#include "bridge/pythonrun.h"
+#include "check/check.h"
+#include "jobtracker.h"
+
+#include <QObject>
+#include <QVector>
+
+namespace jitscope {
+
+/// What a Python run hands back to the GUI thread: what the file did under PyTorch, and each recorded trace call
+/// checked (its traces diffed and explained, and as a CheckReport the check views show).
+struct PythonJobResult
+{
+    QString path;
+    QString source; ///< the file's text when it ran
+    PythonRun run;
+    QVector<PythonCheck> checks; ///< one per PythonRun::calls entry (empty for script calls)
+    QVector<CheckReport> reports; ///< one per call; ok only for trace calls that recorded traces
+    qint64 elapsedMs = 0;
+    bool canceled = false;
+
+    /// "diverged", "consistent", "failed" or "scripted": what the call came to.
+    QString verdict(int call) const;
+    /// The recorded trace call to show first: the first that diverged, else the first trace call; -1 if none.
+    int firstCallToShow() const;
+};
+
+/// Runs a .py file under the system's PyTorch (the bridge, in a child process: never in the GUI process) off the
+/// GUI thread, cancelable within 50 ms, and keeps what it recorded for the open file. No widgets, no consent
+/// logic: call run() only once the user consented.
+class PythonController : public QObject
+{
+    Q_OBJECT
+public:
+    explicit PythonController(QObject* parent = nullptr);
+
+    /// The interpreter and bridge to use (PythonOptions::python / bridge; empty: the defaults).
+    void setOptions(const PythonOptions& options) { m_options = options; }
+    const PythonOptions& options() const { return m_options; }
+    QString interpreter() const { return pythonInterpreter(m_options); }
+
+    /// Runs @p path; an earlier run still going is canceled and its result dropped.
+    void run(const QString& path);
+    /// Kills the running child; finished() follows with canceled set.
+    void cancel();
+    /// Forgets the run (another file was opened) and drops any run still going.
+    void clear();
+
+    bool isRunning() const { return !m_jobs->isIdle(); }
+    bool hasResult() const { return m_hasResult; }
+    const PythonJobResult& result() const { return m_result; }
+    /// The file the last run() was for.
+    QString path() const { return m_path; }
+    JobTrackerBase* jobs() const { return m_jobs; }
+
+Q_SIGNALS:
+    void started(const QString& path, const QString& interpreter);
+    /// The run ended (result() holds it unless it was canceled).
+    void finished(const PythonJobResult& result);
+    void cleared();
+
+private:
+    PythonOptions m_options;
+    JobTracker<PythonJobResult>* m_jobs = nullptr;
+    PythonJobResult m_result;
+    bool m_hasResult = false;
+    QString m_path;
+};
+
+} // namespace jitscope
