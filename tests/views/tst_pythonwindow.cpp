@@ -6,6 +6,8 @@
 #include "bridge/pythonrun.h"
 #include "comparewidget.h"
 #include "divergencemodel.h"
+#include "graphitems.h"
+#include "graphscene.h"
 #include "modeltreemodel.h"
 #include "pythonbar.h"
 #include "pythoncontroller.h"
@@ -207,6 +209,14 @@ private Q_SLOTS:
         QCOMPARE(window.sourceView()->highlightedLine(), 19);
         // The tensor-to-bool TracerWarning at its line, in the panel and in the gutter.
         QVERIFY(window.sourceView()->warningLines().contains(20));
+        // The built-in compiler made nothing of the class: the Script tab shows PyTorch's script graph of forward.
+        QVERIFY(window.model().functions.isEmpty());
+        QCOMPARE(report.script.nodes.isEmpty(), false);
+        QVERIFY(window.scriptScene()->nodeItems().size() > 3);
+        bool loop = false;
+        for (NodeItem* item : window.scriptScene()->nodeItems())
+            loop |= report.script.node(item->nodeId()).kind == QLatin1String("prim::Loop");
+        QVERIFY2(loop || !window.scriptScene()->clusterItems().isEmpty(), "forward's loop is in the script graph");
 
         // A relayout (another layout option) keeps the recorded call, not the built-in check of the file.
         window.setGroupByModule(false);

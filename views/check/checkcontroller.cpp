@@ -116,6 +116,8 @@ void CheckController::start(const QString& function, const QVector<InputSet>& se
             const TraceResult& trace = r.report.traces.at(k);
             r.layouts.append(trace.ok ? layoutGraph(trace.graph, options) : GraphLayout());
         }
+        if (!external.isEmpty() && !r.report.script.nodes.isEmpty() && !control.canceled())
+            r.scriptLayout = layoutGraph(r.report.script, options);
         r.layoutMs = timer.elapsed();
         r.canceled = control.canceled();
         return r;
@@ -140,6 +142,7 @@ void CheckController::apply(const CheckJobResult& r)
         if (r.external.isEmpty() && r.report.ok && r.layouts.size() == r.report.traces.size())
             m_cache.insert(r.function, { r.setsKey, r.report, r.layoutKey, r.layouts });
         m_externalKey = r.external;
+        m_scriptLayout = r.scriptLayout;
         m_report = r.report;
         m_traceLayouts = r.layouts;
         m_hasReport = true;
@@ -152,6 +155,7 @@ void CheckController::reset(const QString& title, const QString& text, bool isEr
     m_jobs->invalidate();
     m_report = CheckReport();
     m_traceLayouts.clear();
+    m_scriptLayout = GraphLayout();
     m_hasReport = false;
     m_externalKey.clear();
     Q_EMIT cleared(title, text, isError);

@@ -21,6 +21,7 @@ struct CheckJobResult
     QString external; ///< showReport()'s key: a report made elsewhere (a recorded Python call), not a check
     CheckReport report;
     QVector<GraphLayout> layouts; ///< one per trace (empty for failed traces)
+    GraphLayout scriptLayout; ///< external reports: their script graph's (the document has none of it)
     bool canceled = false;
     qint64 checkMs = 0;
     qint64 layoutMs = 0;
@@ -55,6 +56,9 @@ public:
     bool hasReport() const { return m_hasReport; }
     const CheckReport& report() const { return m_report; }
     const QVector<GraphLayout>& traceLayouts() const { return m_traceLayouts; }
+    /// The layout of an external report's script graph (empty for a check of the document's function: the
+    /// document lays that out).
+    const GraphLayout& externalScriptLayout() const { return m_scriptLayout; }
     JobTrackerBase* jobs() const { return m_jobs; }
 
     /// Per-check timeout of the function's runs.
@@ -91,6 +95,7 @@ private:
     JobTracker<CheckJobResult>* m_jobs = nullptr;
     CheckReport m_report;
     QVector<GraphLayout> m_traceLayouts;
+    GraphLayout m_scriptLayout;
     bool m_hasReport = false;
     QString m_externalKey;
     QString m_externalFunction; ///< the document's function when showReport() was called

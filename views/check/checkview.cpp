@@ -234,7 +234,15 @@ void CheckView::showReport()
     }
 
     rebuildTraceTabs();
-    m_parts.compare->setReport(report, m_check->traceLayouts(), m_document->cachedLayout(report.function));
+    const bool external = !m_check->externalKey().isEmpty();
+    const GraphLayout scriptLayout
+        = external ? m_check->externalScriptLayout() : m_document->cachedLayout(report.function);
+    m_parts.compare->setReport(report, m_check->traceLayouts(), scriptLayout);
+    // A report made elsewhere (a recorded Python call) brings its own script graph: the Script tab shows it when
+    // the document shows none (a file the built-in compiler made nothing of).
+    if (external && m_document->shownFunction().isEmpty() && !report.script.nodes.isEmpty())
+        m_parts.script->showLayout(report.script, scriptLayout, tr("the script graph of %1").arg(report.function),
+            tr("%1's script graph is empty").arg(report.function));
     m_parts.warnings->setWarnings(report.warnings, setTexts);
     m_parts.warningsView->resizeColumnToContents(WarningsModel::KindColumn);
     m_parts.warningsView->resizeColumnToContents(WarningsModel::InputSetColumn);

@@ -109,7 +109,9 @@ Summary summarize(const PythonJobResult& r)
                           message);
         s.failed = true;
     }
-    s.html = ran + QStringLiteral(": ") + parts.join(QStringLiteral(", ")) + outcome + QStringLiteral(".");
+    s.html = ran + QStringLiteral(": ") + parts.join(QStringLiteral(", ")) + outcome;
+    if (!s.html.endsWith(QLatin1Char('.')) && !s.html.endsWith(QLatin1Char('!')))
+        s.html += QLatin1Char('.');
     s.toolTip = QObject::tr("Ran with %1").arg(run.python);
     if (!run.error.message.isEmpty())
         s.toolTip += QLatin1Char('\n') + run.error.toString();
