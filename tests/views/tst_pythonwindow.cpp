@@ -307,6 +307,51 @@ private Q_SLOTS:
         QVERIFY(window.sourceView()->extraSelections().size() >= 1);
     }
 
+    void badFilesLeaveTheWindowUp_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("state");
+        QTest::addColumn<QString>("bar"); ///< in the bar's text
+        QTest::addColumn<QString>("output"); ///< in the Python Output panel
+        QTest::addRow("raises") << "raises.py" << int(PythonBar::State::Failed)
+                                << "the file raised at line 5: ValueError: shape (2, 3) is not supported"
+                                << "ValueError: shape (2, 3) is not supported";
+        QTest::addRow("missing package")
+            << "missing_import.py" << int(PythonBar::State::Failed)
+            << "the file raised at line 2: ModuleNotFoundError: No module named 'jitscope_no_such_package'"
+            << "No module named 'jitscope_no_such_package'";
+        QTest::addRow("sys.exit") << "exits.py" << int(PythonBar::State::Failed) << "it called sys.exit(3)"
+                                  << "leaving early";
+        QTest::addRow("kills itself") << "kills_itself.py" << int(PythonBar::State::Failed)
+                                      << "kills_itself.py crashed: Python stopped abnormally (killed by a signal)"
+                                      << "[crashed:";
+        QTest::addRow("megabytes of output")
+            << "chatty.py" << int(PythonBar::State::Done) << "no torch.jit call recorded"
+            << "[output cut: only its first and last part are kept]";
+    }
+
+    void badFilesLeaveTheWindowUp()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, state);
+        QFETCH(QString, bar);
+        QFETCH(QString, output);
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.openFile(pyFile(qPrintable(file)));
+        QVERIFY(waitPython(window));
+        QCOMPARE(int(window.pythonBar()->state()), state);
+        QVERIFY2(window.pythonBar()->text().contains(bar), qPrintable(window.pythonBar()->text()));
+        const QString out = window.pythonOutput()->toPlainText();
+        QVERIFY2(out.contains(output), qPrintable(out.right(2000)));
+        // The output panel holds at most what the bridge keeps (head and tail), not megabytes.
+        QVERIFY(out.size() < 3 * (1 << 20));
+        // The window carries on: the next file runs.
+        window.openFile(pyFile("branch.py"));
+        QVERIFY(waitPython(window));
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Done);
+    }
+
     void endlessFileIsCanceled()
     {
         MainWindow window;

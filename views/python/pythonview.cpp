@@ -53,7 +53,10 @@ Summary summarize(const PythonJobResult& r)
         return s;
     }
     if (!run.ok) {
-        s.html = QObject::tr("<b>%1</b> could not run: %2").arg(file, run.error.message.toHtmlEscaped());
+        s.html = (run.status == QLatin1String("crashed") ? QObject::tr("<b>%1</b> crashed: %2")
+                : run.status == QLatin1String("timeout") ? QObject::tr("<b>%1</b> timed out: %2")
+                                                         : QObject::tr("<b>%1</b> could not run: %2"))
+                     .arg(file, run.error.message.toHtmlEscaped());
         s.toolTip = run.error.toString();
         s.failed = true;
         return s;
@@ -291,7 +294,10 @@ void PythonView::showOutput(const PythonJobResult& r)
     if (r.canceled)
         end = tr("canceled");
     else if (!r.run.ok)
-        end = tr("could not run: %1").arg(r.run.error.toString());
+        end = tr("%1: %2").arg(r.run.status == QLatin1String("crashed") || r.run.status == QLatin1String("timeout")
+                ? r.run.status
+                : tr("could not run"),
+            r.run.error.message);
     else if (r.run.status == QLatin1String("ok"))
         end = tr("finished in %1 s").arg(double(r.elapsedMs) / 1000.0, 0, 'f', 1);
     else if (r.run.status == QLatin1String("exit"))
