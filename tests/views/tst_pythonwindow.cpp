@@ -18,6 +18,7 @@
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
 #include <QPlainTextEdit>
+#include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QToolButton>
@@ -73,6 +74,7 @@ class TestPythonWindow : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true); // the recorded archives are copied to the cache folder
         if (!QFileInfo::exists(pythonInterpreter({})))
             QSKIP("no Python interpreter");
     }
@@ -259,6 +261,31 @@ private Q_SLOTS:
         QVERIFY(waitIdle(window));
         QCOMPARE(window.pythonView()->shownCall(), 0);
         QCOMPARE(window.report().traces.at(1).inputs.toString(), QStringLiteral("f32[3]"));
+    }
+
+    void recordedArchiveOpensForDebugging()
+    {
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.openFile(pyFile("export_module.py"));
+        QVERIFY(waitPython(window));
+        // What torch.jit.script(model) returned: an archive whose methods the built-in executor runs.
+        window.setInitialInputSets({ QStringLiteral("f32[3,4]") });
+        QVERIFY(window.pythonView()->openArchive(0));
+        QVERIFY(waitIdle(window));
+        QVERIFY2(window.hasModel(), qPrintable(window.lastError()));
+        QCOMPARE(window.model().kind, ModelInfo::Kind::Archive);
+        QVERIFY(window.currentFile().startsWith(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)));
+        const FunctionInfo* forward = window.model().function(QStringLiteral("forward"));
+        QVERIFY(forward && forward->ok);
+        QVERIFY(window.model().function(QStringLiteral("another_forward")));
+        // An archive has no Python bar, and the debugger steps through it.
+        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Hidden);
+        QSignalSpy paused(&window, &MainWindow::debugPaused);
+        window.debugCommand(DebugSession::Command::StepInto);
+        QVERIFY(paused.wait(kJobTimeoutMs));
+        QVERIFY(window.isDebugging());
+        window.stopDebugging();
     }
 
     void scriptingErrorAtItsLine()

@@ -8,9 +8,12 @@
 #include "sessionstore.h"
 #include "sourceview.h"
 
+#include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QMenu>
 #include <QPlainTextEdit>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTextCharFormat>
 #include <QTreeView>
@@ -171,6 +174,8 @@ PythonView::PythonView(const Parts& parts, DocumentController* document, CheckCo
     connect(m_check, &CheckController::cleared, this, reshow);
     // Canceled by the user: the check views show what the user asked for next.
     connect(m_check, &CheckController::canceling, this, &PythonView::forgetShownCall);
+    m_parts.treeView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_parts.treeView, &QWidget::customContextMenuRequested, this, &PythonView::showTreeMenu);
     m_parts.output->setReadOnly(true);
     m_parts.output->setPlaceholderText(tr("What a .py file prints when it runs with Python shows here."));
 }
@@ -262,6 +267,64 @@ void PythonView::showCall(int call)
         m_parts.treeView->setCurrentIndex(index);
     if (const int line = r.run.calls[call].location.line; line > 0)
         m_parts.source->highlightLine(line);
+}
+
+bool PythonView::openArchive(int index, bool module)
+{
+    if (!m_python->hasResult())
+        return false;
+    const PythonRun& run = m_python->result().run;
+    QString archive, what;
+    if (!module && index >= 0 && index < run.calls.size()) {
+        archive = run.calls[index].archive;
+        what = QStringLiteral("line%1.%2").arg(run.calls[index].location.line).arg(run.calls[index].target);
+    } else if (module && index >= 0 && index < run.modules.size()) {
+        archive = run.modules[index].archive;
+        what = run.modules[index].className;
+    }
+    if (archive.isEmpty() || run.folder.isEmpty())
+        return false;
+    const QString from = QDir(run.folder).filePath(archive);
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/recorded");
+    if (!QDir().mkpath(dir))
+        return false;
+    const QString to = QDir(dir).filePath(
+        QStringLiteral("%1.%2.pt").arg(QFileInfo(m_python->result().path).completeBaseName(), what));
+    QFile::remove(to);
+    if (!QFile::copy(from, to)) {
+        Q_EMIT statusMessage(tr("Cannot copy the recorded archive to %1").arg(to));
+        return false;
+    }
+    m_document->open(to);
+    return true;
+}
+
+void PythonView::showTreeMenu(const QPoint& pos)
+{
+    const QModelIndex index = m_parts.treeView->indexAt(pos);
+    if (!index.isValid() || !m_python->hasResult())
+        return;
+    const PythonRun& run = m_python->result().run;
+    const auto kind = ModelTreeModel::ItemKind(index.data(ModelTreeModel::ItemKindRole).toInt());
+    QMenu menu;
+    if (kind == ModelTreeModel::ItemKind::PythonCall) {
+        const int call = index.data(ModelTreeModel::PythonCallRole).toInt();
+        menu.addAction(tr("Show in the Check Views"), this, [this, call] { showCall(call); })
+            ->setEnabled(
+                call < m_python->result().reports.size() && !m_python->result().reports[call].traces.isEmpty());
+        QAction* open
+            = menu.addAction(tr("Open the Result as an Archive (Debug It)"), this, [this, call] { openArchive(call); });
+        open->setEnabled(call >= 0 && call < run.calls.size() && !run.calls[call].archive.isEmpty());
+    } else if (kind == ModelTreeModel::ItemKind::PythonClass) {
+        const QString name = index.data().toString();
+        for (int k = 0; k < run.modules.size(); ++k)
+            if (run.modules[k].className == name)
+                menu.addAction(tr("Open the Scripted Module as an Archive (Debug It)"), this,
+                        [this, k] { openArchive(k, true); })
+                    ->setEnabled(!run.modules[k].archive.isEmpty());
+    }
+    if (!menu.isEmpty())
+        menu.exec(m_parts.treeView->viewport()->mapToGlobal(pos));
 }
 
 int PythonView::shownCall() const

@@ -48,6 +48,10 @@ public:
     void runWithConsent(bool folder);
     /// Shows recorded call @p call (an index into PythonRun::calls) in the check views.
     void showCall(int call);
+    /// Opens what recorded call @p call returned (or, with @p module, what scripting class @p call of
+    /// PythonRun::modules gave), saved by torch.jit.save, as the document: an archive the built-in executor and
+    /// the debugger run. The archive is copied out of the run's temporary folder first. False when there is none.
+    bool openArchive(int call, bool module = false);
     /// The call shown in the check views, or -1.
     int shownCall() const;
     /// The check views show the current function's own check from now on (Run Check, a function chosen), not a
@@ -67,6 +71,7 @@ private:
     void showOutput(const PythonJobResult& result);
     void applyErrorLines();
     void expandTree();
+    void showTreeMenu(const QPoint& pos);
 
     Parts m_parts;
     DocumentController* m_document = nullptr;
