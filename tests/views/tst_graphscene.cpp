@@ -4,8 +4,12 @@
 #include "ir/irgraph.h"
 #include "layout/graphlayout.h"
 
+#include <QImage>
+#include <QPainter>
 #include <QSet>
 #include <QSignalSpy>
+#include <QStyleOptionGraphicsItem>
+#include <QtMath>
 #include <QtTest>
 
 using namespace jitscope;
@@ -141,6 +145,48 @@ private Q_SLOTS:
         QCOMPARE(scene.displayedNode(-1), -1);
     }
 
+    void levelOfDetailDrawsPlainBoxes_data()
+    {
+        QTest::addColumn<double>("scale");
+        QTest::addColumn<bool>("plain");
+        QTest::addRow("whole graph small (10%)") << 0.1 << true;
+        QTest::addRow("readable (100%)") << 1.0 << false;
+    }
+
+    void levelOfDetailDrawsPlainBoxes()
+    {
+        QFETCH(double, scale);
+        QFETCH(bool, plain);
+        LayoutNode node;
+        node.nodeId = 1;
+        node.title = QStringLiteral("aten::convolution");
+        node.details = { QStringLiteral("stride=[2, 2]"), QStringLiteral("padding=[3, 3]") };
+        node.category = OpCategory::ConvLinear;
+        node.box = QRectF(-200, -60, 400, 120);
+        NodeItem item(node, 0);
+        // Drawn at @p scale into an image big enough for the box at that scale; count the colours inside it.
+        const QSize size(qCeil(420 * scale) + 4, qCeil(140 * scale) + 4);
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        painter.translate(size.width() / 2.0, size.height() / 2.0);
+        painter.scale(scale, scale);
+        QStyleOptionGraphicsItem option;
+        option.exposedRect = item.boundingRect();
+        item.paint(&painter, &option, nullptr);
+        painter.end();
+        QSet<QRgb> colours;
+        const QRect inside(QPointF(size.width() / 2.0 - 150 * scale, size.height() / 2.0 - 40 * scale).toPoint(),
+            QSizeF(300 * scale, 80 * scale).toSize());
+        for (int y = inside.top(); y <= inside.bottom(); ++y)
+            for (int x = inside.left(); x <= inside.right(); ++x)
+                colours.insert(image.pixel(x, y));
+        if (plain)
+            QCOMPARE(colours.size(), 1); // the fill, no text
+        else
+            QVERIFY2(colours.size() > 4, qPrintable(QString::number(colours.size()))); // text over the fill
+    }
+
     void itemCounts()
     {
         GraphScene scene;
@@ -172,7 +218,9 @@ private Q_SLOTS:
             QVERIFY(qAbs(item->sceneBoundingRect().center().x() - box.center().x()) < 3);
             QVERIFY(item->shape().boundingRect().width() >= box.width() - 0.5);
             QVERIFY(item->flags() & QGraphicsItem::ItemIsSelectable);
-            QCOMPARE(item->cacheMode(), QGraphicsItem::DeviceCoordinateCache);
+            // Drawn directly, not through a cached pixmap per item: zoomed out, a box is a plain rectangle
+            // (levelOfDetailDrawsPlainBoxes), cheaper to draw than thousands of cached pixmaps are to make.
+            QCOMPARE(item->cacheMode(), QGraphicsItem::NoCache);
         }
         QCOMPARE(scene.nodeItem(12345), nullptr);
         QVERIFY(scene.sceneRect().contains(scene.contentsRect()));

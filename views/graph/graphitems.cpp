@@ -2,6 +2,7 @@
 
 #include <QFontDatabase>
 #include <QFontMetricsF>
+#include <QHash>
 #include <QPainter>
 #include <QPainterPathStroker>
 #include <QStyleOptionGraphicsItem>
@@ -68,6 +69,52 @@ qreal levelOfDetail(const QStyleOptionGraphicsItem* option, const QPainter* pain
 {
     return option ? option->levelOfDetailFromTransform(painter->worldTransform()) : 1.0;
 }
+
+/// Below this level of detail a box is a plain filled rectangle and an edge a plain line: at that size the text and
+/// the rounded, antialiased outlines are a few pixels that nobody reads, and drawing them is what makes a zoomed-out
+/// graph of thousands of boxes slow to paint.
+constexpr qreal kPlainLevelOfDetail = 0.2;
+
+/// Text metrics of the few fonts the items use, cached (GUI thread only): a graph's titles and shape labels repeat
+/// (the same op kinds, the same shapes), and shaping each again is what building a big scene spends its time on.
+class TextMetrics
+{
+public:
+    static qreal width(const QFont& font, const QString& text)
+    {
+        QHash<QString, qreal>& cache = instance().m_widths[keyOf(font)];
+        if (cache.size() > 50000)
+            cache.clear();
+        auto it = cache.constFind(text);
+        if (it != cache.constEnd())
+            return *it;
+        const qreal w = QFontMetricsF(font).horizontalAdvance(text);
+        cache.insert(text, w);
+        return w;
+    }
+    static qreal height(const QFont& font)
+    {
+        QHash<int, qreal>& cache = instance().m_heights;
+        const int key = keyOf(font);
+        auto it = cache.constFind(key);
+        if (it != cache.constEnd())
+            return *it;
+        const qreal h = QFontMetricsF(font).height();
+        cache.insert(key, h);
+        return h;
+    }
+
+private:
+    static TextMetrics& instance()
+    {
+        static TextMetrics metrics;
+        return metrics;
+    }
+    /// The items' fonts differ in pixel size and weight only (pixelFont()).
+    static int keyOf(const QFont& font) { return font.pixelSize() * 2 + (font.bold() ? 1 : 0); }
+    QHash<int, QHash<QString, qreal>> m_widths;
+    QHash<int, qreal> m_heights;
+};
 
 // Where the ray from @p from along @p dir leaves/enters @p box, or @p from when it misses.
 QPointF rayHitsBox(QPointF from, QPointF dir, const QRectF& box)
@@ -221,7 +268,7 @@ NodeItem::NodeItem(const LayoutNode& node, int layoutIndex, double fontSize)
 
     setFlag(ItemIsSelectable);
     setAcceptHoverEvents(true);
-    setCacheMode(DeviceCoordinateCache);
+    setCacheMode(NoCache);
     setCursor(Qt::PointingHandCursor);
     setZValue(10);
 }
@@ -231,13 +278,12 @@ void NodeItem::fitFonts()
 {
     const qreal availableWidth = m_rect.width() - 2 * kNodePadding;
     const int minTitle = qMax(6, m_titleFont.pixelSize() - 2);
-    while (m_titleFont.pixelSize() > minTitle && QFontMetricsF(m_titleFont).horizontalAdvance(m_title) > availableWidth)
+    while (m_titleFont.pixelSize() > minTitle && TextMetrics::width(m_titleFont, m_title) > availableWidth)
         m_titleFont.setPixelSize(m_titleFont.pixelSize() - 1);
 
     const qreal available = m_rect.height() - 2 * kNodePadding + 2;
     for (int i = 0; i < 6; ++i) {
-        const qreal needed
-            = QFontMetricsF(m_titleFont).height() + m_details.size() * QFontMetricsF(m_detailFont).height();
+        const qreal needed = TextMetrics::height(m_titleFont) + m_details.size() * TextMetrics::height(m_detailFont);
         if (needed <= available || m_detailFont.pixelSize() <= 6)
             return;
         m_titleFont.setPixelSize(m_titleFont.pixelSize() - 1);
@@ -337,9 +383,16 @@ QPainterPath NodeItem::shape() const
 
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
+    const qreal lod = levelOfDetail(option, painter);
+    if (lod < kPlainLevelOfDetail && !m_linked && !m_current && !isSelected()) {
+        // The whole graph small: a plain box in its category's (or its diff status's) colour.
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(themedFill(m_status == DiffStatus::Unchanged ? m_fill : diffStatusFill(m_status)));
+        painter->drawRect(m_rect);
+        return;
+    }
     painter->setRenderHint(QPainter::Antialiasing);
     const qreal radius = m_role == LayoutNode::Role::Node ? kNodeRadius : qMin(m_rect.height() / 2, 14.0);
-    const qreal lod = levelOfDetail(option, painter);
 
     if (m_linked) {
         QColor halo = kSelectionColor;
@@ -531,21 +584,19 @@ EdgeItem::EdgeItem(const LayoutEdge& edge, int edgeIndex, const QRectF& targetBo
     }
 
     if (!m_label.isEmpty() && m_labelPos.isNull() && !m_path.isEmpty())
-        m_labelPos
-            = m_path.pointAtPercent(0.5) + QPointF(QFontMetricsF(m_labelFont).horizontalAdvance(m_label) / 2 + 4, 0);
+        m_labelPos = m_path.pointAtPercent(0.5) + QPointF(TextMetrics::width(m_labelFont, m_label) / 2 + 4, 0);
 
     m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-3, -3, 3, 3);
     if (!m_label.isEmpty())
         m_bounds = m_bounds.united(labelRect().adjusted(-2, -2, 2, 2));
 
-    setCacheMode(DeviceCoordinateCache);
+    setCacheMode(NoCache);
     setZValue(5);
 }
 
 QRectF EdgeItem::labelRect() const
 {
-    const QFontMetricsF metrics(m_labelFont);
-    const QSizeF size(metrics.horizontalAdvance(m_label) + 2, metrics.height());
+    const QSizeF size(TextMetrics::width(m_labelFont, m_label) + 2, TextMetrics::height(m_labelFont));
     return QRectF(m_labelPos - QPointF(size.width() / 2, size.height() / 2), size);
 }
 
@@ -584,8 +635,13 @@ QPainterPath EdgeItem::shape() const
 
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
-    painter->setRenderHint(QPainter::Antialiasing);
     const QColor color = m_highlighted ? kSelectionColor : edgeColor();
+    if (!m_highlighted && levelOfDetail(option, painter) < kPlainLevelOfDetail) {
+        painter->setPen(QPen(color, 0));
+        painter->drawPath(m_path);
+        return;
+    }
+    painter->setRenderHint(QPainter::Antialiasing);
     painter->setPen(QPen(color, m_highlighted ? 2.0 : 1.2, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
     painter->setBrush(Qt::NoBrush);
     painter->drawPath(m_path);
@@ -614,7 +670,7 @@ ClusterItem::ClusterItem(const LayoutCluster& cluster, int clusterIndex, Kind ki
     , m_rect(cluster.box)
     , m_font(pixelFont(qRound(fontSize), true))
 {
-    setCacheMode(DeviceCoordinateCache);
+    setCacheMode(NoCache);
     // Outer blocks below inner ones, all below edges and nodes.
     setZValue(-100 + depth);
 }

@@ -1,6 +1,8 @@
 #include "graphscene.h"
 
+#include <QGraphicsSceneHelpEvent>
 #include <QGraphicsSceneMouseEvent>
+#include <QToolTip>
 
 #include "graphitems.h"
 
@@ -78,7 +80,6 @@ void GraphScene::removeAllItems()
     m_clusters.clear();
     m_nodeById.clear();
     m_shownBy.clear();
-    m_baseToolTips.clear();
     m_graph = IrGraph();
     m_consumers.clear();
     m_statuses.clear();
@@ -101,6 +102,7 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
             m_consumers[input].append(node.id);
     }
     const double fontSize = LayoutOptions().fontSize;
+    QRectF itemBounds;
 
     // Depth of each cluster from its parent chain; the layout lists parents before children but do not rely on it.
     QVector<int> depth(layout.clusters.size(), 0);
@@ -131,6 +133,7 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
         }
         addItem(item);
         m_clusters.append(item);
+        itemBounds = itemBounds.united(item->boundingRect());
     }
 
     for (int i = 0; i < layout.nodes.size(); ++i) {
@@ -141,24 +144,13 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
             item->setData(FoldNodeKey, node.nodeId);
         if (node.role == LayoutNode::Role::Module)
             item->setData(FoldModuleKey, node.module);
-        if (node.nodeId >= 0 && node.nodeId < graph.nodes.size()) {
-            QString tip = graph.nodeLine(node.nodeId, true).toHtmlEscaped();
-            const QString& scope = graph.node(node.nodeId).scope;
-            if (!scope.isEmpty())
-                tip += QLatin1String("<br/><i>scope: ") + scope.toHtmlEscaped() + QLatin1String("</i>");
-            item->setToolTip(QLatin1String("<pre style='white-space:pre-wrap'>") + tip + QLatin1String("</pre>"));
-            m_baseToolTips.insert(item, item->toolTip());
+        // Tooltips are made when asked for (helpEvent()): on a graph of thousands of boxes, printing every node's
+        // line up front is a good part of building the scene.
+        if (node.nodeId >= 0 && node.nodeId < graph.nodes.size())
             m_nodeById.insert(node.nodeId, item);
-        } else {
-            const QVector<int>& ids
-                = node.role == LayoutNode::Role::GraphOutputs ? graph.top.outputs : graph.top.inputs;
-            QStringList lines;
-            for (int id : ids)
-                lines << valueDescription(graph, id);
-            item->setToolTip(lines.join(QLatin1Char('\n')));
-        }
         addItem(item);
         m_nodes.append(item);
+        itemBounds = itemBounds.united(item->mapRectToScene(item->boundingRect()));
     }
 
     // Which box shows each node that has none of its own: the layout knows (a folded loop, a folded constant).
@@ -175,16 +167,14 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
         const QRectF target
             = edge.toNode >= 0 && edge.toNode < layout.nodes.size() ? layout.nodes.at(edge.toNode).box : QRectF();
         auto* item = new EdgeItem(edge, i, target, fontSize);
-        item->setToolTip(valueDescription(graph, edge.valueId));
+        item->setData(ValueKey, edge.valueId); // its tooltip, when asked for (helpEvent())
         addItem(item);
         m_edges.append(item);
+        itemBounds = itemBounds.united(item->boundingRect());
     }
 
-    m_contentsRect = layout.bounds;
-    if (!m_contentsRect.isValid())
-        m_contentsRect = itemsBoundingRect();
-    else
-        m_contentsRect = m_contentsRect.united(itemsBoundingRect());
+    // The items' bounds as they were made: itemsBoundingRect() would ask every item of a big graph again.
+    m_contentsRect = layout.bounds.isValid() ? layout.bounds.united(itemBounds) : itemBounds;
     setSceneRect(m_contentsRect.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
     if (m_dimUnchanged)
         updateDimming();
@@ -346,11 +336,50 @@ void GraphScene::setNodeWarnings(const QHash<int, QString>& messages)
             continue;
         const QString message = m_warnings.value(item->nodeId());
         item->setWarning(message);
-        QString tip = m_baseToolTips.value(item);
-        if (!message.isEmpty())
-            tip += QStringLiteral("<p><b>\u26a0 ") + message.toHtmlEscaped() + QLatin1String("</b></p>");
-        item->setToolTip(tip);
+        // Warned boxes carry their tooltip; the others get theirs when hovered.
+        item->setToolTip(message.isEmpty() ? QString() : nodeToolTip(item));
     }
+}
+
+QString GraphScene::nodeToolTip(const NodeItem* item) const
+{
+    const int id = item->nodeId();
+    if (id < 0 || id >= m_graph.nodes.size()) {
+        const QVector<int>& ids
+            = item->role() == LayoutNode::Role::GraphOutputs ? m_graph.top.outputs : m_graph.top.inputs;
+        QStringList lines;
+        for (int v : ids)
+            lines << valueDescription(m_graph, v);
+        return lines.join(QLatin1Char('\n'));
+    }
+    QString tip = m_graph.nodeLine(id, true).toHtmlEscaped();
+    const QString& scope = m_graph.node(id).scope;
+    if (!scope.isEmpty())
+        tip += QLatin1String("<br/><i>scope: ") + scope.toHtmlEscaped() + QLatin1String("</i>");
+    tip = QLatin1String("<pre style='white-space:pre-wrap'>") + tip + QLatin1String("</pre>");
+    const QString message = m_warnings.value(id);
+    if (!message.isEmpty())
+        tip += QStringLiteral("<p><b>\u26a0 ") + message.toHtmlEscaped() + QLatin1String("</b></p>");
+    return tip;
+}
+
+void GraphScene::helpEvent(QGraphicsSceneHelpEvent* event)
+{
+    const QList<QGraphicsItem*> under = items(event->scenePos(), Qt::IntersectsItemShape, Qt::DescendingOrder);
+    if (!under.isEmpty() && under.first()->type() == NodeItem::Type) {
+        const auto* node = static_cast<const NodeItem*>(under.first());
+        const QString tip = node->toolTip().isEmpty() ? nodeToolTip(node) : node->toolTip();
+        QToolTip::showText(event->screenPos(), tip, event->widget());
+        event->accept();
+        return;
+    }
+    if (!under.isEmpty() && under.first()->type() == EdgeItem::Type && under.first()->toolTip().isEmpty()) {
+        QToolTip::showText(
+            event->screenPos(), valueDescription(m_graph, under.first()->data(ValueKey).toInt()), event->widget());
+        event->accept();
+        return;
+    }
+    QGraphicsScene::helpEvent(event);
 }
 
 void GraphScene::onSelectionChanged()

@@ -74,6 +74,9 @@ public:
     void setNodeWarnings(const QHash<int, QString>& messages);
     QList<int> warnedNodes() const { return m_warnings.keys(); }
 
+    /// The tooltip of a node's box: its line as libtorch prints it, its module scope, its warning.
+    QString nodeToolTip(const NodeItem* item) const;
+
     /// Bounds of the graph (or message) without the scene margin.
     QRectF contentsRect() const { return m_contentsRect; }
     /// The op categories of the shown nodes, in OpCategory order (for a legend).
@@ -89,9 +92,10 @@ Q_SIGNALS:
 
 protected:
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
+    void helpEvent(QGraphicsSceneHelpEvent* event) override;
 
 private:
-    enum DataKey { FoldNodeKey = 0x4a53, FoldModuleKey };
+    enum DataKey { FoldNodeKey = 0x4a53, FoldModuleKey, ValueKey };
     void onSelectionChanged();
     void removeAllItems();
     void updateDimming();
@@ -101,7 +105,6 @@ private:
     QList<ClusterItem*> m_clusters;
     QHash<int, NodeItem*> m_nodeById;
     QHash<int, int> m_shownBy; ///< node id -> id of the node whose box shows it (GraphLayout::boxOfNode)
-    QHash<NodeItem*, QString> m_baseToolTips;
     IrGraph m_graph;
     QHash<int, QVector<int>> m_consumers; ///< value id -> nodes using it
     QHash<int, DiffStatus> m_statuses;
