@@ -2,6 +2,7 @@
 
 #include "graphitems.h"
 #include "graphscene.h"
+#include "minimap.h"
 
 #include <QContextMenuEvent>
 #include <QDragEnterEvent>
@@ -35,6 +36,7 @@ GraphView::GraphView(QWidget* parent)
     setFrameShape(QFrame::NoFrame);
     setBackgroundBrush(graphBackgroundColor());
     setFocusPolicy(Qt::StrongFocus);
+    m_miniMap = new MiniMap(this);
 }
 
 GraphScene* GraphView::graphScene() const
@@ -124,6 +126,12 @@ void GraphView::showMessage()
 
 void GraphView::frame(Refit how)
 {
+    // Whatever the framing comes to, the minimap follows (shown when the graph does not fit).
+    struct PlaceMiniMap
+    {
+        MiniMap* map;
+        ~PlaceMiniMap() { map->updatePlacement(); }
+    } place { m_miniMap };
     m_refit = m_refitOnResize ? how : Refit::None;
     const QRectF rect = framedRect(this);
     if (rect.isEmpty() || viewport()->width() < 10 || viewport()->height() < 10)
@@ -152,6 +160,7 @@ void GraphView::resizeEvent(QResizeEvent* event)
     QGraphicsView::resizeEvent(event);
     if (m_refit != Refit::None)
         frame(m_refit);
+    m_miniMap->updatePlacement();
 }
 
 void GraphView::mousePressEvent(QMouseEvent* event)

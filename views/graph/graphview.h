@@ -5,6 +5,7 @@
 namespace jitscope {
 
 class GraphScene;
+class MiniMap;
 
 /// A view on a GraphScene: Ctrl+wheel zooms about the cursor, the wheel scrolls, dragging the background pans
 /// and a click still selects. Ctrl+plus/minus zoom, Ctrl+0 fits the graph.
@@ -30,6 +31,8 @@ public:
     /// After showGraph(), fitGraph() or showMessage() the view keeps that framing when it is resized (and when a
     /// hidden tab is first shown) until the user zooms, scrolls or pans. On by default.
     void setRefitOnResize(bool refit);
+    /// The whole graph small in the bottom-right corner while it does not fit the view.
+    MiniMap* miniMap() const { return m_miniMap; }
     bool isAutoFramed() const { return m_refit != Refit::None; }
 
 public Q_SLOTS:
@@ -66,6 +69,7 @@ private:
     void applyZoom(double zoom);
     void frame(Refit how);
 
+    MiniMap* m_miniMap = nullptr;
     Refit m_refit = Refit::None;
     bool m_refitOnResize = true;
 };

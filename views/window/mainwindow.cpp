@@ -9,6 +9,7 @@
 #include "inputsetseditor.h"
 #include "inputsetsmodel.h"
 #include "legendbar.h"
+#include "minimap.h"
 #include "modeltreemodel.h"
 #include "nodeinspector.h"
 #include "pythonbar.h"
@@ -272,6 +273,11 @@ void MainWindow::createActions()
     legend->setCheckable(true);
     legend->setChecked(true);
     connect(legend, &QAction::toggled, m_script->legend(), &QWidget::setVisible);
+    QAction* miniMap = view->addAction(tr("Show &Minimap"));
+    miniMap->setCheckable(true);
+    miniMap->setChecked(MiniMap::isEnabledEverywhere());
+    miniMap->setStatusTip(tr("The whole graph small in a corner while it does not fit the view"));
+    connect(miniMap, &QAction::toggled, this, &MiniMap::setEnabledEverywhere);
     m_darkAction = view->addAction(tr("&Dark Theme"));
     m_darkAction->setCheckable(true);
     connect(m_darkAction, &QAction::toggled, this, &MainWindow::setDarkTheme);
