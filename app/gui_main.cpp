@@ -1,4 +1,4 @@
-// The JitScope GUI: jitscope [FILE] [--fn NAME] [--view script|trace|compare|live] [--python[=PATH]]
+// The JitScope GUI: jitscope [FILE] [--fn NAME] [--view script|trace|compare|live] [--python[=PATH]] [--unfold-all]
 //                   [--screenshot OUT.png] [--theme light|dark] [--debug-steps N [--debug-trace] [--break LINE ...]]
 
 #include "mainwindow.h"
@@ -160,6 +160,10 @@ int main(int argc, char* argv[])
         QStringLiteral("Run .py files under Python without asking (--python=PATH: with that interpreter; default "
                        "$JITSCOPE_PYTHON, else /usr/bin/python3). Running a file runs its code."));
     parser.addOption(pythonOption);
+    const QCommandLineOption unfoldAllOption(QStringLiteral("unfold-all"),
+        QStringLiteral("Open with every module unfolded, however big the model (no overview); with --screenshot, the "
+                       "PNG is written once that graph is painted."));
+    parser.addOption(unfoldAllOption);
     // --python=PATH, as jitscope-cli takes it: QCommandLineParser has no options with an optional value.
     QStringList arguments = QApplication::arguments();
     QString pythonPath;
@@ -233,6 +237,7 @@ int main(int argc, char* argv[])
     if (view)
         window.setStartView(*view);
     window.setPythonAllowed(parser.isSet(pythonOption));
+    window.setUnfoldAllOnOpen(parser.isSet(unfoldAllOption));
     if (!pythonPath.isEmpty())
         window.setPythonInterpreter(pythonPath);
     window.show();

@@ -312,6 +312,25 @@ private Q_SLOTS:
         QCOMPARE(window.foldedModules(), QStringList { QStringLiteral("out") });
     }
 
+    void unfoldAllOnOpen()
+    {
+        // The same "big" model as above, opened as `jitscope --unfold-all` opens it: every op drawn at once.
+        MainWindow window;
+        window.setOverviewLimits(5, 20);
+        window.setUnfoldAllOnOpen(true);
+        QVERIFY(openAndWait(window, QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/dense_residual.pt")));
+        QVERIFY(window.groupsByModule());
+        QVERIFY(window.foldedModules().isEmpty());
+        int modules = 0, ops = 0;
+        for (const NodeItem* n : window.scriptScene()->nodeItems()) {
+            modules += n->role() == LayoutNode::Role::Module;
+            ops += n->role() == LayoutNode::Role::Node;
+        }
+        QCOMPARE(modules, 0);
+        QVERIFY(ops > 5);
+        QVERIFY(!window.statusText().contains(QLatin1String("folded for an overview")));
+    }
+
     void suggestedInputSetForAnArchive()
     {
         MainWindow window;

@@ -154,7 +154,7 @@ void DocumentController::open(const QString& path, const QString& functionName)
     LoadOptions loadOptions;
     // Submodule code only shows up in the caller's graph once the calls are inlined.
     loadOptions.inlineCalls = layoutOptions.groupByModule;
-    startJob([absolute, functionName, layoutOptions, loadOptions, limits = m_overviewLimits](JobControl& control) {
+    startJob([absolute, functionName, layoutOptions, loadOptions, limits = overviewLimits()](JobControl& control) {
         return loadJob(absolute, functionName, layoutOptions, loadOptions, limits, control);
     });
 }
@@ -245,7 +245,7 @@ void DocumentController::showFunction(const QString& name)
     if (options.groupByModule && !fn->inlined)
         toInline = *fn;
     startJob([graph = fn->graph, toInline, handle = m_model.handle, name, options, key, firstShown,
-                 limits = m_overviewLimits](JobControl&) mutable {
+                 limits = overviewLimits()](JobControl&) mutable {
         DocumentJob r;
         r.kind = DocumentJob::Kind::Layout;
         r.functionName = name;

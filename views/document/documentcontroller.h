@@ -11,6 +11,7 @@
 #include <QPoint>
 #include <QSet>
 
+#include <limits>
 #include <optional>
 
 class QFileSystemWatcher;
@@ -66,6 +67,9 @@ public:
     QStringList foldedModules() const;
     /// A model grouped by module with more than @p bigBoxes boxes opens folded to at most @p overviewBoxes.
     void setOverviewLimits(int bigBoxes, int overviewBoxes) { m_overviewLimits = QPoint(bigBoxes, overviewBoxes); }
+    /// Every model opens with all its modules unfolded, however big (`jitscope --unfold-all`).
+    void setUnfoldAllOnOpen(bool unfold) { m_unfoldAllOnOpen = unfold; }
+    bool unfoldsAllOnOpen() const { return m_unfoldAllOnOpen; }
 
     void setFoldConstants(bool fold) { m_foldConstants = fold; }
     void setShowBlocks(bool show) { m_showBlocks = show; }
@@ -143,6 +147,12 @@ private:
     QSet<int> m_foldedNodes; ///< loops and ifs of the shown function drawn folded
     QSet<QString> m_foldedModules; ///< submodules drawn as one box (with Group by Module)
     QPoint m_overviewLimits { 800, 250 };
+    bool m_unfoldAllOnOpen = false;
+    QPoint overviewLimits() const
+    {
+        return m_unfoldAllOnOpen ? QPoint(std::numeric_limits<int>::max(), std::numeric_limits<int>::max())
+                                 : m_overviewLimits;
+    }
     bool m_foldConstants = LayoutOptions().foldConstants;
     bool m_showBlocks = LayoutOptions().showBlocks;
     bool m_groupByModule = false;

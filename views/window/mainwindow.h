@@ -131,6 +131,8 @@ public:
     void unfoldAllModules() { m_document->unfoldAllModules(); }
     /// A model grouped by module with more than @p bigBoxes boxes opens folded to at most @p overviewBoxes.
     void setOverviewLimits(int bigBoxes, int overviewBoxes) { m_document->setOverviewLimits(bigBoxes, overviewBoxes); }
+    /// Every model opens with all its modules unfolded, however big (`jitscope --unfold-all`).
+    void setUnfoldAllOnOpen(bool unfold) { m_document->setUnfoldAllOnOpen(unfold); }
     /// Writes the current graph to @p path as SVG, PNG or DOT (by suffix). Returns false and sets *error on failure.
     bool exportView(const QString& path, QString* error = nullptr);
     static QStringList supportedSuffixes();
