@@ -18,6 +18,7 @@
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -377,6 +378,29 @@ private Q_SLOTS:
         window.openFile(pyFile("branch.py"));
         QVERIFY(waitPython(window));
         QCOMPARE(window.pythonBar()->state(), PythonBar::State::Done);
+    }
+
+    void closingTheWindowStopsPython()
+    {
+        // A temporary copy, so that its name finds our child and nobody else's.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("endless_close_test.py"));
+        QVERIFY(QFile::copy(pyFile("endless.py"), path));
+        auto children = [] {
+            QProcess pgrep;
+            pgrep.start(QStringLiteral("pgrep"), { QStringLiteral("-f"), QStringLiteral("endless_close_test.py") });
+            pgrep.waitForFinished();
+            return QString::fromUtf8(pgrep.readAllStandardOutput()).trimmed();
+        };
+        {
+            MainWindow window;
+            window.setPythonAllowed(true);
+            window.openFile(path);
+            QTRY_VERIFY(window.python()->isRunning());
+            QTRY_VERIFY(!children().isEmpty());
+        }
+        // The window is gone: its run is canceled and the child killed within the bridge's poll.
+        QTRY_VERIFY_WITH_TIMEOUT(children().isEmpty(), 3000);
     }
 
     void endlessFileIsCanceled()
