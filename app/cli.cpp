@@ -402,7 +402,11 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
         throw CliError { QStringLiteral("%1 (input set 1: %2)").arg(report.error.toString(), sets.first().toString()) };
 
     QByteArray data;
-    const ReportInput reportInput { &model, &report, sets, htmlLink };
+    QStringList setTexts;
+    for (const InputSet& set : sets)
+        setTexts << set.toString();
+    const ReportInput reportInput = ReportInput::single(
+        model.path, model.kind == ModelInfo::Kind::PythonSource ? model.source : QString(), report, setTexts, htmlLink);
     if (format == QLatin1String("json")) {
         data = QJsonDocument(checkReportJson(report)).toJson(QJsonDocument::Indented);
     } else if (format == QLatin1String("junit")) {
@@ -729,8 +733,15 @@ int pythonCommand(const QString& command, Args& args, const QString& python, QTe
 {
     PythonCommand pc;
     pc.options.python = python;
-    pc.format = args.takeValue({ QStringLiteral("--format") }, QStringLiteral("text"));
-    checkFormat(pc.format, { QStringLiteral("text"), QStringLiteral("json") });
+    pc.format = args.takeValue({ QStringLiteral("--format"), QStringLiteral("-f") }, QStringLiteral("text"));
+    const QString outPath = args.takeValue({ QStringLiteral("-o"), QStringLiteral("--output") });
+    pc.htmlLink = args.takeValue({ QStringLiteral("--html-link") });
+    if (command == QLatin1String("check"))
+        checkFormat(pc.format,
+            { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("junit"), QStringLiteral("markdown"),
+                QStringLiteral("html") });
+    else
+        checkFormat(pc.format, { QStringLiteral("text"), QStringLiteral("json") });
     const QString timeout = args.takeValue({ QStringLiteral("--timeout") }, QStringLiteral("600"));
     bool ok = false;
     const double seconds = timeout.toDouble(&ok);
@@ -747,11 +758,23 @@ int pythonCommand(const QString& command, Args& args, const QString& python, QTe
     pc.file = fileArgument(args, command);
     if (!pc.file.endsWith(QLatin1String(".py")))
         throw CliError { QStringLiteral("%1: --python runs .py files").arg(pc.file) };
+    // -o: the command writes into a buffer, which replaces the file whole once it is complete.
+    QString buffer;
+    QTextStream bufferStream(&buffer);
+    QTextStream& target = outPath.isEmpty() ? out : bufferStream;
+    int status = ExitError;
     if (command == QLatin1String("list"))
-        return pythonListCommand(pc, out, err);
-    if (command == QLatin1String("trace"))
-        return pythonTraceCommand(pc, out, err);
-    return pythonCheckCommand(pc, out, err);
+        status = pythonListCommand(pc, target, err);
+    else if (command == QLatin1String("trace"))
+        status = pythonTraceCommand(pc, target, err);
+    else
+        status = pythonCheckCommand(pc, target, err);
+    if (!outPath.isEmpty()) {
+        bufferStream.flush();
+        if (!buffer.isEmpty())
+            writeOutput(buffer.toUtf8(), outPath, out);
+    }
+    return status;
 }
 
 int runCli(const QStringList& arguments, QTextStream& out, QTextStream& err)

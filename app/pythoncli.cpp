@@ -1,11 +1,15 @@
 #include "pythoncli.h"
 
 #include "bridge/pythoncheck.h"
+#include "reports.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <list>
 
 namespace jitscope {
 
@@ -255,11 +259,28 @@ int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStre
     QJsonArray reports;
     bool diverged = false;
     int checked = 0;
+    const bool ciReport = command.format == QLatin1String("junit") || command.format == QLatin1String("markdown")
+        || command.format == QLatin1String("html");
+    std::list<CheckReport> checkReports; // the report entries point into it
+    ReportInput reportInput;
+    reportInput.path = QFileInfo(command.file).canonicalFilePath(); // as the bridge names the user's file
+    reportInput.source = source;
+    reportInput.reference = QStringLiteral("the Python code");
+    reportInput.htmlReport = command.htmlLink;
     for (const PythonCall& c : run.calls) {
         if (c.api == QLatin1String("script") || c.traces.isEmpty())
             continue;
         ++checked;
         const PythonCheck check = checkPythonCall(c, source);
+        if (ciReport) {
+            checkReports.push_back(pythonCheckReport(run, c, check));
+            QStringList sets;
+            for (const PythonTrace& t : c.traces)
+                sets << t.inputs;
+            reportInput.entries.push_back(ReportEntry { &checkReports.back(), callTitle(c), sets });
+            diverged |= !checkReports.back().consistent;
+            continue;
+        }
         const bool callDiverged = !check.consistent || (c.checked && !c.checkPassed);
         diverged |= callDiverged;
         if (command.format == QLatin1String("json")) {
@@ -330,7 +351,15 @@ int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStre
                 << "\n";
         out << "verdict: " << (callDiverged ? "diverged" : "consistent") << "\n\n";
     }
-    if (command.format == QLatin1String("json"))
+    if (ciReport && checked > 0) {
+        const QByteArray data = command.format == QLatin1String("junit") ? junitReport(reportInput)
+            : command.format == QLatin1String("markdown")                ? markdownReport(reportInput)
+                                                                         : htmlReport(reportInput);
+        out << QString::fromUtf8(data);
+    } else if (ciReport) {
+        err << "jitscope-cli: error: " << command.file << ": the file made no torch.jit.trace call to check\n";
+        return 2;
+    } else if (command.format == QLatin1String("json"))
         writeJson(reports, out);
     else if (checked == 0)
         out << "# the file made no torch.jit.trace call to check\n";

@@ -13,7 +13,8 @@ namespace jitscope {
 struct PythonCommand
 {
     QString file;
-    QString format = QStringLiteral("text"); ///< text or json
+    QString format = QStringLiteral("text"); ///< text or json; check also junit, markdown, html
+    QString htmlLink; ///< check --format markdown: where the HTML report is
     PythonOptions options;
 };
 

@@ -9,7 +9,10 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 using namespace jitscope::test;
 
@@ -66,6 +69,80 @@ private Q_SLOTS:
         QCOMPARE(change.value("line").toInt(), 11);
         QVERIFY(change.value("cause").toString().startsWith(QLatin1String("`len()` of a tensor at line 11 baked")));
         QCOMPARE(count.value("traces").toArray().size(), 2);
+    }
+
+    /// The CI reports of a file's recorded trace calls: one JUnit testsuite per call, one Markdown summary and one
+    /// HTML page covering every call (JitScope's own output as golden files; paths relative to the source tree).
+    void checkReportGoldens_data()
+    {
+        QTest::addColumn<QString>("golden");
+        QTest::addColumn<QStringList>("options");
+        QTest::addRow("junit") << "report_model.check.junit.xml" << QStringList { "--format", "junit" };
+        QTest::addRow("markdown") << "report_model.check.md"
+                                  << QStringList { "--format", "markdown", "--html-link",
+                                         "https://ci.example/artifacts/report.html" };
+        QTest::addRow("html") << "report_model.check.html" << QStringList { "--format", "html" };
+    }
+
+    void checkReportGoldens()
+    {
+        QFETCH(QString, golden);
+        QFETCH(QStringList, options);
+        const Run r = runCli(QStringList { "check", py("report_model.py"), "--python" } + options);
+        QCOMPARE(r.code, 1); // the second call diverges
+        QString out = r.out;
+        out.replace(QStringLiteral(JITSCOPE_SOURCE_DIR "/"), QString());
+        const QString path = dataDir() + QStringLiteral("/cli/") + golden;
+        QVERIFY2(
+            matchesGolden(out, readText(path), path), qPrintable(QStringLiteral("diff -u %1 %1.actual").arg(path)));
+    }
+
+    void checkReportJunitCountsEveryCall()
+    {
+        const Run r = runCli({ "check", py("report_model.py"), "--python", "--format", "junit" });
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.out.count(QLatin1String("<testsuite ")), 2);
+        QCOMPARE(r.out.count(QLatin1String("<testcase ")), 4);
+        QCOMPARE(r.out.count(QLatin1String("<failure ")), 1);
+        QVERIFY(r.out.contains(QLatin1String("<testsuites name=\"jitscope check\" tests=\"4\" failures=\"1\">")));
+        QVERIFY(r.out.contains(QLatin1String("unrolled 2 times in trace 1 but 3 times in trace 2")));
+        // A file without any trace call has nothing to report: an error, not an empty report.
+        const Run none = runCli({ "check", py("exits.py"), "--python", "--format", "junit" });
+        QCOMPARE(none.code, 2);
+        QVERIFY(none.out.isEmpty());
+    }
+
+    /// The page renders in headless Chromium: an inline SVG per trace shown (trace 1 of the consistent call, both
+    /// traces of the diverging one), the source with the loop's line, no console error, nothing from elsewhere.
+    void checkReportHtmlRendersInChromium()
+    {
+        QTemporaryDir dir;
+        const QString page = dir.filePath(QStringLiteral("report.html"));
+        const Run r = runCli({ "check", py("report_model.py"), "--python", "--format", "html", "-o", page });
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.out.isEmpty());
+        const QString html = readText(page);
+        QVERIFY(!html.contains(QLatin1String("<script")));
+        QVERIFY(!html.contains(QLatin1String("<link")));
+        QCOMPARE(
+            html.count(QLatin1String("http://")), html.count(QLatin1String("xmlns=\"http://www.w3.org/2000/svg\"")));
+        const QString chromium = QStandardPaths::findExecutable(QStringLiteral("chromium"));
+        QVERIFY2(!chromium.isEmpty(), "chromium is missing: packaging/install-deps.sh installs it");
+        QProcess p;
+        p.start(chromium,
+            { "--headless=new", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0",
+                "--user-data-dir=" + dir.filePath(QStringLiteral("profile")), "--dump-dom",
+                QUrl::fromLocalFile(page).toString() });
+        QVERIFY(p.waitForFinished(120000));
+        const QString dom = QString::fromUtf8(p.readAllStandardOutput());
+        const QString log = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(dom.count(QLatin1String("<svg")), 3);
+        QCOMPARE(dom.count(QLatin1String("<section id=\"check")), 2);
+        QVERIFY(dom.contains(QLatin1String("class=\"node cat-")) && dom.contains(QLatin1String(" inserted\"")));
+        QVERIFY(dom.contains(QLatin1String("<a href=\"#L22\">line 22</a>")));
+        QVERIFY(dom.contains(QLatin1String("id=\"L22\"")));
+        QVERIFY2(!log.contains(QLatin1String("CONSOLE")) && !log.contains(QLatin1String("Uncaught")), qPrintable(log));
     }
 
     void traceAndListShowWhatTheFileDid()
