@@ -56,13 +56,20 @@ f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool (aliases float, double, long, int). Scal
 --max-memory BYTES (default 2G; K, M, G suffixes), --timeout SECONDS (default 600),
 --no-strict (torch.jit.trace's strict=False: dicts and lists as outputs).
 
-Python files as Python runs them (list, trace and check):
+Python files as Python runs them (list, graph, trace, check and run):
   --python[=PATH]     run FILE under the system's PyTorch (/usr/bin/python3, or PATH,
                       or $JITSCOPE_PYTHON) and report the file's own torch.jit.trace and
                       torch.jit.script calls, modules and functions. This runs the file's
                       code: give it only for files you trust. trace prints every recorded
                       trace's graph; check diffs each call's traces across its check inputs
-                      and explains every divergence at its line.
+                      and explains every divergence at its line (junit: a testsuite per
+                      call; markdown and html cover every call); graph prints the recorded
+                      graphs, --call N the Nth call's, --fn NAME a script graph.
+  --fn NAME --inputs SET ...
+                      with trace, check and run: after the file ran, trace NAME (`fn`,
+                      `MyModule.forward`: the instance the file creates, or a fresh one)
+                      through real torch.jit.trace on those sets (default: the file's
+                      `inputs` and `check_inputs`), or run it on the first set.
 
 Options for every command:
   --load-ops LIB.so   load a library of custom operators first (repeatable)
@@ -259,8 +266,8 @@ qint64 parseBytes(const QString& text)
     return qint64(v * double(factor));
 }
 
-/// The input sets of --inputs, or the file's own; a malformed SET is reported with a caret.
-QVector<InputSet> inputSets(const QStringList& specs, const ModelInfo& model)
+/// The input sets of --inputs; a malformed SET is reported with a caret.
+QVector<InputSet> parseInputSets(const QStringList& specs)
 {
     QVector<InputSet> sets;
     for (int i = 0; i < specs.size(); ++i) {
@@ -273,6 +280,13 @@ QVector<InputSet> inputSets(const QStringList& specs, const ModelInfo& model)
                                  .arg(QString(error.position, QLatin1Char(' '))) };
         sets.push_back(*set);
     }
+    return sets;
+}
+
+/// The input sets of --inputs, or the file's own.
+QVector<InputSet> inputSets(const QStringList& specs, const ModelInfo& model)
+{
+    QVector<InputSet> sets = parseInputSets(specs);
     if (sets.isEmpty())
         sets = model.inputSets;
     if (sets.isEmpty())
@@ -740,7 +754,7 @@ int pythonCommand(const QString& command, Args& args, const QString& python, QTe
         checkFormat(pc.format,
             { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("junit"), QStringLiteral("markdown"),
                 QStringLiteral("html") });
-    else
+    else if (command != QLatin1String("graph")) // graph's are checked below
         checkFormat(pc.format, { QStringLiteral("text"), QStringLiteral("json") });
     const QString timeout = args.takeValue({ QStringLiteral("--timeout") }, QStringLiteral("600"));
     bool ok = false;
@@ -748,13 +762,54 @@ int pythonCommand(const QString& command, Args& args, const QString& python, QTe
     if (!ok || !(seconds > 0) || seconds > 1e7)
         throw CliError { QStringLiteral("--timeout: '%1' is not a positive number of seconds").arg(timeout) };
     pc.options.timeoutMs = int(seconds * 1000.0);
-    if (!args.takeValues({ QStringLiteral("--fn") }).isEmpty()
-        || !args.takeValues({ QStringLiteral("--inputs") }).isEmpty())
-        throw CliError { QStringLiteral(
-            "--python reports the file's own calls: --fn and --inputs are not supported with "
-            "it yet") };
-    if (command != QLatin1String("list") && command != QLatin1String("trace") && command != QLatin1String("check"))
-        throw CliError { QStringLiteral("--python works with list, trace and check, not %1").arg(command) };
+    static const QStringList commands = { QStringLiteral("list"), QStringLiteral("graph"), QStringLiteral("trace"),
+        QStringLiteral("check"), QStringLiteral("run") };
+    if (!commands.contains(command))
+        throw CliError {
+            QStringLiteral("--python works with %1, not %2").arg(commands.join(QStringLiteral(", ")), command)
+        };
+    const QString fn = args.takeValue({ QStringLiteral("--fn") });
+    const QStringList specs = args.takeValues({ QStringLiteral("--inputs"), QStringLiteral("-i") });
+    const QString call = args.takeValue({ QStringLiteral("--call") });
+    PythonRequest& request = pc.options.request;
+    request.strict = !args.takeFlag(QStringLiteral("--no-strict"));
+    const QString seed = args.takeValue({ QStringLiteral("--seed") }, QStringLiteral("0"));
+    request.seed = seed.toULongLong(&ok);
+    if (!ok)
+        throw CliError { QStringLiteral("--seed: '%1' is not a non-negative integer").arg(seed) };
+    request.sets = parseInputSets(specs);
+    if (!call.isEmpty() && command != QLatin1String("graph"))
+        throw CliError { QStringLiteral("--call N is an option of graph") };
+    if (command == QLatin1String("graph")) {
+        if (!specs.isEmpty())
+            throw CliError { QStringLiteral("graph --python shows recorded graphs: --inputs is for trace, check and "
+                                            "run") };
+        if (!call.isEmpty()) {
+            pc.call = call.toInt(&ok);
+            if (!ok || pc.call < 1)
+                throw CliError {
+                    QStringLiteral("--call: '%1' is not a call number (1 is the file's first)").arg(call)
+                };
+            if (!fn.isEmpty())
+                throw CliError { QStringLiteral("give --call N or --fn NAME, not both") };
+        }
+        pc.function = fn;
+        checkFormat(pc.format,
+            { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("svg") });
+    } else if (command == QLatin1String("list")) {
+        if (!fn.isEmpty() || !specs.isEmpty())
+            throw CliError { QStringLiteral("list --python takes neither --fn nor --inputs") };
+    } else if (!fn.isEmpty()) {
+        request.target = fn;
+        request.mode = command == QLatin1String("trace") ? PythonRequest::Mode::Trace
+            : command == QLatin1String("check")          ? PythonRequest::Mode::Check
+                                                         : PythonRequest::Mode::Run;
+    } else if (!specs.isEmpty() || command == QLatin1String("run")) {
+        throw CliError { QStringLiteral("%1 --python%2 needs --fn NAME (a function, or Class.method)")
+                             .arg(command, specs.isEmpty() ? QString() : QStringLiteral(" --inputs")) };
+    }
+    if (command == QLatin1String("run") && request.sets.size() > 1)
+        throw CliError { QStringLiteral("run takes one --inputs SET") };
     pc.file = fileArgument(args, command);
     if (!pc.file.endsWith(QLatin1String(".py")))
         throw CliError { QStringLiteral("%1: --python runs .py files").arg(pc.file) };
@@ -765,6 +820,10 @@ int pythonCommand(const QString& command, Args& args, const QString& python, QTe
     int status = ExitError;
     if (command == QLatin1String("list"))
         status = pythonListCommand(pc, target, err);
+    else if (command == QLatin1String("graph"))
+        status = pythonGraphCommand(pc, target, err);
+    else if (command == QLatin1String("run"))
+        status = pythonRunCommand(pc, target, err);
     else if (command == QLatin1String("trace"))
         status = pythonTraceCommand(pc, target, err);
     else

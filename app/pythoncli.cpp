@@ -1,6 +1,7 @@
 #include "pythoncli.h"
 
 #include "bridge/pythoncheck.h"
+#include "layout/graphlayout.h"
 #include "reports.h"
 
 #include <QFile>
@@ -33,6 +34,8 @@ QJsonArray warningsJson(const QVector<PythonWarning>& warnings)
 
 QString callTitle(const PythonCall& c)
 {
+    if (c.requested)
+        return QStringLiteral("torch.jit.trace(%1) on --inputs").arg(c.target);
     return QStringLiteral("line %1: torch.jit.%2(%3)").arg(c.location.line).arg(c.api, c.target);
 }
 
@@ -86,6 +89,17 @@ bool runFile(const PythonCommand& command, PythonRun& run, QTextStream& err)
     return true;
 }
 
+bool requested(const PythonCommand& command)
+{
+    return command.options.request.mode != PythonRequest::Mode::None;
+}
+
+/// The calls a command reports: the requested one, or the file's own.
+QVector<PythonCall> reportedCalls(const PythonCommand& command, const PythonRun& run)
+{
+    return requested(command) ? QVector<PythonCall> { run.request.call } : run.calls;
+}
+
 /// The file's own failure, unless it is a recorded call's (a TracingCheckError is the check's finding).
 bool fileFailed(const PythonRun& run)
 {
@@ -96,6 +110,26 @@ bool fileFailed(const PythonRun& run)
     for (const PythonCall& c : run.calls)
         if (!c.ok && c.location.line == run.error.location.line)
             return false;
+    return true;
+}
+
+int finish(const PythonRun& run, int status, QTextStream& err);
+
+/// False (after the error line) when the request was not served or failed.
+bool requestServed(const PythonCommand& command, const PythonRun& run, QTextStream& err)
+{
+    if (!requested(command))
+        return true;
+    if (!run.request.served) {
+        finish(run, 2, err);
+        if (run.status == QLatin1String("ok"))
+            err << "jitscope-cli: error: " << command.file << ": the bridge did not answer the request\n";
+        return false;
+    }
+    if (!run.request.ok) {
+        err << "jitscope-cli: error: " << run.request.error.toString() << "\n";
+        return false;
+    }
     return true;
 }
 
@@ -124,13 +158,206 @@ QString readSource(const QString& path)
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
+/// `trace FILE.py --python --fn NAME --inputs SET ...`: as the built-in trace prints its traces.
+int requestedTrace(const PythonCommand& command, const PythonRun& run, QTextStream& out, QTextStream& err)
+{
+    const PythonCall& c = run.request.call;
+    QJsonArray traces;
+    bool failed = false;
+    for (int k = 0; k < c.traces.size(); ++k) {
+        const PythonTrace& t = c.traces[k];
+        failed |= !t.ok;
+        if (command.format == QLatin1String("json")) {
+            QJsonObject o { { QStringLiteral("inputs"), t.inputs }, { QStringLiteral("ok"), t.ok },
+                { QStringLiteral("warnings"), warningsJson(t.warnings) } };
+            if (t.ok) {
+                o.insert(QStringLiteral("graph"), t.graph.toJson());
+                o.insert(QStringLiteral("text"), t.text);
+            } else {
+                o.insert(QStringLiteral("error"), diagnosticJson(t.error));
+            }
+            traces.append(o);
+            continue;
+        }
+        if (c.traces.size() > 1)
+            out << "# trace " << k + 1 << ": " << t.inputs << "\n";
+        if (t.ok)
+            out << t.text;
+        else
+            out << "# failed: " << t.error.toString() << "\n";
+    }
+    if (command.format == QLatin1String("json"))
+        writeJson(QJsonObject { { QStringLiteral("file"), command.file },
+                      { QStringLiteral("function"), run.request.target }, { QStringLiteral("traces"), traces } },
+            out);
+    if (c.traces.isEmpty()) {
+        err << "jitscope-cli: error: "
+            << (c.ok ? QStringLiteral("%1: nothing was traced").arg(command.file) : c.error.toString()) << "\n";
+        return 2;
+    }
+    if (failed)
+        for (const PythonTrace& t : c.traces)
+            if (!t.ok) {
+                err << "jitscope-cli: error: " << t.error.toString() << " (input set " << t.inputs << ")\n";
+                return 2;
+            }
+    return finish(run, 0, err);
+}
+
 } // namespace
+
+int pythonGraphCommand(const PythonCommand& command, QTextStream& out, QTextStream& err)
+{
+    PythonRun run;
+    if (!runFile(command, run, err))
+        return 2;
+    struct Shown
+    {
+        QString title;
+        const IrGraph* graph;
+        QString text;
+    };
+    QVector<Shown> shown;
+    QString error;
+    auto callGraph = [](const PythonCall& c) -> std::pair<const IrGraph*, QString> {
+        // A trace whose check failed still has the graph its example inputs recorded.
+        if (!c.text.isEmpty())
+            return { &c.graph, c.text };
+        if (!c.traces.isEmpty() && c.traces[0].ok)
+            return { &c.traces[0].graph, c.traces[0].text };
+        return { nullptr, QString() };
+    };
+    if (!command.function.isEmpty()) {
+        QStringList names;
+        for (const PythonFunction& f : run.functions) {
+            names << f.name;
+            if (f.name != command.function)
+                continue;
+            if (!f.scriptOk)
+                error = QStringLiteral("%1 does not script: %2 (its traces: graph --call N)")
+                            .arg(f.name, f.scriptError.toString());
+            else
+                shown.push_back({ QStringLiteral("torch.jit.script(%1)").arg(f.name), &f.graph, f.text });
+        }
+        for (const PythonModule& m : run.modules)
+            for (const PythonMethod& pm : m.methods) {
+                const QString name = m.className + QLatin1Char('.') + pm.name;
+                if (pm.compiled)
+                    names << name;
+                if (name != command.function)
+                    continue;
+                if (!m.scriptOk)
+                    error = QStringLiteral("%1 does not script: %2").arg(m.className, m.scriptError.toString());
+                else if (!pm.compiled || pm.text.isEmpty())
+                    error = QStringLiteral("%1 is not compiled by torch.jit.script%2")
+                                .arg(name,
+                                    pm.modifier.isEmpty() ? QString()
+                                                          : QStringLiteral(" (@torch.jit.%1)").arg(pm.modifier));
+                else
+                    shown.push_back({ QStringLiteral("torch.jit.script(%1)").arg(name), &pm.graph, pm.text });
+            }
+        if (shown.isEmpty() && error.isEmpty())
+            error = QStringLiteral("%1: no function or module method named '%2' (have: %3)")
+                        .arg(command.file, command.function, names.join(QStringLiteral(", ")));
+    } else if (command.call > 0) {
+        if (command.call > run.calls.size())
+            error = QStringLiteral("%1: --call %2, but the file made %3 torch.jit call(s)")
+                        .arg(command.file)
+                        .arg(command.call)
+                        .arg(run.calls.size());
+        else {
+            const PythonCall& c = run.calls[command.call - 1];
+            const auto [graph, text] = callGraph(c);
+            if (graph)
+                shown.push_back({ callTitle(c), graph, text });
+            else
+                error = QStringLiteral("call %1 (%2) recorded no graph: %3")
+                            .arg(command.call)
+                            .arg(callTitle(c), c.error.toString());
+        }
+    } else {
+        for (const PythonCall& c : run.calls) {
+            const auto [graph, text] = callGraph(c);
+            if (graph)
+                shown.push_back({ callTitle(c), graph, text });
+        }
+        if (shown.isEmpty())
+            error = QStringLiteral("%1: the file made no torch.jit.trace or script call that recorded a graph")
+                        .arg(command.file);
+    }
+    if (!error.isEmpty()) {
+        finish(run, 0, err);
+        err << "jitscope-cli: error: " << error << "\n";
+        return 2;
+    }
+    if (command.format == QLatin1String("svg") && shown.size() > 1) {
+        err << "jitscope-cli: error: " << command.file << ": " << shown.size()
+            << " graphs, and an SVG holds one: choose with --call N or --fn NAME\n";
+        return 2;
+    }
+    QJsonArray graphs;
+    for (const Shown& g : shown) {
+        if (command.format == QLatin1String("text")) {
+            if (shown.size() > 1 || command.call > 0)
+                out << "# " << g.title << "\n";
+            out << g.text;
+        } else if (command.format == QLatin1String("json")) {
+            graphs.append(QJsonObject { { QStringLiteral("title"), g.title }, { QStringLiteral("text"), g.text },
+                { QStringLiteral("graph"), g.graph->toJson() } });
+        } else {
+            const QString dot = toDot(*g.graph);
+            if (command.format == QLatin1String("dot")) {
+                out << dot;
+            } else {
+                QString svgError;
+                const QByteArray svg = renderDotToSvg(dot, &svgError);
+                if (svg.isEmpty()) {
+                    err << "jitscope-cli: error: " << command.file << ": " << svgError << "\n";
+                    return 2;
+                }
+                out << QString::fromUtf8(svg);
+            }
+        }
+    }
+    if (command.format == QLatin1String("json"))
+        writeJson(graphs, out);
+    return finish(run, 0, err);
+}
+
+int pythonRunCommand(const PythonCommand& command, QTextStream& out, QTextStream& err)
+{
+    PythonRun run;
+    if (!runFile(command, run, err))
+        return 2;
+    if (!requestServed(command, run, err))
+        return 2;
+    const PythonRequest& request = command.options.request;
+    const QString set = request.sets.isEmpty() ? QStringLiteral("the file's inputs") : request.sets[0].toString();
+    if (command.format == QLatin1String("json"))
+        writeJson(
+            QJsonObject { { QStringLiteral("file"), command.file }, { QStringLiteral("function"), run.request.target },
+                { QStringLiteral("inputs"), set }, { QStringLiteral("outputs"), run.request.outputs },
+                { QStringLiteral("warnings"), warningsJson(run.request.warnings) } },
+            out);
+    else {
+        out << "run " << command.file << " " << run.request.target << ": " << set << "  (Python)\n";
+        for (const PythonWarning& w : run.request.warnings)
+            out << "  [" << w.category << "] " << w.message.section(QLatin1Char('\n'), 0, 0) << "  (line "
+                << w.location.line << ")\n";
+        out << "\nreturned: " << run.request.outputs << "\n";
+    }
+    return finish(run, 0, err);
+}
 
 int pythonTraceCommand(const PythonCommand& command, QTextStream& out, QTextStream& err)
 {
     PythonRun run;
     if (!runFile(command, run, err))
         return 2;
+    if (!requestServed(command, run, err))
+        return 2;
+    if (requested(command))
+        return requestedTrace(command, run, out, err);
     QJsonArray calls;
     int traces = 0;
     for (const PythonCall& c : run.calls) {
@@ -254,6 +481,9 @@ int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStre
     PythonRun run;
     if (!runFile(command, run, err))
         return 2;
+    if (!requestServed(command, run, err))
+        return 2;
+    const QVector<PythonCall> calls = reportedCalls(command, run);
     const QString source = readSource(command.file);
     const QStringList lines = source.split(QLatin1Char('\n'));
     QJsonArray reports;
@@ -267,7 +497,7 @@ int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStre
     reportInput.source = source;
     reportInput.reference = QStringLiteral("the Python code");
     reportInput.htmlReport = command.htmlLink;
-    for (const PythonCall& c : run.calls) {
+    for (const PythonCall& c : calls) {
         if (c.api == QLatin1String("script") || c.traces.isEmpty())
             continue;
         ++checked;

@@ -145,6 +145,110 @@ private Q_SLOTS:
         QVERIFY2(!log.contains(QLatin1String("CONSOLE")) && !log.contains(QLatin1String("Uncaught")), qPrintable(log));
     }
 
+    /// graph --python: every recorded call's graph as PyTorch prints it, one by --call, a script graph by --fn, in
+    /// each of graph's formats.
+    void graphShowsRecordedGraphs()
+    {
+        const Run all = runCli({ "graph", py("report_model.py"), "--python" });
+        QCOMPARE(all.code, 0);
+        QVERIFY2(all.out.startsWith(QLatin1String("# line 26: torch.jit.trace(scale_rows)\ngraph(%x : Float(3, 4")),
+            qPrintable(all.out));
+        QVERIFY(all.out.contains(QLatin1String("  %2 : int = aten::size(%x, %1)")));
+        const int second = all.out.indexOf(QLatin1String("# line 28: torch.jit.trace(Stack.forward)\n"));
+        QVERIFY(second > 0);
+        // The example inputs' trace of the call whose check failed: two iterations of the loop.
+        QCOMPARE(all.out.mid(second).count(QLatin1String("aten::relu(")), 2);
+
+        const Run one = runCli({ "graph", py("report_model.py"), "--python", "--call", "2" });
+        QCOMPARE(one.code, 0);
+        QCOMPARE(one.out, all.out.mid(second));
+
+        const Run script = runCli({ "graph", py("export_module.py"), "--python", "--fn", "MyModule.another_forward" });
+        QCOMPARE(script.code, 0);
+        QVERIFY2(script.out.startsWith(QLatin1String("graph(%self : __torch__.MyModule,\n      %x.1 : Tensor):\n")),
+            qPrintable(script.out));
+        QVERIFY(script.out.contains(QLatin1String("prim::CallMethod[name=\"helper\"](%self, %x.1)")));
+
+        const Run json = runCli({ "graph", py("report_model.py"), "--python", "--format", "json" });
+        QCOMPARE(json.code, 0);
+        const QJsonArray graphs = QJsonDocument::fromJson(json.out.toUtf8()).array();
+        QCOMPARE(graphs.size(), 2);
+        QCOMPARE(
+            graphs[1].toObject().value("title").toString(), QStringLiteral("line 28: torch.jit.trace(Stack.forward)"));
+        QVERIFY(graphs[1].toObject().value("graph").toObject().value("nodes").toArray().size() >= 5);
+
+        const Run dot = runCli({ "graph", py("report_model.py"), "--python", "--format", "dot" });
+        QCOMPARE(dot.code, 0);
+        QCOMPARE(dot.out.count(QLatin1String("digraph")), 2);
+        const Run svg = runCli({ "graph", py("report_model.py"), "--python", "--call", "1", "--format", "svg" });
+        QCOMPARE(svg.code, 0);
+        QCOMPARE(svg.out.count(QLatin1String("<svg")), 1);
+        QVERIFY(svg.out.contains(QLatin1String("aten::size")) || svg.out.contains(QLatin1String("size")));
+    }
+
+    /// --fn NAME --inputs SET ...: real torch.jit.trace on those sets, after the file ran.
+    void traceAndCheckRequestedSets()
+    {
+        const Run trace = runCli({ "trace", py("report_model.py"), "--python", "--fn", "Stack.forward", "--inputs",
+            "f32[2,4]", "--inputs", "f32[3,4]" });
+        QCOMPARE(trace.code, 0);
+        const int second = trace.out.indexOf(QLatin1String("# trace 2: f32[3,4]\n"));
+        QVERIFY2(trace.out.startsWith(QLatin1String("# trace 1: f32[2,4]\ngraph(%self : ")) && second > 0,
+            qPrintable(trace.out));
+        QCOMPARE(trace.out.left(second).count(QLatin1String("aten::relu(")), 2);
+        QCOMPARE(trace.out.mid(second).count(QLatin1String("aten::relu(")), 3);
+        QVERIFY(trace.out.mid(second).contains(QLatin1String("Float(3, 4, strides=[4, 1]")));
+
+        const Run diverged = runCli({ "check", py("report_model.py"), "--python", "--fn", "Stack.forward", "--inputs",
+            "f32[2,4]", "--inputs", "f32[3,4]" });
+        QCOMPARE(diverged.code, 1);
+        QVERIFY2(diverged.out.startsWith(QLatin1String("check torch.jit.trace(Stack.forward) on --inputs: 2 input "
+                                                       "set(s)\n  trace 1: f32[2,4]  (5 nodes)\n  trace 2: f32[3,4]  "
+                                                       "(7 nodes)\n")),
+            qPrintable(diverged.out));
+        QVERIFY(diverged.out.contains(QLatin1String("cause: loop at line 21 (`for i in range(x.size(0)):`) unrolled 2 "
+                                                    "times in trace 1 but 3 times in trace 2")));
+        QVERIFY(diverged.out.contains(QLatin1String("PyTorch's check: Tracing failed sanity checks!")));
+
+        // A fresh instance when the file made none; sizes recorded, not baked: the same graph for every batch.
+        const Run consistent = runCli({ "check", py("report_model.py"), "--python", "--fn", "scale_rows", "--inputs",
+            "f32[2,4]", "--inputs", "f32[7,4]", "--format", "json" });
+        QCOMPARE(consistent.code, 0);
+        const QJsonObject report = QJsonDocument::fromJson(consistent.out.toUtf8()).array()[0].toObject();
+        QCOMPARE(report.value("verdict").toString(), QStringLiteral("consistent"));
+        QCOMPARE(report.value("traces").toArray()[1].toObject().value("inputs").toString(), QStringLiteral("f32[7,4]"));
+
+        // Without --inputs: the file's own `inputs` and `check_inputs`, as they are.
+        const Run own = runCli({ "trace", QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py"),
+            "--python", "--fn", "loop_in_traced_fn" });
+        QCOMPARE(own.code, 0);
+        QVERIFY(own.out.contains(QLatin1String("# trace 3: f32[2,3,4]\n")));
+    }
+
+    /// run --python makes the inputs as JitScope's executor does: the same numbers, so the same result.
+    void runMatchesTheBuiltInExecutor_data()
+    {
+        QTest::addColumn<QString>("set");
+        QTest::addRow("rand") << "f32[3,4]";
+        QTest::addRow("randn, seed") << "f64[5,2]=randn";
+        QTest::addRow("arange") << "i64[4,3]=arange";
+    }
+
+    void runMatchesTheBuiltInExecutor()
+    {
+        QFETCH(QString, set);
+        const QString example = QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
+        const Run builtIn = runCli({ "run", example, "--inputs", set, "--seed", "7" });
+        const Run python
+            = runCli({ "run", example, "--python", "--fn", "loop_in_traced_fn", "--inputs", set, "--seed", "7" });
+        QCOMPARE(builtIn.code, 0);
+        QCOMPARE(python.code, 0);
+        const QString returned = builtIn.out.section(QLatin1Char('\n'), -2, -2);
+        QVERIFY2(returned.startsWith(QLatin1String("returned: ")), qPrintable(builtIn.out));
+        QCOMPARE(python.out.section(QLatin1Char('\n'), -2, -2), returned);
+        QVERIFY(python.out.startsWith(QStringLiteral("run %1 loop_in_traced_fn: %2  (Python)\n").arg(example, set)));
+    }
+
     void traceAndListShowWhatTheFileDid()
     {
         const Run trace = runCli({ "trace", py("python_only.py"), "--python" });
@@ -186,8 +290,25 @@ private Q_SLOTS:
                                         << "exits.py: cannot start /nonexistent/python3";
         QTest::addRow("bad timeout") << QStringList { "check", py("exits.py"), "--python", "--timeout", "0" }
                                      << "--timeout: '0' is not a positive number of seconds";
-        QTest::addRow("not for graph") << QStringList { "graph", py("exits.py"), "--python" }
-                                       << "--python works with list, trace and check, not graph";
+        QTest::addRow("inputs without fn") << QStringList { "trace", py("report_model.py"), "--python", "--inputs",
+            "f32[2]" } << "trace --python --inputs needs --fn NAME (a function, or Class.method)";
+        QTest::addRow("run without fn") << QStringList { "run", py("report_model.py"), "--python" }
+                                        << "run --python needs --fn NAME";
+        QTest::addRow("unknown fn") << QStringList { "run", py("report_model.py"), "--python", "--fn", "nope",
+            "--inputs", "f32[2]" }
+                                    << "report_model.py: the file defines no function or module named 'nope' "
+                                       "(have: scale_rows, Stack.forward)";
+        QTest::addRow("call out of range") << QStringList { "graph", py("report_model.py"), "--python", "--call", "3" }
+                                           << "--call 3, but the file made 2 torch.jit call(s)";
+        QTest::addRow("ignored method") << QStringList { "graph", py("export_module.py"), "--python", "--fn",
+            "MyModule.show" } << "MyModule.show is not compiled by torch.jit.script (@torch.jit.ignore)";
+        QTest::addRow("svg of two graphs") << QStringList { "graph", py("report_model.py"), "--python", "--format",
+            "svg" } << "2 graphs, and an SVG holds one: choose with --call N or --fn NAME";
+        QTest::addRow("function raises") << QStringList { "run", py("report_model.py"), "--python", "--fn",
+            "scale_rows", "--inputs", "(f32[2],3)" }
+                                         << "report_model.py:12";
+        QTest::addRow("not for an unknown command") << QStringList { "show", py("exits.py"), "--python" }
+                                                    << "--python works with list, graph, trace, check, run, not show";
     }
 
     void badFilesAndOptions()
