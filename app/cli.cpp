@@ -52,7 +52,8 @@ Commands:
 Input sets (SET): arguments separated by ';'. A tensor is DTYPE[d0,d1,...] with an
 optional =FILL (rand, the default; randn, zeros, ones, arange, full:V); DTYPE is one of
 f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool (aliases float, double, long, int). Scalars
-(3, 2.5, true), tuples (...) and lists [...]. Options: --seed N (default 0),
+(3, 2.5, true), tuples (...), lists [...] and dicts {image: f32[3,224,224], height: 224}
+(dicts with --python: traced through an adapter, as detectron2's TracingAdapter). Options: --seed N (default 0),
 --max-memory BYTES (default 2G; K, M, G suffixes), --timeout SECONDS (default 600),
 --no-strict (torch.jit.trace's strict=False: dicts and lists as outputs).
 

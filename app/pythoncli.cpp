@@ -164,12 +164,15 @@ int requestedTrace(const PythonCommand& command, const PythonRun& run, QTextStre
     const PythonCall& c = run.request.call;
     QJsonArray traces;
     bool failed = false;
+    if (!run.request.flattened.isEmpty() && command.format != QLatin1String("json"))
+        out << "# traced through an adapter taking the tensors of the inputs flat, as detectron2's TracingAdapter: "
+            << run.request.flattened.join(QStringLiteral(", ")) << "\n";
     for (int k = 0; k < c.traces.size(); ++k) {
         const PythonTrace& t = c.traces[k];
         failed |= !t.ok;
         if (command.format == QLatin1String("json")) {
             QJsonObject o { { QStringLiteral("inputs"), t.inputs }, { QStringLiteral("ok"), t.ok },
-                { QStringLiteral("warnings"), warningsJson(t.warnings) } };
+                { QStringLiteral("returned"), t.returned }, { QStringLiteral("warnings"), warningsJson(t.warnings) } };
             if (t.ok) {
                 o.insert(QStringLiteral("graph"), t.graph.toJson());
                 o.insert(QStringLiteral("text"), t.text);
@@ -182,13 +185,15 @@ int requestedTrace(const PythonCommand& command, const PythonRun& run, QTextStre
         if (c.traces.size() > 1)
             out << "# trace " << k + 1 << ": " << t.inputs << "\n";
         if (t.ok)
-            out << t.text;
+            out << t.text << "# returned: " << t.returned << "\n";
         else
             out << "# failed: " << t.error.toString() << "\n";
     }
     if (command.format == QLatin1String("json"))
-        writeJson(QJsonObject { { QStringLiteral("file"), command.file },
-                      { QStringLiteral("function"), run.request.target }, { QStringLiteral("traces"), traces } },
+        writeJson(
+            QJsonObject { { QStringLiteral("file"), command.file }, { QStringLiteral("function"), run.request.target },
+                { QStringLiteral("flattened"), QJsonArray::fromStringList(run.request.flattened) },
+                { QStringLiteral("traces"), traces } },
             out);
     if (c.traces.isEmpty()) {
         err << "jitscope-cli: error: "

@@ -157,6 +157,7 @@ PythonCall callOf(const QJsonObject& o, const QString& file)
         pt.outputsCompared = oc.value(QLatin1String("ran")).toBool();
         pt.outputsEqual = !pt.outputsCompared || oc.value(QLatin1String("equal")).toBool();
         pt.outputsMessage = oc.value(pt.outputsCompared ? QLatin1String("message") : QLatin1String("error")).toString();
+        pt.returned = str(to, "returned");
         c.traces.push_back(pt);
     }
     c.warnings = warningsOf(o.value(QLatin1String("warnings")));
@@ -203,6 +204,8 @@ QJsonObject valueJson(const InputValue& v)
         for (const InputValue& i : v.items)
             items.append(valueJson(i));
         o.insert(QStringLiteral("items"), items);
+        if (v.kind == InputValue::Kind::Dict)
+            o.insert(QStringLiteral("keys"), QJsonArray::fromStringList(v.keys));
         break;
     }
     }
@@ -359,6 +362,8 @@ bool parsePythonRecord(const QByteArray& json, PythonRun& run, QString* error)
         if (ro.contains(QLatin1String("call")))
             r.call = callOf(ro.value(QLatin1String("call")).toObject(), file);
         r.outputs = str(ro, "outputs");
+        for (const QJsonValue& f : ro.value(QLatin1String("flattened")).toArray())
+            r.flattened << f.toString();
         r.warnings = warningsOf(ro.value(QLatin1String("warnings")));
     }
     run.ok = true;

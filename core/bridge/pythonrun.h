@@ -62,6 +62,7 @@ struct PythonTrace
     bool outputsCompared = false;
     bool outputsEqual = true;
     QString outputsMessage; ///< assert_close's message, or why the outputs could not be compared
+    QString returned; ///< what the trace returned on its own set, as `jitscope-cli run` prints values
 };
 
 /// A torch.jit.trace / trace_module / script call the file made.
@@ -97,6 +98,9 @@ struct PythonRequestResult
     QString target; ///< as resolved: "MyModule.forward" for a variable holding a MyModule
     PythonCall call; ///< Trace and Check: the trace call, one trace per set (PyTorch's own check for Check)
     QString outputs; ///< Run: what the function returned, as `jitscope-cli run` prints values
+    /// Trace and Check with rich inputs (dicts, lists, tuples, scalars): the place in the arguments of each tensor
+    /// the traced adapter takes, in order ("[0][0]['image']"); empty when the target took the tensors itself.
+    QStringList flattened;
     QVector<PythonWarning> warnings; ///< Run: raised while it ran
 };
 

@@ -417,17 +417,22 @@ class Recorder:
         tolerance = kwargs.get("check_tolerance", 1e-5)
         traces = []
         first = None
+        adapter = getattr(obj, "jitscope_adapter", False)
         for k, inputs in enumerate(sets):
             if isinstance(inputs, torch.Tensor):
                 inputs = (inputs,)
             entry = {"inputs": describe_args(inputs)}
+            if adapter:
+                obj.current = k
             with self._catch() as caught, contextlib.redirect_stdout(open(os.devnull, "w")):
                 try:
                     t = torch.jit.trace(obj, _clone_inputs(inputs), check_trace=False,
                                         strict=kwargs.get("strict", True))
-                    entry["graph"] = graph_json(t.graph if not isinstance(t, torch.jit.ScriptModule) else t.graph)
+                    # The adapter's own graph is one call of the user's module: show what that call records.
+                    entry["graph"] = graph_json(t.inlined_graph if adapter else t.graph)
                     outputs = t(*_clone_inputs(inputs))
                     entry["outputs"] = describe(outputs)
+                    entry["returned"] = summary(rebuild(obj.output_schema, outputs) if adapter else outputs)
                     if k == 0:
                         first = t
                 except Exception as e:  # noqa: BLE001
@@ -436,6 +441,8 @@ class Recorder:
                     entry["output_check"] = self._compare_outputs(first, obj, inputs, tolerance)
             entry["warnings"] = self._warnings(caught)
             traces.append(entry)
+        if adapter:
+            obj.current = 0
         torch.random.set_rng_state(state[0])
         random.setstate(state[1])
         call["traces"] = traces
@@ -663,6 +670,78 @@ class RequestError(Exception):
     pass
 
 
+# Rich inputs as detectron2's TracingAdapter handles them: torch.jit.trace takes tensors (and tuples, lists and
+# dicts of tensors only), so a forward taking a list of dicts with ints in them is traced through an adapter module
+# whose inputs are the flat tensors; it rebuilds the structure (the schema, non-tensor values kept in it) and
+# flattens what the target returns, whose schema rebuilds the outputs in the user's structure.
+
+
+def flatten(value, path, leaves):
+    """The schema of @p value, its tensors appended to @p leaves as (path, tensor)."""
+    import torch
+    if isinstance(value, torch.Tensor):
+        leaves.append((path, value))
+        return ("tensor", len(leaves) - 1)
+    if isinstance(value, (tuple, list)):
+        return ("tuple" if isinstance(value, tuple) else "list",
+                [flatten(v, "%s[%d]" % (path, i), leaves) for i, v in enumerate(value)])
+    if isinstance(value, dict):
+        return ("dict", [(k, flatten(v, "%s[%r]" % (path, k), leaves)) for k, v in value.items()])
+    return ("value", value)
+
+
+def rebuild(schema, flat):
+    kind, data = schema
+    if kind == "tensor":
+        return flat[data]
+    if kind == "tuple":
+        return tuple(rebuild(s, flat) for s in data)
+    if kind == "list":
+        return [rebuild(s, flat) for s in data]
+    if kind == "dict":
+        return {k: rebuild(s, flat) for k, s in data}
+    return data
+
+
+def _plain(args):
+    """Arguments torch.jit.trace takes as they are: tensors only."""
+    import torch
+    return all(isinstance(a, torch.Tensor) for a in args)
+
+
+def make_adapter(target, sets):
+    """A TracingAdapter for @p target over @p sets (argument tuples): the module and each set's flat tensors."""
+    import torch
+
+    class TracingAdapter(torch.nn.Module):
+        jitscope_adapter = True
+
+        def __init__(self):
+            super().__init__()
+            if isinstance(target, torch.nn.Module):
+                self.model = target  # its parameters and submodules stay the traced module's
+            elif inspect.ismethod(target) and isinstance(target.__self__, torch.nn.Module):
+                self.model = target.__self__
+            self.schemas = []
+            self.current = 0  # the set being traced: each set rebuilds with its own schema
+            self.output_schema = None
+
+        def forward(self, *flat):
+            args = rebuild(self.schemas[self.current], flat)
+            leaves = []
+            self.output_schema = flatten(target(*args), "", leaves)
+            return tuple(t for _, t in leaves)
+
+    adapter = TracingAdapter()
+    flats, paths = [], []
+    for args in sets:
+        leaves = []
+        adapter.schemas.append(flatten(tuple(args), "", leaves))
+        flats.append(tuple(t for _, t in leaves))
+        paths.append([p for p, _ in leaves])
+    return adapter, flats, paths
+
+
 def resolve_target(name, namespace):
     """`fn`, `MyModule.forward` (the instance the file creates, or a fresh one when the constructor needs no
     arguments) or a variable holding a module: what to call, and the line it is defined at."""
@@ -727,18 +806,29 @@ def serve_request(request, namespace, recorder, real_trace, places):
             out["warnings"] = recorder._warnings(caught)
             return out
         kwargs = {"strict": request.get("strict", True)}
-        if request["mode"] == "check":
-            kwargs["check_inputs"] = sets[1:] or None
-        else:
+        adapter = None
+        traced_sets = sets
+        if not all(_plain(s) for s in sets):
+            adapter, traced_sets, paths = make_adapter(target, sets)
+            out["flattened"] = paths[0]
+        kwargs["check_inputs"] = traced_sets[1:] or None
+        if request["mode"] != "check":
             kwargs["check_trace"] = False
-            kwargs["check_inputs"] = sets[1:] or None
         try:
-            recorder.record("trace", real_trace, (places.user_file, line), (target, sets[0]), kwargs)
+            recorder.record("trace", real_trace, (places.user_file, line),
+                            (adapter if adapter is not None else target, traced_sets[0]), kwargs)
         except Exception:  # noqa: BLE001 (recorded: a failed check or trace is the call's finding)
             pass
         call = recorder.calls.pop()
         call["requested"] = True
+        call["target"] = _target(target)
         call["target"]["name"] = name
+        if adapter is not None:
+            # The user's structure, not the flat tensors the adapter took.
+            call["example_inputs"] = describe_args(sets[0])
+            call["check_inputs"] = [describe_args(c) for c in sets[1:]]
+            for t, args in zip(call.get("traces", []), sets):
+                t["inputs"] = describe_args(args)
         out["ok"] = True
         out["call"] = call
     except RequestError as e:

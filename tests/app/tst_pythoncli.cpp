@@ -249,6 +249,59 @@ private Q_SLOTS:
         QVERIFY(python.out.startsWith(QStringLiteral("run %1 loop_in_traced_fn: %2  (Python)\n").arg(example, set)));
     }
 
+    /// A forward taking a list of dicts (detectron2's inputs): traced through an adapter that takes the tensors
+    /// flat and rebuilds the structure; traces, inputs and outputs are shown in the user's structure.
+    void dictInputsAreFlattenedForTheTracer()
+    {
+        const QString one = QStringLiteral("[{image: f32[3,8,8], height: 8}]");
+        const QString two = QStringLiteral("[{image: f32[3,8,8], height: 8}, {'image': f32[3,6,6], height: 12}]");
+        const Run trace = runCli({ "trace", py("dict_inputs.py"), "--python", "--fn", "Detector.forward", "--inputs",
+            one, "--inputs", two });
+        QCOMPARE(trace.code, 0);
+        QVERIFY2(trace.out.startsWith(QLatin1String("# traced through an adapter taking the tensors of the inputs "
+                                                    "flat, as detectron2's TracingAdapter: [0][0]['image']\n"
+                                                    "# trace 1: [{image: f32[3,8,8], height: 8}]\n")),
+            qPrintable(trace.out));
+        const int second = trace.out.indexOf(
+            QLatin1String("# trace 2: [{image: f32[3,8,8], height: 8},{image: f32[3,6,6], height: 12}]\n"));
+        QVERIFY(second > 0);
+        // The model's own ops (the adapter's call inlined), once per dict of the list; each image a graph input.
+        QCOMPARE(trace.out.left(second).count(QLatin1String("aten::_convolution(")), 1);
+        QCOMPARE(trace.out.mid(second).count(QLatin1String("aten::_convolution(")), 2);
+        QVERIFY(trace.out.mid(second).contains(QLatin1String("Float(3, 6, 6, strides=[36, 6, 1]")));
+        QVERIFY(trace.out.contains(QRegularExpression(
+            QStringLiteral("\n# returned: \\[\\{scores: float32\\[1,2\\] sum=[-0-9.e]+, height: 8\\}, "
+                           "\\{scores: float32\\[1,2\\] sum=[-0-9.e]+, height: 12\\}\\]\n"))));
+
+        const Run check = runCli({ "check", py("dict_inputs.py"), "--python", "--fn", "Detector.forward", "--inputs",
+            one, "--inputs", two });
+        QCOMPARE(check.code, 1);
+        QVERIFY(check.out.contains(QLatin1String("cause: loop at line 14 (`for item in batched_inputs:`) unrolled 1 "
+                                                 "times in trace 1 but 2 times in trace 2")));
+        // The height is baked into the trace as a constant, as PyTorch bakes any Python number.
+        QVERIFY(check.out.contains(QLatin1String("prim::Constant[value={12}]()")));
+
+        const Run same = runCli({ "check", py("dict_inputs.py"), "--python", "--fn", "Detector.forward", "--inputs",
+            one, "--inputs", "[{image: f32[3,5,5], height: 8}]" });
+        QCOMPARE(same.code, 0);
+        QVERIFY(same.out.contains(QLatin1String("PyTorch's check: passed\nverdict: consistent\n")));
+
+        const Run run
+            = runCli({ "run", py("dict_inputs.py"), "--python", "--fn", "Detector.forward", "--inputs", one });
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.contains(QRegularExpression(
+                     QStringLiteral("\nreturned: \\[\\{scores: float32\\[1,2\\] sum=[-0-9.e]+, height: 8\\}\\]\n$"))),
+            qPrintable(run.out));
+
+        // JitScope's own executor does not take dicts, and says what to do instead.
+        const Run builtIn = runCli(
+            { "run", QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py"), "--inputs", "{x: f32[2]}" });
+        QCOMPARE(builtIn.code, 2);
+        QVERIFY2(builtIn.err.contains(QLatin1String("JitScope's executor takes no dict inputs ({key: value}); trace "
+                                                    "the file under PyTorch with --python")),
+            qPrintable(builtIn.err));
+    }
+
     void traceAndListShowWhatTheFileDid()
     {
         const Run trace = runCli({ "trace", py("python_only.py"), "--python" });
