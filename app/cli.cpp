@@ -71,6 +71,10 @@ Python files as Python runs them (list, graph, trace, check and run):
                       `MyModule.forward`: the instance the file creates, or a fresh one)
                       through real torch.jit.trace on those sets (default: the file's
                       `inputs` and `check_inputs`), or run it on the first set.
+  --self-check        check --python: where JitScope's own front end compiles a recorded
+                      call's function, trace it with JitScope's executor too and compare
+                      with torch.jit.trace node for node on the same inputs; a difference
+                      is a JitScope defect (exit 3), with the first differing node.
 
 Options for every command:
   --load-ops LIB.so   load a library of custom operators first (repeatable)
@@ -78,7 +82,7 @@ Options for every command:
   --version           show versions of JitScope, libtorch and Graphviz
 
 Exit status: 0 on success, 1 when `check` finds a divergence, 2 on any error
-(one line on stderr).
+(one line on stderr), 3 when `check --self-check` finds a JitScope defect.
 )";
 
 struct CliError
@@ -751,6 +755,11 @@ int pythonCommand(const QString& command, Args& args, const QString& python, QTe
     pc.format = args.takeValue({ QStringLiteral("--format"), QStringLiteral("-f") }, QStringLiteral("text"));
     const QString outPath = args.takeValue({ QStringLiteral("-o"), QStringLiteral("--output") });
     pc.htmlLink = args.takeValue({ QStringLiteral("--html-link") });
+    pc.selfCheck = args.takeFlag(QStringLiteral("--self-check"));
+    if (pc.selfCheck
+        && (command != QLatin1String("check")
+            || (pc.format != QLatin1String("text") && pc.format != QLatin1String("json"))))
+        throw CliError { QStringLiteral("--self-check is an option of check --python, reported as text or json") };
     if (command == QLatin1String("check"))
         checkFormat(pc.format,
             { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("junit"), QStringLiteral("markdown"),

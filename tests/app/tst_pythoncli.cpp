@@ -302,6 +302,55 @@ private Q_SLOTS:
             qPrintable(builtIn.err));
     }
 
+    /// --self-check: JitScope's own tracer against torch.jit.trace on the same inputs; a difference is a JitScope
+    /// defect (exit status 3) naming the first differing node. self_check.py holds a difference found this way.
+    void selfCheckComparesJitScopesOwnTrace()
+    {
+        const Run r = runCli({ "check", py("self_check.py"), "--python", "--self-check" });
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.out.contains(QLatin1String("check line 16: torch.jit.trace(scale_rows): 2 input set(s)\n")),
+            qPrintable(r.out));
+        QVERIFY(r.out.contains(
+            QLatin1String("verdict: consistent\nself-check: JitScope's own trace equals PyTorch's node for node on 2 "
+                          "set(s)\n")));
+        QVERIFY(r.out.contains(QLatin1String(
+            "self-check: JitScope defect: its own trace differs from PyTorch's on set 1 (f32[3,4]); the first "
+            "differing node:\n      JitScope: %1 : float = prim::Constant[value=0.29999999999999999]()\n"
+            "      PyTorch:  %1 : Double(requires_grad=0, device=cpu) = prim::Constant[value={0.3}]()\n")));
+
+        const Run json = runCli({ "check", py("self_check.py"), "--python", "--self-check", "--format", "json" });
+        QCOMPARE(json.code, 3);
+        const QJsonArray reports = QJsonDocument::fromJson(json.out.toUtf8()).array();
+        QCOMPARE(reports.size(), 2);
+        QCOMPARE(
+            reports[0].toObject().value("self_check").toObject().value("status").toString(), QStringLiteral("agrees"));
+        const QJsonObject defect = reports[1].toObject().value("self_check").toObject();
+        QCOMPARE(defect.value("status").toString(), QStringLiteral("defect"));
+        const QJsonObject first = defect.value("first_difference").toObject();
+        QCOMPARE(first.value("set").toInt(), 1);
+        QCOMPARE(first.value("in").toString(), QStringLiteral("node"));
+        QVERIFY(first.value("pytorch").toString().contains(QLatin1String("prim::Constant[value={0.3}]")));
+
+        // Without --self-check the same file is consistent; classes and Python-only code are not compared.
+        QCOMPARE(runCli({ "check", py("self_check.py"), "--python" }).code, 0);
+        const Run module = runCli({ "check", py("report_model.py"), "--python", "--self-check" });
+        QCOMPARE(module.code, 1);
+        QVERIFY(module.out.contains(QLatin1String("line 26: torch.jit.trace(scale_rows)")));
+        QVERIFY(module.out.contains(
+            QLatin1String("self-check: not compared: JitScope's front end compiles no classes of a .py file\n")));
+        const Run pythonOnly = runCli({ "check", py("python_only.py"), "--python", "--self-check" });
+        QCOMPARE(pythonOnly.code, 1);
+        QVERIFY(pythonOnly.out.contains(
+            QLatin1String("self-check: not compared: fill_row_zero does not compile as TorchScript: ")));
+        QVERIFY(pythonOnly.out.contains(
+            QLatin1String("self-check: JitScope's own trace equals PyTorch's node for node on 2 set(s)\n")));
+
+        const Run junit = runCli({ "check", py("self_check.py"), "--python", "--self-check", "--format", "junit" });
+        QCOMPARE(junit.code, 2);
+        QVERIFY(
+            junit.err.contains(QLatin1String("--self-check is an option of check --python, reported as text or json")));
+    }
+
     void traceAndListShowWhatTheFileDid()
     {
         const Run trace = runCli({ "trace", py("python_only.py"), "--python" });
