@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "progress.h"
 #include "pythoncli.h"
 #include "reports.h"
 
@@ -78,6 +79,9 @@ Python files as Python runs them (list, graph, trace, check and run):
 
 Options for every command:
   --load-ops LIB.so   load a library of custom operators first (repeatable)
+  -q, --quiet         no progress line: long jobs (loading a big archive, tracing many
+                      sets, laying out a huge graph, running Python) show one on stderr
+                      when it is a terminal, never in a pipe or a file
   -h, --help          show this help
   --version           show versions of JitScope, libtorch and Graphviz
 
@@ -163,6 +167,7 @@ void checkFormat(const QString& format, const QStringList& allowed)
 
 ModelInfo load(const QString& path, const LoadOptions& options)
 {
+    ProgressScope progress(QStringLiteral("loading %1").arg(QFileInfo(path).fileName()));
     LoadResult r = loadModel(path, options);
     if (!r.ok)
         throw CliError { r.error.toString() };
@@ -236,6 +241,7 @@ int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
     } else {
         if (modules)
             layoutOptions.moduleTypes = submoduleTypes(model, fn.name);
+        ProgressScope progress(QStringLiteral("laying out %1 nodes").arg(fn.graph.nodes.size()));
         const QString dot = toDot(fn.graph, layoutOptions);
         if (format == QLatin1String("dot")) {
             data = dot.toUtf8();
@@ -335,7 +341,9 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
     const QVector<InputSet> sets = inputSets(specs, model);
     QByteArray data;
     QJsonArray traces;
+    ProgressScope progress(QStringLiteral("tracing"));
     for (int i = 0; i < sets.size(); ++i) {
+        progress.step(QStringLiteral("tracing set"), i + 1, int(sets.size()));
         TraceResult t = traceFunction(model, fn.name, sets[i], exec);
         if (!t.ok)
             throw CliError {
@@ -416,7 +424,10 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     const ModelInfo model = load(path, options);
     const FunctionInfo& fn = selectFunction(model, fnName);
     const QVector<InputSet> sets = inputSets(specs, model);
+    std::optional<ProgressScope> progress;
+    progress.emplace(QStringLiteral("checking %1 input sets").arg(sets.size()));
     const CheckReport report = checkModel(model, fn.name, sets, check);
+    progress.reset();
     if (!report.ok)
         throw CliError { QStringLiteral("%1 (input set 1: %2)").arg(report.error.toString(), sets.first().toString()) };
 
@@ -433,6 +444,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     } else if (format == QLatin1String("markdown")) {
         data = markdownReport(reportInput);
     } else if (format == QLatin1String("html")) {
+        ProgressScope layout(QStringLiteral("laying out the report's graphs"));
         data = htmlReport(reportInput);
     } else {
         QString text;
@@ -863,6 +875,8 @@ int runCli(const QStringList& arguments, QTextStream& out, QTextStream& err)
             return ExitOk;
         }
         Args args(arguments.mid(1));
+        const bool quiet = args.takeFlag(QStringLiteral("--quiet"));
+        ProgressScope::enable(ProgressScope::wanted(args.takeFlag(QStringLiteral("-q")) || quiet));
         LoadOptions options;
         options.opLibraries = args.takeValues({ QStringLiteral("--load-ops") });
         const QString command = arguments.first();

@@ -3,6 +3,7 @@
 #include "bridge/pythoncheck.h"
 #include "layout/graphlayout.h"
 #include "load/model.h"
+#include "progress.h"
 #include "reports.h"
 #include "trace/trace.h"
 
@@ -82,7 +83,10 @@ void writeJson(const QJsonValue& v, QTextStream& out)
 /// usable was recorded.
 bool runFile(const PythonCommand& command, PythonRun& run, QTextStream& err)
 {
-    run = runPythonFile(command.file, command.options);
+    {
+        ProgressScope progress(QStringLiteral("running %1 under PyTorch").arg(QFileInfo(command.file).fileName()));
+        run = runPythonFile(command.file, command.options);
+    }
     if (!run.stdoutText.isEmpty() || !run.stderrText.isEmpty())
         err << run.stdoutText << run.stderrText << Qt::flush;
     if (!run.ok) {
@@ -226,6 +230,7 @@ SelfCheck selfCheckCall(const PythonCommand& command, const PythonCall& call, co
         r.reason = QStringLiteral("the call recorded no trace");
         return r;
     }
+    ProgressScope progress(QStringLiteral("self-check of %1: tracing it again under PyTorch").arg(call.target));
     const PythonRun real = runPythonFile(command.file, again.options);
     if (!real.ok || !real.request.served || !real.request.ok) {
         r.reason = QStringLiteral("PyTorch could not trace it again: %1")
@@ -236,6 +241,8 @@ SelfCheck selfCheckCall(const PythonCommand& command, const PythonCall& call, co
     for (int k = 0; k < request.sets.size() && k < traces.size(); ++k) {
         if (!traces[k].ok)
             continue; // PyTorch fails on this set: nothing to compare with
+        progress.step(
+            QStringLiteral("self-check of %1: JitScope traces set").arg(call.target), k + 1, int(request.sets.size()));
         const TraceResult own = traceFunction(builtIn.model, call.target, request.sets[k], ExecOptions {});
         const QStringList mine = own.ok ? comparableLines(own.graph.toText(false)) : QStringList();
         const QStringList theirs = comparableLines(traces[k].text);
@@ -627,8 +634,10 @@ int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStre
         return 2;
     const QVector<PythonCall> calls = reportedCalls(command, run);
     std::optional<LoadResult> builtIn;
-    if (command.selfCheck)
+    if (command.selfCheck) {
+        ProgressScope progress(QStringLiteral("self-check: JitScope loads %1").arg(QFileInfo(command.file).fileName()));
         builtIn = loadModel(command.file);
+    }
     bool defect = false;
     const QString source = readSource(command.file);
     const QStringList lines = source.split(QLatin1Char('\n'));

@@ -351,6 +351,36 @@ private Q_SLOTS:
             junit.err.contains(QLatin1String("--self-check is an option of check --python, reported as text or json")));
     }
 
+    /// A long job (here: Python running the file) shows a progress line on stderr when stderr is a terminal (a
+    /// pty, through script(1)), is silent with --quiet, and never writes one into a pipe.
+    void progressOnlyOnATerminal()
+    {
+        auto onTerminal = [](const QStringList& extra) {
+            // stdout goes to /dev/null inside the pty; what script(1) prints is what stderr drew.
+            QString command = QStringLiteral("'" JITSCOPE_BIN_DIR "/jitscope-cli' list '%1' --python %2 >/dev/null")
+                                  .arg(py("report_model.py"), extra.join(QLatin1Char(' ')));
+            QProcess p;
+            p.start(QStringLiteral("script"), { "-qec", command, "/dev/null" });
+            p.waitForFinished(120000);
+            return std::make_pair(p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()));
+        };
+        const auto [code, drawn] = onTerminal({});
+        QCOMPARE(code, 0);
+        QVERIFY2(drawn.contains(QLatin1String("\r\x1b[Kjitscope-cli: | running report_model.py under PyTorch (")),
+            qPrintable(drawn));
+        QVERIFY(drawn.endsWith(QLatin1String("\r\x1b[K"))); // the line is cleared when the job ends
+
+        const auto [quietCode, quiet] = onTerminal({ "--quiet" });
+        QCOMPARE(quietCode, 0);
+        QVERIFY2(
+            !quiet.contains(QLatin1String("jitscope-cli:")) && !quiet.contains(QLatin1Char('\x1b')), qPrintable(quiet));
+        QVERIFY(!onTerminal({ "-q" }).second.contains(QLatin1String("jitscope-cli:")));
+
+        // In a pipe, stderr carries what the file printed and nothing else.
+        const Run piped = runCli({ "check", py("export_module.py"), "--python" });
+        QCOMPARE(piped.err, QStringLiteral("tracing MyModule\n"));
+    }
+
     void traceAndListShowWhatTheFileDid()
     {
         const Run trace = runCli({ "trace", py("python_only.py"), "--python" });
