@@ -158,6 +158,7 @@ PythonCall callOf(const QJsonObject& o, const QString& file)
         pt.outputsEqual = !pt.outputsCompared || oc.value(QLatin1String("equal")).toBool();
         pt.outputsMessage = oc.value(pt.outputsCompared ? QLatin1String("message") : QLatin1String("error")).toString();
         pt.returned = str(to, "returned");
+        pt.outputsElements = qint64(oc.value(QLatin1String("elements")).toDouble());
         c.traces.push_back(pt);
     }
     c.warnings = warningsOf(o.value(QLatin1String("warnings")));

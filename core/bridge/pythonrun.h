@@ -62,6 +62,7 @@ struct PythonTrace
     bool outputsCompared = false;
     bool outputsEqual = true;
     QString outputsMessage; ///< assert_close's message, or why the outputs could not be compared
+    qint64 outputsElements = 0; ///< the tensor elements compared, when they matched
     QString returned; ///< what the trace returned on its own set, as `jitscope-cli run` prints values
 };
 
