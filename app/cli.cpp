@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "progress.h"
 #include "pythoncli.h"
 #include "reports.h"
 
@@ -52,25 +53,40 @@ Commands:
 Input sets (SET): arguments separated by ';'. A tensor is DTYPE[d0,d1,...] with an
 optional =FILL (rand, the default; randn, zeros, ones, arange, full:V); DTYPE is one of
 f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool (aliases float, double, long, int). Scalars
-(3, 2.5, true), tuples (...) and lists [...]. Options: --seed N (default 0),
+(3, 2.5, true), tuples (...), lists [...] and dicts {image: f32[3,224,224], height: 224}
+(dicts with --python: traced through an adapter, as detectron2's TracingAdapter). Options: --seed N (default 0),
 --max-memory BYTES (default 2G; K, M, G suffixes), --timeout SECONDS (default 600),
 --no-strict (torch.jit.trace's strict=False: dicts and lists as outputs).
 
-Python files as Python runs them (list, trace and check):
+Python files as Python runs them (list, graph, trace, check and run):
   --python[=PATH]     run FILE under the system's PyTorch (/usr/bin/python3, or PATH,
                       or $JITSCOPE_PYTHON) and report the file's own torch.jit.trace and
                       torch.jit.script calls, modules and functions. This runs the file's
                       code: give it only for files you trust. trace prints every recorded
                       trace's graph; check diffs each call's traces across its check inputs
-                      and explains every divergence at its line.
+                      and explains every divergence at its line (junit: a testsuite per
+                      call; markdown and html cover every call); graph prints the recorded
+                      graphs, --call N the Nth call's, --fn NAME a script graph.
+  --fn NAME --inputs SET ...
+                      with trace, check and run: after the file ran, trace NAME (`fn`,
+                      `MyModule.forward`: the instance the file creates, or a fresh one)
+                      through real torch.jit.trace on those sets (default: the file's
+                      `inputs` and `check_inputs`), or run it on the first set.
+  --self-check        check --python: where JitScope's own front end compiles a recorded
+                      call's function, trace it with JitScope's executor too and compare
+                      with torch.jit.trace node for node on the same inputs; a difference
+                      is a JitScope defect (exit 3), with the first differing node.
 
 Options for every command:
   --load-ops LIB.so   load a library of custom operators first (repeatable)
+  -q, --quiet         no progress line: long jobs (loading a big archive, tracing many
+                      sets, laying out a huge graph, running Python) show one on stderr
+                      when it is a terminal, never in a pipe or a file
   -h, --help          show this help
   --version           show versions of JitScope, libtorch and Graphviz
 
 Exit status: 0 on success, 1 when `check` finds a divergence, 2 on any error
-(one line on stderr).
+(one line on stderr), 3 when `check --self-check` finds a JitScope defect.
 )";
 
 struct CliError
@@ -151,6 +167,7 @@ void checkFormat(const QString& format, const QStringList& allowed)
 
 ModelInfo load(const QString& path, const LoadOptions& options)
 {
+    ProgressScope progress(QStringLiteral("loading %1").arg(QFileInfo(path).fileName()));
     LoadResult r = loadModel(path, options);
     if (!r.ok)
         throw CliError { r.error.toString() };
@@ -224,6 +241,7 @@ int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
     } else {
         if (modules)
             layoutOptions.moduleTypes = submoduleTypes(model, fn.name);
+        ProgressScope progress(QStringLiteral("laying out %1 nodes").arg(fn.graph.nodes.size()));
         const QString dot = toDot(fn.graph, layoutOptions);
         if (format == QLatin1String("dot")) {
             data = dot.toUtf8();
@@ -259,8 +277,8 @@ qint64 parseBytes(const QString& text)
     return qint64(v * double(factor));
 }
 
-/// The input sets of --inputs, or the file's own; a malformed SET is reported with a caret.
-QVector<InputSet> inputSets(const QStringList& specs, const ModelInfo& model)
+/// The input sets of --inputs; a malformed SET is reported with a caret.
+QVector<InputSet> parseInputSets(const QStringList& specs)
 {
     QVector<InputSet> sets;
     for (int i = 0; i < specs.size(); ++i) {
@@ -273,6 +291,13 @@ QVector<InputSet> inputSets(const QStringList& specs, const ModelInfo& model)
                                  .arg(QString(error.position, QLatin1Char(' '))) };
         sets.push_back(*set);
     }
+    return sets;
+}
+
+/// The input sets of --inputs, or the file's own.
+QVector<InputSet> inputSets(const QStringList& specs, const ModelInfo& model)
+{
+    QVector<InputSet> sets = parseInputSets(specs);
     if (sets.isEmpty())
         sets = model.inputSets;
     if (sets.isEmpty())
@@ -316,7 +341,9 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
     const QVector<InputSet> sets = inputSets(specs, model);
     QByteArray data;
     QJsonArray traces;
+    ProgressScope progress(QStringLiteral("tracing"));
     for (int i = 0; i < sets.size(); ++i) {
+        progress.step(QStringLiteral("tracing set"), i + 1, int(sets.size()));
         TraceResult t = traceFunction(model, fn.name, sets[i], exec);
         if (!t.ok)
             throw CliError {
@@ -397,12 +424,19 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     const ModelInfo model = load(path, options);
     const FunctionInfo& fn = selectFunction(model, fnName);
     const QVector<InputSet> sets = inputSets(specs, model);
+    std::optional<ProgressScope> progress;
+    progress.emplace(QStringLiteral("checking %1 input sets").arg(sets.size()));
     const CheckReport report = checkModel(model, fn.name, sets, check);
+    progress.reset();
     if (!report.ok)
         throw CliError { QStringLiteral("%1 (input set 1: %2)").arg(report.error.toString(), sets.first().toString()) };
 
     QByteArray data;
-    const ReportInput reportInput { &model, &report, sets, htmlLink };
+    QStringList setTexts;
+    for (const InputSet& set : sets)
+        setTexts << set.toString();
+    const ReportInput reportInput = ReportInput::single(
+        model.path, model.kind == ModelInfo::Kind::PythonSource ? model.source : QString(), report, setTexts, htmlLink);
     if (format == QLatin1String("json")) {
         data = QJsonDocument(checkReportJson(report)).toJson(QJsonDocument::Indented);
     } else if (format == QLatin1String("junit")) {
@@ -410,6 +444,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     } else if (format == QLatin1String("markdown")) {
         data = markdownReport(reportInput);
     } else if (format == QLatin1String("html")) {
+        ProgressScope layout(QStringLiteral("laying out the report's graphs"));
         data = htmlReport(reportInput);
     } else {
         QString text;
@@ -729,29 +764,98 @@ int pythonCommand(const QString& command, Args& args, const QString& python, QTe
 {
     PythonCommand pc;
     pc.options.python = python;
-    pc.format = args.takeValue({ QStringLiteral("--format") }, QStringLiteral("text"));
-    checkFormat(pc.format, { QStringLiteral("text"), QStringLiteral("json") });
+    pc.format = args.takeValue({ QStringLiteral("--format"), QStringLiteral("-f") }, QStringLiteral("text"));
+    const QString outPath = args.takeValue({ QStringLiteral("-o"), QStringLiteral("--output") });
+    pc.htmlLink = args.takeValue({ QStringLiteral("--html-link") });
+    pc.selfCheck = args.takeFlag(QStringLiteral("--self-check"));
+    if (pc.selfCheck
+        && (command != QLatin1String("check")
+            || (pc.format != QLatin1String("text") && pc.format != QLatin1String("json"))))
+        throw CliError { QStringLiteral("--self-check is an option of check --python, reported as text or json") };
+    if (command == QLatin1String("check"))
+        checkFormat(pc.format,
+            { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("junit"), QStringLiteral("markdown"),
+                QStringLiteral("html") });
+    else if (command != QLatin1String("graph")) // graph's are checked below
+        checkFormat(pc.format, { QStringLiteral("text"), QStringLiteral("json") });
     const QString timeout = args.takeValue({ QStringLiteral("--timeout") }, QStringLiteral("600"));
     bool ok = false;
     const double seconds = timeout.toDouble(&ok);
     if (!ok || !(seconds > 0) || seconds > 1e7)
         throw CliError { QStringLiteral("--timeout: '%1' is not a positive number of seconds").arg(timeout) };
     pc.options.timeoutMs = int(seconds * 1000.0);
-    if (!args.takeValues({ QStringLiteral("--fn") }).isEmpty()
-        || !args.takeValues({ QStringLiteral("--inputs") }).isEmpty())
-        throw CliError { QStringLiteral(
-            "--python reports the file's own calls: --fn and --inputs are not supported with "
-            "it yet") };
-    if (command != QLatin1String("list") && command != QLatin1String("trace") && command != QLatin1String("check"))
-        throw CliError { QStringLiteral("--python works with list, trace and check, not %1").arg(command) };
+    static const QStringList commands = { QStringLiteral("list"), QStringLiteral("graph"), QStringLiteral("trace"),
+        QStringLiteral("check"), QStringLiteral("run") };
+    if (!commands.contains(command))
+        throw CliError {
+            QStringLiteral("--python works with %1, not %2").arg(commands.join(QStringLiteral(", ")), command)
+        };
+    const QString fn = args.takeValue({ QStringLiteral("--fn") });
+    const QStringList specs = args.takeValues({ QStringLiteral("--inputs"), QStringLiteral("-i") });
+    const QString call = args.takeValue({ QStringLiteral("--call") });
+    PythonRequest& request = pc.options.request;
+    request.strict = !args.takeFlag(QStringLiteral("--no-strict"));
+    const QString seed = args.takeValue({ QStringLiteral("--seed") }, QStringLiteral("0"));
+    request.seed = seed.toULongLong(&ok);
+    if (!ok)
+        throw CliError { QStringLiteral("--seed: '%1' is not a non-negative integer").arg(seed) };
+    request.sets = parseInputSets(specs);
+    if (!call.isEmpty() && command != QLatin1String("graph"))
+        throw CliError { QStringLiteral("--call N is an option of graph") };
+    if (command == QLatin1String("graph")) {
+        if (!specs.isEmpty())
+            throw CliError { QStringLiteral("graph --python shows recorded graphs: --inputs is for trace, check and "
+                                            "run") };
+        if (!call.isEmpty()) {
+            pc.call = call.toInt(&ok);
+            if (!ok || pc.call < 1)
+                throw CliError {
+                    QStringLiteral("--call: '%1' is not a call number (1 is the file's first)").arg(call)
+                };
+            if (!fn.isEmpty())
+                throw CliError { QStringLiteral("give --call N or --fn NAME, not both") };
+        }
+        pc.function = fn;
+        checkFormat(pc.format,
+            { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("svg") });
+    } else if (command == QLatin1String("list")) {
+        if (!fn.isEmpty() || !specs.isEmpty())
+            throw CliError { QStringLiteral("list --python takes neither --fn nor --inputs") };
+    } else if (!fn.isEmpty()) {
+        request.target = fn;
+        request.mode = command == QLatin1String("trace") ? PythonRequest::Mode::Trace
+            : command == QLatin1String("check")          ? PythonRequest::Mode::Check
+                                                         : PythonRequest::Mode::Run;
+    } else if (!specs.isEmpty() || command == QLatin1String("run")) {
+        throw CliError { QStringLiteral("%1 --python%2 needs --fn NAME (a function, or Class.method)")
+                             .arg(command, specs.isEmpty() ? QString() : QStringLiteral(" --inputs")) };
+    }
+    if (command == QLatin1String("run") && request.sets.size() > 1)
+        throw CliError { QStringLiteral("run takes one --inputs SET") };
     pc.file = fileArgument(args, command);
     if (!pc.file.endsWith(QLatin1String(".py")))
         throw CliError { QStringLiteral("%1: --python runs .py files").arg(pc.file) };
+    // -o: the command writes into a buffer, which replaces the file whole once it is complete.
+    QString buffer;
+    QTextStream bufferStream(&buffer);
+    QTextStream& target = outPath.isEmpty() ? out : bufferStream;
+    int status = ExitError;
     if (command == QLatin1String("list"))
-        return pythonListCommand(pc, out, err);
-    if (command == QLatin1String("trace"))
-        return pythonTraceCommand(pc, out, err);
-    return pythonCheckCommand(pc, out, err);
+        status = pythonListCommand(pc, target, err);
+    else if (command == QLatin1String("graph"))
+        status = pythonGraphCommand(pc, target, err);
+    else if (command == QLatin1String("run"))
+        status = pythonRunCommand(pc, target, err);
+    else if (command == QLatin1String("trace"))
+        status = pythonTraceCommand(pc, target, err);
+    else
+        status = pythonCheckCommand(pc, target, err);
+    if (!outPath.isEmpty()) {
+        bufferStream.flush();
+        if (!buffer.isEmpty())
+            writeOutput(buffer.toUtf8(), outPath, out);
+    }
+    return status;
 }
 
 int runCli(const QStringList& arguments, QTextStream& out, QTextStream& err)
@@ -771,6 +875,8 @@ int runCli(const QStringList& arguments, QTextStream& out, QTextStream& err)
             return ExitOk;
         }
         Args args(arguments.mid(1));
+        const bool quiet = args.takeFlag(QStringLiteral("--quiet"));
+        ProgressScope::enable(ProgressScope::wanted(args.takeFlag(QStringLiteral("-q")) || quiet));
         LoadOptions options;
         options.opLibraries = args.takeValues({ QStringLiteral("--load-ops") });
         const QString command = arguments.first();

@@ -1,11 +1,20 @@
 #include "pythoncli.h"
 
 #include "bridge/pythoncheck.h"
+#include "layout/graphlayout.h"
+#include "load/model.h"
+#include "progress.h"
+#include "reports.h"
+#include "trace/trace.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
+
+#include <list>
 
 namespace jitscope {
 
@@ -29,6 +38,8 @@ QJsonArray warningsJson(const QVector<PythonWarning>& warnings)
 
 QString callTitle(const PythonCall& c)
 {
+    if (c.requested)
+        return QStringLiteral("torch.jit.trace(%1) on --inputs").arg(c.target);
     return QStringLiteral("line %1: torch.jit.%2(%3)").arg(c.location.line).arg(c.api, c.target);
 }
 
@@ -72,7 +83,10 @@ void writeJson(const QJsonValue& v, QTextStream& out)
 /// usable was recorded.
 bool runFile(const PythonCommand& command, PythonRun& run, QTextStream& err)
 {
-    run = runPythonFile(command.file, command.options);
+    {
+        ProgressScope progress(QStringLiteral("running %1 under PyTorch").arg(QFileInfo(command.file).fileName()));
+        run = runPythonFile(command.file, command.options);
+    }
     if (!run.stdoutText.isEmpty() || !run.stderrText.isEmpty())
         err << run.stdoutText << run.stderrText << Qt::flush;
     if (!run.ok) {
@@ -80,6 +94,17 @@ bool runFile(const PythonCommand& command, PythonRun& run, QTextStream& err)
         return false;
     }
     return true;
+}
+
+bool requested(const PythonCommand& command)
+{
+    return command.options.request.mode != PythonRequest::Mode::None;
+}
+
+/// The calls a command reports: the requested one, or the file's own.
+QVector<PythonCall> reportedCalls(const PythonCommand& command, const PythonRun& run)
+{
+    return requested(command) ? QVector<PythonCall> { run.request.call } : run.calls;
 }
 
 /// The file's own failure, unless it is a recorded call's (a TracingCheckError is the check's finding).
@@ -92,6 +117,26 @@ bool fileFailed(const PythonRun& run)
     for (const PythonCall& c : run.calls)
         if (!c.ok && c.location.line == run.error.location.line)
             return false;
+    return true;
+}
+
+int finish(const PythonRun& run, int status, QTextStream& err);
+
+/// False (after the error line) when the request was not served or failed.
+bool requestServed(const PythonCommand& command, const PythonRun& run, QTextStream& err)
+{
+    if (!requested(command))
+        return true;
+    if (!run.request.served) {
+        finish(run, 2, err);
+        if (run.status == QLatin1String("ok"))
+            err << "jitscope-cli: error: " << command.file << ": the bridge did not answer the request\n";
+        return false;
+    }
+    if (!run.request.ok) {
+        err << "jitscope-cli: error: " << run.request.error.toString() << "\n";
+        return false;
+    }
     return true;
 }
 
@@ -120,13 +165,348 @@ QString readSource(const QString& path)
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
+/// A trace's text as both tracers should print it: value names renumbered, source comments, scopes and
+/// PyTorch's class-name mangling dropped (as tests/core/tst_traces compares JitScope with the oracle).
+QStringList comparableLines(const QString& dump)
+{
+    QString text = dump;
+    static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
+    text.remove(mangle);
+    static const QRegularExpression scope(QStringLiteral(", scope: [^\\n#]*"));
+    text.remove(scope);
+    return canonicalizeDump(text).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+/// `check --self-check`: one recorded call traced again by JitScope's own executor.
+struct SelfCheck
+{
+    QString status; ///< "agrees", "defect", "skipped"
+    QString reason; ///< skipped: why; defect: which set
+    int set = -1; ///< defect: the input set (0-based)
+    int line = -1; ///< defect: the first differing line of the canonical dumps (0-based)
+    bool inputs = false; ///< defect: that line is the graph's signature (its inputs), not a node
+    QString jitscope; ///< defect: that line in JitScope's trace, and in PyTorch's
+    QString pytorch;
+    int sets = 0; ///< sets compared
+};
+
+/// Traces @p call's target with JitScope's own executor on the call's input sets and compares each trace with the
+/// one torch.jit.trace records on the same values: the sets are made again from their SET text on both sides (the
+/// file's own tensors hold its random numbers, which data-dependent code would branch on).
+SelfCheck selfCheckCall(const PythonCommand& command, const PythonCall& call, const LoadResult& builtIn)
+{
+    SelfCheck r;
+    r.status = QStringLiteral("skipped");
+    if (call.targetKind != QLatin1String("function")) {
+        r.reason = QStringLiteral("JitScope's front end compiles no classes of a .py file");
+        return r;
+    }
+    if (!builtIn.ok) {
+        r.reason = QStringLiteral("JitScope cannot load the file: %1").arg(builtIn.error.toString());
+        return r;
+    }
+    const FunctionInfo* fn = builtIn.model.function(call.target);
+    if (!fn) {
+        r.reason = QStringLiteral("JitScope's front end has no function %1").arg(call.target);
+        return r;
+    }
+    if (!fn->ok) {
+        r.reason = QStringLiteral("%1 does not compile as TorchScript: %2").arg(call.target, fn->error.toString());
+        return r;
+    }
+    PythonCommand again = command;
+    PythonRequest& request = again.options.request;
+    request.mode = PythonRequest::Mode::Trace;
+    request.target = call.target;
+    for (const PythonTrace& t : call.traces) {
+        const auto set = parseInputSet(t.inputs);
+        if (!set) {
+            r.reason = QStringLiteral("input set '%1' is not expressible in the SET syntax").arg(t.inputs);
+            return r;
+        }
+        request.sets.push_back(*set);
+    }
+    if (request.sets.isEmpty()) {
+        r.reason = QStringLiteral("the call recorded no trace");
+        return r;
+    }
+    ProgressScope progress(QStringLiteral("self-check of %1: tracing it again under PyTorch").arg(call.target));
+    const PythonRun real = runPythonFile(command.file, again.options);
+    if (!real.ok || !real.request.served || !real.request.ok) {
+        r.reason = QStringLiteral("PyTorch could not trace it again: %1")
+                       .arg((real.request.served ? real.request.error : real.error).toString());
+        return r;
+    }
+    const QVector<PythonTrace>& traces = real.request.call.traces;
+    for (int k = 0; k < request.sets.size() && k < traces.size(); ++k) {
+        if (!traces[k].ok)
+            continue; // PyTorch fails on this set: nothing to compare with
+        progress.step(
+            QStringLiteral("self-check of %1: JitScope traces set").arg(call.target), k + 1, int(request.sets.size()));
+        const TraceResult own = traceFunction(builtIn.model, call.target, request.sets[k], ExecOptions {});
+        const QStringList mine = own.ok ? comparableLines(own.graph.toText(false)) : QStringList();
+        const QStringList theirs = comparableLines(traces[k].text);
+        ++r.sets;
+        if (own.ok && mine == theirs)
+            continue;
+        r.status = QStringLiteral("defect");
+        r.set = k;
+        r.reason = QStringLiteral("set %1 (%2)").arg(k + 1).arg(request.sets[k].toString());
+        if (!own.ok) {
+            r.line = 0;
+            r.inputs = true;
+            r.jitscope = QStringLiteral("the trace failed: %1").arg(own.error.toString());
+            r.pytorch = theirs.value(0);
+            return r;
+        }
+        int i = 0;
+        while (i < mine.size() && i < theirs.size() && mine[i] == theirs[i])
+            ++i;
+        r.line = i;
+        int signatureEnd = 0;
+        while (signatureEnd < theirs.size() && !theirs[signatureEnd].endsWith(QLatin1String("):")))
+            ++signatureEnd;
+        r.inputs = i <= signatureEnd;
+        r.jitscope = i < mine.size() ? mine[i].trimmed() : QStringLiteral("(nothing more)");
+        r.pytorch = i < theirs.size() ? theirs[i].trimmed() : QStringLiteral("(nothing more)");
+        return r;
+    }
+    r.status = r.sets > 0 ? QStringLiteral("agrees") : QStringLiteral("skipped");
+    if (r.sets == 0)
+        r.reason = QStringLiteral("PyTorch traced none of the sets");
+    return r;
+}
+
+QString selfCheckText(const SelfCheck& s)
+{
+    if (s.status == QLatin1String("agrees"))
+        return QStringLiteral("JitScope's own trace equals PyTorch's node for node on %1 set(s)").arg(s.sets);
+    if (s.status == QLatin1String("skipped"))
+        return QStringLiteral("not compared: %1").arg(s.reason);
+    return QStringLiteral("JitScope defect: its own trace differs from PyTorch's on %1; the first differing %2:\n"
+                          "      JitScope: %3\n      PyTorch:  %4")
+        .arg(s.reason, s.inputs ? QStringLiteral("line of the graph's inputs") : QStringLiteral("node"))
+        .arg(s.jitscope, s.pytorch);
+}
+
+QJsonObject selfCheckJson(const SelfCheck& s)
+{
+    QJsonObject o { { QStringLiteral("status"), s.status }, { QStringLiteral("sets"), s.sets } };
+    if (!s.reason.isEmpty())
+        o.insert(QStringLiteral("reason"), s.reason);
+    if (s.status == QLatin1String("defect"))
+        o.insert(QStringLiteral("first_difference"),
+            QJsonObject { { QStringLiteral("set"), s.set + 1 }, { QStringLiteral("dump_line"), s.line },
+                { QStringLiteral("in"), s.inputs ? QStringLiteral("inputs") : QStringLiteral("node") },
+                { QStringLiteral("jitscope"), s.jitscope }, { QStringLiteral("pytorch"), s.pytorch } });
+    return o;
+}
+
+/// `trace FILE.py --python --fn NAME --inputs SET ...`: as the built-in trace prints its traces.
+int requestedTrace(const PythonCommand& command, const PythonRun& run, QTextStream& out, QTextStream& err)
+{
+    const PythonCall& c = run.request.call;
+    QJsonArray traces;
+    bool failed = false;
+    if (!run.request.flattened.isEmpty() && command.format != QLatin1String("json"))
+        out << "# traced through an adapter taking the tensors of the inputs flat, as detectron2's TracingAdapter: "
+            << run.request.flattened.join(QStringLiteral(", ")) << "\n";
+    for (int k = 0; k < c.traces.size(); ++k) {
+        const PythonTrace& t = c.traces[k];
+        failed |= !t.ok;
+        if (command.format == QLatin1String("json")) {
+            QJsonObject o { { QStringLiteral("inputs"), t.inputs }, { QStringLiteral("ok"), t.ok },
+                { QStringLiteral("returned"), t.returned }, { QStringLiteral("warnings"), warningsJson(t.warnings) } };
+            if (t.ok) {
+                o.insert(QStringLiteral("graph"), t.graph.toJson());
+                o.insert(QStringLiteral("text"), t.text);
+            } else {
+                o.insert(QStringLiteral("error"), diagnosticJson(t.error));
+            }
+            traces.append(o);
+            continue;
+        }
+        if (c.traces.size() > 1)
+            out << "# trace " << k + 1 << ": " << t.inputs << "\n";
+        if (t.ok)
+            out << t.text << "# returned: " << t.returned << "\n";
+        else
+            out << "# failed: " << t.error.toString() << "\n";
+    }
+    if (command.format == QLatin1String("json"))
+        writeJson(
+            QJsonObject { { QStringLiteral("file"), command.file }, { QStringLiteral("function"), run.request.target },
+                { QStringLiteral("flattened"), QJsonArray::fromStringList(run.request.flattened) },
+                { QStringLiteral("traces"), traces } },
+            out);
+    if (c.traces.isEmpty()) {
+        err << "jitscope-cli: error: "
+            << (c.ok ? QStringLiteral("%1: nothing was traced").arg(command.file) : c.error.toString()) << "\n";
+        return 2;
+    }
+    if (failed)
+        for (const PythonTrace& t : c.traces)
+            if (!t.ok) {
+                err << "jitscope-cli: error: " << t.error.toString() << " (input set " << t.inputs << ")\n";
+                return 2;
+            }
+    return finish(run, 0, err);
+}
+
 } // namespace
+
+int pythonGraphCommand(const PythonCommand& command, QTextStream& out, QTextStream& err)
+{
+    PythonRun run;
+    if (!runFile(command, run, err))
+        return 2;
+    struct Shown
+    {
+        QString title;
+        const IrGraph* graph;
+        QString text;
+    };
+    QVector<Shown> shown;
+    QString error;
+    auto callGraph = [](const PythonCall& c) -> std::pair<const IrGraph*, QString> {
+        // A trace whose check failed still has the graph its example inputs recorded.
+        if (!c.text.isEmpty())
+            return { &c.graph, c.text };
+        if (!c.traces.isEmpty() && c.traces[0].ok)
+            return { &c.traces[0].graph, c.traces[0].text };
+        return { nullptr, QString() };
+    };
+    if (!command.function.isEmpty()) {
+        QStringList names;
+        for (const PythonFunction& f : run.functions) {
+            names << f.name;
+            if (f.name != command.function)
+                continue;
+            if (!f.scriptOk)
+                error = QStringLiteral("%1 does not script: %2 (its traces: graph --call N)")
+                            .arg(f.name, f.scriptError.toString());
+            else
+                shown.push_back({ QStringLiteral("torch.jit.script(%1)").arg(f.name), &f.graph, f.text });
+        }
+        for (const PythonModule& m : run.modules)
+            for (const PythonMethod& pm : m.methods) {
+                const QString name = m.className + QLatin1Char('.') + pm.name;
+                if (pm.compiled)
+                    names << name;
+                if (name != command.function)
+                    continue;
+                if (!m.scriptOk)
+                    error = QStringLiteral("%1 does not script: %2").arg(m.className, m.scriptError.toString());
+                else if (!pm.compiled || pm.text.isEmpty())
+                    error = QStringLiteral("%1 is not compiled by torch.jit.script%2")
+                                .arg(name,
+                                    pm.modifier.isEmpty() ? QString()
+                                                          : QStringLiteral(" (@torch.jit.%1)").arg(pm.modifier));
+                else
+                    shown.push_back({ QStringLiteral("torch.jit.script(%1)").arg(name), &pm.graph, pm.text });
+            }
+        if (shown.isEmpty() && error.isEmpty())
+            error = QStringLiteral("%1: no function or module method named '%2' (have: %3)")
+                        .arg(command.file, command.function, names.join(QStringLiteral(", ")));
+    } else if (command.call > 0) {
+        if (command.call > run.calls.size())
+            error = QStringLiteral("%1: --call %2, but the file made %3 torch.jit call(s)")
+                        .arg(command.file)
+                        .arg(command.call)
+                        .arg(run.calls.size());
+        else {
+            const PythonCall& c = run.calls[command.call - 1];
+            const auto [graph, text] = callGraph(c);
+            if (graph)
+                shown.push_back({ callTitle(c), graph, text });
+            else
+                error = QStringLiteral("call %1 (%2) recorded no graph: %3")
+                            .arg(command.call)
+                            .arg(callTitle(c), c.error.toString());
+        }
+    } else {
+        for (const PythonCall& c : run.calls) {
+            const auto [graph, text] = callGraph(c);
+            if (graph)
+                shown.push_back({ callTitle(c), graph, text });
+        }
+        if (shown.isEmpty())
+            error = QStringLiteral("%1: the file made no torch.jit.trace or script call that recorded a graph")
+                        .arg(command.file);
+    }
+    if (!error.isEmpty()) {
+        finish(run, 0, err);
+        err << "jitscope-cli: error: " << error << "\n";
+        return 2;
+    }
+    if (command.format == QLatin1String("svg") && shown.size() > 1) {
+        err << "jitscope-cli: error: " << command.file << ": " << shown.size()
+            << " graphs, and an SVG holds one: choose with --call N or --fn NAME\n";
+        return 2;
+    }
+    QJsonArray graphs;
+    for (const Shown& g : shown) {
+        if (command.format == QLatin1String("text")) {
+            if (shown.size() > 1 || command.call > 0)
+                out << "# " << g.title << "\n";
+            out << g.text;
+        } else if (command.format == QLatin1String("json")) {
+            graphs.append(QJsonObject { { QStringLiteral("title"), g.title }, { QStringLiteral("text"), g.text },
+                { QStringLiteral("graph"), g.graph->toJson() } });
+        } else {
+            const QString dot = toDot(*g.graph);
+            if (command.format == QLatin1String("dot")) {
+                out << dot;
+            } else {
+                QString svgError;
+                const QByteArray svg = renderDotToSvg(dot, &svgError);
+                if (svg.isEmpty()) {
+                    err << "jitscope-cli: error: " << command.file << ": " << svgError << "\n";
+                    return 2;
+                }
+                out << QString::fromUtf8(svg);
+            }
+        }
+    }
+    if (command.format == QLatin1String("json"))
+        writeJson(graphs, out);
+    return finish(run, 0, err);
+}
+
+int pythonRunCommand(const PythonCommand& command, QTextStream& out, QTextStream& err)
+{
+    PythonRun run;
+    if (!runFile(command, run, err))
+        return 2;
+    if (!requestServed(command, run, err))
+        return 2;
+    const PythonRequest& request = command.options.request;
+    const QString set = request.sets.isEmpty() ? QStringLiteral("the file's inputs") : request.sets[0].toString();
+    if (command.format == QLatin1String("json"))
+        writeJson(
+            QJsonObject { { QStringLiteral("file"), command.file }, { QStringLiteral("function"), run.request.target },
+                { QStringLiteral("inputs"), set }, { QStringLiteral("outputs"), run.request.outputs },
+                { QStringLiteral("warnings"), warningsJson(run.request.warnings) } },
+            out);
+    else {
+        out << "run " << command.file << " " << run.request.target << ": " << set << "  (Python)\n";
+        for (const PythonWarning& w : run.request.warnings)
+            out << "  [" << w.category << "] " << w.message.section(QLatin1Char('\n'), 0, 0) << "  (line "
+                << w.location.line << ")\n";
+        out << "\nreturned: " << run.request.outputs << "\n";
+    }
+    return finish(run, 0, err);
+}
 
 int pythonTraceCommand(const PythonCommand& command, QTextStream& out, QTextStream& err)
 {
     PythonRun run;
     if (!runFile(command, run, err))
         return 2;
+    if (!requestServed(command, run, err))
+        return 2;
+    if (requested(command))
+        return requestedTrace(command, run, out, err);
     QJsonArray calls;
     int traces = 0;
     for (const PythonCall& c : run.calls) {
@@ -250,16 +630,42 @@ int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStre
     PythonRun run;
     if (!runFile(command, run, err))
         return 2;
+    if (!requestServed(command, run, err))
+        return 2;
+    const QVector<PythonCall> calls = reportedCalls(command, run);
+    std::optional<LoadResult> builtIn;
+    if (command.selfCheck) {
+        ProgressScope progress(QStringLiteral("self-check: JitScope loads %1").arg(QFileInfo(command.file).fileName()));
+        builtIn = loadModel(command.file);
+    }
+    bool defect = false;
     const QString source = readSource(command.file);
     const QStringList lines = source.split(QLatin1Char('\n'));
     QJsonArray reports;
     bool diverged = false;
     int checked = 0;
-    for (const PythonCall& c : run.calls) {
+    const bool ciReport = command.format == QLatin1String("junit") || command.format == QLatin1String("markdown")
+        || command.format == QLatin1String("html");
+    std::list<CheckReport> checkReports; // the report entries point into it
+    ReportInput reportInput;
+    reportInput.path = QFileInfo(command.file).canonicalFilePath(); // as the bridge names the user's file
+    reportInput.source = source;
+    reportInput.reference = QStringLiteral("the Python code");
+    reportInput.htmlReport = command.htmlLink;
+    for (const PythonCall& c : calls) {
         if (c.api == QLatin1String("script") || c.traces.isEmpty())
             continue;
         ++checked;
         const PythonCheck check = checkPythonCall(c, source);
+        if (ciReport) {
+            checkReports.push_back(pythonCheckReport(run, c, check));
+            QStringList sets;
+            for (const PythonTrace& t : c.traces)
+                sets << t.inputs;
+            reportInput.entries.push_back(ReportEntry { &checkReports.back(), callTitle(c), sets });
+            diverged |= !checkReports.back().consistent;
+            continue;
+        }
         const bool callDiverged = !check.consistent || (c.checked && !c.checkPassed);
         diverged |= callDiverged;
         if (command.format == QLatin1String("json")) {
@@ -278,6 +684,11 @@ int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStre
             report.insert(QStringLiteral("consistent"), check.consistent);
             report.insert(
                 QStringLiteral("verdict"), callDiverged ? QStringLiteral("diverged") : QStringLiteral("consistent"));
+            if (builtIn) {
+                const SelfCheck self = selfCheckCall(command, c, *builtIn);
+                defect |= self.status == QLatin1String("defect");
+                report.insert(QStringLiteral("self_check"), selfCheckJson(self));
+            }
             reports.append(report);
             continue;
         }
@@ -328,13 +739,27 @@ int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStre
                 << (c.checkPassed ? QStringLiteral("passed")
                                   : c.checkMessage.section(QLatin1Char('\n'), 0, 1).simplified())
                 << "\n";
-        out << "verdict: " << (callDiverged ? "diverged" : "consistent") << "\n\n";
+        out << "verdict: " << (callDiverged ? "diverged" : "consistent") << "\n";
+        if (builtIn) {
+            const SelfCheck self = selfCheckCall(command, c, *builtIn);
+            defect |= self.status == QLatin1String("defect");
+            out << "self-check: " << selfCheckText(self) << "\n";
+        }
+        out << "\n";
     }
-    if (command.format == QLatin1String("json"))
+    if (ciReport && checked > 0) {
+        const QByteArray data = command.format == QLatin1String("junit") ? junitReport(reportInput)
+            : command.format == QLatin1String("markdown")                ? markdownReport(reportInput)
+                                                                         : htmlReport(reportInput);
+        out << QString::fromUtf8(data);
+    } else if (ciReport) {
+        err << "jitscope-cli: error: " << command.file << ": the file made no torch.jit.trace call to check\n";
+        return 2;
+    } else if (command.format == QLatin1String("json"))
         writeJson(reports, out);
     else if (checked == 0)
         out << "# the file made no torch.jit.trace call to check\n";
-    return finish(run, diverged ? 1 : 0, err);
+    return finish(run, defect ? 3 : diverged ? 1 : 0, err);
 }
 
 } // namespace jitscope

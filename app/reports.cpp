@@ -5,6 +5,7 @@
 
 #include <QFileInfo>
 #include <QHash>
+#include <QRegularExpression>
 #include <QStringList>
 #include <QXmlStreamWriter>
 
@@ -58,7 +59,7 @@ QString divergenceText(const CheckReport& r, const TraceDiff& d)
 }
 
 /// Why set @p k (0-based, k >= 1) fails, or empty when it passes.
-QString failureMessage(const CheckReport& r, int k)
+QString failureMessage(const CheckReport& r, int k, const QString& reference)
 {
     QStringList parts;
     if (const TraceDiff* d = diffOf(r, k); d && !d->equal)
@@ -66,19 +67,19 @@ QString failureMessage(const CheckReport& r, int k)
                                        : causes(*d).join(QStringLiteral("; ")));
     if (k - 1 < r.outputs.size()) {
         const OutputCheck& o = r.outputs[k - 1];
-        if (!o.ran)
+        if (!o.ran && !o.error.isEmpty())
             parts << o.error;
-        else if (!o.comparison.equal)
-            parts << QStringLiteral("outputs differ from the script function's: %1").arg(o.comparison.message);
+        else if (o.ran && !o.comparison.equal)
+            parts << QStringLiteral("outputs differ from %1's: %2").arg(reference, o.comparison.message);
     }
     if (!r.traces[k].ok)
         parts << QStringLiteral("the trace failed: %1").arg(r.traces[k].error.message);
     return parts.join(QStringLiteral("; "));
 }
 
-QString suiteName(const ReportInput& in)
+QString suiteName(const ReportInput& in, const ReportEntry& e)
 {
-    return QStringLiteral("%1::%2").arg(in.model->path, in.report->function);
+    return QStringLiteral("%1::%2").arg(in.path, e.name);
 }
 
 QString warningLine(const TraceWarning& w)
@@ -164,9 +165,10 @@ QString graphSvg(const IrGraph& graph, const QHash<int, Mark>& marks, const QStr
     }
     for (const LayoutNode& n : layout.nodes) {
         const Mark m = marks.value(n.nodeId, Mark::None);
-        const QString cls = QStringLiteral("node cat-%1%2")
-                                .arg(opCategoryName(n.category).toLower().remove(QLatin1Char(' ')),
-                                    m == Mark::None ? QString() : QLatin1Char(' ') + markName(m));
+        const QString cls
+            = QStringLiteral("node cat-%1%2")
+                  .arg(opCategoryName(n.category).toLower().remove(QRegularExpression(QStringLiteral("[^a-z]"))),
+                      m == Mark::None ? QString() : QLatin1Char(' ') + markName(m));
         s += QStringLiteral("<g class=\"%1\"><rect x=\"%2\" y=\"%3\" width=\"%4\" height=\"%5\" rx=\"5\"/>")
                  .arg(cls)
                  .arg(n.box.x())
@@ -221,55 +223,77 @@ svg .node.changed rect { fill: #ffecb3; stroke: #bf8700; stroke-width: 2.5; }
 
 } // namespace
 
+ReportInput ReportInput::single(const QString& path, const QString& source, const CheckReport& report,
+    const QStringList& sets, const QString& htmlReport)
+{
+    ReportInput in;
+    in.path = path;
+    in.source = source;
+    in.entries.push_back(ReportEntry { &report, report.function, sets });
+    in.htmlReport = htmlReport;
+    return in;
+}
+
 QByteArray junitReport(const ReportInput& in)
 {
-    const CheckReport& r = *in.report;
     QByteArray data;
     QXmlStreamWriter x(&data);
     x.setAutoFormatting(true);
     x.writeStartDocument();
+    auto failuresOf = [&](const CheckReport& r) {
+        int failures = 0;
+        for (int k = 1; k < r.traces.size(); ++k)
+            failures += !failureMessage(r, k, in.reference).isEmpty();
+        return failures + int(r.traces.isEmpty() || !r.traces[0].ok);
+    };
+    auto testsOf = [](const CheckReport& r) { return std::max<qsizetype>(r.traces.size(), 1); };
+    qsizetype tests = 0;
     int failures = 0;
-    for (int k = 1; k < r.traces.size(); ++k)
-        failures += !failureMessage(r, k).isEmpty();
-    failures += r.traces.isEmpty() || !r.traces[0].ok;
+    for (const ReportEntry& e : in.entries) {
+        tests += testsOf(*e.report);
+        failures += failuresOf(*e.report);
+    }
     x.writeStartElement(QStringLiteral("testsuites"));
     x.writeAttribute(QStringLiteral("name"), QStringLiteral("jitscope check"));
-    x.writeAttribute(QStringLiteral("tests"), QString::number(std::max<qsizetype>(r.traces.size(), 1)));
+    x.writeAttribute(QStringLiteral("tests"), QString::number(tests));
     x.writeAttribute(QStringLiteral("failures"), QString::number(failures));
-    x.writeStartElement(QStringLiteral("testsuite"));
-    x.writeAttribute(QStringLiteral("name"), suiteName(in));
-    x.writeAttribute(QStringLiteral("tests"), QString::number(std::max<qsizetype>(r.traces.size(), 1)));
-    x.writeAttribute(QStringLiteral("failures"), QString::number(failures));
-    x.writeAttribute(QStringLiteral("errors"), QStringLiteral("0"));
-    for (int k = 0; k < r.traces.size(); ++k) {
-        x.writeStartElement(QStringLiteral("testcase"));
-        x.writeAttribute(QStringLiteral("classname"), suiteName(in));
-        x.writeAttribute(QStringLiteral("name"),
-            QStringLiteral("set %1: %2%3")
-                .arg(k + 1)
-                .arg(in.sets.value(k).toString(), k == 0 ? QStringLiteral(" (traced)") : QString()));
-        const QString message
-            = k == 0 ? (r.traces[0].ok ? QString() : r.traces[0].error.toString()) : failureMessage(r, k);
-        if (!message.isEmpty()) {
-            x.writeStartElement(QStringLiteral("failure"));
-            x.writeAttribute(QStringLiteral("message"), message);
-            x.writeAttribute(QStringLiteral("type"), k == 0 ? QStringLiteral("error") : QStringLiteral("diverged"));
-            QString text;
-            if (const TraceDiff* d = diffOf(r, k))
-                text += divergenceText(r, *d);
-            if (k >= 1 && k - 1 < r.outputs.size() && r.outputs[k - 1].ran && !r.outputs[k - 1].comparison.equal)
-                text += QStringLiteral("outputs: %1\n").arg(r.outputs[k - 1].comparison.message);
-            x.writeCharacters(text);
+    for (const ReportEntry& e : in.entries) {
+        const CheckReport& r = *e.report;
+        x.writeStartElement(QStringLiteral("testsuite"));
+        x.writeAttribute(QStringLiteral("name"), suiteName(in, e));
+        x.writeAttribute(QStringLiteral("tests"), QString::number(testsOf(r)));
+        x.writeAttribute(QStringLiteral("failures"), QString::number(failuresOf(r)));
+        x.writeAttribute(QStringLiteral("errors"), QStringLiteral("0"));
+        for (int k = 0; k < r.traces.size(); ++k) {
+            x.writeStartElement(QStringLiteral("testcase"));
+            x.writeAttribute(QStringLiteral("classname"), suiteName(in, e));
+            x.writeAttribute(QStringLiteral("name"),
+                QStringLiteral("set %1: %2%3")
+                    .arg(k + 1)
+                    .arg(e.sets.value(k), k == 0 ? QStringLiteral(" (traced)") : QString()));
+            const QString message = k == 0 ? (r.traces[0].ok ? QString() : r.traces[0].error.toString())
+                                           : failureMessage(r, k, in.reference);
+            if (!message.isEmpty()) {
+                x.writeStartElement(QStringLiteral("failure"));
+                x.writeAttribute(QStringLiteral("message"), message);
+                x.writeAttribute(QStringLiteral("type"), k == 0 ? QStringLiteral("error") : QStringLiteral("diverged"));
+                QString text;
+                if (const TraceDiff* d = diffOf(r, k))
+                    text += divergenceText(r, *d);
+                if (k >= 1 && k - 1 < r.outputs.size() && r.outputs[k - 1].ran && !r.outputs[k - 1].comparison.equal)
+                    text += QStringLiteral("outputs: %1\n").arg(r.outputs[k - 1].comparison.message);
+                x.writeCharacters(text);
+                x.writeEndElement();
+            }
             x.writeEndElement();
         }
+        QStringList warnings;
+        for (const TraceWarning& w : r.warnings)
+            warnings << warningLine(w);
+        if (!warnings.isEmpty())
+            x.writeTextElement(QStringLiteral("system-out"), warnings.join(QLatin1Char('\n')) + QLatin1Char('\n'));
         x.writeEndElement();
     }
-    QStringList warnings;
-    for (const TraceWarning& w : r.warnings)
-        warnings << warningLine(w);
-    if (!warnings.isEmpty())
-        x.writeTextElement(QStringLiteral("system-out"), warnings.join(QLatin1Char('\n')) + QLatin1Char('\n'));
-    x.writeEndElement();
     x.writeEndElement();
     x.writeEndDocument();
     return data;
@@ -277,47 +301,52 @@ QByteArray junitReport(const ReportInput& in)
 
 QByteArray markdownReport(const ReportInput& in)
 {
-    const CheckReport& r = *in.report;
     QString s;
-    s += QStringLiteral("### JitScope check: `%1` in `%2`: **%3**\n\n")
-             .arg(r.function, QFileInfo(in.model->path).fileName(), r.verdict());
-    s += QStringLiteral("| set | inputs | result |\n|---|---|---|\n");
-    for (int k = 0; k < r.traces.size(); ++k) {
-        QString result = k == 0 ? (r.traces[0].ok ? QStringLiteral("traced (reference)") : r.traces[0].error.message)
-                                : failureMessage(r, k);
-        if (result.isEmpty())
-            result = QStringLiteral("same graph, outputs match");
-        s += QStringLiteral("| %1 | `%2` | %3 |\n").arg(k + 1).arg(in.sets.value(k).toString(), result.toHtmlEscaped());
-    }
-    QString rows;
-    for (const TraceDiff& d : r.diffs) {
-        QHash<QString, int> counts;
-        QHash<QString, SourceLocation> places;
-        QStringList order;
-        for (const NodeChange& c : d.changes) {
-            if (!counts.contains(c.cause)) {
-                order << c.cause;
-                places.insert(c.cause, c.location);
-            }
-            ++counts[c.cause];
+    for (const ReportEntry& e : in.entries) {
+        const CheckReport& r = *e.report;
+        if (&e != &in.entries.front())
+            s += QLatin1Char('\n');
+        s += QStringLiteral("### JitScope check: `%1` in `%2`: **%3**\n\n")
+                 .arg(e.name, QFileInfo(in.path).fileName(), r.verdict());
+        s += QStringLiteral("| set | inputs | result |\n|---|---|---|\n");
+        for (int k = 0; k < r.traces.size(); ++k) {
+            QString result = k == 0
+                ? (r.traces[0].ok ? QStringLiteral("traced (reference)") : r.traces[0].error.message)
+                : failureMessage(r, k, in.reference);
+            if (result.isEmpty())
+                result = QStringLiteral("same graph, outputs match");
+            s += QStringLiteral("| %1 | `%2` | %3 |\n").arg(k + 1).arg(e.sets.value(k), result.toHtmlEscaped());
         }
-        for (const QString& cause : order)
-            rows += QStringLiteral("| %1 vs 1 | %2 | %3 | %4 |\n")
-                        .arg(d.other + 1)
-                        .arg(cause.isEmpty() ? QStringLiteral("(unexplained)") : cause.toHtmlEscaped())
-                        .arg(shortWhere(places.value(cause)))
-                        .arg(counts.value(cause));
-    }
-    if (!rows.isEmpty())
-        s += QStringLiteral("\n**Divergences**\n\n| traces | cause | line | nodes |\n|---|---|---|---|\n") + rows;
-    if (!r.warnings.isEmpty()) {
-        s += QStringLiteral("\n**Warnings**\n\n");
-        for (const TraceWarning& w : r.warnings)
-            s += QStringLiteral("- `%1` trace %2%3: %4\n")
-                     .arg(warningKindName(w.kind))
-                     .arg(w.traceIndex + 1)
-                     .arg(w.location.isValid() ? QStringLiteral(" at ") + shortWhere(w.location) : QString(),
-                         w.message.toHtmlEscaped());
+        QString rows;
+        for (const TraceDiff& d : r.diffs) {
+            QHash<QString, int> counts;
+            QHash<QString, SourceLocation> places;
+            QStringList order;
+            for (const NodeChange& c : d.changes) {
+                if (!counts.contains(c.cause)) {
+                    order << c.cause;
+                    places.insert(c.cause, c.location);
+                }
+                ++counts[c.cause];
+            }
+            for (const QString& cause : order)
+                rows += QStringLiteral("| %1 vs 1 | %2 | %3 | %4 |\n")
+                            .arg(d.other + 1)
+                            .arg(cause.isEmpty() ? QStringLiteral("(unexplained)") : cause.toHtmlEscaped())
+                            .arg(shortWhere(places.value(cause)))
+                            .arg(counts.value(cause));
+        }
+        if (!rows.isEmpty())
+            s += QStringLiteral("\n**Divergences**\n\n| traces | cause | line | nodes |\n|---|---|---|---|\n") + rows;
+        if (!r.warnings.isEmpty()) {
+            s += QStringLiteral("\n**Warnings**\n\n");
+            for (const TraceWarning& w : r.warnings)
+                s += QStringLiteral("- `%1` trace %2%3: %4\n")
+                         .arg(warningKindName(w.kind))
+                         .arg(w.traceIndex + 1)
+                         .arg(w.location.isValid() ? QStringLiteral(" at ") + shortWhere(w.location) : QString(),
+                             w.message.section(QLatin1Char('\n'), 0, 0).toHtmlEscaped());
+        }
     }
     if (!in.htmlReport.isEmpty())
         s += QStringLiteral("\nFull report with the graphs: `%1`\n").arg(in.htmlReport);
@@ -326,125 +355,153 @@ QByteArray markdownReport(const ReportInput& in)
 
 QByteArray htmlReport(const ReportInput& in)
 {
-    const CheckReport& r = *in.report;
-    const ModelInfo& model = *in.model;
+    const bool single = in.entries.size() == 1;
+    const QString pageName = single ? in.entries.front().name : QFileInfo(in.path).fileName();
     QString s;
     s += QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                         "<title>JitScope check: %1</title>\n<style>%2</style></head><body>\n")
-             .arg(esc(r.function), QString::fromUtf8(kStyle));
-    s += QStringLiteral("<h1>JitScope check: <code>%1</code> in <code>%2</code></h1>\n")
-             .arg(esc(r.function), esc(model.path));
-    s += QStringLiteral("<p>Verdict: <span class=\"verdict %1\">%1</span> &mdash; %2 input set(s); the first is "
-                        "traced, the others check it, as <code>torch.jit.trace(..., check_inputs=...)</code>.</p>\n")
-             .arg(r.verdict())
-             .arg(r.traces.size());
-
-    s += QStringLiteral(
-        "<h2>Input sets</h2>\n<table><tr><th>set</th><th>inputs</th><th>nodes</th><th>result</th></tr>\n");
-    for (int k = 0; k < r.traces.size(); ++k) {
-        QString result = k == 0 ? (r.traces[0].ok ? QStringLiteral("traced (reference)") : r.traces[0].error.message)
-                                : failureMessage(r, k);
-        if (result.isEmpty())
-            result = QStringLiteral("same graph, outputs match");
-        s += QStringLiteral("<tr><td>%1</td><td><code>%2</code></td><td>%3</td><td>%4</td></tr>\n")
-                 .arg(k + 1)
-                 .arg(esc(in.sets.value(k).toString()))
-                 .arg(r.traces[k].graph.top.nodes.size())
-                 .arg(esc(result));
+             .arg(esc(pageName), QString::fromUtf8(kStyle));
+    if (!single) {
+        s += QStringLiteral("<h1>JitScope check: <code>%1</code></h1>\n<ul>\n").arg(esc(in.path));
+        for (int i = 0; i < in.entries.size(); ++i)
+            s += QStringLiteral("<li><a href=\"#check%1\">%2</a>: <span class=\"verdict %3\">%3</span></li>\n")
+                     .arg(i + 1)
+                     .arg(esc(in.entries[i].name), in.entries[i].report->verdict());
+        s += QStringLiteral("</ul>\n");
     }
-    s += QStringLiteral("</table>\n");
 
     // Lines the report points at, for the source listing's highlights.
     QSet<int> hitLines;
     auto link = [&](const SourceLocation& l) {
-        if (!l.isValid() || l.file != model.path)
+        if (!l.isValid() || l.file != in.path || in.source.isEmpty())
             return esc(l.toString());
         hitLines.insert(l.line);
         return QStringLiteral("<a href=\"#L%1\">line %1</a>").arg(l.line);
     };
 
-    s += QStringLiteral("<h2>Divergences</h2>\n");
-    bool any = false;
-    for (const TraceDiff& d : r.diffs) {
-        if (d.equal)
-            continue;
-        any = true;
+    for (int entry = 0; entry < in.entries.size(); ++entry) {
+        const ReportEntry& e = in.entries[entry];
+        const CheckReport& r = *e.report;
+        // One check reads as a page of its own; several are sections under the file's heading.
+        const QString h1 = single ? QStringLiteral("h1") : QStringLiteral("h2");
+        const QString h2 = single ? QStringLiteral("h2") : QStringLiteral("h3");
+        const QString h3 = single ? QStringLiteral("h3") : QStringLiteral("h4");
+        if (!single)
+            s += QStringLiteral("<section id=\"check%1\">\n").arg(entry + 1);
+        s += QStringLiteral("<%1>JitScope check: <code>%2</code> in <code>%3</code></%1>\n")
+                 .arg(h1, esc(e.name), esc(in.path));
         s += QStringLiteral(
-            "<h3>Trace %1 vs trace 1: %2 difference(s)</h3>\n<table><tr><th></th><th>node</th><th>cause</th>"
-            "<th>where</th></tr>\n")
-                 .arg(d.other + 1)
-                 .arg(d.changes.size());
-        const IrGraph& base = r.traces[d.base].graph;
-        const IrGraph& other = r.traces[d.other].graph;
-        for (const NodeChange& c : d.changes) {
-            const QString node
-                = c.op == NodeChange::Op::Insert ? other.nodeLine(c.otherNode) : base.nodeLine(c.baseNode);
-            s += QStringLiteral("<tr><td class=\"%1\">%2</td><td><code>%3</code></td><td>%4</td><td>%5</td></tr>\n")
-                     .arg(nodeChangeOpName(c.op))
-                     .arg(c.op == NodeChange::Op::Insert      ? QStringLiteral("+")
-                             : c.op == NodeChange::Op::Delete ? QStringLiteral("&minus;")
-                                                              : QStringLiteral("~"))
-                     .arg(esc(node), esc(c.cause), link(c.location));
+            "<p>Verdict: <span class=\"verdict %1\">%1</span> &mdash; %2 input set(s); the first is "
+            "traced, the others check it, as <code>torch.jit.trace(..., check_inputs=...)</code>.</p>\n")
+                 .arg(r.verdict())
+                 .arg(r.traces.size());
+
+        s += QStringLiteral(
+            "<%1>Input sets</%1>\n<table><tr><th>set</th><th>inputs</th><th>nodes</th><th>result</th></tr>\n")
+                 .arg(h2);
+        for (int k = 0; k < r.traces.size(); ++k) {
+            QString result = k == 0
+                ? (r.traces[0].ok ? QStringLiteral("traced (reference)") : r.traces[0].error.message)
+                : failureMessage(r, k, in.reference);
+            if (result.isEmpty())
+                result = QStringLiteral("same graph, outputs match");
+            s += QStringLiteral("<tr><td>%1</td><td><code>%2</code></td><td>%3</td><td>%4</td></tr>\n")
+                     .arg(k + 1)
+                     .arg(esc(e.sets.value(k)))
+                     .arg(r.traces[k].graph.top.nodes.size())
+                     .arg(esc(result));
         }
         s += QStringLiteral("</table>\n");
-        QHash<int, Mark> baseMarks, otherMarks;
-        for (const NodeChange& c : d.changes) {
-            if (c.op == NodeChange::Op::Insert)
-                otherMarks.insert(c.otherNode, Mark::Inserted);
-            else if (c.op == NodeChange::Op::Delete)
-                baseMarks.insert(c.baseNode, Mark::Deleted);
-            else {
-                baseMarks.insert(c.baseNode, Mark::Changed);
-                otherMarks.insert(c.otherNode, Mark::Changed);
+
+        s += QStringLiteral("<%1>Divergences</%1>\n").arg(h2);
+        bool any = false;
+        for (const TraceDiff& d : r.diffs) {
+            if (d.equal)
+                continue;
+            any = true;
+            s += QStringLiteral(
+                "<%1>Trace %2 vs trace 1: %3 difference(s)</%1>\n<table><tr><th></th><th>node</th><th>cause</th>"
+                "<th>where</th></tr>\n")
+                     .arg(h3)
+                     .arg(d.other + 1)
+                     .arg(d.changes.size());
+            const IrGraph& base = r.traces[d.base].graph;
+            const IrGraph& other = r.traces[d.other].graph;
+            for (const NodeChange& c : d.changes) {
+                const QString node
+                    = c.op == NodeChange::Op::Insert ? other.nodeLine(c.otherNode) : base.nodeLine(c.baseNode);
+                s += QStringLiteral("<tr><td class=\"%1\">%2</td><td><code>%3</code></td><td>%4</td><td>%5</td></tr>\n")
+                         .arg(nodeChangeOpName(c.op))
+                         .arg(c.op == NodeChange::Op::Insert      ? QStringLiteral("+")
+                                 : c.op == NodeChange::Op::Delete ? QStringLiteral("&minus;")
+                                                                  : QStringLiteral("~"))
+                         .arg(esc(node), esc(c.cause), link(c.location));
             }
+            s += QStringLiteral("</table>\n");
+            QHash<int, Mark> baseMarks, otherMarks;
+            for (const NodeChange& c : d.changes) {
+                if (c.op == NodeChange::Op::Insert)
+                    otherMarks.insert(c.otherNode, Mark::Inserted);
+                else if (c.op == NodeChange::Op::Delete)
+                    baseMarks.insert(c.baseNode, Mark::Deleted);
+                else {
+                    baseMarks.insert(c.baseNode, Mark::Changed);
+                    otherMarks.insert(c.otherNode, Mark::Changed);
+                }
+            }
+            s += QStringLiteral(
+                "<p class=\"legend\"><span class=\"inserted\">inserted</span><span class=\"deleted\">deleted"
+                "</span><span class=\"changed\">changed</span></p>\n<div class=\"graphs\">\n");
+            s += QStringLiteral("<figure><figcaption>trace 1: <code>%1</code></figcaption>\n%2</figure>\n")
+                     .arg(esc(e.sets.value(0)), graphSvg(base, baseMarks, QStringLiteral("trace 1")));
+            s += QStringLiteral("<figure><figcaption>trace %1: <code>%2</code></figcaption>\n%3</figure>\n")
+                     .arg(d.other + 1)
+                     .arg(esc(e.sets.value(d.other)),
+                         graphSvg(other, otherMarks, QStringLiteral("trace %1").arg(d.other + 1)));
+            s += QStringLiteral("</div>\n");
         }
-        s += QStringLiteral(
-            "<p class=\"legend\"><span class=\"inserted\">inserted</span><span class=\"deleted\">deleted"
-            "</span><span class=\"changed\">changed</span></p>\n<div class=\"graphs\">\n");
-        s += QStringLiteral("<figure><figcaption>trace 1: <code>%1</code></figcaption>\n%2</figure>\n")
-                 .arg(esc(in.sets.value(0).toString()), graphSvg(base, baseMarks, QStringLiteral("trace 1")));
-        s += QStringLiteral("<figure><figcaption>trace %1: <code>%2</code></figcaption>\n%3</figure>\n")
-                 .arg(d.other + 1)
-                 .arg(esc(in.sets.value(d.other).toString()),
-                     graphSvg(other, otherMarks, QStringLiteral("trace %1").arg(d.other + 1)));
-        s += QStringLiteral("</div>\n");
-    }
-    if (!any) {
-        s += QStringLiteral("<p>Every trace records the same graph as trace 1.</p>\n");
-        if (!r.traces.isEmpty() && r.traces[0].ok)
-            s += QStringLiteral("<div class=\"graphs\"><figure><figcaption>trace 1</figcaption>\n%1</figure></div>\n")
-                     .arg(graphSvg(r.traces[0].graph, {}, QStringLiteral("trace 1")));
-    }
-
-    if (!r.outputs.isEmpty()) {
-        s += QStringLiteral(
-            "<h2>Outputs</h2>\n<p>Trace 1 run on each check set against the script function, compared "
-            "as <code>torch.testing.assert_close</code>.</p>\n<table><tr><th>set</th><th>result</th></tr>\n");
-        for (int k = 0; k < r.outputs.size(); ++k) {
-            const OutputCheck& o = r.outputs[k];
-            const QString text = !o.ran ? o.error
-                : o.comparison.equal    ? QStringLiteral("match (%1 elements)").arg(o.comparison.total)
-                                        : o.comparison.message;
-            s += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>\n").arg(k + 2).arg(esc(text));
+        if (!any) {
+            s += QStringLiteral("<p>Every trace records the same graph as trace 1.</p>\n");
+            if (!r.traces.isEmpty() && r.traces[0].ok)
+                s += QStringLiteral(
+                    "<div class=\"graphs\"><figure><figcaption>trace 1</figcaption>\n%1</figure></div>\n")
+                         .arg(graphSvg(r.traces[0].graph, {}, QStringLiteral("trace 1")));
         }
-        s += QStringLiteral("</table>\n");
+
+        if (!r.outputs.isEmpty()) {
+            s += QStringLiteral("<%1>Outputs</%1>\n<p>Trace 1 run on each check set against %2, compared "
+                                "as <code>torch.testing.assert_close</code>.</p>\n<table><tr><th>set</th>"
+                                "<th>result</th></tr>\n")
+                     .arg(h2, esc(in.reference));
+            for (int k = 0; k < r.outputs.size(); ++k) {
+                const OutputCheck& o = r.outputs[k];
+                const QString text = !o.ran ? o.error
+                    : o.comparison.equal    ? QStringLiteral("match (%1 elements)").arg(o.comparison.total)
+                                            : o.comparison.message;
+                s += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>\n").arg(k + 2).arg(esc(text));
+            }
+            s += QStringLiteral("</table>\n");
+        }
+
+        if (!r.warnings.isEmpty()) {
+            s += QStringLiteral("<%1>Warnings</%1>\n<table><tr><th>kind</th><th>trace</th><th>message</th>"
+                                "<th>where</th><th>fix</th></tr>\n")
+                     .arg(h2);
+            for (const TraceWarning& w : r.warnings)
+                s += QStringLiteral("<tr><td><code>%1</code></td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>\n")
+                         .arg(esc(warningKindName(w.kind)))
+                         .arg(w.traceIndex + 1)
+                         .arg(esc(w.message), link(w.location), esc(w.suggestion));
+            s += QStringLiteral("</table>\n");
+        }
+        if (!single)
+            s += QStringLiteral("</section>\n");
     }
 
-    if (!r.warnings.isEmpty()) {
-        s += QStringLiteral("<h2>Warnings</h2>\n<table><tr><th>kind</th><th>trace</th><th>message</th><th>where</th>"
-                            "<th>fix</th></tr>\n");
-        for (const TraceWarning& w : r.warnings)
-            s += QStringLiteral("<tr><td><code>%1</code></td><td>%2</td><td>%3</td><td>%4</td><td>%5</td></tr>\n")
-                     .arg(esc(warningKindName(w.kind)))
-                     .arg(w.traceIndex + 1)
-                     .arg(esc(w.message), link(w.location), esc(w.suggestion));
-        s += QStringLiteral("</table>\n");
-    }
-
-    if (model.kind == ModelInfo::Kind::PythonSource && !model.source.isEmpty()) {
+    if (!in.source.isEmpty()) {
         s += QStringLiteral("<h2>Source</h2>\n<pre class=\"source\">");
-        const QStringList lines = model.source.split(QLatin1Char('\n'));
+        const QStringList lines = in.source.split(QLatin1Char('\n'));
         for (int i = 0; i < lines.size(); ++i) {
             const int line = i + 1;
             const bool hit = hitLines.contains(line);

@@ -1,34 +1,50 @@
 #pragma once
 
 #include "check/check.h"
-#include "load/model.h"
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 namespace jitscope {
 
-/// A check report as CI systems and reviewers read it (`jitscope-cli check --format junit|markdown|html`).
-struct ReportInput
+/// One checked function or recorded trace call of a report.
+struct ReportEntry
 {
-    const ModelInfo* model = nullptr;
     const CheckReport* report = nullptr;
-    QVector<InputSet> sets;
-    QString htmlReport; ///< markdown: where the HTML report is, for the pointer at the end (empty: none)
+    QString name; ///< the JUnit suite's and the headings' name: "loop_in_traced_fn", "line 43: MyModule.forward"
+    QStringList sets; ///< each trace's input set in the SET syntax, trace 1 first
 };
 
-/// JUnit XML: one <testsuite> for the checked function, one <testcase> per input set, a <failure> for each set that
-/// diverged or whose outputs mismatch (message: the cause; text: the divergences with node and file:line), the
-/// warnings as <system-out>.
+/// A check as CI systems and reviewers read it (`jitscope-cli check --format junit|markdown|html`): the built-in
+/// check of one function, or each recorded torch.jit.trace call of a file run with `--python`.
+struct ReportInput
+{
+    QString path; ///< the checked file, as the report's locations name it
+    QString source; ///< its text, listed with line numbers in the HTML report (empty: an archive, no listing)
+    QVector<ReportEntry> entries;
+    /// What trace 1's outputs on the check sets are compared with: "the script function" or "the Python code".
+    QString reference = QStringLiteral("the script function");
+    QString htmlReport; ///< markdown: where the HTML report is, for the pointer at the end (empty: none)
+
+    /// The report of a single check (the built-in `check`).
+    static ReportInput single(const QString& path, const QString& source, const CheckReport& report,
+        const QStringList& sets, const QString& htmlReport = {});
+};
+
+/// JUnit XML: one <testsuite> per entry, one <testcase> per input set, a <failure> for each set that diverged or
+/// whose outputs mismatch (message: the cause; text: the divergences with node and file:line), the warnings as
+/// <system-out>.
 QByteArray junitReport(const ReportInput& in);
 
-/// A short summary for a pull-request comment: verdict, a table of divergences with causes and lines, warnings.
+/// A short summary for a pull-request comment: per entry the verdict, a table of divergences with causes and
+/// lines, warnings; the pointer to the HTML report at the end.
 QByteArray markdownReport(const ReportInput& in);
 
-/// One self-contained HTML page (no scripts, nothing from the network): the verdict, each trace graph as inline
-/// SVG with inserted / deleted / changed nodes coloured as in the window, the divergences with their causes linked
-/// to the numbered source, the warnings and the output comparison. Printable.
+/// One self-contained HTML page (no scripts, nothing from the network): per entry the verdict, each trace graph as
+/// inline SVG with inserted / deleted / changed nodes coloured as in the window, the divergences with their causes
+/// linked to the numbered source, the warnings and the output comparison; the source once. Printable.
 QByteArray htmlReport(const ReportInput& in);
 
 } // namespace jitscope

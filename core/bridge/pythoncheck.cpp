@@ -327,6 +327,7 @@ CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, cons
             if (t.outputsCompared) {
                 oc.comparison.equal = t.outputsEqual;
                 oc.comparison.message = t.outputsMessage;
+                oc.comparison.total = t.outputsElements;
             } else {
                 oc.error = t.outputsMessage;
             }

@@ -157,6 +157,8 @@ PythonCall callOf(const QJsonObject& o, const QString& file)
         pt.outputsCompared = oc.value(QLatin1String("ran")).toBool();
         pt.outputsEqual = !pt.outputsCompared || oc.value(QLatin1String("equal")).toBool();
         pt.outputsMessage = oc.value(pt.outputsCompared ? QLatin1String("message") : QLatin1String("error")).toString();
+        pt.returned = str(to, "returned");
+        pt.outputsElements = qint64(oc.value(QLatin1String("elements")).toDouble());
         c.traces.push_back(pt);
     }
     c.warnings = warningsOf(o.value(QLatin1String("warnings")));
@@ -165,7 +167,66 @@ PythonCall callOf(const QJsonObject& o, const QString& file)
     c.checkPassed = verdict.value(QLatin1String("ok")).toBool(true);
     c.checkMessage = str(verdict, "message");
     c.archive = o.value(QLatin1String("archive")).toString();
+    c.requested = o.value(QLatin1String("requested")).toBool();
     return c;
+}
+
+/// An input value as the bridge's make_value() reads it.
+QJsonObject valueJson(const InputValue& v)
+{
+    QJsonObject o { { QStringLiteral("kind"), toText(v.kind) } };
+    switch (v.kind) {
+    case InputValue::Kind::Tensor: {
+        QJsonArray shape, values;
+        for (qint64 d : v.shape)
+            shape.append(d);
+        for (double x : v.values)
+            values.append(x);
+        o.insert(QStringLiteral("dtype"), v.dtype);
+        o.insert(QStringLiteral("shape"), shape);
+        o.insert(QStringLiteral("fill"), toText(v.fill));
+        o.insert(QStringLiteral("fill_value"), v.fillValue);
+        o.insert(QStringLiteral("values"), values);
+        break;
+    }
+    case InputValue::Kind::Int:
+        o.insert(QStringLiteral("value"), v.intValue);
+        break;
+    case InputValue::Kind::Float:
+        o.insert(QStringLiteral("value"), v.floatValue);
+        break;
+    case InputValue::Kind::Bool:
+        o.insert(QStringLiteral("value"), v.boolValue);
+        break;
+    case InputValue::Kind::None:
+        break;
+    default: {
+        QJsonArray items;
+        for (const InputValue& i : v.items)
+            items.append(valueJson(i));
+        o.insert(QStringLiteral("items"), items);
+        if (v.kind == InputValue::Kind::Dict)
+            o.insert(QStringLiteral("keys"), QJsonArray::fromStringList(v.keys));
+        break;
+    }
+    }
+    return o;
+}
+
+QByteArray requestJson(const PythonRequest& r)
+{
+    static const char* const modes[] = { "", "trace", "check", "run" };
+    QJsonArray sets;
+    for (const InputSet& set : r.sets) {
+        QJsonArray args;
+        for (const InputValue& v : set.args)
+            args.append(valueJson(v));
+        sets.append(args);
+    }
+    return QJsonDocument(QJsonObject { { QStringLiteral("mode"), QLatin1String(modes[int(r.mode)]) },
+                             { QStringLiteral("target"), r.target }, { QStringLiteral("sets"), sets },
+                             { QStringLiteral("seed"), double(r.seed) }, { QStringLiteral("strict"), r.strict } })
+        .toJson();
 }
 
 PythonModule moduleOf(const QJsonObject& o, const QString& file)
@@ -291,6 +352,21 @@ bool parsePythonRecord(const QByteArray& json, PythonRun& run, QString* error)
     run.inputs = setOf(sets.value(QLatin1String("inputs")));
     for (const QJsonValue& c : sets.value(QLatin1String("check_inputs")).toArray())
         run.checkInputs << setOf(c);
+    if (o.contains(QLatin1String("request"))) {
+        const QJsonObject ro = o.value(QLatin1String("request")).toObject();
+        PythonRequestResult& r = run.request;
+        r.served = true;
+        r.ok = ro.value(QLatin1String("ok")).toBool();
+        r.target = str(ro, "target");
+        if (ro.contains(QLatin1String("error")))
+            r.error = diagnosticOf(ro.value(QLatin1String("error")).toObject(), file);
+        if (ro.contains(QLatin1String("call")))
+            r.call = callOf(ro.value(QLatin1String("call")).toObject(), file);
+        r.outputs = str(ro, "outputs");
+        for (const QJsonValue& f : ro.value(QLatin1String("flattened")).toArray())
+            r.flattened << f.toString();
+        r.warnings = warningsOf(ro.value(QLatin1String("warnings")));
+    }
     run.ok = true;
     return true;
 }
@@ -319,7 +395,16 @@ PythonRun runPythonFile(const QString& path, const PythonOptions& options)
     child.setWorkingDirectory(info.absolutePath());
     // Its own process group, so that what the file starts (subprocesses, DataLoader workers) dies with it.
     child.setChildProcessModifier([] { ::setpgid(0, 0); });
-    child.start(python, { bridge, info.absoluteFilePath(), QStringLiteral("--out"), folder->dir.path() });
+    QStringList arguments { bridge, info.absoluteFilePath(), QStringLiteral("--out"), folder->dir.path() };
+    if (options.request.mode != PythonRequest::Mode::None) {
+        // Beside the record, so that it goes with the folder.
+        QFile request(folder->dir.filePath(QStringLiteral("request.json")));
+        if (!request.open(QIODevice::WriteOnly) || request.write(requestJson(options.request)) < 0)
+            return failed(path, QStringLiteral("error"),
+                QStringLiteral("cannot write %1: %2").arg(request.fileName(), request.errorString()));
+        arguments << QStringLiteral("--request") << request.fileName();
+    }
+    child.start(python, arguments);
     if (!child.waitForStarted(10000))
         return failed(path, QStringLiteral("error"),
             QStringLiteral("cannot start %1: %2 (choose another with --python=PATH or JITSCOPE_PYTHON)")

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "inputs/inputset.h"
 #include "ir/irgraph.h"
 
 #include <QString>
@@ -14,9 +15,23 @@ namespace jitscope {
 /// Owns the folder of a run's archives (a temporary folder, removed with the last PythonRun that holds it).
 struct PythonRunFolder;
 
+/// After the file ran, trace, check or run one of its functions or module methods on input sets (the CLI's
+/// `--fn NAME --inputs SET ...` with `--python`). The bridge makes the inputs from the sets as JitScope's executor
+/// makes them (the same numbers after the same seed).
+struct PythonRequest
+{
+    enum class Mode { None, Trace, Check, Run };
+    Mode mode = Mode::None;
+    QString target; ///< "fn", "MyModule.forward" (the instance the file creates, or a fresh one), "MyModule.helper"
+    QVector<InputSet> sets; ///< empty: the file's own `inputs` and `check_inputs` values
+    quint64 seed = 0; ///< torch.manual_seed before each set is made
+    bool strict = true; ///< torch.jit.trace's strict
+};
+
 /// How to run a user's .py file under the system's PyTorch (resources/python/jitscope_bridge.py, in a child process).
 struct PythonOptions
 {
+    PythonRequest request;
     QString python; ///< the interpreter; empty: $JITSCOPE_PYTHON, else /usr/bin/python3
     QString bridge; ///< the bridge script; empty: $JITSCOPE_BRIDGE, else the installed or source-tree copy
     int timeoutMs = 600 * 1000; ///< the child is killed after this long (0: no limit)
@@ -47,6 +62,8 @@ struct PythonTrace
     bool outputsCompared = false;
     bool outputsEqual = true;
     QString outputsMessage; ///< assert_close's message, or why the outputs could not be compared
+    qint64 outputsElements = 0; ///< the tensor elements compared, when they matched
+    QString returned; ///< what the trace returned on its own set, as `jitscope-cli run` prints values
 };
 
 /// A torch.jit.trace / trace_module / script call the file made.
@@ -70,6 +87,22 @@ struct PythonCall
     bool checkPassed = true;
     QString checkMessage; ///< PyTorch's own text: "Tracing failed sanity checks! ..." or the output mismatch
     QString archive; ///< torch.jit.save of the result, empty when it could not be saved
+    bool requested = false; ///< made for a PythonRequest, not by the file
+};
+
+/// What a PythonRequest gave.
+struct PythonRequestResult
+{
+    bool served = false; ///< the bridge got to it (the file ran; it did not call sys.exit or raise)
+    bool ok = false;
+    Diagnostic error; ///< the target is unknown, the inputs could not be made, the function raised (Mode::Run)
+    QString target; ///< as resolved: "MyModule.forward" for a variable holding a MyModule
+    PythonCall call; ///< Trace and Check: the trace call, one trace per set (PyTorch's own check for Check)
+    QString outputs; ///< Run: what the function returned, as `jitscope-cli run` prints values
+    /// Trace and Check with rich inputs (dicts, lists, tuples, scalars): the place in the arguments of each tensor
+    /// the traced adapter takes, in order ("[0][0]['image']"); empty when the target took the tensors itself.
+    QStringList flattened;
+    QVector<PythonWarning> warnings; ///< Run: raised while it ran
 };
 
 struct PythonMethod
@@ -132,6 +165,7 @@ struct PythonRun
     QVector<PythonFunction> functions;
     QString inputs; ///< the file's `inputs` variable in SET syntax, empty if none or not expressible
     QStringList checkInputs;
+    PythonRequestResult request; ///< when PythonOptions::request asked for something
     QString folder; ///< where the archives are (deleted with the last copy of the run's handle)
     std::shared_ptr<const PythonRunFolder> folderHandle;
 };

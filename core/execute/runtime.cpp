@@ -122,6 +122,8 @@ IValue makeValue(const InputValue& v)
             items.push_back(makeValue(i));
         return c10::ivalue::Tuple::create(std::move(items));
     }
+    case InputValue::Kind::Dict: // refused before any input is made (prepare)
+        break;
     case InputValue::Kind::List: {
         std::vector<IValue> items;
         for (const auto& i : v.items)
@@ -332,6 +334,12 @@ PreparedRun prepareRun(
         p.self = std::make_shared<tj::Module>(*self);
     if (!p.fn) {
         p.error = QStringLiteral("no compiled code for '%1'").arg(function);
+        return p;
+    }
+    if (inputs.containsDict()) {
+        p.error = QStringLiteral(
+            "JitScope's executor takes no dict inputs ({key: value}); trace the file under PyTorch with --python, "
+            "which flattens them as detectron2's TracingAdapter does");
         return p;
     }
     const qint64 bytes = inputs.byteSize();

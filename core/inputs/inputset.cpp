@@ -1,7 +1,9 @@
 #include "inputs/inputset.h"
 
+#include <QRegularExpression>
 #include <QStringList>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -120,8 +122,29 @@ QString InputValue::toString() const
                 + (items.size() == 1 ? QStringLiteral(",)") : QStringLiteral(")"));
         return QLatin1Char('[') + parts.join(QLatin1Char(',')) + QLatin1Char(']');
     }
+    case Kind::Dict: {
+        QStringList parts;
+        static const QRegularExpression name(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
+        for (int i = 0; i < items.size(); ++i) {
+            const QString key = keys.value(i);
+            parts << (name.match(key).hasMatch() ? key : QLatin1Char('\'') + key + QLatin1Char('\''))
+                    + QStringLiteral(": ") + items[i].toString();
+        }
+        return QLatin1Char('{') + parts.join(QStringLiteral(", ")) + QLatin1Char('}');
+    }
     }
     return {};
+}
+
+bool InputValue::containsDict() const
+{
+    return kind == Kind::Dict
+        || std::any_of(items.cbegin(), items.cend(), [](const InputValue& i) { return i.containsDict(); });
+}
+
+bool InputSet::containsDict() const
+{
+    return std::any_of(args.cbegin(), args.cend(), [](const InputValue& a) { return a.containsDict(); });
 }
 
 qint64 InputValue::byteSize() const
@@ -195,6 +218,8 @@ QString toText(InputValue::Kind kind)
         return QStringLiteral("tuple");
     case InputValue::Kind::List:
         return QStringLiteral("list");
+    case InputValue::Kind::Dict:
+        return QStringLiteral("dict");
     }
     return {};
 }
@@ -292,6 +317,92 @@ private:
         return d;
     }
 
+    /// A dict's key: a name, or a string in single or double quotes.
+    std::optional<QString> key()
+    {
+        skip();
+        const QChar c = peek();
+        if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
+            const int start = m_pos;
+            const int end = m_s.indexOf(c, m_pos + 1);
+            if (end < 0) {
+                fail(QStringLiteral("missing closing %1").arg(c), start);
+                return std::nullopt;
+            }
+            m_pos = end + 1;
+            return m_s.mid(start + 1, end - start - 1);
+        }
+        if (!c.isLetter() && c != QLatin1Char('_')) {
+            fail(QStringLiteral("expected a key (a name or a quoted string)"));
+            return std::nullopt;
+        }
+        return word();
+    }
+
+    std::optional<InputValue> dict()
+    {
+        if (m_depth >= kMaxNesting) {
+            fail(QStringLiteral("too many nested parentheses (at most %1 levels)").arg(kMaxNesting));
+            return std::nullopt;
+        }
+        Level level(m_depth);
+        InputValue v;
+        v.kind = InputValue::Kind::Dict;
+        ++m_pos; // '{'
+        skip();
+        if (peek() == QLatin1Char('}')) {
+            ++m_pos;
+            return v;
+        }
+        while (true) {
+            skip();
+            const int keyStart = m_pos;
+            auto k = key();
+            if (!k)
+                return std::nullopt;
+            if (v.keys.contains(*k)) {
+                fail(QStringLiteral("key '%1' given twice").arg(*k), keyStart);
+                return std::nullopt;
+            }
+            skip();
+            if (peek() != QLatin1Char(':')) {
+                fail(QStringLiteral("expected ':' after the key"));
+                return std::nullopt;
+            }
+            ++m_pos;
+            auto item = value();
+            if (!item)
+                return std::nullopt;
+            v.keys << *k;
+            v.items.push_back(*item);
+            skip();
+            if (peek() == QLatin1Char(',')) {
+                ++m_pos;
+                skip();
+                if (peek() == QLatin1Char('}')) {
+                    ++m_pos;
+                    return v;
+                }
+                continue;
+            }
+            if (peek() == QLatin1Char('}')) {
+                ++m_pos;
+                return v;
+            }
+            fail(atEnd() ? QStringLiteral("missing '}'") : QStringLiteral("expected ',' or '}'"));
+            return std::nullopt;
+        }
+    }
+
+    struct Level
+    {
+        int& depth;
+        explicit Level(int& d)
+            : depth(++d)
+        { }
+        ~Level() { --depth; }
+    };
+
     std::optional<InputValue> sequence(QChar close, InputValue::Kind kind)
     {
         // Python's tokenizer refuses more than 200 open brackets; so does this recursive parser, before the
@@ -300,14 +411,7 @@ private:
             fail(QStringLiteral("too many nested parentheses (at most %1 levels)").arg(kMaxNesting));
             return std::nullopt;
         }
-        struct Level
-        {
-            int& depth;
-            explicit Level(int& d)
-                : depth(++d)
-            { }
-            ~Level() { --depth; }
-        } level(m_depth);
+        Level level(m_depth);
         InputValue v;
         v.kind = kind;
         ++m_pos;
@@ -353,6 +457,8 @@ private:
             return sequence(QLatin1Char(')'), InputValue::Kind::Tuple);
         if (c == QLatin1Char('['))
             return sequence(QLatin1Char(']'), InputValue::Kind::List);
+        if (c == QLatin1Char('{'))
+            return dict();
         if (c.isDigit() || c == QLatin1Char('-') || c == QLatin1Char('+') || c == QLatin1Char('.')) {
             const int start = m_pos;
             auto d = number();

@@ -417,17 +417,22 @@ class Recorder:
         tolerance = kwargs.get("check_tolerance", 1e-5)
         traces = []
         first = None
+        adapter = getattr(obj, "jitscope_adapter", False)
         for k, inputs in enumerate(sets):
             if isinstance(inputs, torch.Tensor):
                 inputs = (inputs,)
             entry = {"inputs": describe_args(inputs)}
+            if adapter:
+                obj.current = k
             with self._catch() as caught, contextlib.redirect_stdout(open(os.devnull, "w")):
                 try:
                     t = torch.jit.trace(obj, _clone_inputs(inputs), check_trace=False,
                                         strict=kwargs.get("strict", True))
-                    entry["graph"] = graph_json(t.graph if not isinstance(t, torch.jit.ScriptModule) else t.graph)
+                    # The adapter's own graph is one call of the user's module: show what that call records.
+                    entry["graph"] = graph_json(t.inlined_graph if adapter else t.graph)
                     outputs = t(*_clone_inputs(inputs))
                     entry["outputs"] = describe(outputs)
+                    entry["returned"] = summary(rebuild(obj.output_schema, outputs) if adapter else outputs)
                     if k == 0:
                         first = t
                 except Exception as e:  # noqa: BLE001
@@ -436,6 +441,8 @@ class Recorder:
                     entry["output_check"] = self._compare_outputs(first, obj, inputs, tolerance)
             entry["warnings"] = self._warnings(caught)
             traces.append(entry)
+        if adapter:
+            obj.current = 0
         torch.random.set_rng_state(state[0])
         random.setstate(state[1])
         call["traces"] = traces
@@ -457,7 +464,9 @@ class Recorder:
         try:
             torch.testing.assert_close(traced, expected, rtol=tolerance, atol=tolerance, equal_nan=True,
                                        check_dtype=False, check_device=False)
-            return {"ran": True, "equal": True}
+            leaves = []
+            flatten(expected, "", leaves)
+            return {"ran": True, "equal": True, "elements": sum(t.numel() for _, t in leaves)}
         except (AssertionError, TypeError, ValueError, RuntimeError) as e:
             return {"ran": True, "equal": False, "message": " ".join(str(e).split())[:1000]}
 
@@ -571,9 +580,275 @@ def _module_record(name, cls, namespace, places, out_dir, index):
 
 
 # ----------------------------------------------------------------------------------------------------------------
+# A request from the command line: trace or run one function of the file on input sets given in JitScope's SET
+# syntax (`--fn NAME --inputs SET ...`), parsed by JitScope and passed here as values (request.json).
+
+_DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "i64": "int64",
+           "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8", "bool": "bool"}
 
 
-def run(user_file, out_dir):
+def make_value(v):
+    """One argument of an input set, made as core/execute makes it (and tests/oracle/inputsets.py): the same
+    random numbers after the same torch.manual_seed, consumed left to right, depth first."""
+    import math
+    import torch
+    kind = v["kind"]
+    if kind in ("int", "float", "bool"):
+        return v["value"]
+    if kind == "none":
+        return None
+    if kind == "tuple":
+        return tuple(make_value(i) for i in v["items"])
+    if kind == "list":
+        return [make_value(i) for i in v["items"]]
+    if kind == "dict":
+        return {k: make_value(i) for k, i in zip(v["keys"], v["items"])}
+    short = v["dtype"]
+    dt = getattr(torch, _DTYPES[short])
+    shape = tuple(v["shape"])
+    fill = v.get("fill", "rand")
+    floating = short in ("f32", "f64")
+    low_float = short in ("f16", "bf16")
+    if fill == "rand":
+        if floating:
+            return torch.rand(shape, dtype=dt)
+        if low_float:
+            return torch.rand(shape, dtype=torch.float32).to(dt)
+        if short == "bool":
+            return torch.rand(shape) < 0.5
+        return torch.randint(0, 10, shape, dtype=dt)
+    if fill == "randn":
+        if floating:
+            return torch.randn(shape, dtype=dt)
+        if low_float:
+            return torch.randn(shape, dtype=torch.float32).to(dt)
+        if short == "bool":
+            return torch.randn(shape) > 0
+        if short == "u8":
+            return torch.randint(0, 10, shape, dtype=dt)
+        return torch.randint(-10, 10, shape, dtype=dt)
+    if fill == "zeros":
+        return torch.zeros(shape, dtype=dt)
+    if fill == "ones":
+        return torch.ones(shape, dtype=dt)
+    if fill == "full":
+        return torch.full(shape, v.get("fill_value", 0.0), dtype=dt)
+    if fill == "arange":
+        a = torch.arange(math.prod(shape), dtype=torch.int64).reshape(shape)
+        return (a % 2) == 1 if short == "bool" else a.to(dt)
+    if fill == "values":
+        return torch.tensor(v["values"], dtype=torch.float64).reshape(shape).to(dt)
+    raise ValueError("unknown fill %r" % fill)
+
+
+def make_set(args, seed):
+    import torch
+    torch.manual_seed(seed)
+    return tuple(make_value(a) for a in args)
+
+
+def summary(value, depth=0):
+    """A value as `jitscope-cli run` prints one: float32[3,4] sum=1.234567, containers item by item."""
+    import torch
+    if depth > 20:
+        return "..."
+    if isinstance(value, torch.Tensor):
+        text = "%s[%s]" % (str(value.dtype).replace("torch.", ""), ",".join(str(d) for d in value.shape))
+        if value.numel() > 0 and not value.is_complex():
+            text += " sum=%.7g" % value.detach().double().sum().item()
+        return text
+    if isinstance(value, tuple):
+        return "(%s)" % ", ".join(summary(v, depth + 1) for v in value)
+    if isinstance(value, list):
+        return "[%s]" % ", ".join(summary(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return "{%s}" % ", ".join("%s: %s" % (k, summary(v, depth + 1)) for k, v in value.items())
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+class RequestError(Exception):
+    pass
+
+
+# Rich inputs as detectron2's TracingAdapter handles them: torch.jit.trace takes tensors (and tuples, lists and
+# dicts of tensors only), so a forward taking a list of dicts with ints in them is traced through an adapter module
+# whose inputs are the flat tensors; it rebuilds the structure (the schema, non-tensor values kept in it) and
+# flattens what the target returns, whose schema rebuilds the outputs in the user's structure.
+
+
+def flatten(value, path, leaves):
+    """The schema of @p value, its tensors appended to @p leaves as (path, tensor)."""
+    import torch
+    if isinstance(value, torch.Tensor):
+        leaves.append((path, value))
+        return ("tensor", len(leaves) - 1)
+    if isinstance(value, (tuple, list)):
+        return ("tuple" if isinstance(value, tuple) else "list",
+                [flatten(v, "%s[%d]" % (path, i), leaves) for i, v in enumerate(value)])
+    if isinstance(value, dict):
+        return ("dict", [(k, flatten(v, "%s[%r]" % (path, k), leaves)) for k, v in value.items()])
+    return ("value", value)
+
+
+def rebuild(schema, flat):
+    kind, data = schema
+    if kind == "tensor":
+        return flat[data]
+    if kind == "tuple":
+        return tuple(rebuild(s, flat) for s in data)
+    if kind == "list":
+        return [rebuild(s, flat) for s in data]
+    if kind == "dict":
+        return {k: rebuild(s, flat) for k, s in data}
+    return data
+
+
+def _plain(args):
+    """Arguments torch.jit.trace takes as they are: tensors only."""
+    import torch
+    return all(isinstance(a, torch.Tensor) for a in args)
+
+
+def make_adapter(target, sets):
+    """A TracingAdapter for @p target over @p sets (argument tuples): the module and each set's flat tensors."""
+    import torch
+
+    class TracingAdapter(torch.nn.Module):
+        jitscope_adapter = True
+
+        def __init__(self):
+            super().__init__()
+            if isinstance(target, torch.nn.Module):
+                self.model = target  # its parameters and submodules stay the traced module's
+            elif inspect.ismethod(target) and isinstance(target.__self__, torch.nn.Module):
+                self.model = target.__self__
+            self.schemas = []
+            self.current = 0  # the set being traced: each set rebuilds with its own schema
+            self.output_schema = None
+
+        def forward(self, *flat):
+            args = rebuild(self.schemas[self.current], flat)
+            leaves = []
+            self.output_schema = flatten(target(*args), "", leaves)
+            return tuple(t for _, t in leaves)
+
+    adapter = TracingAdapter()
+    flats, paths = [], []
+    for args in sets:
+        leaves = []
+        adapter.schemas.append(flatten(tuple(args), "", leaves))
+        flats.append(tuple(t for _, t in leaves))
+        paths.append([p for p, _ in leaves])
+    return adapter, flats, paths
+
+
+def resolve_target(name, namespace):
+    """`fn`, `MyModule.forward` (the instance the file creates, or a fresh one when the constructor needs no
+    arguments) or a variable holding a module: what to call, and the line it is defined at."""
+    import torch
+    functions = sorted(k for k, v in namespace.items() if inspect.isfunction(v) and v.__module__ == "__main__")
+    classes = sorted(k for k, v in namespace.items()
+                     if inspect.isclass(v) and issubclass(v, torch.nn.Module) and v.__module__ == "__main__")
+    known = ", ".join(functions + ["%s.forward" % c for c in classes]) or "none"
+    head, _, method = name.partition(".")
+    obj = namespace.get(head)
+    if obj is None:
+        raise RequestError("the file defines no function or module named '%s' (have: %s)" % (head, known))
+    if inspect.isclass(obj) and issubclass(obj, torch.nn.Module):
+        instance = next((v for v in namespace.values() if type(v) is obj), None)
+        if instance is None:
+            try:
+                instance = obj()
+            except Exception as e:  # noqa: BLE001 (a constructor that needs arguments)
+                raise RequestError("the file creates no %s and %s() raised: %s"
+                                   % (head, head, str(e).strip().split("\n")[0]))
+        method = method or "forward"
+        if not callable(getattr(instance, method, None)):
+            raise RequestError("%s has no method '%s'" % (head, method))
+        target = instance if method == "forward" else getattr(instance, method)
+        fn = getattr(type(instance), method, None)
+        return target, "%s.%s" % (head, method), _line_of(fn) if fn is not None else _line_of(obj)
+    if isinstance(obj, torch.nn.Module) and not method:
+        return obj, type(obj).__name__ + ".forward", _line_of(type(obj))
+    if method or not callable(obj):
+        raise RequestError("'%s' is not a function or module of the file (have: %s)" % (name, known))
+    return obj, name, _line_of(obj)
+
+
+def _file_sets(namespace):
+    """The file's own `inputs` and `check_inputs`, as they are: the sets of a request that gives none."""
+    import torch
+    if "inputs" not in namespace:
+        raise RequestError("no input sets: give --inputs SET, or define `inputs = (...)` in the file")
+    sets = [namespace["inputs"]] + list(namespace.get("check_inputs") or [])
+    return [s if isinstance(s, tuple) else (s,) if isinstance(s, torch.Tensor) else tuple(s) for s in sets]
+
+
+def serve_request(request, namespace, recorder, real_trace, places):
+    """Traces (mode "trace" or "check") or runs (mode "run") the requested target on the requested sets."""
+    import torch
+    out = {"mode": request["mode"], "target": request["target"]}
+    try:
+        target, name, line = resolve_target(request["target"], namespace)
+        out["target"] = name
+        given = request.get("sets") or []
+        sets = [make_set(s, request.get("seed", 0)) for s in given] if given else _file_sets(namespace)
+        if request["mode"] == "run":
+            with recorder._catch() as caught:
+                try:
+                    result = target(*sets[0])
+                except Exception as e:  # noqa: BLE001 (the function's own failure)
+                    out["ok"] = False
+                    out["error"] = places.error(e)
+                    return out
+            out["ok"] = True
+            out["outputs"] = summary(result)
+            out["warnings"] = recorder._warnings(caught)
+            return out
+        kwargs = {"strict": request.get("strict", True)}
+        adapter = None
+        traced_sets = sets
+        if not all(_plain(s) for s in sets):
+            adapter, traced_sets, paths = make_adapter(target, sets)
+            out["flattened"] = paths[0]
+        kwargs["check_inputs"] = traced_sets[1:] or None
+        if request["mode"] != "check":
+            kwargs["check_trace"] = False
+        try:
+            recorder.record("trace", real_trace, (places.user_file, line),
+                            (adapter if adapter is not None else target, traced_sets[0]), kwargs)
+        except Exception:  # noqa: BLE001 (recorded: a failed check or trace is the call's finding)
+            pass
+        call = recorder.calls.pop()
+        call["requested"] = True
+        call["target"] = _target(target)
+        call["target"]["name"] = name
+        if adapter is not None:
+            # The user's structure, not the flat tensors the adapter took.
+            call["example_inputs"] = describe_args(sets[0])
+            call["check_inputs"] = [describe_args(c) for c in sets[1:]]
+            for t, args in zip(call.get("traces", []), sets):
+                t["inputs"] = describe_args(args)
+        out["ok"] = True
+        out["call"] = call
+    except RequestError as e:
+        out["ok"] = False
+        out["error"] = {"type": "", "message": str(e)}
+    except Exception as e:  # noqa: BLE001 (making the inputs, PyTorch's own failure)
+        out["ok"] = False
+        out["error"] = places.error(e)
+    return out
+
+
+# ----------------------------------------------------------------------------------------------------------------
+
+
+def run(user_file, out_dir, request=None):
     user_file = os.path.realpath(user_file)
     result = {"protocol": PROTOCOL, "file": user_file, "python": sys.version.split()[0]}
     try:
@@ -613,6 +888,9 @@ def run(user_file, out_dir):
     finally:
         for api, real in originals.items():
             setattr(torch.jit, api, real)
+    if request and result["status"] != "exit" and (result["status"] == "ok" or any(
+            c.get("ok") is False and c["line"] == result.get("error", {}).get("line") for c in recorder.calls)):
+        result["request"] = serve_request(request, namespace, recorder, originals["trace"], places)
     result["calls"] = recorder.calls
     if namespace.get("__name__") == "__main__":
         modules, functions, inputs = collect_definitions(namespace, places, out_dir, recorder.traced)
@@ -624,10 +902,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("file")
     ap.add_argument("--out", required=True, help="folder for result.json and the archives")
+    ap.add_argument("--request", help="a JSON file: trace, check or run one target on input sets")
     a = ap.parse_args()
     out_dir = os.path.realpath(a.out)
     os.makedirs(out_dir, exist_ok=True)
-    result = run(a.file, out_dir)
+    request = None
+    if a.request:
+        with open(a.request, encoding="utf-8") as f:
+            request = json.load(f)
+    result = run(a.file, out_dir, request)
     tmp = os.path.join(out_dir, "result.json.part")
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(result, f, indent=1, default=str)

@@ -9,7 +9,10 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
 
 using namespace jitscope::test;
 
@@ -68,6 +71,319 @@ private Q_SLOTS:
         QCOMPARE(count.value("traces").toArray().size(), 2);
     }
 
+    /// The CI reports of a file's recorded trace calls: one JUnit testsuite per call, one Markdown summary and one
+    /// HTML page covering every call (JitScope's own output as golden files; paths relative to the source tree).
+    void checkReportGoldens_data()
+    {
+        QTest::addColumn<QString>("golden");
+        QTest::addColumn<QStringList>("options");
+        QTest::addRow("junit") << "report_model.check.junit.xml" << QStringList { "--format", "junit" };
+        QTest::addRow("markdown") << "report_model.check.md"
+                                  << QStringList { "--format", "markdown", "--html-link",
+                                         "https://ci.example/artifacts/report.html" };
+        QTest::addRow("html") << "report_model.check.html" << QStringList { "--format", "html" };
+    }
+
+    void checkReportGoldens()
+    {
+        QFETCH(QString, golden);
+        QFETCH(QStringList, options);
+        const Run r = runCli(QStringList { "check", py("report_model.py"), "--python" } + options);
+        QCOMPARE(r.code, 1); // the second call diverges
+        QString out = r.out;
+        out.replace(QStringLiteral(JITSCOPE_SOURCE_DIR "/"), QString());
+        const QString path = dataDir() + QStringLiteral("/cli/") + golden;
+        QVERIFY2(
+            matchesGolden(out, readText(path), path), qPrintable(QStringLiteral("diff -u %1 %1.actual").arg(path)));
+    }
+
+    void checkReportJunitCountsEveryCall()
+    {
+        const Run r = runCli({ "check", py("report_model.py"), "--python", "--format", "junit" });
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.out.count(QLatin1String("<testsuite ")), 2);
+        QCOMPARE(r.out.count(QLatin1String("<testcase ")), 4);
+        QCOMPARE(r.out.count(QLatin1String("<failure ")), 1);
+        QVERIFY(r.out.contains(QLatin1String("<testsuites name=\"jitscope check\" tests=\"4\" failures=\"1\">")));
+        QVERIFY(r.out.contains(QLatin1String("unrolled 2 times in trace 1 but 3 times in trace 2")));
+        // A file without any trace call has nothing to report: an error, not an empty report.
+        const Run none = runCli({ "check", py("exits.py"), "--python", "--format", "junit" });
+        QCOMPARE(none.code, 2);
+        QVERIFY(none.out.isEmpty());
+    }
+
+    /// The page renders in headless Chromium: an inline SVG per trace shown (trace 1 of the consistent call, both
+    /// traces of the diverging one), the source with the loop's line, no console error, nothing from elsewhere.
+    void checkReportHtmlRendersInChromium()
+    {
+        QTemporaryDir dir;
+        const QString page = dir.filePath(QStringLiteral("report.html"));
+        const Run r = runCli({ "check", py("report_model.py"), "--python", "--format", "html", "-o", page });
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.out.isEmpty());
+        const QString html = readText(page);
+        QVERIFY(!html.contains(QLatin1String("<script")));
+        QVERIFY(!html.contains(QLatin1String("<link")));
+        QCOMPARE(
+            html.count(QLatin1String("http://")), html.count(QLatin1String("xmlns=\"http://www.w3.org/2000/svg\"")));
+        const QString chromium = QStandardPaths::findExecutable(QStringLiteral("chromium"));
+        QVERIFY2(!chromium.isEmpty(), "chromium is missing: packaging/install-deps.sh installs it");
+        QProcess p;
+        p.start(chromium,
+            { "--headless=new", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0",
+                "--user-data-dir=" + dir.filePath(QStringLiteral("profile")), "--dump-dom",
+                QUrl::fromLocalFile(page).toString() });
+        QVERIFY(p.waitForFinished(120000));
+        const QString dom = QString::fromUtf8(p.readAllStandardOutput());
+        const QString log = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 0);
+        QCOMPARE(dom.count(QLatin1String("<svg")), 3);
+        QCOMPARE(dom.count(QLatin1String("<section id=\"check")), 2);
+        QVERIFY(dom.contains(QLatin1String("class=\"node cat-")) && dom.contains(QLatin1String(" inserted\"")));
+        QVERIFY(dom.contains(QLatin1String("<a href=\"#L22\">line 22</a>")));
+        QVERIFY(dom.contains(QLatin1String("id=\"L22\"")));
+        // The outputs PyTorch's check compares: set 2 of each call, 5x4 and 3x4 elements.
+        QVERIFY(dom.contains(QLatin1String("<td>match (20 elements)</td>")));
+        QVERIFY(dom.contains(QLatin1String("<td>match (12 elements)</td>")));
+        QVERIFY2(!log.contains(QLatin1String("CONSOLE")) && !log.contains(QLatin1String("Uncaught")), qPrintable(log));
+    }
+
+    /// graph --python: every recorded call's graph as PyTorch prints it, one by --call, a script graph by --fn, in
+    /// each of graph's formats.
+    void graphShowsRecordedGraphs()
+    {
+        const Run all = runCli({ "graph", py("report_model.py"), "--python" });
+        QCOMPARE(all.code, 0);
+        QVERIFY2(all.out.startsWith(QLatin1String("# line 26: torch.jit.trace(scale_rows)\ngraph(%x : Float(3, 4")),
+            qPrintable(all.out));
+        QVERIFY(all.out.contains(QLatin1String("  %2 : int = aten::size(%x, %1)")));
+        const int second = all.out.indexOf(QLatin1String("# line 28: torch.jit.trace(Stack.forward)\n"));
+        QVERIFY(second > 0);
+        // The example inputs' trace of the call whose check failed: two iterations of the loop.
+        QCOMPARE(all.out.mid(second).count(QLatin1String("aten::relu(")), 2);
+
+        const Run one = runCli({ "graph", py("report_model.py"), "--python", "--call", "2" });
+        QCOMPARE(one.code, 0);
+        QCOMPARE(one.out, all.out.mid(second));
+
+        const Run script = runCli({ "graph", py("export_module.py"), "--python", "--fn", "MyModule.another_forward" });
+        QCOMPARE(script.code, 0);
+        QVERIFY2(script.out.startsWith(QLatin1String("graph(%self : __torch__.MyModule,\n      %x.1 : Tensor):\n")),
+            qPrintable(script.out));
+        QVERIFY(script.out.contains(QLatin1String("prim::CallMethod[name=\"helper\"](%self, %x.1)")));
+
+        const Run json = runCli({ "graph", py("report_model.py"), "--python", "--format", "json" });
+        QCOMPARE(json.code, 0);
+        const QJsonArray graphs = QJsonDocument::fromJson(json.out.toUtf8()).array();
+        QCOMPARE(graphs.size(), 2);
+        QCOMPARE(
+            graphs[1].toObject().value("title").toString(), QStringLiteral("line 28: torch.jit.trace(Stack.forward)"));
+        QVERIFY(graphs[1].toObject().value("graph").toObject().value("nodes").toArray().size() >= 5);
+
+        const Run dot = runCli({ "graph", py("report_model.py"), "--python", "--format", "dot" });
+        QCOMPARE(dot.code, 0);
+        QCOMPARE(dot.out.count(QLatin1String("digraph")), 2);
+        const Run svg = runCli({ "graph", py("report_model.py"), "--python", "--call", "1", "--format", "svg" });
+        QCOMPARE(svg.code, 0);
+        QCOMPARE(svg.out.count(QLatin1String("<svg")), 1);
+        QVERIFY(svg.out.contains(QLatin1String("aten::size")) || svg.out.contains(QLatin1String("size")));
+    }
+
+    /// --fn NAME --inputs SET ...: real torch.jit.trace on those sets, after the file ran.
+    void traceAndCheckRequestedSets()
+    {
+        const Run trace = runCli({ "trace", py("report_model.py"), "--python", "--fn", "Stack.forward", "--inputs",
+            "f32[2,4]", "--inputs", "f32[3,4]" });
+        QCOMPARE(trace.code, 0);
+        const int second = trace.out.indexOf(QLatin1String("# trace 2: f32[3,4]\n"));
+        QVERIFY2(trace.out.startsWith(QLatin1String("# trace 1: f32[2,4]\ngraph(%self : ")) && second > 0,
+            qPrintable(trace.out));
+        QCOMPARE(trace.out.left(second).count(QLatin1String("aten::relu(")), 2);
+        QCOMPARE(trace.out.mid(second).count(QLatin1String("aten::relu(")), 3);
+        QVERIFY(trace.out.mid(second).contains(QLatin1String("Float(3, 4, strides=[4, 1]")));
+
+        const Run diverged = runCli({ "check", py("report_model.py"), "--python", "--fn", "Stack.forward", "--inputs",
+            "f32[2,4]", "--inputs", "f32[3,4]" });
+        QCOMPARE(diverged.code, 1);
+        QVERIFY2(diverged.out.startsWith(QLatin1String("check torch.jit.trace(Stack.forward) on --inputs: 2 input "
+                                                       "set(s)\n  trace 1: f32[2,4]  (5 nodes)\n  trace 2: f32[3,4]  "
+                                                       "(7 nodes)\n")),
+            qPrintable(diverged.out));
+        QVERIFY(diverged.out.contains(QLatin1String("cause: loop at line 21 (`for i in range(x.size(0)):`) unrolled 2 "
+                                                    "times in trace 1 but 3 times in trace 2")));
+        QVERIFY(diverged.out.contains(QLatin1String("PyTorch's check: Tracing failed sanity checks!")));
+
+        // A fresh instance when the file made none; sizes recorded, not baked: the same graph for every batch.
+        const Run consistent = runCli({ "check", py("report_model.py"), "--python", "--fn", "scale_rows", "--inputs",
+            "f32[2,4]", "--inputs", "f32[7,4]", "--format", "json" });
+        QCOMPARE(consistent.code, 0);
+        const QJsonObject report = QJsonDocument::fromJson(consistent.out.toUtf8()).array()[0].toObject();
+        QCOMPARE(report.value("verdict").toString(), QStringLiteral("consistent"));
+        QCOMPARE(report.value("traces").toArray()[1].toObject().value("inputs").toString(), QStringLiteral("f32[7,4]"));
+
+        // Without --inputs: the file's own `inputs` and `check_inputs`, as they are.
+        const Run own = runCli({ "trace", QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py"),
+            "--python", "--fn", "loop_in_traced_fn" });
+        QCOMPARE(own.code, 0);
+        QVERIFY(own.out.contains(QLatin1String("# trace 3: f32[2,3,4]\n")));
+    }
+
+    /// run --python makes the inputs as JitScope's executor does: the same numbers, so the same result.
+    void runMatchesTheBuiltInExecutor_data()
+    {
+        QTest::addColumn<QString>("set");
+        QTest::addRow("rand") << "f32[3,4]";
+        QTest::addRow("randn, seed") << "f64[5,2]=randn";
+        QTest::addRow("arange") << "i64[4,3]=arange";
+    }
+
+    void runMatchesTheBuiltInExecutor()
+    {
+        QFETCH(QString, set);
+        const QString example = QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
+        const Run builtIn = runCli({ "run", example, "--inputs", set, "--seed", "7" });
+        const Run python
+            = runCli({ "run", example, "--python", "--fn", "loop_in_traced_fn", "--inputs", set, "--seed", "7" });
+        QCOMPARE(builtIn.code, 0);
+        QCOMPARE(python.code, 0);
+        const QString returned = builtIn.out.section(QLatin1Char('\n'), -2, -2);
+        QVERIFY2(returned.startsWith(QLatin1String("returned: ")), qPrintable(builtIn.out));
+        QCOMPARE(python.out.section(QLatin1Char('\n'), -2, -2), returned);
+        QVERIFY(python.out.startsWith(QStringLiteral("run %1 loop_in_traced_fn: %2  (Python)\n").arg(example, set)));
+    }
+
+    /// A forward taking a list of dicts (detectron2's inputs): traced through an adapter that takes the tensors
+    /// flat and rebuilds the structure; traces, inputs and outputs are shown in the user's structure.
+    void dictInputsAreFlattenedForTheTracer()
+    {
+        const QString one = QStringLiteral("[{image: f32[3,8,8], height: 8}]");
+        const QString two = QStringLiteral("[{image: f32[3,8,8], height: 8}, {'image': f32[3,6,6], height: 12}]");
+        const Run trace = runCli({ "trace", py("dict_inputs.py"), "--python", "--fn", "Detector.forward", "--inputs",
+            one, "--inputs", two });
+        QCOMPARE(trace.code, 0);
+        QVERIFY2(trace.out.startsWith(QLatin1String("# traced through an adapter taking the tensors of the inputs "
+                                                    "flat, as detectron2's TracingAdapter: [0][0]['image']\n"
+                                                    "# trace 1: [{image: f32[3,8,8], height: 8}]\n")),
+            qPrintable(trace.out));
+        const int second = trace.out.indexOf(
+            QLatin1String("# trace 2: [{image: f32[3,8,8], height: 8},{image: f32[3,6,6], height: 12}]\n"));
+        QVERIFY(second > 0);
+        // The model's own ops (the adapter's call inlined), once per dict of the list; each image a graph input.
+        QCOMPARE(trace.out.left(second).count(QLatin1String("aten::_convolution(")), 1);
+        QCOMPARE(trace.out.mid(second).count(QLatin1String("aten::_convolution(")), 2);
+        QVERIFY(trace.out.mid(second).contains(QLatin1String("Float(3, 6, 6, strides=[36, 6, 1]")));
+        QVERIFY(trace.out.contains(QRegularExpression(
+            QStringLiteral("\n# returned: \\[\\{scores: float32\\[1,2\\] sum=[-0-9.e]+, height: 8\\}, "
+                           "\\{scores: float32\\[1,2\\] sum=[-0-9.e]+, height: 12\\}\\]\n"))));
+
+        const Run check = runCli({ "check", py("dict_inputs.py"), "--python", "--fn", "Detector.forward", "--inputs",
+            one, "--inputs", two });
+        QCOMPARE(check.code, 1);
+        QVERIFY(check.out.contains(QLatin1String("cause: loop at line 14 (`for item in batched_inputs:`) unrolled 1 "
+                                                 "times in trace 1 but 2 times in trace 2")));
+        // The height is baked into the trace as a constant, as PyTorch bakes any Python number.
+        QVERIFY(check.out.contains(QLatin1String("prim::Constant[value={12}]()")));
+
+        const Run same = runCli({ "check", py("dict_inputs.py"), "--python", "--fn", "Detector.forward", "--inputs",
+            one, "--inputs", "[{image: f32[3,5,5], height: 8}]" });
+        QCOMPARE(same.code, 0);
+        QVERIFY(same.out.contains(QLatin1String("PyTorch's check: passed\nverdict: consistent\n")));
+
+        const Run run
+            = runCli({ "run", py("dict_inputs.py"), "--python", "--fn", "Detector.forward", "--inputs", one });
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.contains(QRegularExpression(
+                     QStringLiteral("\nreturned: \\[\\{scores: float32\\[1,2\\] sum=[-0-9.e]+, height: 8\\}\\]\n$"))),
+            qPrintable(run.out));
+
+        // JitScope's own executor does not take dicts, and says what to do instead.
+        const Run builtIn = runCli(
+            { "run", QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py"), "--inputs", "{x: f32[2]}" });
+        QCOMPARE(builtIn.code, 2);
+        QVERIFY2(builtIn.err.contains(QLatin1String("JitScope's executor takes no dict inputs ({key: value}); trace "
+                                                    "the file under PyTorch with --python")),
+            qPrintable(builtIn.err));
+    }
+
+    /// --self-check: JitScope's own tracer against torch.jit.trace on the same inputs; a difference is a JitScope
+    /// defect (exit status 3) naming the first differing node. self_check.py holds a difference found this way.
+    void selfCheckComparesJitScopesOwnTrace()
+    {
+        const Run r = runCli({ "check", py("self_check.py"), "--python", "--self-check" });
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.out.contains(QLatin1String("check line 16: torch.jit.trace(scale_rows): 2 input set(s)\n")),
+            qPrintable(r.out));
+        QVERIFY(r.out.contains(
+            QLatin1String("verdict: consistent\nself-check: JitScope's own trace equals PyTorch's node for node on 2 "
+                          "set(s)\n")));
+        QVERIFY(r.out.contains(QLatin1String(
+            "self-check: JitScope defect: its own trace differs from PyTorch's on set 1 (f32[3,4]); the first "
+            "differing node:\n      JitScope: %1 : float = prim::Constant[value=0.29999999999999999]()\n"
+            "      PyTorch:  %1 : Double(requires_grad=0, device=cpu) = prim::Constant[value={0.3}]()\n")));
+
+        const Run json = runCli({ "check", py("self_check.py"), "--python", "--self-check", "--format", "json" });
+        QCOMPARE(json.code, 3);
+        const QJsonArray reports = QJsonDocument::fromJson(json.out.toUtf8()).array();
+        QCOMPARE(reports.size(), 2);
+        QCOMPARE(
+            reports[0].toObject().value("self_check").toObject().value("status").toString(), QStringLiteral("agrees"));
+        const QJsonObject defect = reports[1].toObject().value("self_check").toObject();
+        QCOMPARE(defect.value("status").toString(), QStringLiteral("defect"));
+        const QJsonObject first = defect.value("first_difference").toObject();
+        QCOMPARE(first.value("set").toInt(), 1);
+        QCOMPARE(first.value("in").toString(), QStringLiteral("node"));
+        QVERIFY(first.value("pytorch").toString().contains(QLatin1String("prim::Constant[value={0.3}]")));
+
+        // Without --self-check the same file is consistent; classes and Python-only code are not compared.
+        QCOMPARE(runCli({ "check", py("self_check.py"), "--python" }).code, 0);
+        const Run module = runCli({ "check", py("report_model.py"), "--python", "--self-check" });
+        QCOMPARE(module.code, 1);
+        QVERIFY(module.out.contains(QLatin1String("line 26: torch.jit.trace(scale_rows)")));
+        QVERIFY(module.out.contains(
+            QLatin1String("self-check: not compared: JitScope's front end compiles no classes of a .py file\n")));
+        const Run pythonOnly = runCli({ "check", py("python_only.py"), "--python", "--self-check" });
+        QCOMPARE(pythonOnly.code, 1);
+        QVERIFY(pythonOnly.out.contains(
+            QLatin1String("self-check: not compared: fill_row_zero does not compile as TorchScript: ")));
+        QVERIFY(pythonOnly.out.contains(
+            QLatin1String("self-check: JitScope's own trace equals PyTorch's node for node on 2 set(s)\n")));
+
+        const Run junit = runCli({ "check", py("self_check.py"), "--python", "--self-check", "--format", "junit" });
+        QCOMPARE(junit.code, 2);
+        QVERIFY(
+            junit.err.contains(QLatin1String("--self-check is an option of check --python, reported as text or json")));
+    }
+
+    /// A long job (here: Python running the file) shows a progress line on stderr when stderr is a terminal (a
+    /// pty, through script(1)), is silent with --quiet, and never writes one into a pipe.
+    void progressOnlyOnATerminal()
+    {
+        auto onTerminal = [](const QStringList& extra) {
+            // stdout goes to /dev/null inside the pty; what script(1) prints is what stderr drew.
+            QString command = QStringLiteral("'" JITSCOPE_BIN_DIR "/jitscope-cli' list '%1' --python %2 >/dev/null")
+                                  .arg(py("report_model.py"), extra.join(QLatin1Char(' ')));
+            QProcess p;
+            p.start(QStringLiteral("script"), { "-qec", command, "/dev/null" });
+            p.waitForFinished(120000);
+            return std::make_pair(p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()));
+        };
+        const auto [code, drawn] = onTerminal({});
+        QCOMPARE(code, 0);
+        QVERIFY2(drawn.contains(QLatin1String("\r\x1b[Kjitscope-cli: | running report_model.py under PyTorch (")),
+            qPrintable(drawn));
+        QVERIFY(drawn.endsWith(QLatin1String("\r\x1b[K"))); // the line is cleared when the job ends
+
+        const auto [quietCode, quiet] = onTerminal({ "--quiet" });
+        QCOMPARE(quietCode, 0);
+        QVERIFY2(
+            !quiet.contains(QLatin1String("jitscope-cli:")) && !quiet.contains(QLatin1Char('\x1b')), qPrintable(quiet));
+        QVERIFY(!onTerminal({ "-q" }).second.contains(QLatin1String("jitscope-cli:")));
+
+        // In a pipe, stderr carries what the file printed and nothing else.
+        const Run piped = runCli({ "check", py("export_module.py"), "--python" });
+        QCOMPARE(piped.err, QStringLiteral("tracing MyModule\n"));
+    }
+
     void traceAndListShowWhatTheFileDid()
     {
         const Run trace = runCli({ "trace", py("python_only.py"), "--python" });
@@ -109,8 +425,25 @@ private Q_SLOTS:
                                         << "exits.py: cannot start /nonexistent/python3";
         QTest::addRow("bad timeout") << QStringList { "check", py("exits.py"), "--python", "--timeout", "0" }
                                      << "--timeout: '0' is not a positive number of seconds";
-        QTest::addRow("not for graph") << QStringList { "graph", py("exits.py"), "--python" }
-                                       << "--python works with list, trace and check, not graph";
+        QTest::addRow("inputs without fn") << QStringList { "trace", py("report_model.py"), "--python", "--inputs",
+            "f32[2]" } << "trace --python --inputs needs --fn NAME (a function, or Class.method)";
+        QTest::addRow("run without fn") << QStringList { "run", py("report_model.py"), "--python" }
+                                        << "run --python needs --fn NAME";
+        QTest::addRow("unknown fn") << QStringList { "run", py("report_model.py"), "--python", "--fn", "nope",
+            "--inputs", "f32[2]" }
+                                    << "report_model.py: the file defines no function or module named 'nope' "
+                                       "(have: scale_rows, Stack.forward)";
+        QTest::addRow("call out of range") << QStringList { "graph", py("report_model.py"), "--python", "--call", "3" }
+                                           << "--call 3, but the file made 2 torch.jit call(s)";
+        QTest::addRow("ignored method") << QStringList { "graph", py("export_module.py"), "--python", "--fn",
+            "MyModule.show" } << "MyModule.show is not compiled by torch.jit.script (@torch.jit.ignore)";
+        QTest::addRow("svg of two graphs") << QStringList { "graph", py("report_model.py"), "--python", "--format",
+            "svg" } << "2 graphs, and an SVG holds one: choose with --call N or --fn NAME";
+        QTest::addRow("function raises") << QStringList { "run", py("report_model.py"), "--python", "--fn",
+            "scale_rows", "--inputs", "(f32[2],3)" }
+                                         << "report_model.py:12";
+        QTest::addRow("not for an unknown command") << QStringList { "show", py("exits.py"), "--python" }
+                                                    << "--python works with list, graph, trace, check, run, not show";
     }
 
     void badFilesAndOptions()

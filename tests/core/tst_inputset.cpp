@@ -32,6 +32,13 @@ private Q_SLOTS:
                                 << "i64[2,2]=values:1,2,3,4" << qint64(32);
         QTest::addRow("bool and half") << "bool[2]; f16[2]; bf16[2]"
                                        << "bool[2]; f16[2]; bf16[2]" << qint64(2 + 4 + 4);
+        // detectron2's inputs: a list of dicts; keys that are not names keep their quotes.
+        QTest::addRow("dict") << "{image: f32[3,224,224], height: 224}"
+                              << "{image: f32[3,224,224], height: 224}" << qint64(3 * 224 * 224 * 4);
+        QTest::addRow("list of dicts") << "[{ image : u8[3,4,4] ,'file name':none},{}] ; 2"
+                                       << "[{image: u8[3,4,4], 'file name': none},{}]; 2" << qint64(48);
+        QTest::addRow("nested dict") << "{\"a\": {b: (f32[2],)}}"
+                                     << "{a: {b: (f32[2],)}}" << qint64(8);
     }
 
     void parseValid()
@@ -67,6 +74,15 @@ private Q_SLOTS:
         QTest::addRow("unclosed tuple") << "(f32[2], 3" << 10 << "missing ')'";
         QTest::addRow("stray character") << "f32[2]; @" << 8 << "unexpected '@'";
         QTest::addRow("huge dim") << "f32[99999999999999999999]" << 4 << "too large";
+        QTest::addRow("dict without colon") << "{image f32[2]}" << 7 << "expected ':' after the key";
+        QTest::addRow("dict key twice") << "{a: 1, a: 2}" << 7 << "key 'a' given twice";
+        QTest::addRow("dict bad key") << "{3: f32[2]}" << 1 << "expected a key";
+        QTest::addRow("dict unclosed") << "{a: f32[2]" << 10 << "missing '}'";
+        QTest::addRow("dict unclosed quote") << "{'a: 1}" << 1 << "missing closing '";
+        QTest::addRow("dicts nested 201 deep")
+            << QString(201, QLatin1Char('{')).replace(QLatin1String("{"), QLatin1String("{a:")) + "1"
+                + QString(201, QLatin1Char('}'))
+            << 600 << "too many nested parentheses (at most 200 levels)";
         // Fuzzing found the recursive parser's stack overflowing at ~5,000 levels: refused as Python refuses them.
         QTest::addRow("nested 201 deep") << QString(201, QLatin1Char('(')) + "1" + QString(201, QLatin1Char(')')) << 200
                                          << "too many nested parentheses (at most 200 levels)";
@@ -82,6 +98,16 @@ private Q_SLOTS:
         for (; v->kind == InputValue::Kind::Tuple; v = &v->items[0])
             ++depth;
         QCOMPARE(depth, 200);
+    }
+
+    void dictsAreFoundAtAnyDepth()
+    {
+        QVERIFY(parseInputSet(QStringLiteral("f32[2]; [({a: 1},)]"))->containsDict());
+        QVERIFY(!parseInputSet(QStringLiteral("f32[2]; [(i64[1],)]"))->containsDict());
+        const auto set = parseInputSet(QStringLiteral("{x: f32[2], y: 3}"));
+        QCOMPARE(set->args[0].keys, QStringList({ "x", "y" }));
+        QCOMPARE(set->args[0].items[1].intValue, 3);
+        QCOMPARE(toText(InputValue::Kind::Dict), QStringLiteral("dict"));
     }
 
     void parseInvalid()

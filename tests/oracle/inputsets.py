@@ -4,11 +4,12 @@
 
 Arguments are separated by ';'. A tensor is DTYPE[d0,d1,...] with an optional "=FILL":
 rand (default), randn, zeros, ones, arange, full:V, values:a,b,c. Scalars: ints, floats,
-true/false, none. Tuples (...) and lists [...] nest.
+true/false, none. Tuples (...), lists [...] and dicts {key: value, ...} (keys are names or quoted
+strings) nest.
 
 Creation contract (the C++ executor implements the identical rule; keep both in step):
 `torch.manual_seed(seed)` once before a set, then arguments are created left to right,
-depth first inside tuples/lists:
+depth first inside tuples/lists/dicts:
 
   rand    f32/f64: torch.rand(shape, dtype)        f16/bf16: torch.rand(shape, f32).to(dt)
           integers: torch.randint(0, 10, shape, dtype)   bool: torch.rand(shape) < 0.5
@@ -22,6 +23,7 @@ depth first inside tuples/lists:
 Only zeros/ones/full/arange/values consume no random numbers.
 """
 import math
+import re
 from dataclasses import dataclass, field
 from typing import List, Optional
 
@@ -54,7 +56,7 @@ def canonical_dtype(name):
 
 @dataclass
 class Value:
-    kind: str  # tensor int float bool none tuple list
+    kind: str  # tensor int float bool none tuple list dict
     dtype: str = "f32"
     shape: List[int] = field(default_factory=list)
     fill: str = "rand"
@@ -62,6 +64,7 @@ class Value:
     values: List[float] = field(default_factory=list)
     scalar: object = None
     items: List["Value"] = field(default_factory=list)
+    keys: List[str] = field(default_factory=list)  # dict
 
     def __str__(self):
         if self.kind == "tensor":
@@ -82,6 +85,9 @@ class Value:
             return "true" if self.scalar else "false"
         if self.kind == "none":
             return "none"
+        if self.kind == "dict":
+            return "{" + ", ".join("%s: %s" % (k if re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", k) else "'%s'" % k, i)
+                                   for k, i in zip(self.keys, self.items)) + "}"
         inner = ",".join(str(i) for i in self.items)
         if self.kind == "tuple":
             return "(" + inner + (",)" if len(self.items) == 1 else ")")
@@ -182,6 +188,52 @@ class _Parser:
                 return v
             self.fail(f"missing '{close}'" if self.at_end() else f"expected ',' or '{close}'")
 
+    def key(self):
+        self.skip()
+        c = self.peek()
+        if c in ("'", '"'):
+            start = self.pos
+            end = self.s.find(c, self.pos + 1)
+            if end < 0:
+                self.fail(f"missing closing {c}", start)
+            self.pos = end + 1
+            return self.s[start + 1:end]
+        if not (c.isalpha() or c == "_"):
+            self.fail("expected a key (a name or a quoted string)")
+        return self.word()
+
+    def dict(self):
+        v = Value("dict")
+        self.pos += 1
+        self.skip()
+        if self.peek() == "}":
+            self.pos += 1
+            return v
+        while True:
+            self.skip()
+            start = self.pos
+            k = self.key()
+            if k in v.keys:
+                self.fail(f"key '{k}' given twice", start)
+            self.skip()
+            if self.peek() != ":":
+                self.fail("expected ':' after the key")
+            self.pos += 1
+            v.keys.append(k)
+            v.items.append(self.value())
+            self.skip()
+            if self.peek() == ",":
+                self.pos += 1
+                self.skip()
+                if self.peek() == "}":
+                    self.pos += 1
+                    return v
+                continue
+            if self.peek() == "}":
+                self.pos += 1
+                return v
+            self.fail("missing '}'" if self.at_end() else "expected ',' or '}'")
+
     def value(self):
         self.skip()
         if self.at_end():
@@ -191,6 +243,8 @@ class _Parser:
             return self.sequence(")", "tuple")
         if c == "[":
             return self.sequence("]", "list")
+        if c == "{":
+            return self.dict()
         if c.isdigit() or c in "-+.":
             start = self.pos
             t, d = self.number()
@@ -283,6 +337,8 @@ def create_value(v: Value):
         return tuple(create_value(i) for i in v.items)
     if v.kind == "list":
         return [create_value(i) for i in v.items]
+    if v.kind == "dict":
+        return {k: create_value(i) for k, i in zip(v.keys, v.items)}
     dt = DTYPES[v.dtype]
     shape = tuple(v.shape)
     floating = v.dtype in ("f32", "f64")
