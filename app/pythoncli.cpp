@@ -115,7 +115,7 @@ bool fileFailed(const PythonRun& run)
     if (run.status != QLatin1String("error"))
         return false;
     for (const PythonCall& c : run.calls)
-        if (!c.ok && c.location.line == run.error.location.line)
+        if (!c.ok && (c.location.line == run.error.location.line || c.error.message == run.error.message))
             return false;
     return true;
 }

@@ -542,12 +542,17 @@ def _module_record(name, cls, namespace, places, out_dir, index):
     else:
         rec["instance"] = instances[0]
     try:
-        # A script call of the file that failed leaves its half-compiled type cached ("Can't redefine method"):
-        # compile afresh, as a new process would.
-        torch.jit._recursive.concrete_type_store = torch.jit._recursive.ConcreteTypeStore()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            scripted = torch.jit.script(instance)
+            try:
+                scripted = torch.jit.script(instance)
+            except RuntimeError as e:
+                # A script call of the file that failed leaves its half-compiled type cached ("Can't redefine
+                # method"): compile afresh, as a new process would, to get PyTorch's own error.
+                if "Can't redefine method" not in str(e):
+                    raise
+                torch.jit._recursive.concrete_type_store = torch.jit._recursive.ConcreteTypeStore()
+                scripted = torch.jit.script(instance)
     except Exception as e:  # noqa: BLE001
         rec["script_error"] = places.error(e)
         return rec

@@ -405,6 +405,15 @@ private Q_SLOTS:
         QVERIFY(list.out.contains(QLatin1String("    constant scale = 2\n")));
         QVERIFY(list.out.contains(QLatin1String("  line 43: torch.jit.trace(MyModule.forward)  failed: ")));
 
+        // A script call that fails (the module returns a tuple on one path) is what the file's list shows, with
+        // PyTorch's error at its line: the file's own failure is the call's, not an error of the command.
+        const Run unscriptable = runCli({ "list", py("traces_not_scripts.py"), "--python" });
+        QCOMPARE(unscriptable.code, 0);
+        QVERIFY2(unscriptable.out.contains(QRegularExpression(QStringLiteral(
+                     "    script error: .*traces_not_scripts.py:17:8: Previous return statement returned a value of "
+                     "type Tuple\\[Tensor, Tensor\\]"))),
+            qPrintable(unscriptable.out));
+
         const Run functions = runCli({ "list", py("python_only.py"), "--python" });
         QVERIFY(functions.out.contains(QRegularExpression(
             QStringLiteral("  fill_row_zero  \\(line 5\\)  does not script\n    script error: .*python_only.py:6:22: "
