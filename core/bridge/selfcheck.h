@@ -1,0 +1,40 @@
+#pragma once
+
+#include "bridge/pythonrun.h"
+#include "load/model.h"
+
+#include <QString>
+
+#include <functional>
+
+namespace jitscope {
+
+/// `check --self-check`: one recorded call traced again by JitScope's own executor.
+struct SelfCheck
+{
+    QString status; ///< "agrees", "defect", "skipped"
+    QString reason; ///< skipped: why; defect: which set
+    int set = -1; ///< defect: the input set (0-based)
+    int line = -1; ///< defect: the first differing line of the canonical dumps (0-based)
+    bool inputs = false; ///< defect: that line is the graph's signature (its inputs), not a node
+    QString jitscope; ///< defect: that line in JitScope's trace, and in PyTorch's
+    QString pytorch;
+    int sets = 0; ///< sets compared
+};
+
+/// How far a self-check got: @p text, and set @p step of @p steps while JitScope traces (0 of 0 before).
+using SelfCheckProgress = std::function<void(const QString& text, int step, int steps)>;
+
+/// Traces @p call's target with JitScope's own executor (on @p builtIn, the file as JitScope's front end loads it)
+/// on the call's input sets, and compares each trace node for node with the one torch.jit.trace records on the same
+/// values (@p file run again under Python with @p options, the sets made from their SET text on both sides: the
+/// file's own tensors hold its random numbers, which data-dependent code would branch on). Value names, scopes,
+/// source comments and PyTorch's class-name mangling aside. Honours options.cancel. Runs the user's file again:
+/// only after consent.
+SelfCheck selfCheckCall(const QString& file, const PythonOptions& options, const PythonCall& call,
+    const LoadResult& builtIn, const SelfCheckProgress& progress = {});
+
+/// One line (a defect: three) saying what the self-check found, as `check --self-check` prints it.
+QString selfCheckText(const SelfCheck& check);
+
+} // namespace jitscope
