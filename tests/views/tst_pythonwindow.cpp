@@ -289,6 +289,54 @@ private Q_SLOTS:
         window.stopDebugging();
     }
 
+    void selfCheckBadge_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("badge");
+        QTest::addColumn<QString>("detail"); ///< in the badge's tooltip
+        // sign_scale compiles in JitScope's front end too: its own trace equals PyTorch's.
+        QTest::addRow("agrees") << "branch.py" << QString::fromUtf8("\u2714 self-check")
+                                << "line 13, sign_scale: JitScope's own trace equals PyTorch's node for node";
+        // Classes are not compiled by the front end: nothing to compare, no badge.
+        QTest::addRow("nothing to compare") << "export_module.py" << QString() << QString();
+    }
+
+    void selfCheckBadge()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, badge);
+        QFETCH(QString, detail);
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.openFile(pyFile(qPrintable(file)));
+        QVERIFY(waitPython(window));
+        QVERIFY(!window.python()->isSelfChecking());
+        QCOMPARE(window.pythonBar()->badgeText(), badge);
+        if (!detail.isEmpty())
+            QVERIFY2(window.python()->hasSelfCheck()
+                    && selfCheckText(window.python()->selfCheck().checks.value(0))
+                           .startsWith(detail.section(QStringLiteral(": "), 1)),
+                qPrintable(window.python()->hasSelfCheck() ? selfCheckText(window.python()->selfCheck().checks.value(0))
+                                                           : QStringLiteral("no self-check")));
+    }
+
+    void selfCheckFindsADefect()
+    {
+        // self_check.py's floor_step is traced by JitScope other than by PyTorch (tst_pythoncli holds the same
+        // known difference): the badge says so and names the function.
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.openFile(pyFile("self_check.py"));
+        QVERIFY(waitPython(window));
+        QVERIFY(window.python()->hasSelfCheck());
+        const SelfCheckJobResult& r = window.python()->selfCheck();
+        QCOMPARE(r.calls.size(), 2);
+        QCOMPARE(r.checks.at(0).status, QStringLiteral("agrees"));
+        QCOMPARE(r.checks.at(1).status, QStringLiteral("defect"));
+        QCOMPARE(window.pythonBar()->badgeText(),
+            QString::fromUtf8("\u26a0 JitScope defect: its own trace of floor_step differs from PyTorch's"));
+    }
+
     void scriptingErrorAtItsLine()
     {
         MainWindow window;

@@ -35,6 +35,10 @@ PythonBar::PythonBar(QWidget* parent)
     auto* layout = new QHBoxLayout;
     layout->setSpacing(4);
     outer->addLayout(layout);
+    m_badge = new QLabel;
+    m_badge->setTextFormat(Qt::RichText);
+    m_badge->hide();
+    layout->addWidget(m_badge);
     layout->addStretch(1);
     m_busy = new QProgressBar;
     m_busy->setRange(0, 0);
@@ -88,6 +92,7 @@ void PythonBar::setState(State state)
 
 void PythonBar::ask(const QString& fileName, const QString& interpreter)
 {
+    setBadge(QString(), QString());
     m_label->setText(tr("<b>%1</b> is Python: run it to record its <code>torch.jit.trace</code> and "
                         "<code>torch.jit.script</code> calls, its classes and what PyTorch makes of them? Its code "
                         "runs with <code>%2</code>, in its own process.")
@@ -98,6 +103,7 @@ void PythonBar::ask(const QString& fileName, const QString& interpreter)
 
 void PythonBar::showRunning(const QString& fileName, const QString& interpreter)
 {
+    setBadge(QString(), QString());
     m_label->setText(
         tr("Running <b>%1</b> with <code>%2</code>\u2026").arg(fileName.toHtmlEscaped(), interpreter.toHtmlEscaped()));
     m_label->setToolTip(QString());
@@ -114,6 +120,20 @@ void PythonBar::showDone(const QString& html, const QString& toolTip, bool faile
 void PythonBar::hideBar()
 {
     setState(State::Hidden);
+}
+
+void PythonBar::setBadge(const QString& html, const QString& toolTip)
+{
+    m_badge->setText(html);
+    m_badge->setToolTip(toolTip);
+    m_badge->setVisible(!html.isEmpty());
+}
+
+QString PythonBar::badgeText() const
+{
+    QTextDocument doc;
+    doc.setHtml(m_badge->text());
+    return doc.toPlainText();
 }
 
 QString PythonBar::text() const

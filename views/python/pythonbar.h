@@ -24,6 +24,9 @@ public:
     /// The run ended: @p html says what it did (@p failed: the file raised, exited, crashed or timed out).
     void showDone(const QString& html, const QString& toolTip, bool failed);
     void hideBar();
+    /// A small mark under the message (the self-check's verdict); empty @p html removes it.
+    void setBadge(const QString& html, const QString& toolTip);
+    QString badgeText() const;
 
     State state() const { return m_state; }
     /// The bar's message as plain text.
@@ -46,6 +49,7 @@ private:
     State m_state = State::Hidden;
     QLabel* m_icon = nullptr;
     QLabel* m_label = nullptr;
+    QLabel* m_badge = nullptr;
     QProgressBar* m_busy = nullptr;
     QToolButton* m_run = nullptr;
     QToolButton* m_folder = nullptr;

@@ -3,6 +3,8 @@
 #include <QElapsedTimer>
 #include <QFile>
 
+#include <algorithm>
+
 namespace jitscope {
 
 QString PythonJobResult::verdict(int call) const
@@ -31,9 +33,25 @@ int PythonJobResult::firstCallToShow() const
     return first;
 }
 
+QVector<int> SelfCheckJobResult::defects() const
+{
+    QVector<int> out;
+    for (int k = 0; k < checks.size(); ++k)
+        if (checks[k].status == QLatin1String("defect"))
+            out << calls[k];
+    return out;
+}
+
+int SelfCheckJobResult::agreeing() const
+{
+    return int(std::count_if(
+        checks.cbegin(), checks.cend(), [](const SelfCheck& c) { return c.status == QLatin1String("agrees"); }));
+}
+
 PythonController::PythonController(QObject* parent)
     : QObject(parent)
     , m_jobs(new JobTracker<PythonJobResult>(this))
+    , m_selfChecks(new JobTracker<SelfCheckJobResult>(this))
 { }
 
 void PythonController::run(const QString& path)
@@ -69,20 +87,59 @@ void PythonController::run(const QString& path)
             m_hasResult = true;
         }
         Q_EMIT finished(r);
+        if (!r.canceled && m_selfCheckEnabled)
+            startSelfCheck(r);
     });
     Q_EMIT started(path, interpreter());
+}
+
+void PythonController::startSelfCheck(const PythonJobResult& run)
+{
+    QVector<PythonCall> calls;
+    for (const PythonCall& c : run.run.calls)
+        if (c.api != QLatin1String("script") && c.targetKind == QLatin1String("function") && !c.traces.isEmpty())
+            calls << c;
+    if (calls.isEmpty())
+        return;
+    PythonOptions options = m_options;
+    auto work = [path = run.path, calls, options](JobControl& control) mutable {
+        SelfCheckJobResult r;
+        r.path = path;
+        options.cancel = control.cancelFlag();
+        // The file as JitScope's front end compiles it: the traces to compare are its own.
+        const LoadResult builtIn = loadModel(path);
+        for (const PythonCall& c : calls) {
+            if (control.canceled())
+                break;
+            r.calls << c.index;
+            r.checks << selfCheckCall(path, options, c, builtIn);
+        }
+        r.canceled = control.canceled();
+        return r;
+    };
+    m_selfChecks->start(std::move(work), [this](SelfCheckJobResult& r) {
+        if (r.canceled)
+            return;
+        m_selfCheck = r;
+        m_hasSelfCheck = true;
+        Q_EMIT selfCheckFinished(r);
+    });
 }
 
 void PythonController::cancel()
 {
     m_jobs->cancel();
+    m_selfChecks->cancel();
 }
 
 void PythonController::clear()
 {
     m_jobs->invalidate();
+    m_selfChecks->invalidate();
     m_result = PythonJobResult();
     m_hasResult = false;
+    m_selfCheck = SelfCheckJobResult();
+    m_hasSelfCheck = false;
     m_path.clear();
     Q_EMIT cleared();
 }

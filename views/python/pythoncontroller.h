@@ -2,6 +2,7 @@
 
 #include "bridge/pythoncheck.h"
 #include "bridge/pythonrun.h"
+#include "bridge/selfcheck.h"
 #include "check/check.h"
 #include "jobtracker.h"
 
@@ -28,6 +29,20 @@ struct PythonJobResult
     int firstCallToShow() const;
 };
 
+/// The self-checks of a run: for each recorded trace call of a function JitScope's front end compiles, its own
+/// trace against PyTorch's on the same sets.
+struct SelfCheckJobResult
+{
+    QString path;
+    QVector<int> calls; ///< PythonRun::calls indexes
+    QVector<SelfCheck> checks; ///< one per entry of calls
+    bool canceled = false;
+
+    /// The calls whose self-check found a JitScope defect.
+    QVector<int> defects() const;
+    int agreeing() const;
+};
+
 /// Runs a .py file under the system's PyTorch (the bridge, in a child process: never in the GUI process) off the
 /// GUI thread, cancelable within 50 ms, and keeps what it recorded for the open file. No widgets, no consent
 /// logic: call run() only once the user consented.
@@ -50,24 +65,38 @@ public:
     void clear();
 
     bool isRunning() const { return !m_jobs->isIdle(); }
+    /// After a run, the self-check of its calls (see SelfCheckJobResult) runs on its own, Python again.
+    bool isSelfChecking() const { return !m_selfChecks->isIdle(); }
+    bool hasSelfCheck() const { return m_hasSelfCheck; }
+    const SelfCheckJobResult& selfCheck() const { return m_selfCheck; }
+    /// Off: no self-check after a run (tests of the run alone).
+    void setSelfCheckEnabled(bool enabled) { m_selfCheckEnabled = enabled; }
     bool hasResult() const { return m_hasResult; }
     const PythonJobResult& result() const { return m_result; }
     /// The file the last run() was for.
     QString path() const { return m_path; }
     JobTrackerBase* jobs() const { return m_jobs; }
+    JobTrackerBase* selfCheckJobs() const { return m_selfChecks; }
 
 Q_SIGNALS:
     void started(const QString& path, const QString& interpreter);
     /// The run ended (result() holds it unless it was canceled).
     void finished(const PythonJobResult& result);
     void cleared();
+    void selfCheckFinished(const SelfCheckJobResult& result);
 
 private:
+    void startSelfCheck(const PythonJobResult& run);
+
     PythonOptions m_options;
     JobTracker<PythonJobResult>* m_jobs = nullptr;
     PythonJobResult m_result;
     bool m_hasResult = false;
     QString m_path;
+    JobTracker<SelfCheckJobResult>* m_selfChecks = nullptr;
+    SelfCheckJobResult m_selfCheck;
+    bool m_hasSelfCheck = false;
+    bool m_selfCheckEnabled = true;
 };
 
 } // namespace jitscope

@@ -139,6 +139,7 @@ PythonView::PythonView(const Parts& parts, DocumentController* document, CheckCo
     connect(m_document, &DocumentController::loaded, this, &PythonView::onLoaded);
     connect(m_python, &PythonController::started, this, &PythonView::onStarted);
     connect(m_python, &PythonController::finished, this, &PythonView::onFinished);
+    connect(m_python, &PythonController::selfCheckFinished, this, &PythonView::onSelfChecked);
     connect(m_parts.bar, &PythonBar::runRequested, this, &PythonView::runWithConsent);
     connect(m_parts.bar, &PythonBar::cancelRequested, m_python, &PythonController::cancel);
     connect(m_parts.bar, &PythonBar::outputRequested, this, [this] {
@@ -240,6 +241,35 @@ void PythonView::onFinished(const PythonJobResult& r)
             m_parts.tabs->setCurrentWidget(m_parts.compare);
     }
     Q_EMIT runShown();
+}
+
+void PythonView::onSelfChecked(const SelfCheckJobResult& r)
+{
+    if (r.path != m_document->currentFile() || !m_python->hasResult())
+        return;
+    const PythonRun& run = m_python->result().run;
+    QStringList lines;
+    for (int k = 0; k < r.checks.size(); ++k)
+        lines << QStringLiteral("line %1, %2: %3")
+                     .arg(run.calls.value(r.calls[k]).location.line)
+                     .arg(run.calls.value(r.calls[k]).target, selfCheckText(r.checks[k]));
+    const QString tip = tr("Self-check: JitScope traced each recorded call of a function it compiles with its own "
+                           "executor, on the same sets, and compared with PyTorch's trace.\n")
+        + lines.join(QLatin1Char('\n'));
+    const QVector<int> defects = r.defects();
+    if (!defects.isEmpty()) {
+        m_parts.bar->setBadge(tr("<span style='color:#cf222e'>\u26a0 JitScope defect: its own trace of %1 differs "
+                                 "from PyTorch's</span>")
+                                  .arg(run.calls.value(defects.first()).target.toHtmlEscaped()),
+            tip);
+        Q_EMIT statusMessage(
+            tr("Self-check: %1")
+                .arg(selfCheckText(r.checks[r.calls.indexOf(defects.first())]).section(QLatin1Char('\n'), 0, 0)));
+    } else if (r.agreeing() > 0) {
+        m_parts.bar->setBadge(tr("<span style='color:#2da44e'>\u2714 self-check</span>"), tip);
+    } else {
+        m_parts.bar->setBadge(QString(), QString());
+    }
 }
 
 void PythonView::onLoaded()

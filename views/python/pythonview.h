@@ -17,6 +17,7 @@ class PythonController;
 class SessionStore;
 class SourceView;
 struct PythonJobResult;
+struct SelfCheckJobResult;
 
 /// Shows what running a .py file under Python did: asks for consent on the bar above the source (remembered per
 /// file or folder in SessionStore) and runs it then, or at once when consent was given; shows the run going and
@@ -68,6 +69,7 @@ private:
     void onLoaded();
     void onStarted(const QString& path, const QString& interpreter);
     void onFinished(const PythonJobResult& result);
+    void onSelfChecked(const SelfCheckJobResult& result);
     void showOutput(const PythonJobResult& result);
     void applyErrorLines();
     void expandTree();

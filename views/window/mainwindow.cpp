@@ -344,6 +344,7 @@ void MainWindow::connectControllers()
     connect(documentJobs, &JobTrackerBase::jobFinished, this, &MainWindow::maybeEmitIdle);
     connect(m_check->jobs(), &JobTrackerBase::jobFinished, this, &MainWindow::maybeEmitIdle);
     connect(m_python->jobs(), &JobTrackerBase::jobFinished, this, &MainWindow::maybeEmitIdle);
+    connect(m_python->selfCheckJobs(), &JobTrackerBase::jobFinished, this, &MainWindow::maybeEmitIdle);
     connect(m_pythonView, &PythonView::statusMessage, this, &MainWindow::setStatus);
     connect(m_document, &DocumentController::aboutToOpen, this, &MainWindow::onAboutToOpen);
     connect(m_document, &DocumentController::aboutToReload, this, [this] {
@@ -403,7 +404,7 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 bool MainWindow::isIdle() const
 {
-    return m_document->isIdle() && !m_check->isChecking() && !m_python->isRunning();
+    return m_document->isIdle() && !m_check->isChecking() && !m_python->isRunning() && !m_python->isSelfChecking();
 }
 
 void MainWindow::maybeEmitIdle()
