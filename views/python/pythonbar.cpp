@@ -32,13 +32,16 @@ PythonBar::PythonBar(QWidget* parent)
     m_label->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_label->setMinimumWidth(120);
     top->addWidget(m_label, 1);
+    // The self-check's mark, under the message.
+    m_badge = new QLabel;
+    m_badge->setTextFormat(Qt::RichText);
+    m_badge->setWordWrap(true);
+    m_badge->setContentsMargins(22, 0, 0, 0);
+    m_badge->hide();
+    outer->addWidget(m_badge);
     auto* layout = new QHBoxLayout;
     layout->setSpacing(4);
     outer->addLayout(layout);
-    m_badge = new QLabel;
-    m_badge->setTextFormat(Qt::RichText);
-    m_badge->hide();
-    layout->addWidget(m_badge);
     layout->addStretch(1);
     m_busy = new QProgressBar;
     m_busy->setRange(0, 0);
