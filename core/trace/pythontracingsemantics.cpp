@@ -244,6 +244,8 @@ const std::unordered_map<c10::Symbol, Semantics::Handler>& Semantics::handlers()
         { c10::aten::Float, &Semantics::toPython },
         { c10::aten::item, &Semantics::toPython },
         { c10::aten::ScalarImplicit, &Semantics::toPython },
+        { c10::aten::IntImplicit, &Semantics::toPython },
+        { c10::aten::FloatImplicit, &Semantics::toPython },
     };
     return table;
 }
@@ -572,18 +574,48 @@ bool Semantics::sizeList(tj::Node* n, Frame& frame)
     return true;
 }
 
+/// A conversion TorchScript's schema matching inserted whose result only goes to operators' arguments: Python
+/// passes the tensor there.
+bool passesTensorToOperator(const tj::Node* n)
+{
+    if (n->output()->uses().empty())
+        return false;
+    for (const auto& use : n->output()->uses()) {
+        const tj::Node* user = use.user;
+        if (user->kind() == c10::prim::ListConstruct) {
+            for (const auto& listUse : user->output()->uses())
+                if (!listUse.user->maybeOperator() || isNumberOp(listUse.user->kind()))
+                    return false;
+            continue;
+        }
+        if (!user->maybeOperator() || isNumberOp(user->kind()) || user->kind().is_prim())
+            return false;
+    }
+    return true;
+}
+
 /// Tensor to Python value conversions: baked as constants by Python's tracer.
 bool Semantics::toPython(tj::Node* n, Frame& frame)
 {
     if (!n->input(0)->type()->cast<c10::TensorType>())
         return false;
+    const c10::Symbol kind = n->kind();
+    if ((kind == c10::aten::IntImplicit || kind == c10::aten::FloatImplicit || kind == c10::aten::ScalarImplicit)
+        && passesTensorToOperator(n)) {
+        // Python hands the tensor itself to the op; its argument parser records the conversion (ArgumentStash),
+        // so the trace stays dynamic and nothing is baked.
+        m_interpreter.runPlain(n, frame);
+        EditView s(frame, n->output());
+        s->shadow = frame.value(n->input(0)).toTensor();
+        s->origin = describe(n->input(0), frame);
+        return true;
+    }
     m_interpreter.runPlain(n, frame);
     {
         EditView s(frame, n->output());
         s->fromData = true;
         s->origin = describe(n->input(0), frame);
     }
-    const c10::Symbol kind = n->kind();
     m_warnings.addConversion(kind == c10::aten::Bool ? QStringLiteral("boolean")
             : kind == c10::aten::Int                 ? QStringLiteral("integer")
             : kind == c10::aten::Float               ? QStringLiteral("float")
@@ -739,18 +771,48 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
             return;
         }
     }
+    if (kind == c10::aten::to && schema.overload_name() == "other" && args.size() == 5 && args[0].isTensor()
+        && args[1].isTensor()) {
+        // Python's Tensor.to(other): dispatch_to(self, other.device(), other.dtype(), ...), the other tensor's
+        // device and dtype recorded as constants.
+        const at::Tensor other = args[1].toTensor();
+        auto handle = c10::Dispatcher::singleton().findSchema({ "aten::to", "device" });
+        if (handle) {
+            tj::Stack stack { args[0], IValue(other.device()), IValue(int64_t(other.scalar_type())), args[2], args[3],
+                args[4] };
+            handle->callBoxed(stack);
+            Interpreter::storeOutputs(n, frame, stack);
+            return;
+        }
+    }
     if (kind == c10::aten::tensor || kind == c10::aten::as_tensor) {
-        // Python's torch.tensor builds its result with the tracer off: a constant in the trace. For
-        // `x[i] = 0` TorchScript makes the value with aten::tensor too; Python's setitem makes it silently.
+        // Python's torch.tensor/as_tensor (internal_new_from_data) builds the data with the tracer off, a
+        // constant in the trace, then records its `to(device, dtype)`; torch.tensor also detaches it. Both warn.
+        // For `x[i] = 0` TorchScript makes the value with aten::tensor too; Python's setitem makes it silently.
         bool setitem = false;
         for (const auto& use : n->output()->uses())
             setitem |= use.user->kind() == c10::aten::copy_ && isIndexing(use.user);
-        if (!setitem)
-            m_warnings.add(WarningKind::BakedConstant, warningMessage(WarningKind::BakedConstant, {}, 0),
-                warningFix(WarningKind::BakedConstant, {}, 0));
-        auto resume = tj::tracer::pauseTracing();
-        m_interpreter.runPlain(n, frame);
-        resume();
+        {
+            auto resume = tj::tracer::pauseTracing();
+            m_interpreter.runPlain(n, frame);
+            resume();
+        }
+        if (setitem)
+            return;
+        const bool ctor = kind == c10::aten::tensor;
+        m_warnings.add(WarningKind::BakedConstant, warningMessage(WarningKind::BakedConstant, {}, 0),
+            warningFix(WarningKind::BakedConstant, {}, 0));
+        const at::Tensor data = frame.value(n->output()).toTensor();
+        auto to = c10::Dispatcher::singleton().findSchema({ "aten::to", "device" });
+        auto detach = c10::Dispatcher::singleton().findSchema({ "aten::detach", "" });
+        if (!to || !detach)
+            return;
+        tj::Stack stack { data, IValue(data.device()), IValue(int64_t(data.scalar_type())), IValue(false),
+            IValue(false), IValue() };
+        to->callBoxed(stack);
+        if (ctor)
+            detach->callBoxed(stack);
+        Interpreter::storeOutputs(n, frame, stack);
         return;
     }
     if (kind == c10::aten::copy_ && isIndexing(n) && args.size() >= 2 && args[0].isTensor() && args[1].isTensor()) {
@@ -758,6 +820,41 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
         pythonCopyTo(dst, args[1].toTensor());
         frame.bind(n->output(), dst);
         return;
+    }
+    if ((kind == c10::aten::index || kind == c10::aten::index_put_) && isIndexing(n) && args.size() >= 2
+        && args[0].isTensor() && args[1].isList() && args[1].toListRef().size() == 1
+        && args[1].toListRef()[0].isTensor()) {
+        // Python's applySlicing takes a 0-dim integer tensor index as an integer while tracing: a select whose
+        // index is aten::Int of the tensor (recordSelectTrace), so the trace stays dynamic.
+        const at::Tensor index = args[1].toListRef()[0].toTensor();
+        if (index.dim() == 0 && at::isIntegralType(index.scalar_type(), /*includeBool=*/false)
+            && index.scalar_type() != at::kByte) {
+            at::Tensor self = args[0].toTensor();
+            at::Tensor selected = at::select(self, 0, index.item<int64_t>());
+            tj::Node* recorded = tj::tracer::getValueTrace(selected)->node();
+            tj::Value* traced = tj::tracer::getValueTrace(index);
+            {
+                tj::WithInsertPoint guard(traced->node()->next());
+                recorded->replaceInput(2, traced->owningGraph()->insert(c10::aten::Int, { traced }));
+            }
+            if (kind == c10::aten::index) {
+                frame.bind(n->output(), selected);
+            } else {
+                pythonCopyTo(selected, args[2].toTensor());
+                frame.bind(n->output(), self);
+            }
+            return;
+        }
+    }
+    if (kind == c10::aten::index_put_ && isIndexing(n) && args.size() >= 3 && args[2].isTensor()) {
+        // Python's setitem views the value without its leading size-1 dims before index_put_.
+        const at::Tensor value = args[2].toTensor();
+        std::vector<int64_t> sizes = value.sizes().vec();
+        size_t first = 0;
+        while (first < sizes.size() && sizes[first] == 1)
+            ++first;
+        if (first > 0)
+            args[2] = value.view(std::vector<int64_t>(sizes.begin() + long(first), sizes.end()));
     }
     if (m_iterSelects.count(n)) {
         // `for row in x`: Python took the rows from one aten::unbind when the loop started.

@@ -31,7 +31,8 @@ QString kindOfPythonWarning(const QString& message)
         return QStringLiteral("len-of-tensor");
     if (message.startsWith(QLatin1String("Iterating over a tensor")))
         return QStringLiteral("iterating-tensor");
-    if (message.startsWith(QLatin1String("torch.tensor results are registered as constants")))
+    if (message.startsWith(QLatin1String("torch.tensor results are registered as constants"))
+        || message.startsWith(QLatin1String("torch.as_tensor results are registered as constants")))
         return QStringLiteral("baked-constant");
     return QStringLiteral("other");
 }
