@@ -180,6 +180,12 @@ bool isIndexing(const tj::Node* n)
         && text.find(".slice(") == std::string::npos;
 }
 
+bool callsMethod(const tj::Node* n, const char* method)
+{
+    const tj::SourceRange r = originalRange(n);
+    return r.source() && r.text().str().find(std::string(".") + method + "(") != std::string::npos;
+}
+
 /// Python's at::indexing::copy_to, which `x[...] = value` records.
 void pythonCopyTo(at::Tensor& dst, const at::Tensor& src)
 {
@@ -219,21 +225,70 @@ bool sameStart(const tj::Node* a, const tj::Node* b)
     return ra.source() && ra.source() == rb.source() && ra.start() == rb.start();
 }
 
-tj::Node* tensorIterationSelect(tj::Node* loop)
+namespace {
+
+/// The tensors a loop's trip count is the length of: `len(x)`, or for zip()/enumerate() `min([len(x), ...])`.
+std::vector<const tj::Value*> iteratedTensors(const tj::Node* loop)
 {
+    std::vector<const tj::Value*> tensors;
     const tj::Node* trip = loop->input(0)->node();
-    if (trip->kind() != c10::aten::len || !trip->input(0)->type()->cast<c10::TensorType>())
-        return nullptr;
-    const tj::Value* x = trip->input(0);
+    auto lenOfTensor = [&](const tj::Node* n) {
+        if (n->kind() == c10::aten::len && n->input(0)->type()->cast<c10::TensorType>())
+            tensors.push_back(n->input(0));
+    };
+    if (trip->kind() == c10::prim::min && trip->inputs().size() == 1
+        && trip->input(0)->node()->kind() == c10::prim::ListConstruct) {
+        for (const tj::Value* v : trip->input(0)->node()->inputs())
+            lenOfTensor(v->node());
+    } else {
+        lenOfTensor(trip);
+    }
+    return tensors;
+}
+
+} // namespace
+
+std::vector<tj::Node*> tensorIterationSelects(tj::Node* loop)
+{
+    std::vector<tj::Node*> selects;
+    const std::vector<const tj::Value*> tensors = iteratedTensors(loop);
+    // `for i in range(len(x)): x[i]` compiles alike; Python selects there.
+    if (tensors.empty() || lineText(loop).find("range(") != std::string::npos)
+        return selects;
     tj::Block* body = loop->blocks().at(0);
-    for (tj::Node* b : body->nodes()) {
-        if (b->kind() == c10::aten::select && b->input(0) == x && b->input(2) == body->inputs()[0]) {
-            auto dim = tj::toIValue(b->input(1));
-            if (dim && dim->isInt() && dim->toInt() == 0)
-                return b;
+    for (const tj::Value* x : tensors) {
+        for (tj::Node* b : body->nodes()) {
+            if (b->kind() == c10::aten::select && b->input(0) == x && b->input(2) == body->inputs()[0]) {
+                auto dim = tj::toIValue(b->input(1));
+                if (dim && dim->isInt() && dim->toInt() == 0) {
+                    selects.push_back(b);
+                    break;
+                }
+            }
         }
     }
-    return nullptr;
+    return selects;
+}
+
+bool isIterationCount(const tj::Node* len)
+{
+    if (len->output()->uses().empty())
+        return false;
+    for (const auto& use : len->output()->uses()) {
+        tj::Node* user = use.user;
+        if (user->kind() == c10::prim::ListConstruct && user->output()->uses().size() == 1
+            && user->output()->uses()[0].user->kind() == c10::prim::min) {
+            const tj::Node* min = user->output()->uses()[0].user;
+            for (const auto& minUse : min->output()->uses())
+                if (minUse.user->kind() != c10::prim::Loop || minUse.offset != 0
+                    || tensorIterationSelects(minUse.user).empty())
+                    return false;
+            continue;
+        }
+        if (user->kind() != c10::prim::Loop || use.offset != 0 || tensorIterationSelects(user).empty())
+            return false;
+    }
+    return true;
 }
 
 bool isBuiltinRsubNeg(const tj::Node* n)

@@ -221,8 +221,8 @@ private:
     std::unordered_map<const c10::TensorImpl*, std::string> m_names;
     std::unordered_map<const tj::Value*, IValue> m_rsubOperand;
     std::unordered_map<const c10::ivalue::Object*, std::string> m_moduleScopes;
-    std::unordered_map<const tj::Node*, std::vector<at::Tensor>> m_iterRows; ///< loop node -> unbound rows
-    std::unordered_map<const tj::Node*, const tj::Node*> m_iterSelects; ///< select node -> its loop
+    /// The select node of a `for row in x` loop -> x's rows, unbound when the loop started
+    std::unordered_map<const tj::Node*, std::vector<at::Tensor>> m_iterRows;
     std::vector<LoopState> m_loops; ///< the loops running, innermost last
     std::vector<std::shared_ptr<tj::Graph>> m_scopes; ///< per call: the trace graph a module scope was pushed on
 };
@@ -355,14 +355,13 @@ void Semantics::enterBranch(tj::Node* n, Frame& frame, bool taken)
 
 void Semantics::enterLoop(tj::Node* n, Frame& frame)
 {
-    if (tj::Node* select = tensorIterationSelect(n)) {
+    for (tj::Node* select : tensorIterationSelects(n)) {
         const at::Tensor x = frame.value(select->input(0)).toTensor();
         const QString name = describe(select->input(0), frame);
         m_warnings.add(WarningKind::IteratingTensor, warningMessage(WarningKind::IteratingTensor),
             warningFix(WarningKind::IteratingTensor, { name }), n,
             QStringLiteral("%1.size(0) (iterating over %1)").arg(name), int(x.size(0)));
-        m_iterRows[n] = at::unbind(x, 0);
-        m_iterSelects[select] = n;
+        m_iterRows[select] = at::unbind(x, 0);
     }
     m_loops.push_back({ view(frame, n->input(1)).fromData });
 }
@@ -480,11 +479,7 @@ bool Semantics::lenOf(tj::Node* n, Frame& frame)
     m_interpreter.runPlain(n, frame);
     if (!n->input(0)->type()->cast<c10::TensorType>())
         return true;
-    bool iterationCount = true;
-    for (const auto& use : n->output()->uses())
-        iterationCount
-            &= use.user->kind() == c10::prim::Loop && use.offset == 0 && tensorIterationSelect(use.user) != nullptr;
-    if (iterationCount && !n->output()->uses().empty())
+    if (isIterationCount(n))
         return true;
     const QString name = describe(n->input(0), frame);
     {
@@ -588,7 +583,10 @@ bool passesTensorToOperator(const tj::Node* n)
                     return false;
             continue;
         }
-        if (!user->maybeOperator() || isNumberOp(user->kind()) || user->kind().is_prim())
+        bool tensorOperand = false;
+        for (const tj::Value* in : user->inputs())
+            tensorOperand |= in != n->output() && in->type()->cast<c10::TensorType>() != nullptr;
+        if (!user->maybeOperator() || (isNumberOp(user->kind()) && !tensorOperand) || user->kind().is_prim())
             return false;
     }
     return true;
@@ -731,6 +729,8 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
     // Python numbers bound to the Tensor overload (argument parser's numbers-as-tensors list).
     if (scalarOverload && allowsNumbersAsTensors(kind) && args.size() >= 2) {
         auto handle = c10::Dispatcher::singleton().findSchema({ name, "Tensor" });
+        if (!handle)
+            handle = c10::Dispatcher::singleton().findSchema({ name, "" }); // floor_divide's Tensor overload
         if (handle) {
             tj::Stack stack;
             stack.push_back(args[0]);
@@ -771,6 +771,33 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
             return;
         }
     }
+    if (kind == c10::aten::to && schema.overload_name() == "dtype" && args.size() == 5 && args[0].isTensor()
+        && callsMethod(n, "type")) {
+        // Python's Tensor.type(dtype): dispatch_to(self, self.device(), dtype, non_blocking, copy).
+        auto handle = c10::Dispatcher::singleton().findSchema({ "aten::to", "device" });
+        if (handle) {
+            tj::Stack stack { args[0], IValue(args[0].toTensor().device()), args[1], args[2], args[3], args[4] };
+            handle->callBoxed(stack);
+            Interpreter::storeOutputs(n, frame, stack);
+            return;
+        }
+    }
+    if (kind == c10::aten::pow && args.size() == 2 && isIntLike(args[0]) && args[1].isTensor()) {
+        // `number ** x`: Tensor.__rpow__ makes torch.tensor(number, dtype=result_type(number, x)), a constant.
+        const at::Tensor exponent = args[1].toTensor();
+        at::Tensor base;
+        {
+            auto resume = tj::tracer::pauseTracing();
+            base = at::scalar_tensor(args[0].toScalar(),
+                at::TensorOptions().dtype(at::result_type(args[0].toScalar(), exponent)).device(exponent.device()));
+            resume();
+        }
+        m_warnings.add(WarningKind::BakedConstant, warningMessage(WarningKind::BakedConstant, {}, 0),
+            warningFix(WarningKind::BakedConstant, {}, 0));
+        base = at::detach(base.to(base.device(), base.scalar_type(), false, false));
+        frame.bind(n->output(), at::pow(base, exponent));
+        return;
+    }
     if (kind == c10::aten::to && schema.overload_name() == "other" && args.size() == 5 && args[0].isTensor()
         && args[1].isTensor()) {
         // Python's Tensor.to(other): dispatch_to(self, other.device(), other.dtype(), ...), the other tensor's
@@ -790,8 +817,17 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
         // constant in the trace, then records its `to(device, dtype)`; torch.tensor also detaches it. Both warn.
         // For `x[i] = 0` TorchScript makes the value with aten::tensor too; Python's setitem makes it silently.
         bool setitem = false;
-        for (const auto& use : n->output()->uses())
-            setitem |= use.user->kind() == c10::aten::copy_ && isIndexing(use.user);
+        bool indexList = false; // x[[0, 1]]: Python's indexing makes the index tensor, not torch.tensor
+        for (const auto& use : n->output()->uses()) {
+            setitem |= (use.user->kind() == c10::aten::copy_
+                           || (use.user->kind() == c10::aten::index_put_ && use.offset == 2))
+                && isIndexing(use.user);
+            if (use.user->kind() == c10::prim::ListConstruct)
+                for (const auto& listUse : use.user->output()->uses())
+                    indexList
+                        |= (listUse.user->kind() == c10::aten::index || listUse.user->kind() == c10::aten::index_put_)
+                        && isIndexing(listUse.user);
+        }
         {
             auto resume = tj::tracer::pauseTracing();
             m_interpreter.runPlain(n, frame);
@@ -799,9 +835,10 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
         }
         if (setitem)
             return;
-        const bool ctor = kind == c10::aten::tensor;
-        m_warnings.add(WarningKind::BakedConstant, warningMessage(WarningKind::BakedConstant, {}, 0),
-            warningFix(WarningKind::BakedConstant, {}, 0));
+        const bool ctor = kind == c10::aten::tensor && !indexList;
+        if (!indexList)
+            m_warnings.add(WarningKind::BakedConstant, warningMessage(WarningKind::BakedConstant, {}, 0),
+                warningFix(WarningKind::BakedConstant, {}, 0));
         const at::Tensor data = frame.value(n->output()).toTensor();
         auto to = c10::Dispatcher::singleton().findSchema({ "aten::to", "device" });
         auto detach = c10::Dispatcher::singleton().findSchema({ "aten::detach", "" });
@@ -856,9 +893,9 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
         if (first > 0)
             args[2] = value.view(std::vector<int64_t>(sizes.begin() + long(first), sizes.end()));
     }
-    if (m_iterSelects.count(n)) {
+    if (auto rowsOf = m_iterRows.find(n); rowsOf != m_iterRows.end()) {
         // `for row in x`: Python took the rows from one aten::unbind when the loop started.
-        const auto& rows = m_iterRows[m_iterSelects[n]];
+        const auto& rows = rowsOf->second;
         const int64_t i = args.at(2).toInt();
         frame.bind(n->output(), rows.at(size_t(i)));
         return;
@@ -880,6 +917,11 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
     }
     const std::string base = name.substr(name.find("::") + 2);
     fillPythonDefaults(schema, base, args);
+    if (kind == c10::aten::unsqueeze && isIndexing(n) && args.size() == 2 && args[0].isTensor() && args[1].isInt()
+        && args[1].toInt() < 0) {
+        // x[..., None]: Python's applySlicing unsqueezes at a positive dim.
+        args[1] = IValue(args[1].toInt() + args[0].toTensor().dim() + 1);
+    }
     if ((kind == c10::aten::slice || kind == c10::aten::select) && isIndexing(n) && args.size() >= 2
         && args[0].isTensor() && args[1].isInt()) {
         // Python's indexing (applySlicing) records positive dims and explicit slice bounds.

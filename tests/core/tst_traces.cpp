@@ -37,17 +37,6 @@ QString kindOfPythonWarning(const QString& message)
     return QStringLiteral("other");
 }
 
-/// Graph text without the parts Python and C++ legitimately print differently.
-QString comparable(const QString& dump)
-{
-    QString text = dump;
-    static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
-    text.remove(mangle);
-    static const QRegularExpression scope(QStringLiteral(", scope: [^\\n#]*"));
-    text.remove(scope);
-    return canonicalizeDump(text);
-}
-
 } // namespace
 
 class TestTraces : public QObject
@@ -106,8 +95,8 @@ private Q_SLOTS:
         }
         QVERIFY2(t.ok, qPrintable(t.error.toString()));
         const QString golden = expected.value(QStringLiteral("graph")).toString();
-        const QString actualText = comparable(t.graph.toText(false));
-        const QString expectedText = comparable(golden);
+        const QString actualText = comparableTrace(t.graph.toText(false));
+        const QString expectedText = comparableTrace(golden);
         if (actualText != expectedText) {
             const QString actualPath = casePath.chopped(5) + QStringLiteral(".%1.actual").arg(set);
             QFile f(actualPath);
