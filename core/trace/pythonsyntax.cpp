@@ -182,8 +182,17 @@ bool isIndexing(const tj::Node* n)
 
 bool callsMethod(const tj::Node* n, const char* method)
 {
+    // The node's range can end before the call's parentheses (`x.type`): read on to the end of the line.
     const tj::SourceRange r = originalRange(n);
-    return r.source() && r.text().str().find(std::string(".") + method + "(") != std::string::npos;
+    if (!r.source())
+        return false;
+    const std::string text = r.source()->text_str().str();
+    const size_t start = std::min(r.start(), text.size());
+    const std::string rest = text.substr(start, text.find('\n', start) - start);
+    const std::string call = std::string(".") + method;
+    const size_t at = rest.find(call);
+    return at != std::string::npos && rest.find_first_not_of(' ', at + call.size()) != std::string::npos
+        && rest[rest.find_first_not_of(' ', at + call.size())] == '(';
 }
 
 /// Python's at::indexing::copy_to, which `x[...] = value` records.

@@ -662,6 +662,19 @@ bool Semantics::emulateNumberOp(tj::Node* n, Frame& frame)
             return true;
         }
     } else {
+        if (n->kind() == c10::prim::max || n->kind() == c10::prim::min) {
+            // Python's max(a, b) / min(a, b) compare with the tensors' > / < (a bool of a tensor) and return the
+            // chosen operand itself: a traced size stays traced.
+            const bool second = n->kind() == c10::prim::max
+                ? values[1].toScalar().to<double>() > values[0].toScalar().to<double>()
+                : values[1].toScalar().to<double>() < values[0].toScalar().to<double>();
+            m_warnings.addConversion(QStringLiteral("boolean"));
+            const PythonView& chosen = viewOf(notes[second ? 1 : 0]);
+            out->shadow = chosen.shadow;
+            out->fromSize = true;
+            out->origin = chosen.origin;
+            return true;
+        }
         if (!numberOp) {
             m_warnings.addConversion(QStringLiteral("float"));
             out->fromSize = true;

@@ -163,15 +163,20 @@ private Q_SLOTS:
             CheckOptions check;
             check.exec = options;
             const CheckReport report = checkFunction(r.model, name, sets, check);
+            // PyTorch's rule: a check input that cannot be traced raises its own error; the first trace failing to
+            // run on a check input is a TracingCheckError ("encountered an exception while running the trace").
             QString verdict = report.ok ? report.verdict() : QStringLiteral("error");
             if (report.ok) {
                 bool failed = false;
+                bool notRun = false;
                 for (int k = 0; k < report.traces.size(); ++k)
                     failed |= report.status(k) == TraceStatus::Failed;
                 for (const OutputCheck& o : report.outputs)
-                    failed |= !o.ran;
+                    notRun |= !o.ran;
                 if (failed)
                     verdict = QStringLiteral("error");
+                else if (notRun)
+                    verdict = QStringLiteral("diverged");
             }
             compare(row, QStringLiteral("verdict"), verdict,
                 fn.value(QStringLiteral("check")).toObject().value(QStringLiteral("verdict")).toString());
@@ -194,6 +199,9 @@ private Q_SLOTS:
         QStringList ours;
         for (const TraceWarning& w : t.warnings) {
             const QString kind = warningKindName(w.kind);
+            // A value baked into an op's argument is JitScope's explanation; torch.tensor's text is PyTorch's.
+            if (w.kind == WarningKind::BakedConstant && w.message != warningMessage(WarningKind::BakedConstant))
+                continue;
             if (pythonKind(kind))
                 ours << QStringLiteral("%1@%2").arg(kind).arg(w.location.line);
         }
