@@ -6,6 +6,8 @@
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/ir/ir.h>
 
+#include <cctype>
+#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -125,14 +127,20 @@ bool isNumberOp(c10::Symbol op, const char** symbol)
     return true;
 }
 
-at::Tensor pythonNumberOp(
-    c10::Symbol kind, const IValue& a, const at::Tensor& shadowA, const IValue& b, const at::Tensor& shadowB)
+at::Tensor pythonNumberOp(c10::Symbol kind, const IValue& a, const at::Tensor& shadowA, const IValue& b,
+    const at::Tensor& shadowB, bool inPlace)
 {
     const NumberOp o = numberOps().at(kind).op;
     const bool arithmetic = o == NumberOp::Add || o == NumberOp::Sub || o == NumberOp::Mul || o == NumberOp::Div
         || o == NumberOp::FloorDivide;
     auto asTensor
         = [](const IValue& v, const at::Tensor& shadow) { return shadow.defined() ? shadow : wrappedNumber(v); };
+    if (shadowA.defined() && inPlace && (o == NumberOp::Add || o == NumberOp::Sub || o == NumberOp::Mul)) {
+        // `n += x.size(1)` with n a tensor already: Tensor.__iadd__, in place.
+        at::Tensor self = shadowA;
+        const at::Tensor other = asTensor(b, shadowB);
+        return o == NumberOp::Add ? self.add_(other) : o == NumberOp::Sub ? self.sub_(other) : self.mul_(other);
+    }
     if (shadowA.defined()) {
         if (arithmetic || shadowB.defined())
             return callBinary(o, shadowA, asTensor(b, shadowB));
@@ -225,6 +233,21 @@ bool isAugmentedSubscript(const tj::Node* n)
         if (text.find(op) != std::string::npos)
             return sameStart(n->input(0)->node(), n);
     return false;
+}
+
+bool isAugmentedAssignment(const tj::Node* n)
+{
+    const std::string text = lineText(n);
+    const size_t first = text.find_first_not_of(" \t");
+    if (first == std::string::npos)
+        return false;
+    size_t end = first;
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'))
+        ++end;
+    const size_t op = text.find_first_not_of(' ', end);
+    if (end == first || op == std::string::npos || op + 1 >= text.size())
+        return false;
+    return std::strchr("+-*", text[op]) && text[op + 1] == '=';
 }
 
 bool sameStart(const tj::Node* a, const tj::Node* b)

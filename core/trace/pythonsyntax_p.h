@@ -59,9 +59,13 @@ at::Tensor wrappedNumber(const c10::IValue& number);
 bool isNumberOp(c10::Symbol op, const char** symbol = nullptr);
 
 /// What Python computes for the number op @p op on `a` and `b` when either is a traced 0-dim tensor (its shadow
-/// defined): the tensor op, or the reflected one for `number op tensor`.
-at::Tensor pythonNumberOp(
-    c10::Symbol op, const c10::IValue& a, const at::Tensor& shadowA, const c10::IValue& b, const at::Tensor& shadowB);
+/// defined): the tensor op, or the reflected one for `number op tensor`. @p inPlace: `a op= b` (Tensor.__iadd__ and
+/// friends change `a`'s tensor in place).
+at::Tensor pythonNumberOp(c10::Symbol op, const c10::IValue& a, const at::Tensor& shadowA, const c10::IValue& b,
+    const at::Tensor& shadowB, bool inPlace = false);
+
+/// `name += ...`, `name -= ...`, `name *= ...`: an augmented assignment to a plain variable on the node's line.
+bool isAugmentedAssignment(const torch::jit::Node* n);
 
 /// Python's at::indexing::copy_to, which `x[...] = value` records.
 void pythonCopyTo(at::Tensor& dst, const at::Tensor& src);

@@ -680,7 +680,8 @@ bool Semantics::emulateNumberOp(tj::Node* n, Frame& frame)
             out->fromSize = true;
             return true;
         }
-        shadow = pythonNumberOp(n->kind(), values[0], a.shadow, values[1], viewOf(notes[1]).shadow);
+        shadow = pythonNumberOp(n->kind(), values[0], a.shadow, values[1], viewOf(notes[1]).shadow,
+            a.hasShadow() && isAugmentedAssignment(n));
     }
     out->shadow = shadow;
     out->fromSize = true;
@@ -748,6 +749,12 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
             tj::Stack stack;
             stack.push_back(args[0]);
             stack.push_back(asPythonTensor(args[1], view(frame, n->input(1))));
+            // `x.size(0) + t`: TorchScript's builtin for `number + tensor` swaps it into add(t, number); Python's
+            // traced size is the left operand of Tensor.__add__.
+            const auto place = n->sourceRange().file_line_col();
+            if ((kind == c10::aten::add || kind == c10::aten::mul) && view(frame, n->input(1)).hasShadow() && place
+                && std::get<0>(*place) == "<string>")
+                std::swap(stack[0], stack[1]);
             for (size_t i = 2; i < args.size(); ++i)
                 stack.push_back(args[i]);
             if (stack.size() < handle->schema().arguments().size())
@@ -809,6 +816,20 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
             warningFix(WarningKind::BakedConstant, {}, 0));
         base = at::detach(base.to(base.device(), base.scalar_type(), false, false));
         frame.bind(n->output(), at::pow(base, exponent));
+        return;
+    }
+    if (kind == c10::aten::norm && schema.overload_name() == "Scalar" && args.size() == 2 && args[0].isTensor()) {
+        // Tensor.norm / torch.norm are Python functions (torch/functional.py): without dim, p left at "fro" is
+        // frobenius_norm(x, []), a number p is norm(x, p, all dims). A defaulted p has no place in the source.
+        const at::Tensor self = args[0].toTensor();
+        const tj::Node* p = n->input(1)->node();
+        const bool given = p->kind() != c10::prim::Constant || p->sourceRange().source() != nullptr;
+        std::vector<int64_t> dims(size_t(self.dim()));
+        for (size_t d = 0; d < dims.size(); ++d)
+            dims[d] = int64_t(d);
+        frame.bind(n->output(),
+            given ? at::norm(self, c10::optional<at::Scalar>(args[1].toScalar()), dims, false)
+                  : at::frobenius_norm(self, std::vector<int64_t>(), false));
         return;
     }
     if (kind == c10::aten::to && schema.overload_name() == "other" && args.size() == 5 && args[0].isTensor()
