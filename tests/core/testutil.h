@@ -2,11 +2,8 @@
 
 // Helpers shared by the core tests: locating fixtures and comparing against golden files.
 
-#include "ir/irgraph.h"
-
 #include <QDir>
 #include <QFile>
-#include <QRegularExpression>
 #include <QString>
 #include <QTest>
 
@@ -36,18 +33,6 @@ inline bool matchesGolden(const QString& actual, const QString& expected, const 
     if (out.open(QIODevice::WriteOnly))
         out.write(actual.toUtf8());
     return false;
-}
-
-/// Trace graph text without the parts Python and C++ legitimately print differently (mangled class names, module
-/// scopes, value names, source comments), for comparing JitScope's traces with PyTorch's.
-inline QString comparableTrace(const QString& dump)
-{
-    QString text = dump;
-    static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
-    text.remove(mangle);
-    static const QRegularExpression scope(QStringLiteral(", scope: [^\\n#]*"));
-    text.remove(scope);
-    return canonicalizeDump(text);
 }
 
 } // namespace jitscope::test

@@ -10,6 +10,7 @@
 #include "load/model.h"
 #include "testutil.h"
 #include "trace/trace.h"
+#include "tracetext.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -4,6 +4,7 @@
 #include "load/model.h"
 #include "testutil.h"
 #include "trace/trace.h"
+#include "tracetext.h"
 
 #include <QDir>
 #include <QJsonArray>
