@@ -250,6 +250,13 @@ bool isAugmentedAssignment(const tj::Node* n)
     return std::strchr("+-*", text[op]) && text[op + 1] == '=';
 }
 
+bool isWhileLoop(const tj::Node* loop)
+{
+    const std::string text = lineText(loop);
+    const size_t first = text.find_first_not_of(" \t");
+    return first != std::string::npos && text.compare(first, 6, "while ") == 0;
+}
+
 bool sameStart(const tj::Node* a, const tj::Node* b)
 {
     const auto& ra = a->sourceRange();

@@ -35,6 +35,9 @@ bool callsMethod(const torch::jit::Node* n, const char* method);
 /// `x[i] += v`: an in-place op on a subscript, which Python follows with `x[i] = result`.
 bool isAugmentedSubscript(const torch::jit::Node* n);
 
+/// A prim::Loop written as `while ...:` (not a `for`, which TorchScript may also give a condition).
+bool isWhileLoop(const torch::jit::Node* loop);
+
 /// Both nodes start at the same place of the same source.
 bool sameStart(const torch::jit::Node* a, const torch::jit::Node* b);
 

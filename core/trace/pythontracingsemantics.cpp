@@ -170,7 +170,10 @@ public:
     void enterLoop(tj::Node* n, Frame& frame) override;
     void loopIteration(tj::Node* n, Frame& frame, int64_t) override
     {
-        m_loops.back().dataDependent |= viewOf(frame.note(n->blocks().at(0)->outputs()[0])).fromData;
+        const PythonView& cond = viewOf(frame.note(n->blocks().at(0)->outputs()[0]));
+        m_loops.back().dataDependent |= cond.fromData;
+        if (cond.hasShadow() && isWhileLoop(n))
+            m_warnings.addConversion(QStringLiteral("boolean"), n); // `while i < x.size(0)`: bool() of a tensor
     }
     void leaveLoop(tj::Node* n, Frame& frame, int64_t iterations) override;
     void enterCall(tj::Node* n, const IValue* self) override;
@@ -363,6 +366,8 @@ void Semantics::enterLoop(tj::Node* n, Frame& frame)
             QStringLiteral("%1.size(0) (iterating over %1)").arg(name), int(x.size(0)));
         m_iterRows[select] = at::unbind(x, 0);
     }
+    if (view(frame, n->input(1)).hasShadow() && isWhileLoop(n))
+        m_warnings.addConversion(QStringLiteral("boolean"), n);
     m_loops.push_back({ view(frame, n->input(1)).fromData });
 }
 
@@ -569,6 +574,15 @@ bool Semantics::sizeList(tj::Node* n, Frame& frame)
     return true;
 }
 
+/// An index list (Tensor?[]) whose entries before the last are all None: `x[..., i]` written as `x[:, i]`.
+bool onlyNonesBefore(c10::ArrayRef<IValue> indices)
+{
+    for (size_t k = 0; k + 1 < indices.size(); ++k)
+        if (!indices[k].isNone())
+            return false;
+    return true;
+}
+
 /// A conversion TorchScript's schema matching inserted whose result only goes to operators' arguments: Python
 /// passes the tensor there.
 bool passesTensorToOperator(const tj::Node* n)
@@ -673,6 +687,11 @@ bool Semantics::emulateNumberOp(tj::Node* n, Frame& frame)
             out->shadow = chosen.shadow;
             out->fromSize = true;
             out->origin = chosen.origin;
+            return true;
+        }
+        if (n->kind() == c10::aten::__and__ || n->kind() == c10::aten::__or__) {
+            // Only TorchScript's own desugaring (a `for` with `continue`) combines conditions on sizes like this.
+            out->fromSize = true;
             return true;
         }
         if (!numberOp) {
@@ -893,15 +912,17 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
         return;
     }
     if ((kind == c10::aten::index || kind == c10::aten::index_put_) && isIndexing(n) && args.size() >= 2
-        && args[0].isTensor() && args[1].isList() && args[1].toListRef().size() == 1
-        && args[1].toListRef()[0].isTensor()) {
+        && args[0].isTensor() && args[1].isList() && !args[1].toListRef().empty()
+        && args[1].toListRef().back().isTensor() && onlyNonesBefore(args[1].toListRef())) {
         // Python's applySlicing takes a 0-dim integer tensor index as an integer while tracing: a select whose
-        // index is aten::Int of the tensor (recordSelectTrace), so the trace stays dynamic.
-        const at::Tensor index = args[1].toListRef()[0].toTensor();
+        // index is aten::Int of the tensor (recordSelectTrace), so the trace stays dynamic. `x[:, i]` indexes
+        // dim 1.
+        const int64_t dim = int64_t(args[1].toListRef().size()) - 1;
+        const at::Tensor index = args[1].toListRef().back().toTensor();
         if (index.dim() == 0 && at::isIntegralType(index.scalar_type(), /*includeBool=*/false)
             && index.scalar_type() != at::kByte) {
             at::Tensor self = args[0].toTensor();
-            at::Tensor selected = at::select(self, 0, index.item<int64_t>());
+            at::Tensor selected = at::select(self, dim, index.item<int64_t>());
             tj::Node* recorded = tj::tracer::getValueTrace(selected)->node();
             tj::Value* traced = tj::tracer::getValueTrace(index);
             {

@@ -314,6 +314,30 @@ def indexing():
     ]
     for name, params, body, sets in set_values:
         out.append(fn(name, params, body, sets))
+    # 0-dim integer tensors as indices: Python's applySlicing takes them as integers while tracing (aten::Int).
+    i0 = ["f32[4,3]; i64[]=full:1", "f64[5,2]; i64[]=full:3", "f32[3,3]; i64[]=full:0"]
+    scalar_index = [
+        ("get_scalar_then_int", "return x[i, 0]"), ("get_int_then_scalar", "return x[0, i]"),
+        ("get_scalar_chain", "return x[i][0]"), ("get_scalar_slice_start", "return x[i:]"),
+        ("get_scalar_slice_end", "return x[:i]"), ("get_scalar_col", "return x[:, i % 2]"),
+        ("get_scalar_plus", "return x[i + 1 - 1]"), ("set_scalar_number", ["x[i] = 0.5", "return x"]),
+        ("set_scalar_col_number", ["x[:, i % 2] = 2.0", "return x"]), ("set_scalar_then_int", ["x[i, 0] = 1.0", "return x"]),
+        ("index_select_scalar", "return x.index_select(0, i.view(1))"), ("set_scalar_augmented", ["x[i] += 1", "return x"]),
+    ]
+    for name, body in scalar_index:
+        out.append(fn(name, "x, i", body, i0))
+    masks = ["f32[3,4]; bool[3,4]=randn", "f64[5]; bool[5]=randn"]
+    out += [
+        fn("get_bool_mask", "x, m", "return x[m]", masks),
+        fn("set_bool_mask_number", "x, m", ["x[m] = 0.0", "return x"], masks),
+        fn("set_bool_mask_tensor", "x, m", ["x[m] = x[m] * 2", "return x"], masks),
+        fn("masked_select", "x, m", "return x.masked_select(m)", masks),
+        fn("where_mask", "x, m", "return torch.where(m, x, -x)", masks),
+        fn("get_index_pair", "x, i, j", "return x[i, j]",
+           ["f32[4,3]; i64[2]=values:0,2; i64[2]=values:1,1", "f64[3,3]; i64[1]=zeros; i64[1]=ones"]),
+        fn("set_index_pair", "x, i, j", ["x[i, j] = 7.0", "return x"],
+           ["f32[4,3]; i64[2]=values:0,2; i64[2]=values:1,1", "f64[3,3]; i64[1]=zeros; i64[1]=ones"]),
+    ]
     return out
 
 
@@ -470,6 +494,33 @@ def numbers():
         fn("view_tensor_size", "x, n", "return x.view(n, -1)", ["f32[4,3]; i64[]=full:2", "f32[6,2]; i64[]=full:3"]),
         fn("clamp_tensor", "x, m", "return x.clamp(max=float(m))", ["f32[2,3]; f32[]=full:0.5", "f32[4]; f32[]=full:0.2"]),
     ]
+    # 0-dim tensors where the schema wants a number: Python's argument parser records aten::Int / Float /
+    # ScalarImplicit of them (python_arg_parser.cpp), the trace stays dynamic.
+    k2 = ["f32[5,4]; i64[]=full:2", "f32[6,3]; i64[]=full:3", "f64[4,4]; i64[]=full:1"]
+    tensor_args = [
+        ("zeros_tensor_size", "return torch.zeros(k) + x.sum()"), ("new_zeros_tensor_size", "return x.new_zeros(k)"),
+        ("ones_tensor_sizes", "return torch.ones(k, 2)"), ("full_tensor_size", "return torch.full((k,), 1.5)"),
+        ("repeat_tensor", "return x.repeat(k, 1)"), ("unsqueeze_tensor_dim", "return x.unsqueeze(k)"),
+        ("select_tensor_index", "return x.select(0, k)"), ("roll_tensor", "return x.roll(k, 0)"),
+        ("chunk_tensor", "return x.chunk(k, 0)[0]"), ("narrow_tensor_start", "return x.narrow(0, k, 1)"),
+        ("sum_tensor_dim", "return x.sum(k - 1)"), ("arange_tensor_end", "return torch.arange(k) * 2"),
+        ("topk_tensor_plus", "return x.topk(k + 1)[0]"), ("view_tensor_rows", "return x.view(k, -1)"),
+        ("reshape_tensor_times", "return x.reshape(-1, k * 1)"), ("expand_tensor", "return x[:1].expand(k, -1)"),
+        ("flatten_tensor_start", "return x.unsqueeze(0).flatten(0, k - 1)"),
+        ("transpose_tensor", "return x.transpose(0, k - 1)"),
+    ]
+    for name, body in tensor_args:
+        out.append(fn(name, "x, k", body, k2))
+    f1 = ["f32[2,3]=randn; f32[]=full:0.5", "f64[4]=randn; f64[]=full:0.25"]
+    float_args = [
+        ("leaky_relu_tensor_slope", "return F.leaky_relu(x, float(s))"), ("add_tensor_alpha", "return x.add(x, alpha=s)"),
+        ("mul_tensor_scalar", "return x * s"), ("pow_tensor_exponent", "return x.abs().pow(s)"),
+        ("clamp_min_tensor", "return x.clamp(min=s)"), ("lerp_tensor_weight", "return torch.lerp(x, x * 2, s)"),
+        ("full_like_tensor_value", "return torch.full_like(x, s)"), ("where_tensor_other", "return torch.where(x > 0, x, s)"),
+        ("threshold_tensor", "return F.threshold(x, float(s), 0.0)"), ("hardtanh_tensor", "return F.hardtanh(x, -s.item(), 1.0)"),
+    ]
+    for name, body in float_args:
+        out.append(fn(name, "x, s", body, f1))
     return out
 
 
@@ -525,6 +576,28 @@ def control():
         ("loop_cumulative", ["outs = []", "acc = x[0] * 0", "for i in range(x.size(0)):", "    acc = acc + x[i]",
                              "    outs.append(acc)", "return torch.stack(outs, 0)"]),
         ("branch_dtype", ["if x.is_floating_point():", "    return x * 0.5", "return x"]),
+    ]
+    bodies += [
+        ("loop_while_size", ["y = x", "i = 0", "while i < x.size(0):", "    y = y + i", "    i += 1", "return y"]),
+        ("loop_comprehension", ["return torch.stack([r * 2 for r in x], 0)"]),
+        ("loop_range_step", ["y = x", "for i in range(0, x.size(1), 2):", "    y = y + x[:, i : i + 1]", "return y"]),
+        ("loop_reversed_range", ["acc = x[0] * 0", "for i in range(x.size(0) - 1, -1, -1):", "    acc = acc * 2 + x[i]",
+                                 "return acc"]),
+        ("loop_continue", ["y = x", "for i in range(x.size(0)):", "    if i == 1:", "        continue", "    y = y + i",
+                           "return y"]),
+        ("loop_list_sum", ["parts = [x[i] for i in range(x.size(0))]", "out = parts[0]", "for p in parts[1:]:",
+                           "    out = out + p", "return out"]),
+        ("loop_data_while", ["y = x", "n = 0", "while bool(y.max() < 4) and n < 10:", "    y = y * 2", "    n += 1",
+                             "return y"]),
+        ("branch_size_or", ["if x.size(0) == 1 or x.size(1) == 1:", "    return x.flatten()", "return x.sum(0)"]),
+        ("branch_not_data", ["if not bool(x.min() > 0.1):", "    return x + 1", "return x"]),
+        ("branch_numel_eq", ["if x.numel() == 6:", "    return x.view(3, 2)", "return x.view(-1)"]),
+        ("branch_size_assign", ["n = x.size(0)", "if n > 3:", "    n = 3", "return x[:n]"]),
+        ("branch_is_floating", ["if x.dtype == torch.float64:", "    return x.float()", "return x"]),
+        ("loop_size_product", ["n = 1", "for d in x.shape:", "    n = n * d", "return x.view(n)"]),
+        ("loop_over_sizes_tuple", ["out = x", "for s in (x.size(0), x.size(1)):", "    out = out * s", "return out"]),
+        ("loop_split_cat", ["parts = []", "for p in x.split(1, 1):", "    parts.append(p * 2)", "return torch.cat(parts, 1)"]),
+        ("branch_item_loop", ["n = int(x.sum().item()) % 3", "y = x", "for i in range(n):", "    y = y + 1", "return y"]),
     ]
     for name, body in bodies:
         out.append(fn(name, "x", body, ["f32[2,3]", "f32[4,5]", "f64[3,3]", "f32[2,4]=full:2"]))

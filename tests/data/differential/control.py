@@ -256,3 +256,116 @@ def branch_dtype(x):
     if x.is_floating_point():
         return x * 0.5
     return x
+
+
+def loop_while_size(x):
+    y = x
+    i = 0
+    while i < x.size(0):
+        y = y + i
+        i += 1
+    return y
+
+
+def loop_comprehension(x):
+    return torch.stack([r * 2 for r in x], 0)
+
+
+def loop_range_step(x):
+    y = x
+    for i in range(0, x.size(1), 2):
+        y = y + x[:, i : i + 1]
+    return y
+
+
+def loop_reversed_range(x):
+    acc = x[0] * 0
+    for i in range(x.size(0) - 1, -1, -1):
+        acc = acc * 2 + x[i]
+    return acc
+
+
+def loop_continue(x):
+    y = x
+    for i in range(x.size(0)):
+        if i == 1:
+            continue
+        y = y + i
+    return y
+
+
+def loop_list_sum(x):
+    parts = [x[i] for i in range(x.size(0))]
+    out = parts[0]
+    for p in parts[1:]:
+        out = out + p
+    return out
+
+
+def loop_data_while(x):
+    y = x
+    n = 0
+    while bool(y.max() < 4) and n < 10:
+        y = y * 2
+        n += 1
+    return y
+
+
+def branch_size_or(x):
+    if x.size(0) == 1 or x.size(1) == 1:
+        return x.flatten()
+    return x.sum(0)
+
+
+def branch_not_data(x):
+    if not bool(x.min() > 0.1):
+        return x + 1
+    return x
+
+
+def branch_numel_eq(x):
+    if x.numel() == 6:
+        return x.view(3, 2)
+    return x.view(-1)
+
+
+def branch_size_assign(x):
+    n = x.size(0)
+    if n > 3:
+        n = 3
+    return x[:n]
+
+
+def branch_is_floating(x):
+    if x.dtype == torch.float64:
+        return x.float()
+    return x
+
+
+def loop_size_product(x):
+    n = 1
+    for d in x.shape:
+        n = n * d
+    return x.view(n)
+
+
+def loop_over_sizes_tuple(x):
+    out = x
+    for s in (x.size(0), x.size(1)):
+        out = out * s
+    return out
+
+
+def loop_split_cat(x):
+    parts = []
+    for p in x.split(1, 1):
+        parts.append(p * 2)
+    return torch.cat(parts, 1)
+
+
+def branch_item_loop(x):
+    n = int(x.sum().item()) % 3
+    y = x
+    for i in range(n):
+        y = y + 1
+    return y

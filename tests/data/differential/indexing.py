@@ -241,3 +241,86 @@ def index_add(x, i, v):
 
 def scatter(x, i, v):
     return x.scatter(1, i, v)
+
+
+def get_scalar_then_int(x, i):
+    return x[i, 0]
+
+
+def get_int_then_scalar(x, i):
+    return x[0, i]
+
+
+def get_scalar_chain(x, i):
+    return x[i][0]
+
+
+def get_scalar_slice_start(x, i):
+    return x[i:]
+
+
+def get_scalar_slice_end(x, i):
+    return x[:i]
+
+
+def get_scalar_col(x, i):
+    return x[:, i % 2]
+
+
+def get_scalar_plus(x, i):
+    return x[i + 1 - 1]
+
+
+def set_scalar_number(x, i):
+    x[i] = 0.5
+    return x
+
+
+def set_scalar_col_number(x, i):
+    x[:, i % 2] = 2.0
+    return x
+
+
+def set_scalar_then_int(x, i):
+    x[i, 0] = 1.0
+    return x
+
+
+def index_select_scalar(x, i):
+    return x.index_select(0, i.view(1))
+
+
+def set_scalar_augmented(x, i):
+    x[i] += 1
+    return x
+
+
+def get_bool_mask(x, m):
+    return x[m]
+
+
+def set_bool_mask_number(x, m):
+    x[m] = 0.0
+    return x
+
+
+def set_bool_mask_tensor(x, m):
+    x[m] = x[m] * 2
+    return x
+
+
+def masked_select(x, m):
+    return x.masked_select(m)
+
+
+def where_mask(x, m):
+    return torch.where(m, x, -x)
+
+
+def get_index_pair(x, i, j):
+    return x[i, j]
+
+
+def set_index_pair(x, i, j):
+    x[i, j] = 7.0
+    return x

@@ -217,3 +217,103 @@ def view_tensor_size(x, n):
 
 def clamp_tensor(x, m):
     return x.clamp(max=float(m))
+
+
+def zeros_tensor_size(x, k):
+    return torch.zeros(k) + x.sum()
+
+
+def new_zeros_tensor_size(x, k):
+    return x.new_zeros(k)
+
+
+def ones_tensor_sizes(x, k):
+    return torch.ones(k, 2)
+
+
+def repeat_tensor(x, k):
+    return x.repeat(k, 1)
+
+
+def unsqueeze_tensor_dim(x, k):
+    return x.unsqueeze(k)
+
+
+def select_tensor_index(x, k):
+    return x.select(0, k)
+
+
+def chunk_tensor(x, k):
+    return x.chunk(k, 0)[0]
+
+
+def narrow_tensor_start(x, k):
+    return x.narrow(0, k, 1)
+
+
+def arange_tensor_end(x, k):
+    return torch.arange(k) * 2
+
+
+def topk_tensor_plus(x, k):
+    return x.topk(k + 1)[0]
+
+
+def view_tensor_rows(x, k):
+    return x.view(k, -1)
+
+
+def reshape_tensor_times(x, k):
+    return x.reshape(-1, k * 1)
+
+
+def expand_tensor(x, k):
+    return x[:1].expand(k, -1)
+
+
+def flatten_tensor_start(x, k):
+    return x.unsqueeze(0).flatten(0, k - 1)
+
+
+def transpose_tensor(x, k):
+    return x.transpose(0, k - 1)
+
+
+def leaky_relu_tensor_slope(x, s):
+    return F.leaky_relu(x, float(s))
+
+
+def add_tensor_alpha(x, s):
+    return x.add(x, alpha=s)
+
+
+def mul_tensor_scalar(x, s):
+    return x * s
+
+
+def pow_tensor_exponent(x, s):
+    return x.abs().pow(s)
+
+
+def clamp_min_tensor(x, s):
+    return x.clamp(min=s)
+
+
+def lerp_tensor_weight(x, s):
+    return torch.lerp(x, x * 2, s)
+
+
+def full_like_tensor_value(x, s):
+    return torch.full_like(x, s)
+
+
+def where_tensor_other(x, s):
+    return torch.where(x > 0, x, s)
+
+
+def threshold_tensor(x, s):
+    return F.threshold(x, float(s), 0.0)
+
+
+def hardtanh_tensor(x, s):
+    return F.hardtanh(x, -s.item(), 1.0)
