@@ -317,7 +317,9 @@ def indexing():
     # 0-dim integer tensors as indices: Python's applySlicing takes them as integers while tracing (aten::Int).
     i0 = ["f32[4,3]; i64[]=full:1", "f64[5,2]; i64[]=full:3", "f32[3,3]; i64[]=full:0"]
     scalar_index = [
-        ("get_scalar_then_int", "return x[i, 0]"), ("get_int_then_scalar", "return x[0, i]"),
+        # x[0, i] is left out: PyTorch 1.13's own check of it is not deterministic (sometimes graphs differ across
+        # invocations, sometimes alias analysis asserts: "We don't have an op for aten::select").
+        ("get_scalar_then_int", "return x[i, 0]"),
         ("get_scalar_chain", "return x[i][0]"), ("get_scalar_slice_start", "return x[i:]"),
         ("get_scalar_slice_end", "return x[:i]"), ("get_scalar_col", "return x[:, i % 2]"),
         ("get_scalar_plus", "return x[i + 1 - 1]"), ("set_scalar_number", ["x[i] = 0.5", "return x"]),

@@ -247,10 +247,6 @@ def get_scalar_then_int(x, i):
     return x[i, 0]
 
 
-def get_int_then_scalar(x, i):
-    return x[0, i]
-
-
 def get_scalar_chain(x, i):
     return x[i][0]
 
