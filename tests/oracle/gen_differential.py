@@ -21,7 +21,8 @@ script graph; the generator says how many templates it dropped).
 Per set k: fresh inputs, torch.jit.trace(fn, inputs, check_trace=False); per function: all sets
 created, torch.manual_seed(0), torch.jit.trace(fn, set0, check_inputs=[set1, ...]) with the verdict
 rule of generate_traces.py ("diverged": TracingCheckError or an "Output nr" warning; "error": any
-other exception; else "consistent"). tests/core/tst_differential.cpp compares JitScope's traces,
+other exception; else "consistent") and the kinds of the check's own TracerWarnings
+("nondeterministic-op", "output-mismatch"). tests/core/tst_differential.cpp compares JitScope's traces,
 warnings and verdicts with these.
 """
 import random
@@ -676,7 +677,10 @@ def trace_function(fn_obj, source, sets):
             verdict = "error"
     if verdict == "consistent" and any(w["message"].startswith("Output nr") for w in records):
         verdict = "diverged"
-    return traces, verdict
+    # The check's own TracerWarnings (nondeterministic nodes, output mismatch), by kind.
+    kinds = sorted({warning_kind(w["message"]) for w in records if w["category"] == "TracerWarning"}
+                   & {"nondeterministic-op", "output-mismatch"})
+    return traces, {"verdict": verdict, "warnings": kinds}
 
 
 def main():
@@ -714,9 +718,8 @@ def main():
             mod, _ = load_source_module(f"differential_{family}", src_path)
         doc = {"family": family, "title": title, "source": f"differential/{family}.py", "functions": []}
         for f in kept:
-            traces, verdict = trace_function(getattr(mod, f["name"]), src_path, f["sets"])
-            doc["functions"].append({"name": f["name"], "sets": f["sets"], "traces": traces,
-                                     "check": {"verdict": verdict}})
+            traces, check = trace_function(getattr(mod, f["name"]), src_path, f["sets"])
+            doc["functions"].append({"name": f["name"], "sets": f["sets"], "traces": traces, "check": check})
             rows += len(f["sets"])
         write_json(EXPECTED_DIR / f"{family}.json", doc)
         total += len(kept)
