@@ -770,10 +770,11 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
             stack.push_back(asPythonTensor(args[1], view(frame, n->input(1))));
             // `x.size(0) + t`: TorchScript's builtin for `number + tensor` swaps it into add(t, number); Python's
             // traced size is the left operand of Tensor.__add__.
-            const auto place = n->sourceRange().file_line_col();
-            if ((kind == c10::aten::add || kind == c10::aten::mul) && view(frame, n->input(1)).hasShadow() && place
-                && std::get<0>(*place) == "<string>")
-                std::swap(stack[0], stack[1]);
+            if ((kind == c10::aten::add || kind == c10::aten::mul) && view(frame, n->input(1)).hasShadow()) {
+                const auto place = n->sourceRange().file_line_col();
+                if (place && std::get<0>(*place) == "<string>")
+                    std::swap(stack[0], stack[1]);
+            }
             for (size_t i = 2; i < args.size(); ++i)
                 stack.push_back(args[i]);
             if (stack.size() < handle->schema().arguments().size())
