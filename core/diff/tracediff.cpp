@@ -34,13 +34,25 @@ QString eraseShape(const QString& type)
     return t;
 }
 
+/// A node's attributes as compared. A tensor constant also counts with its dtype: PyTorch's check compares tensor
+/// constants with assert_close, value and dtype ("{0}" of Float and of Double differ), and prints no dtype.
+QString attributeKey(const IrGraph& g, const IrNode& n)
+{
+    if (n.outputs.size() == 1 && n.kind == QLatin1String("prim::Constant")) {
+        const IrValue& v = g.value(n.outputs[0]);
+        if (v.tensor)
+            return n.attributeText + QLatin1Char('/') + v.type.section(QLatin1Char('('), 0, 0);
+    }
+    return n.attributeText;
+}
+
 } // namespace
 
 QString nodeSignature(const IrGraph& g, int nodeId)
 {
     const IrNode& n = g.node(nodeId);
     QString sig = n.kind;
-    sig += n.attributeText;
+    sig += attributeKey(g, n);
     sig += QLatin1Char('(');
     for (int i = 0; i < n.inputs.size(); ++i) {
         if (i)
@@ -53,7 +65,7 @@ QString nodeSignature(const IrGraph& g, int nodeId)
             const IrNode& p = g.node(v.producer);
             sig += p.kind;
             if (p.kind == QLatin1String("prim::Constant"))
-                sig += p.attributeText;
+                sig += attributeKey(g, p);
             const int out = p.outputs.indexOf(v.id);
             if (out > 0)
                 sig += QStringLiteral(":%1").arg(out);
@@ -106,6 +118,8 @@ QVector<quint64> nodeHashes(const IrGraph& g)
         kindHash[i] = fnv(n.kind);
         constant[i] = kindHash[i] == constantKind && n.kind == QLatin1String("prim::Constant");
         local[i] = n.attributeText.isEmpty() ? kindHash[i] : mix(kindHash[i], fnv(n.attributeText));
+        if (constant[i] && n.outputs.size() == 1 && g.values[n.outputs[0]].tensor)
+            local[i] = mix(local[i], fnv(attributeKey(g, n)));
     }
     QVector<quint64> hashes(int(count), 0);
     for (size_t i = 0; i < count; ++i) {

@@ -307,6 +307,70 @@ std::vector<IValue> PreparedRun::arguments(std::vector<IValue> values) const
     return args;
 }
 
+namespace {
+
+/// The TorchScript type of an input value as a type expression ("Tuple[Tensor, int]"), empty when it has none.
+std::string typeExpression(const InputValue& v)
+{
+    switch (v.kind) {
+    case InputValue::Kind::Tensor:
+        return "Tensor";
+    case InputValue::Kind::Int:
+        return "int";
+    case InputValue::Kind::Float:
+        return "float";
+    case InputValue::Kind::Bool:
+        return "bool";
+    case InputValue::Kind::None:
+        return {};
+    case InputValue::Kind::Tuple: {
+        std::string t = "Tuple[";
+        for (int i = 0; i < v.items.size(); ++i) {
+            const std::string item = typeExpression(v.items[i]);
+            if (item.empty())
+                return {};
+            t += (i ? ", " : "") + item;
+        }
+        return v.items.isEmpty() ? "Tuple[()]" : t + "]";
+    }
+    case InputValue::Kind::List: {
+        const std::string item = v.items.isEmpty() ? std::string("Tensor") : typeExpression(v.items.first());
+        for (const InputValue& i : v.items)
+            if (typeExpression(i) != item)
+                return {};
+        return item.empty() ? std::string() : "List[" + item + "]";
+    }
+    }
+    return {};
+}
+
+/// torch.jit.trace takes whatever Python values it is given: a parameter without annotation that receives a
+/// tuple or list is compiled with the input set's types (a .py file's def, compiled again).
+tj::Function* retypedFor(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, tj::Function* fn, QString* error)
+{
+    if (!model.handle->compileWithTypes)
+        return nullptr;
+    bool containers = false;
+    for (const InputValue& v : inputs.args)
+        containers |= v.kind == InputValue::Kind::Tuple || v.kind == InputValue::Kind::List;
+    if (!containers)
+        return nullptr;
+    std::vector<std::string> types;
+    bool mismatch = !fn;
+    for (int i = 0; i < inputs.args.size(); ++i) {
+        const InputValue& v = inputs.args[i];
+        const bool container = v.kind == InputValue::Kind::Tuple || v.kind == InputValue::Kind::List;
+        types.push_back(container ? typeExpression(v) : std::string());
+        if (fn && container && size_t(i) < fn->getSchema().arguments().size()
+            && fn->getSchema().arguments()[size_t(i)].type()->kind() == c10::TypeKind::TensorType)
+            mismatch = true;
+    }
+    return mismatch ? model.handle->compileWithTypes(function, types, error) : nullptr;
+}
+
+} // namespace
+
 PreparedRun prepareRun(
     const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options)
 {
@@ -320,16 +384,22 @@ PreparedRun prepareRun(
         p.error = QStringLiteral("no function or method named '%1'").arg(function);
         return p;
     }
-    if (!info->ok) {
-        p.error = info->error.message;
-        p.errorLine = info->error.location.line;
-        return p;
-    }
     p.inlinedIds = info->inlinedIds;
     p.scriptGraph = &info->graph;
     std::unique_lock<std::mutex> lock(model.handle->mutex);
     std::optional<tj::Module> self;
-    p.fn = model.handle->find(function, &self);
+    p.fn = info->ok ? model.handle->find(function, &self) : nullptr;
+    QString retypeError;
+    if (tj::Function* retyped = self ? nullptr : retypedFor(model, function, inputs, p.fn, &retypeError)) {
+        // Its nodes are not the FunctionInfo's: trace nodes record no script node.
+        p.fn = retyped;
+        p.inlinedIds = { -1 };
+    }
+    if (!p.fn && !info->ok) {
+        p.error = info->error.message;
+        p.errorLine = info->error.location.line;
+        return p;
+    }
     if (self)
         p.self = std::make_shared<tj::Module>(*self);
     if (!p.fn) {

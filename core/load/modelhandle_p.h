@@ -9,9 +9,12 @@
 #include <QHash>
 #include <QString>
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace torch {
 namespace jit {
@@ -37,6 +40,12 @@ struct ModelHandle
     /// Guards what compiled code initialises lazily (schemas, operators; prepareRun resolves them) and inlining.
     /// Runs do not hold it while they run: each runs on its own copy of the module.
     std::mutex mutex;
+
+    /// .py files: the def @p name compiled again with @p types (TorchScript type expressions, by position) for its
+    /// parameters without annotation, as torch.jit.trace takes whatever Python values it is given. Null (and
+    /// @p error set) when it does not compile. Call with the mutex held.
+    std::function<torch::jit::Function*(const QString& name, const std::vector<std::string>& types, QString* error)>
+        compileWithTypes;
 
     /// The function and, for a method, the module it belongs to ("layer1.0.forward"). Null if unknown.
     torch::jit::Function* find(const QString& name, std::optional<torch::jit::Module>* owner) const;

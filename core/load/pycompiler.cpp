@@ -425,6 +425,10 @@ public:
 
     /// Compiles a def (and, on demand, the defs it calls). Returns nullptr and records the error on failure.
     tj::Function* compile(const PyDef& def);
+    /// The def compiled again, into a compilation unit of its own, with @p types (TorchScript type expressions)
+    /// for the parameters that have no annotation; "" keeps a parameter as it is. Throws on errors.
+    tj::Function* compileRetyped(
+        const PyDef& def, const std::vector<std::string>& types, std::shared_ptr<tj::CompilationUnit>& unit);
     const std::map<QString, Diagnostic>& errors() const { return m_errors; }
     const std::shared_ptr<tj::CompilationUnit>& cu() const { return m_cu; }
 
@@ -657,6 +661,39 @@ tj::Function* PyFileCompiler::compile(const PyDef& def)
     return result;
 }
 
+tj::Function* PyFileCompiler::compileRetyped(
+    const PyDef& def, const std::vector<std::string>& types, std::shared_ptr<tj::CompilationUnit>& unit)
+{
+    const QString text = m_scan.defSource(def);
+    refuseHostileText(text, def.defLine, m_path);
+    auto source = std::make_shared<tj::Source>(text.toStdString(), m_path.toStdString(), size_t(def.defLine));
+    tj::Parser parser(source);
+    const tj::TreeRef parsed = parser.parseFunction(/*is_method=*/false);
+    refuseHostileTree(tj::Def(parsed));
+    tj::Def tree = tj::Def(PythonFrontendRewriter().rewrite(parsed));
+    const tj::Decl decl = tree.decl();
+    std::vector<tj::Param> params;
+    size_t i = 0;
+    for (const tj::Param& param : decl.params()) {
+        if (i < types.size() && !types[i].empty() && !param.type().present()) {
+            tj::Parser typeParser(std::make_shared<tj::Source>(types[i]));
+            params.push_back(param.withType(tj::Maybe<tj::Expr>::create(param.range(), typeParser.parseExp())));
+        } else {
+            params.push_back(param);
+        }
+        ++i;
+    }
+    tree = tree.withDecl(
+        tj::Decl::create(decl.range(), tj::List<tj::Param>::create(decl.range(), params), decl.return_type()));
+    unit = std::make_shared<tj::CompilationUnit>();
+    auto resolver = std::make_shared<PyFileResolver>(this);
+    auto fns = unit->define(c10::QualifiedName("__torch__"), {}, {}, { tree }, { resolver }, nullptr);
+    tj::Function* fn = fns.at(0);
+    fn->getSchema(); // compiles now, while this compiler's state is at hand
+    tj::toGraphFunction(*fn).graph();
+    return fn;
+}
+
 /// Offset of the first byte that breaks UTF-8, or -1 when the whole buffer is valid.
 int firstInvalidUtf8(const QByteArray& bytes)
 {
@@ -708,9 +745,39 @@ LoadResult loadPython(const QString& path, const QByteArray& bytes, bool inlineC
     model.inputSets = scan.inputSets;
     model.warnings = scan.problems;
 
-    PyFileCompiler compiler(scan, path);
+    // The compiler stays with the handle: a def is compiled again when a trace gives an unannotated parameter a
+    // tuple or list (compileWithTypes).
+    auto keptScan = std::make_shared<PyFileScan>(scan);
+    auto keptCompiler = std::make_shared<PyFileCompiler>(*keptScan, path);
+    PyFileCompiler& compiler = *keptCompiler;
     auto handle = std::make_shared<ModelHandle>();
     handle->cu = compiler.cu();
+    auto retyped
+        = std::make_shared<std::map<std::string, std::pair<std::shared_ptr<tj::CompilationUnit>, tj::Function*>>>();
+    handle->compileWithTypes = [keptScan, keptCompiler, retyped, path](const QString& name,
+                                   const std::vector<std::string>& types, QString* error) -> tj::Function* {
+        const PyDef* def = keptScan->def(name);
+        if (!def)
+            return nullptr;
+        std::string key = name.toStdString();
+        for (const std::string& t : types)
+            key += "\n" + t;
+        if (auto it = retyped->find(key); it != retyped->end())
+            return it->second.second;
+        try {
+            std::shared_ptr<tj::CompilationUnit> unit;
+            tj::Function* fn = keptCompiler->compileRetyped(*def, types, unit);
+            retyped->emplace(key, std::make_pair(unit, fn));
+            return fn;
+        } catch (const LocatedError& e) {
+            if (error)
+                *error = e.diagnostic.message;
+        } catch (const std::exception& e) {
+            if (error)
+                *error = diagnosticFromTorchError(e.what(), path).message;
+        }
+        return nullptr;
+    };
     handle->sourceText = source;
     model.handle = handle;
     for (const PyDef& def : scan.defs) {

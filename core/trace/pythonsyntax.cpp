@@ -6,6 +6,8 @@
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/ir/ir.h>
 
+#include <cctype>
+#include <cstring>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -125,14 +127,20 @@ bool isNumberOp(c10::Symbol op, const char** symbol)
     return true;
 }
 
-at::Tensor pythonNumberOp(
-    c10::Symbol kind, const IValue& a, const at::Tensor& shadowA, const IValue& b, const at::Tensor& shadowB)
+at::Tensor pythonNumberOp(c10::Symbol kind, const IValue& a, const at::Tensor& shadowA, const IValue& b,
+    const at::Tensor& shadowB, bool inPlace)
 {
     const NumberOp o = numberOps().at(kind).op;
     const bool arithmetic = o == NumberOp::Add || o == NumberOp::Sub || o == NumberOp::Mul || o == NumberOp::Div
         || o == NumberOp::FloorDivide;
     auto asTensor
         = [](const IValue& v, const at::Tensor& shadow) { return shadow.defined() ? shadow : wrappedNumber(v); };
+    if (shadowA.defined() && inPlace && (o == NumberOp::Add || o == NumberOp::Sub || o == NumberOp::Mul)) {
+        // `n += x.size(1)` with n a tensor already: Tensor.__iadd__, in place.
+        at::Tensor self = shadowA;
+        const at::Tensor other = asTensor(b, shadowB);
+        return o == NumberOp::Add ? self.add_(other) : o == NumberOp::Sub ? self.sub_(other) : self.mul_(other);
+    }
     if (shadowA.defined()) {
         if (arithmetic || shadowB.defined())
             return callBinary(o, shadowA, asTensor(b, shadowB));
@@ -180,6 +188,21 @@ bool isIndexing(const tj::Node* n)
         && text.find(".slice(") == std::string::npos;
 }
 
+bool callsMethod(const tj::Node* n, const char* method)
+{
+    // The node's range can end before the call's parentheses (`x.type`): read on to the end of the line.
+    const tj::SourceRange r = originalRange(n);
+    if (!r.source())
+        return false;
+    const std::string text = r.source()->text_str().str();
+    const size_t start = std::min(r.start(), text.size());
+    const std::string rest = text.substr(start, text.find('\n', start) - start);
+    const std::string call = std::string(".") + method;
+    const size_t at = rest.find(call);
+    return at != std::string::npos && rest.find_first_not_of(' ', at + call.size()) != std::string::npos
+        && rest[rest.find_first_not_of(' ', at + call.size())] == '(';
+}
+
 /// Python's at::indexing::copy_to, which `x[...] = value` records.
 void pythonCopyTo(at::Tensor& dst, const at::Tensor& src)
 {
@@ -212,6 +235,28 @@ bool isAugmentedSubscript(const tj::Node* n)
     return false;
 }
 
+bool isAugmentedAssignment(const tj::Node* n)
+{
+    const std::string text = lineText(n);
+    const size_t first = text.find_first_not_of(" \t");
+    if (first == std::string::npos)
+        return false;
+    size_t end = first;
+    while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_'))
+        ++end;
+    const size_t op = text.find_first_not_of(' ', end);
+    if (end == first || op == std::string::npos || op + 1 >= text.size())
+        return false;
+    return std::strchr("+-*", text[op]) && text[op + 1] == '=';
+}
+
+bool isWhileLoop(const tj::Node* loop)
+{
+    const std::string text = lineText(loop);
+    const size_t first = text.find_first_not_of(" \t");
+    return first != std::string::npos && text.compare(first, 6, "while ") == 0;
+}
+
 bool sameStart(const tj::Node* a, const tj::Node* b)
 {
     const auto& ra = a->sourceRange();
@@ -219,21 +264,70 @@ bool sameStart(const tj::Node* a, const tj::Node* b)
     return ra.source() && ra.source() == rb.source() && ra.start() == rb.start();
 }
 
-tj::Node* tensorIterationSelect(tj::Node* loop)
+namespace {
+
+/// The tensors a loop's trip count is the length of: `len(x)`, or for zip()/enumerate() `min([len(x), ...])`.
+std::vector<const tj::Value*> iteratedTensors(const tj::Node* loop)
 {
+    std::vector<const tj::Value*> tensors;
     const tj::Node* trip = loop->input(0)->node();
-    if (trip->kind() != c10::aten::len || !trip->input(0)->type()->cast<c10::TensorType>())
-        return nullptr;
-    const tj::Value* x = trip->input(0);
+    auto lenOfTensor = [&](const tj::Node* n) {
+        if (n->kind() == c10::aten::len && n->input(0)->type()->cast<c10::TensorType>())
+            tensors.push_back(n->input(0));
+    };
+    if (trip->kind() == c10::prim::min && trip->inputs().size() == 1
+        && trip->input(0)->node()->kind() == c10::prim::ListConstruct) {
+        for (const tj::Value* v : trip->input(0)->node()->inputs())
+            lenOfTensor(v->node());
+    } else {
+        lenOfTensor(trip);
+    }
+    return tensors;
+}
+
+} // namespace
+
+std::vector<tj::Node*> tensorIterationSelects(tj::Node* loop)
+{
+    std::vector<tj::Node*> selects;
+    const std::vector<const tj::Value*> tensors = iteratedTensors(loop);
+    // `for i in range(len(x)): x[i]` compiles alike; Python selects there.
+    if (tensors.empty() || lineText(loop).find("range(") != std::string::npos)
+        return selects;
     tj::Block* body = loop->blocks().at(0);
-    for (tj::Node* b : body->nodes()) {
-        if (b->kind() == c10::aten::select && b->input(0) == x && b->input(2) == body->inputs()[0]) {
-            auto dim = tj::toIValue(b->input(1));
-            if (dim && dim->isInt() && dim->toInt() == 0)
-                return b;
+    for (const tj::Value* x : tensors) {
+        for (tj::Node* b : body->nodes()) {
+            if (b->kind() == c10::aten::select && b->input(0) == x && b->input(2) == body->inputs()[0]) {
+                auto dim = tj::toIValue(b->input(1));
+                if (dim && dim->isInt() && dim->toInt() == 0) {
+                    selects.push_back(b);
+                    break;
+                }
+            }
         }
     }
-    return nullptr;
+    return selects;
+}
+
+bool isIterationCount(const tj::Node* len)
+{
+    if (len->output()->uses().empty())
+        return false;
+    for (const auto& use : len->output()->uses()) {
+        tj::Node* user = use.user;
+        if (user->kind() == c10::prim::ListConstruct && user->output()->uses().size() == 1
+            && user->output()->uses()[0].user->kind() == c10::prim::min) {
+            const tj::Node* min = user->output()->uses()[0].user;
+            for (const auto& minUse : min->output()->uses())
+                if (minUse.user->kind() != c10::prim::Loop || minUse.offset != 0
+                    || tensorIterationSelects(minUse.user).empty())
+                    return false;
+            continue;
+        }
+        if (user->kind() != c10::prim::Loop || use.offset != 0 || tensorIterationSelects(user).empty())
+            return false;
+    }
+    return true;
 }
 
 bool isBuiltinRsubNeg(const tj::Node* n)

@@ -29,15 +29,24 @@ namespace jitscope {
 /// True when the node comes from subscript syntax (x[...]) rather than a method call (x.select(...)).
 bool isIndexing(const torch::jit::Node* n);
 
+/// True when the node's source is a call of the method @p method (`x.type(...)` for "type").
+bool callsMethod(const torch::jit::Node* n, const char* method);
+
 /// `x[i] += v`: an in-place op on a subscript, which Python follows with `x[i] = result`.
 bool isAugmentedSubscript(const torch::jit::Node* n);
+
+/// A prim::Loop written as `while ...:` (not a `for`, which TorchScript may also give a condition).
+bool isWhileLoop(const torch::jit::Node* loop);
 
 /// Both nodes start at the same place of the same source.
 bool sameStart(const torch::jit::Node* a, const torch::jit::Node* b);
 
-/// `for row in x` compiles to a loop over len(x) selecting x[i]; Python iterates over x.unbind(0). The select
-/// node of such a loop, else null.
-torch::jit::Node* tensorIterationSelect(torch::jit::Node* loop);
+/// `for row in x` compiles to a loop over len(x) selecting x[i] (zip() and enumerate() over min() of such lengths);
+/// Python iterates over x.unbind(0). The select nodes of such a loop, one per iterated tensor; none for other loops.
+std::vector<torch::jit::Node*> tensorIterationSelects(torch::jit::Node* loop);
+
+/// True when every use of the `len(x)` node @p len is the trip count of such a loop (Python's iteration, not len).
+bool isIterationCount(const torch::jit::Node* len);
 
 /// TorchScript's builtin `number - tensor` is `-tensor + number`; Python records aten::rsub. True for that neg.
 bool isBuiltinRsubNeg(const torch::jit::Node* n);
@@ -53,9 +62,13 @@ at::Tensor wrappedNumber(const c10::IValue& number);
 bool isNumberOp(c10::Symbol op, const char** symbol = nullptr);
 
 /// What Python computes for the number op @p op on `a` and `b` when either is a traced 0-dim tensor (its shadow
-/// defined): the tensor op, or the reflected one for `number op tensor`.
-at::Tensor pythonNumberOp(
-    c10::Symbol op, const c10::IValue& a, const at::Tensor& shadowA, const c10::IValue& b, const at::Tensor& shadowB);
+/// defined): the tensor op, or the reflected one for `number op tensor`. @p inPlace: `a op= b` (Tensor.__iadd__ and
+/// friends change `a`'s tensor in place).
+at::Tensor pythonNumberOp(c10::Symbol op, const c10::IValue& a, const at::Tensor& shadowA, const c10::IValue& b,
+    const at::Tensor& shadowB, bool inPlace = false);
+
+/// `name += ...`, `name -= ...`, `name *= ...`: an augmented assignment to a plain variable on the node's line.
+bool isAugmentedAssignment(const torch::jit::Node* n);
 
 /// Python's at::indexing::copy_to, which `x[...] = value` records.
 void pythonCopyTo(at::Tensor& dst, const at::Tensor& src);

@@ -170,7 +170,10 @@ public:
     void enterLoop(tj::Node* n, Frame& frame) override;
     void loopIteration(tj::Node* n, Frame& frame, int64_t) override
     {
-        m_loops.back().dataDependent |= viewOf(frame.note(n->blocks().at(0)->outputs()[0])).fromData;
+        const PythonView& cond = viewOf(frame.note(n->blocks().at(0)->outputs()[0]));
+        m_loops.back().dataDependent |= cond.fromData;
+        if (cond.hasShadow() && isWhileLoop(n))
+            m_warnings.addConversion(QStringLiteral("boolean"), n); // `while i < x.size(0)`: bool() of a tensor
     }
     void leaveLoop(tj::Node* n, Frame& frame, int64_t iterations) override;
     void enterCall(tj::Node* n, const IValue* self) override;
@@ -221,8 +224,8 @@ private:
     std::unordered_map<const c10::TensorImpl*, std::string> m_names;
     std::unordered_map<const tj::Value*, IValue> m_rsubOperand;
     std::unordered_map<const c10::ivalue::Object*, std::string> m_moduleScopes;
-    std::unordered_map<const tj::Node*, std::vector<at::Tensor>> m_iterRows; ///< loop node -> unbound rows
-    std::unordered_map<const tj::Node*, const tj::Node*> m_iterSelects; ///< select node -> its loop
+    /// The select node of a `for row in x` loop -> x's rows, unbound when the loop started
+    std::unordered_map<const tj::Node*, std::vector<at::Tensor>> m_iterRows;
     std::vector<LoopState> m_loops; ///< the loops running, innermost last
     std::vector<std::shared_ptr<tj::Graph>> m_scopes; ///< per call: the trace graph a module scope was pushed on
 };
@@ -244,6 +247,8 @@ const std::unordered_map<c10::Symbol, Semantics::Handler>& Semantics::handlers()
         { c10::aten::Float, &Semantics::toPython },
         { c10::aten::item, &Semantics::toPython },
         { c10::aten::ScalarImplicit, &Semantics::toPython },
+        { c10::aten::IntImplicit, &Semantics::toPython },
+        { c10::aten::FloatImplicit, &Semantics::toPython },
     };
     return table;
 }
@@ -353,15 +358,16 @@ void Semantics::enterBranch(tj::Node* n, Frame& frame, bool taken)
 
 void Semantics::enterLoop(tj::Node* n, Frame& frame)
 {
-    if (tj::Node* select = tensorIterationSelect(n)) {
+    for (tj::Node* select : tensorIterationSelects(n)) {
         const at::Tensor x = frame.value(select->input(0)).toTensor();
         const QString name = describe(select->input(0), frame);
         m_warnings.add(WarningKind::IteratingTensor, warningMessage(WarningKind::IteratingTensor),
             warningFix(WarningKind::IteratingTensor, { name }), n,
             QStringLiteral("%1.size(0) (iterating over %1)").arg(name), int(x.size(0)));
-        m_iterRows[n] = at::unbind(x, 0);
-        m_iterSelects[select] = n;
+        m_iterRows[select] = at::unbind(x, 0);
     }
+    if (view(frame, n->input(1)).hasShadow() && isWhileLoop(n))
+        m_warnings.addConversion(QStringLiteral("boolean"), n);
     m_loops.push_back({ view(frame, n->input(1)).fromData });
 }
 
@@ -478,11 +484,7 @@ bool Semantics::lenOf(tj::Node* n, Frame& frame)
     m_interpreter.runPlain(n, frame);
     if (!n->input(0)->type()->cast<c10::TensorType>())
         return true;
-    bool iterationCount = true;
-    for (const auto& use : n->output()->uses())
-        iterationCount
-            &= use.user->kind() == c10::prim::Loop && use.offset == 0 && tensorIterationSelect(use.user) != nullptr;
-    if (iterationCount && !n->output()->uses().empty())
+    if (isIterationCount(n))
         return true;
     const QString name = describe(n->input(0), frame);
     {
@@ -572,18 +574,60 @@ bool Semantics::sizeList(tj::Node* n, Frame& frame)
     return true;
 }
 
+/// An index list (Tensor?[]) whose entries before the last are all None: `x[..., i]` written as `x[:, i]`.
+bool onlyNonesBefore(c10::ArrayRef<IValue> indices)
+{
+    for (size_t k = 0; k + 1 < indices.size(); ++k)
+        if (!indices[k].isNone())
+            return false;
+    return true;
+}
+
+/// A conversion TorchScript's schema matching inserted whose result only goes to operators' arguments: Python
+/// passes the tensor there.
+bool passesTensorToOperator(const tj::Node* n)
+{
+    if (n->output()->uses().empty())
+        return false;
+    for (const auto& use : n->output()->uses()) {
+        const tj::Node* user = use.user;
+        if (user->kind() == c10::prim::ListConstruct) {
+            for (const auto& listUse : user->output()->uses())
+                if (!listUse.user->maybeOperator() || isNumberOp(listUse.user->kind()))
+                    return false;
+            continue;
+        }
+        bool tensorOperand = false;
+        for (const tj::Value* in : user->inputs())
+            tensorOperand |= in != n->output() && in->type()->cast<c10::TensorType>() != nullptr;
+        if (!user->maybeOperator() || (isNumberOp(user->kind()) && !tensorOperand) || user->kind().is_prim())
+            return false;
+    }
+    return true;
+}
+
 /// Tensor to Python value conversions: baked as constants by Python's tracer.
 bool Semantics::toPython(tj::Node* n, Frame& frame)
 {
     if (!n->input(0)->type()->cast<c10::TensorType>())
         return false;
+    const c10::Symbol kind = n->kind();
+    if ((kind == c10::aten::IntImplicit || kind == c10::aten::FloatImplicit || kind == c10::aten::ScalarImplicit)
+        && passesTensorToOperator(n)) {
+        // Python hands the tensor itself to the op; its argument parser records the conversion (ArgumentStash),
+        // so the trace stays dynamic and nothing is baked.
+        m_interpreter.runPlain(n, frame);
+        EditView s(frame, n->output());
+        s->shadow = frame.value(n->input(0)).toTensor();
+        s->origin = describe(n->input(0), frame);
+        return true;
+    }
     m_interpreter.runPlain(n, frame);
     {
         EditView s(frame, n->output());
         s->fromData = true;
         s->origin = describe(n->input(0), frame);
     }
-    const c10::Symbol kind = n->kind();
     m_warnings.addConversion(kind == c10::aten::Bool ? QStringLiteral("boolean")
             : kind == c10::aten::Int                 ? QStringLiteral("integer")
             : kind == c10::aten::Float               ? QStringLiteral("float")
@@ -632,12 +676,31 @@ bool Semantics::emulateNumberOp(tj::Node* n, Frame& frame)
             return true;
         }
     } else {
+        if (n->kind() == c10::prim::max || n->kind() == c10::prim::min) {
+            // Python's max(a, b) / min(a, b) compare with the tensors' > / < (a bool of a tensor) and return the
+            // chosen operand itself: a traced size stays traced.
+            const bool second = n->kind() == c10::prim::max
+                ? values[1].toScalar().to<double>() > values[0].toScalar().to<double>()
+                : values[1].toScalar().to<double>() < values[0].toScalar().to<double>();
+            m_warnings.addConversion(QStringLiteral("boolean"));
+            const PythonView& chosen = viewOf(notes[second ? 1 : 0]);
+            out->shadow = chosen.shadow;
+            out->fromSize = true;
+            out->origin = chosen.origin;
+            return true;
+        }
+        if (n->kind() == c10::aten::__and__ || n->kind() == c10::aten::__or__) {
+            // Only TorchScript's own desugaring (a `for` with `continue`) combines conditions on sizes like this.
+            out->fromSize = true;
+            return true;
+        }
         if (!numberOp) {
             m_warnings.addConversion(QStringLiteral("float"));
             out->fromSize = true;
             return true;
         }
-        shadow = pythonNumberOp(n->kind(), values[0], a.shadow, values[1], viewOf(notes[1]).shadow);
+        shadow = pythonNumberOp(n->kind(), values[0], a.shadow, values[1], viewOf(notes[1]).shadow,
+            a.hasShadow() && isAugmentedAssignment(n));
     }
     out->shadow = shadow;
     out->fromSize = true;
@@ -699,10 +762,19 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
     // Python numbers bound to the Tensor overload (argument parser's numbers-as-tensors list).
     if (scalarOverload && allowsNumbersAsTensors(kind) && args.size() >= 2) {
         auto handle = c10::Dispatcher::singleton().findSchema({ name, "Tensor" });
+        if (!handle)
+            handle = c10::Dispatcher::singleton().findSchema({ name, "" }); // floor_divide's Tensor overload
         if (handle) {
             tj::Stack stack;
             stack.push_back(args[0]);
             stack.push_back(asPythonTensor(args[1], view(frame, n->input(1))));
+            // `x.size(0) + t`: TorchScript's builtin for `number + tensor` swaps it into add(t, number); Python's
+            // traced size is the left operand of Tensor.__add__.
+            if ((kind == c10::aten::add || kind == c10::aten::mul) && view(frame, n->input(1)).hasShadow()) {
+                const auto place = n->sourceRange().file_line_col();
+                if (place && std::get<0>(*place) == "<string>")
+                    std::swap(stack[0], stack[1]);
+            }
             for (size_t i = 2; i < args.size(); ++i)
                 stack.push_back(args[i]);
             if (stack.size() < handle->schema().arguments().size())
@@ -739,18 +811,99 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
             return;
         }
     }
+    if (kind == c10::aten::to && schema.overload_name() == "dtype" && args.size() == 5 && args[0].isTensor()
+        && callsMethod(n, "type")) {
+        // Python's Tensor.type(dtype): dispatch_to(self, self.device(), dtype, non_blocking, copy).
+        auto handle = c10::Dispatcher::singleton().findSchema({ "aten::to", "device" });
+        if (handle) {
+            tj::Stack stack { args[0], IValue(args[0].toTensor().device()), args[1], args[2], args[3], args[4] };
+            handle->callBoxed(stack);
+            Interpreter::storeOutputs(n, frame, stack);
+            return;
+        }
+    }
+    if (kind == c10::aten::pow && args.size() == 2 && isIntLike(args[0]) && args[1].isTensor()) {
+        // `number ** x`: Tensor.__rpow__ makes torch.tensor(number, dtype=result_type(number, x)), a constant.
+        const at::Tensor exponent = args[1].toTensor();
+        at::Tensor base;
+        {
+            auto resume = tj::tracer::pauseTracing();
+            base = at::scalar_tensor(args[0].toScalar(),
+                at::TensorOptions().dtype(at::result_type(args[0].toScalar(), exponent)).device(exponent.device()));
+            resume();
+        }
+        m_warnings.add(WarningKind::BakedConstant, warningMessage(WarningKind::BakedConstant, {}, 0),
+            warningFix(WarningKind::BakedConstant, {}, 0));
+        base = at::detach(base.to(base.device(), base.scalar_type(), false, false));
+        frame.bind(n->output(), at::pow(base, exponent));
+        return;
+    }
+    if (kind == c10::aten::norm && schema.overload_name() == "Scalar" && args.size() == 2 && args[0].isTensor()) {
+        // Tensor.norm / torch.norm are Python functions (torch/functional.py): without dim, p left at "fro" is
+        // frobenius_norm(x, []), a number p is norm(x, p, all dims). A defaulted p has no place in the source.
+        const at::Tensor self = args[0].toTensor();
+        const tj::Node* p = n->input(1)->node();
+        const bool given = p->kind() != c10::prim::Constant || p->sourceRange().source() != nullptr;
+        std::vector<int64_t> dims(size_t(self.dim()));
+        for (size_t d = 0; d < dims.size(); ++d)
+            dims[d] = int64_t(d);
+        frame.bind(n->output(),
+            given ? at::norm(self, c10::optional<at::Scalar>(args[1].toScalar()), dims, false)
+                  : at::frobenius_norm(self, std::vector<int64_t>(), false));
+        return;
+    }
+    if (kind == c10::aten::to && schema.overload_name() == "other" && args.size() == 5 && args[0].isTensor()
+        && args[1].isTensor()) {
+        // Python's Tensor.to(other): dispatch_to(self, other.device(), other.dtype(), ...), the other tensor's
+        // device and dtype recorded as constants.
+        const at::Tensor other = args[1].toTensor();
+        auto handle = c10::Dispatcher::singleton().findSchema({ "aten::to", "device" });
+        if (handle) {
+            tj::Stack stack { args[0], IValue(other.device()), IValue(int64_t(other.scalar_type())), args[2], args[3],
+                args[4] };
+            handle->callBoxed(stack);
+            Interpreter::storeOutputs(n, frame, stack);
+            return;
+        }
+    }
     if (kind == c10::aten::tensor || kind == c10::aten::as_tensor) {
-        // Python's torch.tensor builds its result with the tracer off: a constant in the trace. For
-        // `x[i] = 0` TorchScript makes the value with aten::tensor too; Python's setitem makes it silently.
+        // Python's torch.tensor/as_tensor (internal_new_from_data) builds the data with the tracer off, a
+        // constant in the trace, then records its `to(device, dtype)`; torch.tensor also detaches it. Both warn.
+        // For `x[i] = 0` TorchScript makes the value with aten::tensor too; Python's setitem makes it silently.
         bool setitem = false;
-        for (const auto& use : n->output()->uses())
-            setitem |= use.user->kind() == c10::aten::copy_ && isIndexing(use.user);
-        if (!setitem)
+        bool indexList = false; // x[[0, 1]]: Python's indexing makes the index tensor, not torch.tensor
+        for (const auto& use : n->output()->uses()) {
+            setitem |= (use.user->kind() == c10::aten::copy_
+                           || (use.user->kind() == c10::aten::index_put_ && use.offset == 2))
+                && isIndexing(use.user);
+            if (use.user->kind() == c10::prim::ListConstruct)
+                for (const auto& listUse : use.user->output()->uses())
+                    indexList
+                        |= (listUse.user->kind() == c10::aten::index || listUse.user->kind() == c10::aten::index_put_)
+                        && isIndexing(listUse.user);
+        }
+        {
+            auto resume = tj::tracer::pauseTracing();
+            m_interpreter.runPlain(n, frame);
+            resume();
+        }
+        if (setitem)
+            return;
+        const bool ctor = kind == c10::aten::tensor && !indexList;
+        if (!indexList)
             m_warnings.add(WarningKind::BakedConstant, warningMessage(WarningKind::BakedConstant, {}, 0),
                 warningFix(WarningKind::BakedConstant, {}, 0));
-        auto resume = tj::tracer::pauseTracing();
-        m_interpreter.runPlain(n, frame);
-        resume();
+        const at::Tensor data = frame.value(n->output()).toTensor();
+        auto to = c10::Dispatcher::singleton().findSchema({ "aten::to", "device" });
+        auto detach = c10::Dispatcher::singleton().findSchema({ "aten::detach", "" });
+        if (!to || !detach)
+            return;
+        tj::Stack stack { data, IValue(data.device()), IValue(int64_t(data.scalar_type())), IValue(false),
+            IValue(false), IValue() };
+        to->callBoxed(stack);
+        if (ctor)
+            detach->callBoxed(stack);
+        Interpreter::storeOutputs(n, frame, stack);
         return;
     }
     if (kind == c10::aten::copy_ && isIndexing(n) && args.size() >= 2 && args[0].isTensor() && args[1].isTensor()) {
@@ -759,9 +912,46 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
         frame.bind(n->output(), dst);
         return;
     }
-    if (m_iterSelects.count(n)) {
+    if ((kind == c10::aten::index || kind == c10::aten::index_put_) && isIndexing(n) && args.size() >= 2
+        && args[0].isTensor() && args[1].isList() && !args[1].toListRef().empty()
+        && args[1].toListRef().back().isTensor() && onlyNonesBefore(args[1].toListRef())) {
+        // Python's applySlicing takes a 0-dim integer tensor index as an integer while tracing: a select whose
+        // index is aten::Int of the tensor (recordSelectTrace), so the trace stays dynamic. `x[:, i]` indexes
+        // dim 1.
+        const int64_t dim = int64_t(args[1].toListRef().size()) - 1;
+        const at::Tensor index = args[1].toListRef().back().toTensor();
+        if (index.dim() == 0 && at::isIntegralType(index.scalar_type(), /*includeBool=*/false)
+            && index.scalar_type() != at::kByte) {
+            at::Tensor self = args[0].toTensor();
+            at::Tensor selected = at::select(self, dim, index.item<int64_t>());
+            tj::Node* recorded = tj::tracer::getValueTrace(selected)->node();
+            tj::Value* traced = tj::tracer::getValueTrace(index);
+            {
+                tj::WithInsertPoint guard(traced->node()->next());
+                recorded->replaceInput(2, traced->owningGraph()->insert(c10::aten::Int, { traced }));
+            }
+            if (kind == c10::aten::index) {
+                frame.bind(n->output(), selected);
+            } else {
+                pythonCopyTo(selected, args[2].toTensor());
+                frame.bind(n->output(), self);
+            }
+            return;
+        }
+    }
+    if (kind == c10::aten::index_put_ && isIndexing(n) && args.size() >= 3 && args[2].isTensor()) {
+        // Python's setitem views the value without its leading size-1 dims before index_put_.
+        const at::Tensor value = args[2].toTensor();
+        std::vector<int64_t> sizes = value.sizes().vec();
+        size_t first = 0;
+        while (first < sizes.size() && sizes[first] == 1)
+            ++first;
+        if (first > 0)
+            args[2] = value.view(std::vector<int64_t>(sizes.begin() + long(first), sizes.end()));
+    }
+    if (auto rowsOf = m_iterRows.find(n); rowsOf != m_iterRows.end()) {
         // `for row in x`: Python took the rows from one aten::unbind when the loop started.
-        const auto& rows = m_iterRows[m_iterSelects[n]];
+        const auto& rows = rowsOf->second;
         const int64_t i = args.at(2).toInt();
         frame.bind(n->output(), rows.at(size_t(i)));
         return;
@@ -783,6 +973,11 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
     }
     const std::string base = name.substr(name.find("::") + 2);
     fillPythonDefaults(schema, base, args);
+    if (kind == c10::aten::unsqueeze && isIndexing(n) && args.size() == 2 && args[0].isTensor() && args[1].isInt()
+        && args[1].toInt() < 0) {
+        // x[..., None]: Python's applySlicing unsqueezes at a positive dim.
+        args[1] = IValue(args[1].toInt() + args[0].toTensor().dim() + 1);
+    }
     if ((kind == c10::aten::slice || kind == c10::aten::select) && isIndexing(n) && args.size() >= 2
         && args[0].isTensor() && args[1].isInt()) {
         // Python's indexing (applySlicing) records positive dims and explicit slice bounds.

@@ -4,6 +4,7 @@
 #include "load/model.h"
 #include "testutil.h"
 #include "trace/trace.h"
+#include "tracetext.h"
 
 #include <QDir>
 #include <QJsonArray>
@@ -31,20 +32,10 @@ QString kindOfPythonWarning(const QString& message)
         return QStringLiteral("len-of-tensor");
     if (message.startsWith(QLatin1String("Iterating over a tensor")))
         return QStringLiteral("iterating-tensor");
-    if (message.startsWith(QLatin1String("torch.tensor results are registered as constants")))
+    if (message.startsWith(QLatin1String("torch.tensor results are registered as constants"))
+        || message.startsWith(QLatin1String("torch.as_tensor results are registered as constants")))
         return QStringLiteral("baked-constant");
     return QStringLiteral("other");
-}
-
-/// Graph text without the parts Python and C++ legitimately print differently.
-QString comparable(const QString& dump)
-{
-    QString text = dump;
-    static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
-    text.remove(mangle);
-    static const QRegularExpression scope(QStringLiteral(", scope: [^\\n#]*"));
-    text.remove(scope);
-    return canonicalizeDump(text);
 }
 
 } // namespace
@@ -105,8 +96,8 @@ private Q_SLOTS:
         }
         QVERIFY2(t.ok, qPrintable(t.error.toString()));
         const QString golden = expected.value(QStringLiteral("graph")).toString();
-        const QString actualText = comparable(t.graph.toText(false));
-        const QString expectedText = comparable(golden);
+        const QString actualText = comparableTrace(t.graph.toText(false));
+        const QString expectedText = comparableTrace(golden);
         if (actualText != expectedText) {
             const QString actualPath = casePath.chopped(5) + QStringLiteral(".%1.actual").arg(set);
             QFile f(actualPath);
