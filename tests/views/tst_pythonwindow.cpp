@@ -322,8 +322,8 @@ private Q_SLOTS:
 
     void selfCheckFindsADefect()
     {
-        // self_check.py's floor_step is traced by JitScope other than by PyTorch (tst_pythoncli holds the same
-        // known difference): the badge says so and names the function.
+        // self_check.py's as_int is traced by JitScope other than by PyTorch (a known difference, which
+        // tst_pythoncli checks too): the badge says so and names the function.
         MainWindow window;
         window.setPythonAllowed(true);
         window.openFile(pyFile("self_check.py"));
@@ -334,7 +334,7 @@ private Q_SLOTS:
         QCOMPARE(r.checks.at(0).status, QStringLiteral("agrees"));
         QCOMPARE(r.checks.at(1).status, QStringLiteral("defect"));
         QCOMPARE(window.pythonBar()->badgeText(),
-            QString::fromUtf8("\u26a0 JitScope defect: its own trace of floor_step differs from PyTorch's"));
+            QString::fromUtf8("\u26a0 JitScope defect: its own trace of as_int differs from PyTorch's"));
     }
 
     void scriptingErrorAtItsLine()
