@@ -1032,6 +1032,9 @@ GraphLayout layoutHierarchically(const DotBuild& b, const LayoutOptions& options
     QHash<int, QVector<QPair<int, int>>> invisibleAt;
     for (const auto& pair : b.invisibleEdges)
         invisibleAt[commonCluster(moduleOf[pair.first], moduleOf[pair.second])].append(pair);
+    // In a fixed order (buildDot finds them through a QSet): equal modules must give equal text.
+    for (auto& pairs : invisibleAt)
+        std::sort(pairs.begin(), pairs.end());
 
     struct Level
     {
