@@ -1232,6 +1232,7 @@ GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options)
         layout.error = QStringLiteral("Graphviz layout failed");
         return layout;
     }
+    layout.stats.dotRuns = 1;
     const boxf bb = GD_bb(g);
     const double height = bb.UR.y;
     layout.bounds = QRectF(bb.LL.x, 0, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y);

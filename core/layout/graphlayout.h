@@ -74,6 +74,7 @@ public:
     int size() const;
     void clear();
 
+    /// The entries, defined and used by graphlayout.cpp alone.
     struct Private;
     Private* d() const { return m_d.get(); }
 

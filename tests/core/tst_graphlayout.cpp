@@ -444,6 +444,7 @@ private Q_SLOTS:
         whole.hierarchicalAbove = std::numeric_limits<int>::max();
         const GraphLayout flat = layoutGraph(g, whole);
         QVERIFY(!flat.stats.hierarchical);
+        QCOMPARE(flat.stats.dotRuns, 1);
         QCOMPARE(layout.nodes.size(), flat.nodes.size());
         QCOMPARE(layout.edges.size(), flat.edges.size());
         QCOMPARE(layout.clusters.size(), flat.clusters.size());
