@@ -1,5 +1,6 @@
 #include "layout/graphlayout.h"
 
+#include <QCryptographicHash>
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
@@ -7,8 +8,11 @@
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
+#include <algorithm>
 #include <limits>
+#include <memory>
 #include <mutex>
+#include <vector>
 
 namespace jitscope {
 
@@ -26,6 +30,8 @@ QString dotEscape(const QString& s)
     QString out;
     out.reserve(s.size() + 8);
     for (QChar c : s) {
+        if (c == QLatin1Char('\x01') || c == QLatin1Char('\x02'))
+            continue; // they delimit DotBuild::marked names
         if (c == QLatin1Char('"') || c == QLatin1Char('\\'))
             out += QLatin1Char('\\');
         if (c == QLatin1Char('\n')) {
@@ -138,6 +144,19 @@ private:
 
 struct DotBuild
 {
+    /// What the hierarchical layout needs on top of the DOT text: names written as "\x01n12\x02" (node),
+    /// "\x01e3\x02" (empty block's point), "\x01cluster_4\x02" (control-flow cluster), so that the text of each
+    /// module's items can be renamed to local names; and each module cluster's contents in program order.
+    struct Item
+    {
+        QString text; ///< DOT statements of one top-level node (with its blocks) or folded module box
+        int child = -1; ///< >= 0: the module cluster (index into clusters) placed here instead of text
+    };
+    bool marked = false;
+    QString header; ///< "digraph G {" and the default attributes
+    QHash<int, QVector<Item>> contents; ///< module cluster index (-1 for the whole graph) -> its items in order
+    QVector<int> moduleClusterOfNode; ///< index into nodes -> innermost module cluster holding it, -1 for none
+    QVector<QPair<int, int>> invisibleEdges; ///< layout-only edges between node indices
     QString dot;
     QVector<LayoutNode> nodes; ///< in the order of their "n<i>" names
     QVector<LayoutEdge> edges; ///< in the order of their "id" attributes
@@ -204,21 +223,27 @@ QSet<int> nodesReachingOutputs(const IrGraph& g, const QHash<int, QVector<int>>&
     return reaching;
 }
 
-DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
+DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt, bool marked = false)
 {
     DotBuild b;
+    b.marked = marked;
+    auto ref = [marked](const char* kind, int index) {
+        const QString name = QLatin1String(kind) + QString::number(index);
+        return marked ? QLatin1Char('\x01') + name + QLatin1Char('\x02') : name;
+    };
     Folder folder(g, opt.foldConstants);
     QHash<int, int> layoutIndex; // node id -> index in b.nodes
     QHash<int, int> inputIndex; // graph input value id -> index in b.nodes
 
     QString& dot = b.dot;
-    dot += QStringLiteral(
+    b.header = QStringLiteral(
         "digraph G {\n  graph [rankdir=TB, nodesep=0.25, ranksep=0.35, fontname=\"%1\", fontsize=%2];\n"
         "  node [shape=box, style=\"rounded\", fontname=\"%1\", fontsize=%2, margin=\"0.12,0.05\", "
         "height=0.3];\n  edge [fontname=\"%1\", fontsize=%3, arrowsize=0.6];\n")
-               .arg(opt.fontName)
-               .arg(opt.fontSize)
-               .arg(opt.fontSize * 0.8);
+                   .arg(opt.fontName)
+                   .arg(opt.fontSize)
+                   .arg(opt.fontSize * 0.8);
+    dot += b.header;
 
     const QHash<int, QVector<int>> mutators = inPlaceChanges(g);
     const QSet<int> reaching = opt.hideUnreachable ? nodesReachingOutputs(g, mutators) : QSet<int>();
@@ -245,9 +270,11 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                                                                                  : v.type);
         ln.category = OpCategory::Input;
         inputIndex.insert(in, b.nodes.size());
-        dot += QStringLiteral("  n%1 [label=\"%2\\n%3\\l\", shape=box, style=\"rounded,filled\"];\n")
-                   .arg(b.nodes.size())
-                   .arg(dotEscape(ln.title), dotEscape(ln.details.first()));
+        const QString text = QStringLiteral("  %1 [label=\"%2\\n%3\\l\", shape=box, style=\"rounded,filled\"];\n")
+                                 .arg(ref("n", b.nodes.size()), dotEscape(ln.title), dotEscape(ln.details.first()));
+        dot += text;
+        if (marked)
+            b.contents[-1].append({ text });
         b.nodes.push_back(ln);
     }
 
@@ -255,7 +282,13 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
     // is, in program order. Clusters are written around runs of consecutive items of a module, so a module called
     // twice (ResNet's relu; a ModuleList's entries with the caller's code between) gets a cluster per call: one
     // cluster around both would span, and push aside, everything between.
-    QVector<QPair<QString, QString>> topItems;
+    struct TopItem
+    {
+        QString module;
+        QString text;
+        int firstNode = 0, endNode = 0; ///< the range of b.nodes the text declares
+    };
+    QVector<TopItem> topItems;
     // Folded submodules: every node whose top-level ancestor belongs to one becomes that module's box.
     auto foldedModuleOf = [&](int id) -> QString {
         int top = id;
@@ -284,10 +317,11 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         }
         const int index = b.nodes.size();
         b.nodes.push_back(ln);
-        const QString text = QStringLiteral("  n%1 [label=\"%2\", style=\"rounded,bold\"];\n").arg(index).arg(label);
+        const QString text
+            = QStringLiteral("  %1 [label=\"%2\", style=\"rounded,bold\"];\n").arg(ref("n", index), label);
         const QString parent = module.contains(QLatin1Char('.')) ? module.section(QLatin1Char('.'), 0, -2) : QString();
         if (opt.groupByModule)
-            topItems.append({ parent, text });
+            topItems.append({ parent, text, index, index + 1 });
         else
             dot += text;
         moduleBoxes.insert(module, index);
@@ -313,16 +347,19 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                 QString& dot;
                 bool active;
                 int start;
-                QVector<QPair<QString, QString>>& items;
+                QVector<TopItem>& items;
                 QString module;
+                const QVector<LayoutNode>& nodes;
+                int firstNode;
                 ~Bucket()
                 {
                     if (!active)
                         return;
-                    items.append({ module, dot.mid(start) });
+                    items.append({ module, dot.mid(start), firstNode, int(nodes.size()) });
                     dot.truncate(start);
                 }
-            } bucket { dot, opt.groupByModule && depth == 0, textStart, topItems, n.modulePath };
+            } bucket { dot, opt.groupByModule && depth == 0, textStart, topItems, n.modulePath, b.nodes,
+                int(b.nodes.size()) };
             LayoutNode ln;
             ln.nodeId = id;
             ln.title = n.kind;
@@ -373,10 +410,10 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                 if (n.location.isValid())
                     c.title += QStringLiteral(" (line %1)").arg(n.location.line);
                 b.clusters.push_back(c);
-                dot += indent + QStringLiteral("  subgraph cluster_%1 {\n").arg(cluster);
+                dot += indent + QStringLiteral("  subgraph %1 {\n").arg(ref("cluster_", cluster));
                 dot += indent
                     + QStringLiteral("    label=\"%1\"; labeljust=l; style=rounded;\n").arg(dotEscape(c.title));
-                dot += indent + QStringLiteral("    n%1 [label=\"%2\"];\n").arg(index).arg(label);
+                dot += indent + QStringLiteral("    %1 [label=\"%2\"];\n").arg(ref("n", index), label);
                 b.nodes.push_back(ln);
                 for (int bi = 0; bi < n.blocks.size(); ++bi) {
                     const int sub = b.clusters.size();
@@ -388,7 +425,7 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                         : bi == 0                                    ? QStringLiteral("then")
                                                                      : QStringLiteral("else");
                     b.clusters.push_back(bc);
-                    dot += indent + QStringLiteral("    subgraph cluster_%1 {\n").arg(sub);
+                    dot += indent + QStringLiteral("    subgraph %1 {\n").arg(ref("cluster_", sub));
                     dot += indent
                         + QStringLiteral("      label=\"%1\"; labeljust=l; style=\"rounded,dashed\";\n").arg(bc.title);
                     // An empty block still needs something to hold its place.
@@ -396,13 +433,14 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                     for (int child : n.blocks[bi].nodes)
                         anyVisible |= !folder.isFolded(child);
                     if (!anyVisible)
-                        dot += indent + QStringLiteral("      e%1 [label=\"\", shape=point, width=0.05];\n").arg(sub);
+                        dot += indent
+                            + QStringLiteral("      %1 [label=\"\", shape=point, width=0.05];\n").arg(ref("e", sub));
                     emitBlock(n.blocks[bi], depth + 3, sub);
                     dot += indent + QStringLiteral("    }\n");
                 }
                 dot += indent + QStringLiteral("  }\n");
             } else {
-                dot += indent + QStringLiteral("  n%1 [label=\"%2\"];\n").arg(index).arg(label);
+                dot += indent + QStringLiteral("  %1 [label=\"%2\"];\n").arg(ref("n", index), label);
                 b.nodes.push_back(ln);
             }
         }
@@ -436,7 +474,8 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         // Open and close clusters as the module path changes from item to item: layer1 > layer1.0 > layer1.0.conv1.
         QStringList open; // module paths of the clusters open now, outermost first
         QVector<int> openIndex; // their indices in b.clusters
-        for (const auto& [module, text] : std::as_const(topItems)) {
+        for (const TopItem& item : std::as_const(topItems)) {
+            const QString& module = item.module;
             QStringList chain; // "layer1", "layer1.0", "layer1.0.conv1"
             const QStringList parts = module.isEmpty() ? QStringList() : module.split(QLatin1Char('.'));
             for (int k = 1; k <= parts.size(); ++k)
@@ -458,6 +497,8 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                 c.title = chain[k];
                 if (const QString type = opt.moduleTypes.value(chain[k]); !type.isEmpty())
                     c.title += QStringLiteral(" \u00b7 ") + type;
+                if (marked)
+                    b.contents[c.parentCluster].append({ QString(), int(b.clusters.size()) });
                 const QString indent(2 * (k + 1), QLatin1Char(' '));
                 dot += indent + QStringLiteral("subgraph cluster_%1 {\n").arg(b.clusters.size());
                 dot += indent
@@ -466,7 +507,15 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                 openIndex << b.clusters.size();
                 b.clusters.push_back(c);
             }
-            dot += text;
+            dot += item.text;
+            if (marked) {
+                const int cluster = openIndex.isEmpty() ? -1 : openIndex.last();
+                b.contents[cluster].append({ item.text });
+                if (b.moduleClusterOfNode.size() < item.endNode)
+                    b.moduleClusterOfNode.resize(item.endNode, -1);
+                for (int i = item.firstNode; i < item.endNode; ++i)
+                    b.moduleClusterOfNode[i] = cluster;
+            }
         }
         while (!open.isEmpty()) {
             open.removeLast();
@@ -479,7 +528,11 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
     out.title = QStringLiteral("return");
     out.category = OpCategory::Output;
     const int outIndex = b.nodes.size();
-    dot += QStringLiteral("  n%1 [label=\"return\", style=\"rounded,filled\"];\n").arg(outIndex);
+    const QString outText
+        = QStringLiteral("  %1 [label=\"return\", style=\"rounded,filled\"];\n").arg(ref("n", outIndex));
+    dot += outText;
+    if (marked)
+        b.contents[-1].append({ outText });
     b.nodes.push_back(out);
 
     auto sourceOf = [&](int valueId) -> int {
@@ -512,9 +565,8 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         e.valueId = valueId;
         e.label = shapeLabel(g.value(valueId));
         const int id = b.edges.size();
-        dot += QStringLiteral("  n%1 -> n%2 [id=\"%3\"%4];\n")
-                   .arg(from)
-                   .arg(to)
+        dot += QStringLiteral("  %1 -> %2 [id=\"%3\"%4];\n")
+                   .arg(ref("n", from), ref("n", to))
                    .arg(id)
                    .arg(e.label.isEmpty() ? QString() : QStringLiteral(", label=\"%1\"").arg(e.label));
         b.edges.push_back(e);
@@ -582,7 +634,8 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
                 for (int to : std::as_const(targets))
                     if (to != from && !invisible.contains({ from, to })) {
                         invisible.insert({ from, to });
-                        dot += QStringLiteral("  n%1 -> n%2 [style=invis];\n").arg(from).arg(to);
+                        dot += QStringLiteral("  %1 -> %2 [style=invis];\n").arg(ref("n", from), ref("n", to));
+                        b.invisibleEdges.append({ from, to });
                     }
             }
     }
@@ -592,6 +645,8 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt)
         dot += QStringLiteral("  graph [nslimit=1];\n");
     dot += QStringLiteral("}\n");
     b.boxOfNode = layoutIndex;
+    if (marked)
+        b.moduleClusterOfNode.resize(b.nodes.size(), -1);
     // What folds into its users (a constant, a list construct) shows in the first box found down its consumers.
     QHash<int, QVector<int>> consumers; // value id -> nodes using it
     for (const IrNode& n : g.nodes)
@@ -743,11 +798,419 @@ void readClusters(Agraph_t* g, double height, QVector<LayoutCluster>& clusters)
     }
 }
 
+/// One module cluster laid out on its own: its frame's top-left at (0, 0), y down, everything by local names.
+struct ClusterGeometry
+{
+    QSizeF size;
+    QVector<QRectF> nodes; ///< "n<j>"
+    QVector<QRectF> children; ///< child module placeholders "c<j>"
+    QVector<QRectF> clusters; ///< control-flow clusters "cluster_<j>"
+    QVector<QVector<QPointF>> edges; ///< by local edge id
+    QVector<QPointF> labels;
+};
+using GeometryPtr = std::shared_ptr<const ClusterGeometry>;
+
+} // namespace
+
+struct LayoutCache::Private
+{
+    mutable std::mutex mutex;
+    int capacity = 0;
+    quint64 clock = 0;
+    struct Entry
+    {
+        GeometryPtr geometry;
+        quint64 used = 0;
+    };
+    QHash<QByteArray, Entry> entries;
+
+    GeometryPtr find(const QByteArray& key)
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        auto it = entries.find(key);
+        if (it == entries.end())
+            return {};
+        it->used = ++clock;
+        return it->geometry;
+    }
+    void insert(const QByteArray& key, GeometryPtr geometry)
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        entries.insert(key, { std::move(geometry), ++clock });
+        if (entries.size() <= capacity)
+            return;
+        // Drop the least recently used quarter at once, not one entry per insert.
+        std::vector<quint64> used;
+        used.reserve(entries.size());
+        for (const Entry& e : std::as_const(entries))
+            used.push_back(e.used);
+        const size_t drop = used.size() - size_t(capacity) * 3 / 4;
+        std::nth_element(used.begin(), used.begin() + drop, used.end());
+        const quint64 threshold = used[drop];
+        for (auto it = entries.begin(); it != entries.end();)
+            it = it->used < threshold ? entries.erase(it) : std::next(it);
+    }
+};
+
+LayoutCache::LayoutCache(int capacity)
+    : m_d(std::make_unique<Private>())
+{
+    m_d->capacity = std::max(1, capacity);
+}
+
+LayoutCache::~LayoutCache() = default;
+
+int LayoutCache::size() const
+{
+    std::lock_guard<std::mutex> lock(m_d->mutex);
+    return int(m_d->entries.size());
+}
+
+void LayoutCache::clear()
+{
+    std::lock_guard<std::mutex> lock(m_d->mutex);
+    m_d->entries.clear();
+}
+
+namespace {
+
+/// Local names of one cluster's DOT text, in order of appearance: "\x01n12\x02" -> "n0".
+struct LocalNames
+{
+    QHash<int, int> node, cluster, point;
+    QVector<int> nodeGlobal, clusterGlobal; ///< local -> index into DotBuild::nodes / clusters
+};
+
+void localize(const QString& text, LocalNames& names, QString& out)
+{
+    const QStringView view(text);
+    qsizetype pos = 0;
+    while (true) {
+        const qsizetype open = view.indexOf(QChar(1), pos);
+        if (open < 0) {
+            out += view.mid(pos);
+            return;
+        }
+        out += view.mid(pos, open - pos);
+        const qsizetype close = view.indexOf(QChar(2), open);
+        const QStringView name = view.mid(open + 1, close - open - 1);
+        auto local = [](QHash<int, int>& map, QVector<int>* global, int index) {
+            auto it = map.find(index);
+            if (it == map.end()) {
+                it = map.insert(index, int(map.size()));
+                if (global)
+                    global->append(index);
+            }
+            return QString::number(it.value());
+        };
+        if (name.startsWith(u"cluster_"))
+            out += QStringLiteral("cluster_") + local(names.cluster, &names.clusterGlobal, name.mid(8).toInt());
+        else if (name.startsWith(u'n'))
+            out += QLatin1Char('n') + local(names.node, &names.nodeGlobal, name.mid(1).toInt());
+        else
+            out += QLatin1Char('e') + local(names.point, nullptr, name.mid(1).toInt());
+        pos = close + 1;
+    }
+}
+
+void readClusterBoxes(Agraph_t* g, double height, double left, QVector<QRectF>& boxes)
+{
+    for (Agraph_t* sub = agfstsubg(g); sub; sub = agnxtsubg(sub)) {
+        const QString name = QString::fromUtf8(agnameof(sub));
+        if (name.startsWith(QLatin1String("cluster_"))) {
+            bool ok = false;
+            const int index = name.mid(8).toInt(&ok);
+            if (ok && index >= 0 && index < boxes.size()) {
+                const boxf bb = GD_bb(sub);
+                boxes[index] = QRectF(bb.LL.x - left, height - bb.UR.y, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y);
+            }
+        }
+        readClusterBoxes(sub, height, left, boxes);
+    }
+}
+
+/// Runs dot on one cluster's text (a caller holds graphvizMutex()). Null and @p error set on failure.
+GeometryPtr layoutCluster(
+    GVC_t* gvc, const QString& text, int nodes, int children, int clusters, int edges, QString* error)
+{
+    const QByteArray dot = text.toUtf8();
+    Agraph_t* g = agmemread(dot.constData());
+    if (!g) {
+        *error = QStringLiteral("Graphviz could not parse the generated graph");
+        return {};
+    }
+    if (gvLayout(gvc, g, "dot") != 0) {
+        agclose(g);
+        *error = QStringLiteral("Graphviz layout failed");
+        return {};
+    }
+    auto geometry = std::make_shared<ClusterGeometry>();
+    geometry->nodes.resize(nodes);
+    geometry->children.resize(children);
+    geometry->clusters.resize(clusters);
+    geometry->edges.resize(edges);
+    geometry->labels.resize(edges);
+    const boxf bb = GD_bb(g);
+    const double height = bb.UR.y, left = bb.LL.x;
+    geometry->size = QSizeF(bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y);
+    auto at = [&](pointf p) { return QPointF(p.x - left, height - p.y); };
+    for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) {
+        const char* name = agnameof(n);
+        bool ok = false;
+        const int index = QByteArray(name + 1).toInt(&ok);
+        QVector<QRectF>* boxes = name[0] == 'n' ? &geometry->nodes : name[0] == 'c' ? &geometry->children : nullptr;
+        if (ok && boxes && index >= 0 && index < boxes->size()) {
+            const QPointF c = at(ND_coord(n));
+            const double w = ND_width(n) * 72.0, h = ND_height(n) * 72.0;
+            (*boxes)[index] = QRectF(c.x() - w / 2, c.y() - h / 2, w, h);
+        }
+        for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e)) {
+            const int id = QByteArray(agget(e, const_cast<char*>("id"))).toInt(&ok);
+            if (!ok || id < 0 || id >= edges || !ED_spl(e))
+                continue;
+            const splines* spl = ED_spl(e);
+            for (int bi = 0; bi < spl->size; ++bi) {
+                const bezier& bz = spl->list[bi];
+                for (size_t pi = 0; pi < bz.size; ++pi)
+                    geometry->edges[id].push_back(at(bz.list[pi]));
+                if (bz.eflag)
+                    geometry->edges[id].push_back(at(bz.ep));
+            }
+            if (ED_label(e))
+                geometry->labels[id] = at(ED_label(e)->pos);
+        }
+    }
+    readClusterBoxes(g, height, left, geometry->clusters);
+    gvFreeLayout(gvc, g);
+    agclose(g);
+    return geometry;
+}
+
+/// LayoutOptions::hierarchicalAbove: each module cluster laid out by dot on its own, bottom up, its child modules
+/// as fixed-size boxes; then the levels composed top down. An edge is routed by the layout of the innermost
+/// cluster holding both its ends; where an end is deeper, a straight segment joins the border of the child box the
+/// edge meets to the node (edges enter and leave a module through its border).
+GraphLayout layoutHierarchically(const DotBuild& b, const LayoutOptions& options)
+{
+    GraphLayout layout;
+    layout.nodes = b.nodes;
+    layout.edges = b.edges;
+    layout.clusters = b.clusters;
+    layout.boxOfNode = b.boxOfNode;
+    layout.stats.hierarchical = true;
+
+    const int clusterCount = int(b.clusters.size());
+    const QVector<int>& moduleOf = b.moduleClusterOfNode;
+    auto parentOf = [&](int c) { return b.clusters[c].parentCluster; };
+    QVector<int> depth(clusterCount, 0); // module clusters only; parents come before their children
+    for (int c = 0; c < clusterCount; ++c)
+        if (!b.clusters[c].module.isEmpty())
+            depth[c] = parentOf(c) < 0 ? 1 : depth[parentOf(c)] + 1;
+    auto depthOf = [&](int c) { return c < 0 ? 0 : depth[c]; };
+    auto commonCluster = [&](int x, int y) {
+        while (x != y) {
+            const int dx = depthOf(x), dy = depthOf(y);
+            if (dx >= dy)
+                x = parentOf(x);
+            if (dy >= dx)
+                y = parentOf(y);
+        }
+        return x;
+    };
+    // The child of @p level holding node @p index, -1 when the node is the level's own.
+    auto childHolding = [&](int index, int level) {
+        int c = moduleOf[index];
+        if (c == level)
+            return -1;
+        while (parentOf(c) != level)
+            c = parentOf(c);
+        return c;
+    };
+    QHash<int, QVector<int>> edgesAt; // level (module cluster, -1 for the whole graph) -> edge indices
+    for (int e = 0; e < b.edges.size(); ++e)
+        edgesAt[commonCluster(moduleOf[b.edges[e].fromNode], moduleOf[b.edges[e].toNode])].append(e);
+    QHash<int, QVector<QPair<int, int>>> invisibleAt;
+    for (const auto& pair : b.invisibleEdges)
+        invisibleAt[commonCluster(moduleOf[pair.first], moduleOf[pair.second])].append(pair);
+    // In a fixed order (buildDot finds them through a QSet): equal modules must give equal text.
+    for (auto& pairs : invisibleAt)
+        std::sort(pairs.begin(), pairs.end());
+
+    struct Level
+    {
+        LocalNames names;
+        QVector<int> children; ///< local placeholder -> module cluster
+        QVector<int> edges; ///< local edge id -> edge index
+        GeometryPtr geometry;
+        QPointF offset; ///< where the frame's (0, 0) is in the whole layout
+    };
+    QVector<Level> levels(clusterCount + 1); // cluster c at c + 1, the whole graph at 0
+    const double pad = 8;
+    const double titleHeight = options.fontSize * 1.4 + 8;
+    auto placeholderSize = [&](int c) {
+        const QSizeF content = levels[c + 1].geometry->size;
+        const double titleWidth = b.clusters[c].title.size() * options.fontSize * 0.6 + 2 * pad;
+        return QSizeF(std::max(content.width() + 2 * pad, titleWidth), content.height() + titleHeight + pad);
+    };
+
+    QVector<int> order; // children before parents: module clusters by falling index, then the whole graph
+    for (int c = clusterCount - 1; c >= 0; --c)
+        if (!b.clusters[c].module.isEmpty())
+            order << c;
+    order << -1;
+
+    GVC_t* gvc = nullptr;
+    auto finish = [&] {
+        if (gvc) {
+            std::lock_guard<std::mutex> lock(graphvizMutex());
+            gvFreeContext(gvc);
+        }
+    };
+    LayoutCache::Private* cache = options.cache ? options.cache->d() : nullptr;
+    QHash<QByteArray, GeometryPtr> laidOut; // this call's layouts by key
+    for (int c : order) {
+        if (options.cancel && options.cancel->load()) {
+            finish();
+            layout.cancelled = true;
+            layout.error = QStringLiteral("Layout cancelled");
+            return layout;
+        }
+        Level& level = levels[c + 1];
+        QString text = b.header;
+        QHash<int, int> childIndex; // module cluster -> local placeholder
+        for (const DotBuild::Item& item : b.contents.value(c)) {
+            if (item.child < 0) {
+                localize(item.text, level.names, text);
+                continue;
+            }
+            childIndex.insert(item.child, int(level.children.size()));
+            const QSizeF size = placeholderSize(item.child);
+            text += QStringLiteral("  c%1 [label=\"\", shape=box, fixedsize=true, width=%2, height=%3];\n")
+                        .arg(level.children.size())
+                        .arg(size.width() / 72.0, 0, 'f', 3)
+                        .arg(size.height() / 72.0, 0, 'f', 3);
+            level.children.append(item.child);
+        }
+        auto endName = [&](int index) {
+            const int child = childHolding(index, c);
+            return child < 0 ? QLatin1Char('n') + QString::number(level.names.node.value(index))
+                             : QLatin1Char('c') + QString::number(childIndex.value(child));
+        };
+        for (int e : edgesAt.value(c)) {
+            const LayoutEdge& edge = b.edges[e];
+            text += QStringLiteral("  %1 -> %2 [id=\"%3\"%4];\n")
+                        .arg(endName(edge.fromNode), endName(edge.toNode))
+                        .arg(level.edges.size())
+                        .arg(edge.label.isEmpty() ? QString() : QStringLiteral(", label=\"%1\"").arg(edge.label));
+            level.edges.append(e);
+        }
+        for (const auto& [from, to] : invisibleAt.value(c))
+            text += QStringLiteral("  %1 -> %2 [style=invis];\n").arg(endName(from), endName(to));
+        if (level.names.nodeGlobal.size() + level.children.size() > kBoundedPlacementNodes)
+            text += QStringLiteral("  graph [nslimit=1];\n");
+        text += QStringLiteral("}\n");
+
+        // The structural key: the text as laid out, with the module's own path masked (its weights' names show
+        // it: "self.layer1.0.conv1.weight"), kept at its length so that the boxes keep their size.
+        QString keyText = text;
+        if (c >= 0)
+            keyText.replace(b.clusters[c].module, QString(b.clusters[c].module.size(), QChar(0x2022)));
+        const QByteArray key = QCryptographicHash::hash(keyText.toUtf8(), QCryptographicHash::Sha1);
+        ++layout.stats.clusters;
+        if (const auto it = laidOut.constFind(key); it != laidOut.cend()) {
+            level.geometry = it.value();
+            ++layout.stats.reused;
+            continue;
+        }
+        if (cache && (level.geometry = cache->find(key))) {
+            ++layout.stats.cached;
+            laidOut.insert(key, level.geometry);
+            continue;
+        }
+        QString error;
+        {
+            std::lock_guard<std::mutex> lock(graphvizMutex());
+            if (!gvc)
+                gvc = gvContext();
+            level.geometry = layoutCluster(gvc, text, int(level.names.nodeGlobal.size()), int(level.children.size()),
+                int(level.names.clusterGlobal.size()), int(level.edges.size()), &error);
+        }
+        if (!level.geometry) {
+            finish();
+            layout.error = error;
+            return layout;
+        }
+        ++layout.stats.dotRuns;
+        laidOut.insert(key, level.geometry);
+        if (cache)
+            cache->insert(key, level.geometry);
+    }
+    finish();
+
+    // Compose top down: each child's frame centred in its box, under its title.
+    layout.bounds = QRectF(QPointF(0, 0), levels[0].geometry->size);
+    for (int k = order.size() - 1; k >= 0; --k) {
+        const int c = order[k];
+        const Level& level = levels[c + 1];
+        const ClusterGeometry& geometry = *level.geometry;
+        for (int j = 0; j < level.names.nodeGlobal.size(); ++j)
+            layout.nodes[level.names.nodeGlobal[j]].box = geometry.nodes[j].translated(level.offset);
+        for (int j = 0; j < level.names.clusterGlobal.size(); ++j)
+            layout.clusters[level.names.clusterGlobal[j]].box = geometry.clusters[j].translated(level.offset);
+        for (int j = 0; j < level.children.size(); ++j) {
+            const int child = level.children[j];
+            const QRectF box = geometry.children[j].translated(level.offset);
+            layout.clusters[child].box = box;
+            const QSizeF content = levels[child + 1].geometry->size;
+            levels[child + 1].offset
+                = QPointF(box.left() + (box.width() - content.width()) / 2, box.top() + titleHeight);
+        }
+    }
+    auto straight = [](QVector<QPointF>& points, QPointF from, QPointF to) {
+        points << from + (to - from) / 3 << from + (to - from) * 2 / 3 << to;
+    };
+    for (int c : std::as_const(order)) {
+        const Level& level = levels[c + 1];
+        for (int j = 0; j < level.edges.size(); ++j) {
+            LayoutEdge& edge = layout.edges[level.edges[j]];
+            QVector<QPointF> points = level.geometry->edges[j];
+            for (QPointF& p : points)
+                p += level.offset;
+            edge.labelPos = level.geometry->labels[j] + level.offset;
+            if (points.isEmpty()) {
+                edge.points = points;
+                continue;
+            }
+            if (moduleOf[edge.toNode] != c) {
+                if (points.size() >= 5 && (points.size() - 2) % 3 == 0)
+                    points.removeLast(); // the tip on the child's border: the edge goes on to the node
+                const QRectF to = layout.nodes[edge.toNode].box;
+                straight(points, points.last(), QPointF(to.center().x(), to.top()));
+            }
+            if (moduleOf[edge.fromNode] != c) {
+                const QRectF from = layout.nodes[edge.fromNode].box;
+                QVector<QPointF> start { QPointF(from.center().x(), from.bottom()) };
+                straight(start, start.first(), points.first());
+                start.removeLast();
+                points = start + points;
+            }
+            edge.points = points;
+        }
+    }
+    return layout;
+}
+
 } // namespace
 
 GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options)
 {
-    DotBuild build = buildDot(graph, options);
+    DotBuild build = buildDot(graph, options, options.groupByModule);
+    if (build.marked) {
+        if (build.nodes.size() > options.hierarchicalAbove)
+            return layoutHierarchically(build, options);
+        build.dot.remove(QChar(1));
+        build.dot.remove(QChar(2));
+    }
     GraphLayout layout;
     layout.nodes = build.nodes;
     layout.edges = build.edges;
@@ -769,6 +1232,7 @@ GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options)
         layout.error = QStringLiteral("Graphviz layout failed");
         return layout;
     }
+    layout.stats.dotRuns = 1;
     const boxf bb = GD_bb(g);
     const double height = bb.UR.y;
     layout.bounds = QRectF(bb.LL.x, 0, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y);

@@ -8,6 +8,9 @@
 #include <QString>
 #include <QVector>
 
+#include <atomic>
+#include <memory>
+
 namespace jitscope {
 
 /// Broad op families, used for colouring boxes.
@@ -31,6 +34,8 @@ enum class OpCategory {
 OpCategory opCategory(const QString& kind);
 QString opCategoryName(OpCategory c);
 
+class LayoutCache;
+
 struct LayoutOptions
 {
     bool foldConstants = true; ///< fold prim::Constant / int lists / GetAttr chains into the consuming node
@@ -45,6 +50,36 @@ struct LayoutOptions
     bool hideUnreachable = false;
     QString fontName = QStringLiteral("Helvetica");
     double fontSize = 10; ///< points
+    /// Grouped by module, a graph of more boxes than this is laid out module by module (hierarchically): each
+    /// module cluster on its own, bottom up, its child modules as boxes of their size, a module like one already
+    /// laid out reusing that layout. Smaller graphs are laid out whole by one dot run. 0: always hierarchical.
+    int hierarchicalAbove = 300;
+    /// Set to true (another thread) to stop a hierarchical layout between two clusters: GraphLayout::cancelled.
+    const std::atomic<bool>* cancel = nullptr;
+    /// Layouts of module clusters kept across calls (folding or unfolding one module then lays out that module and
+    /// re-composes its parents only). Null: a cache for this call alone.
+    std::shared_ptr<LayoutCache> cache;
+};
+
+/// Module cluster layouts by the structural hash of the cluster as drawn (its items' DOT text with local names and
+/// the module's own path masked, child module sizes, edges): for LayoutOptions::cache. Thread-safe; least
+/// recently used entries go first when it holds more than its capacity.
+class LayoutCache
+{
+public:
+    explicit LayoutCache(int capacity = 4096);
+    ~LayoutCache();
+    LayoutCache(const LayoutCache&) = delete;
+    LayoutCache& operator=(const LayoutCache&) = delete;
+    int size() const;
+    void clear();
+
+    /// The entries, defined and used by graphlayout.cpp alone.
+    struct Private;
+    Private* d() const { return m_d.get(); }
+
+private:
+    std::unique_ptr<Private> m_d;
 };
 
 /// A drawable box: a graph node, or the graph's input/output terminal.
@@ -89,7 +124,17 @@ struct GraphLayout
     QVector<LayoutNode> nodes;
     QVector<LayoutEdge> edges;
     QVector<LayoutCluster> clusters;
-    QString error; ///< non-empty when Graphviz failed
+    QString error; ///< non-empty when Graphviz failed or the layout was cancelled
+    bool cancelled = false; ///< LayoutOptions::cancel was set: the layout is incomplete (error says so)
+    /// How the layout was made: whole by one dot run, or module by module (LayoutOptions::hierarchicalAbove).
+    struct Stats
+    {
+        bool hierarchical = false;
+        int clusters = 0; ///< hierarchical: module clusters and the top level, each a layout
+        int dotRuns = 0; ///< layouts dot computed
+        int reused = 0; ///< layouts taken from a structurally equal cluster of this graph
+        int cached = 0; ///< layouts taken from LayoutOptions::cache, made by an earlier call
+    } stats;
     /// IrGraph node id -> index into nodes of the box that shows it: its own; the folded loop/if or the folded
     /// module box it is inside; for what folds into its users (constants, list constructs, attribute reads), the
     /// first box down its consumers. Nodes hidden (LayoutOptions::hideUnreachable) have none.

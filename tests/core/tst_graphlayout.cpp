@@ -4,6 +4,11 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+
 using namespace jitscope;
 using namespace jitscope::test;
 
@@ -401,6 +406,216 @@ private Q_SLOTS:
         QCOMPARE(raises, 0);
         QVERIFY(convs >= 1);
         QVERIFY(shown.nodes.size() < all.nodes.size());
+    }
+
+    void hierarchicalLayoutNestsModules_data()
+    {
+        QTest::addColumn<QString>("archive");
+        QTest::addColumn<bool>("hideUnreachable");
+        QTest::addRow("conv_block") << QStringLiteral("conv_block") << false;
+        QTest::addRow("dense_residual") << QStringLiteral("dense_residual") << true;
+        QTest::addRow("dense_residual, guards shown") << QStringLiteral("dense_residual") << false;
+        QTest::addRow("module_list_loop") << QStringLiteral("module_list_loop") << false;
+        QTest::addRow("nested_script") << QStringLiteral("nested_script") << true;
+    }
+
+    void hierarchicalLayoutNestsModules()
+    {
+        QFETCH(QString, archive);
+        QFETCH(bool, hideUnreachable);
+        const LoadResult r = inlinedArchive(archive);
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
+        LayoutOptions options;
+        options.groupByModule = true;
+        options.hideUnreachable = hideUnreachable;
+        options.moduleTypes = submoduleTypes(r.model, QStringLiteral("forward"));
+        options.hierarchicalAbove = 0;
+        const GraphLayout layout = layoutGraph(g, options);
+        QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
+        QVERIFY(layout.stats.hierarchical);
+        QCOMPARE(layout.stats.clusters,
+            1 + int(std::count_if(layout.clusters.begin(), layout.clusters.end(), [](const LayoutCluster& c) {
+                return !c.module.isEmpty();
+            })));
+        QCOMPARE(layout.stats.dotRuns + layout.stats.reused + layout.stats.cached, layout.stats.clusters);
+        // The same boxes, clusters and edges as the layout in one piece.
+        LayoutOptions whole = options;
+        whole.hierarchicalAbove = std::numeric_limits<int>::max();
+        const GraphLayout flat = layoutGraph(g, whole);
+        QVERIFY(!flat.stats.hierarchical);
+        QCOMPARE(flat.stats.dotRuns, 1);
+        QCOMPARE(layout.nodes.size(), flat.nodes.size());
+        QCOMPARE(layout.edges.size(), flat.edges.size());
+        QCOMPARE(layout.clusters.size(), flat.clusters.size());
+
+        auto moduleOfBox = [&](const LayoutNode& n) {
+            if (n.role == LayoutNode::Role::Module)
+                return n.module;
+            if (n.role != LayoutNode::Role::Node)
+                return QString();
+            int top = n.nodeId;
+            while (g.node(top).parentNode >= 0)
+                top = g.node(top).parentNode;
+            return g.node(top).modulePath;
+        };
+        auto within = [](const QString& path, const QString& module) {
+            return path == module || path.startsWith(module + QLatin1Char('.'));
+        };
+        const QRectF bounds = layout.bounds.adjusted(-1, -1, 1, 1);
+        int modules = 0;
+        for (int i = 0; i < layout.nodes.size(); ++i) {
+            const LayoutNode& n = layout.nodes[i];
+            QVERIFY2(n.box.width() > 0 && n.box.height() > 0, qPrintable(n.title));
+            QVERIFY2(bounds.contains(n.box), qPrintable(n.title));
+            // Every box inside a cluster of its module (a cluster per run of the module's code), and in no
+            // cluster of another module.
+            const QString path = moduleOfBox(n);
+            bool inOwn = path.isEmpty();
+            for (const LayoutCluster& c : layout.clusters) {
+                if (c.module.isEmpty() || !c.box.contains(n.box.center()))
+                    continue;
+                QVERIFY2(within(path, c.module),
+                    qPrintable(n.title + QStringLiteral(" of '") + path + QStringLiteral("' inside ") + c.module));
+                inOwn |= c.module == path && c.box.contains(n.box);
+            }
+            QVERIFY2(inOwn, qPrintable(n.title + QStringLiteral(" outside its module ") + path));
+            modules += !path.isEmpty();
+            // No two boxes overlap.
+            for (int j = i + 1; j < layout.nodes.size(); ++j)
+                QVERIFY2(!n.box.intersects(layout.nodes[j].box),
+                    qPrintable(n.title + QStringLiteral(" on ") + layout.nodes[j].title));
+        }
+        QVERIFY(modules > 0);
+        for (int i = 0; i < layout.clusters.size(); ++i) {
+            const LayoutCluster& c = layout.clusters[i];
+            QVERIFY2(!c.box.isEmpty(), qPrintable(c.title));
+            QVERIFY2(bounds.contains(c.box), qPrintable(c.title));
+            // Child clusters inside their parents (modules in modules, blocks in their loop or if, a loop in its
+            // module), siblings apart.
+            if (c.parentCluster >= 0)
+                QVERIFY2(layout.clusters[c.parentCluster].box.contains(c.box), qPrintable(c.title));
+            // (A loop or an if at a module's top level has no parent cluster: its module's holds it.)
+            for (const LayoutCluster& m : layout.clusters)
+                if (c.parentCluster < 0 && c.nodeId >= 0 && !m.module.isEmpty()
+                    && m.box.contains(layout.nodes[layout.indexOfNode(c.nodeId)].box))
+                    QVERIFY2(m.box.contains(c.box), qPrintable(c.title + QStringLiteral(" outside ") + m.title));
+            for (int j = i + 1; j < layout.clusters.size(); ++j)
+                if (layout.clusters[j].parentCluster == c.parentCluster
+                    && c.module.isEmpty() == layout.clusters[j].module.isEmpty())
+                    QVERIFY2(!c.box.intersects(layout.clusters[j].box),
+                        qPrintable(c.title + QStringLiteral(" on ") + layout.clusters[j].title));
+            if (c.nodeId >= 0 && c.blockIndex >= 0) {
+                for (const LayoutNode& n : layout.nodes)
+                    if (n.role == LayoutNode::Role::Node && g.node(n.nodeId).parentNode == c.nodeId
+                        && g.node(c.nodeId).blocks.value(c.blockIndex).nodes.contains(n.nodeId))
+                        QVERIFY2(c.box.contains(n.box), qPrintable(n.title + QStringLiteral(" outside ") + c.title));
+            }
+        }
+        // Edges start on the box they leave and end on the box they enter, across module borders too.
+        auto distance = [](const QRectF& r, QPointF p) {
+            const double dx = std::max({ r.left() - p.x(), 0.0, p.x() - r.right() });
+            const double dy = std::max({ r.top() - p.y(), 0.0, p.y() - r.bottom() });
+            return std::hypot(dx, dy);
+        };
+        for (const LayoutEdge& e : layout.edges) {
+            QVERIFY(e.points.size() >= 4);
+            const QString what = layout.nodes[e.fromNode].title + QStringLiteral(" -> ") + layout.nodes[e.toNode].title;
+            QVERIFY2(distance(layout.nodes[e.fromNode].box, e.points.first()) < 2, qPrintable(what));
+            QVERIFY2(distance(layout.nodes[e.toNode].box, e.points.last()) < 8, qPrintable(what));
+            QVERIFY2(bounds.contains(e.points.first()) && bounds.contains(e.points.last()), qPrintable(what));
+        }
+        // Top-down: the inputs above the return.
+        QVERIFY(layout.nodes.first().box.bottom() < layout.nodes.last().box.top());
+    }
+
+    void hierarchicalLayoutReusesRepeatedModules()
+    {
+        // dense_residual's layers.0, layers.1, layers.2: the same Linear, their weights' names apart.
+        const LoadResult r = inlinedArchive(QStringLiteral("dense_residual"));
+        QVERIFY(r.ok);
+        const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
+        LayoutOptions options;
+        options.groupByModule = true;
+        options.hideUnreachable = true;
+        options.hierarchicalAbove = 0;
+        options.cache = std::make_shared<LayoutCache>();
+        const GraphLayout layout = layoutGraph(g, options);
+        QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
+        QVERIFY(layout.stats.reused >= 2);
+        QCOMPARE(layout.stats.cached, 0);
+        QCOMPARE(layout.stats.dotRuns, layout.stats.clusters - layout.stats.reused);
+        QCOMPARE(options.cache->size(), layout.stats.dotRuns);
+        // Reused: the same picture, moved.
+        QVector<QRectF> entries, firstBoxes;
+        for (const LayoutCluster& c : layout.clusters)
+            if (c.module.startsWith(QLatin1String("layers.")))
+                entries << c.box;
+        QCOMPARE(entries.size(), 3);
+        QVector<QPointF> offsets; // each entry's node box against its cluster
+        for (const QRectF& box : std::as_const(entries)) {
+            QCOMPARE(box.size(), entries.first().size());
+            for (const LayoutNode& n : layout.nodes)
+                if (box.contains(n.box))
+                    offsets << n.box.topLeft() - box.topLeft();
+        }
+        QCOMPARE(offsets.size(), 3);
+        QCOMPARE(offsets[1], offsets[0]);
+        QCOMPARE(offsets[2], offsets[0]);
+        // The entries one under the other, not side by side.
+        QVERIFY(entries[0].bottom() < entries[1].top() && entries[1].bottom() < entries[2].top());
+
+        // Laid out again with the cache: no dot run, the same geometry.
+        const GraphLayout again = layoutGraph(g, options);
+        QCOMPARE(again.stats.dotRuns, 0);
+        QCOMPARE(again.stats.cached + again.stats.reused, again.stats.clusters);
+        QCOMPARE(again.bounds, layout.bounds);
+        for (int i = 0; i < layout.nodes.size(); ++i)
+            QCOMPARE(again.nodes[i].box, layout.nodes[i].box);
+        // Folding one entry lays out only what holds it: the ModuleList and the top level.
+        options.foldedModules = { QStringLiteral("layers.1") };
+        const GraphLayout folded = layoutGraph(g, options);
+        QVERIFY2(folded.error.isEmpty(), qPrintable(folded.error));
+        QVERIFY2(folded.stats.dotRuns <= 2, qPrintable(QString::number(folded.stats.dotRuns)));
+        QVERIFY(folded.stats.cached > 0);
+        int boxes = 0;
+        for (const LayoutNode& n : folded.nodes)
+            boxes += n.role == LayoutNode::Role::Module && n.module == QLatin1String("layers.1");
+        QCOMPARE(boxes, 1);
+    }
+
+    void hierarchicalLayoutCancels()
+    {
+        const LoadResult r = inlinedArchive(QStringLiteral("dense_residual"));
+        QVERIFY(r.ok);
+        const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
+        LayoutOptions options;
+        options.groupByModule = true;
+        options.hierarchicalAbove = 0;
+        std::atomic<bool> cancel { true };
+        options.cancel = &cancel;
+        const GraphLayout cancelled = layoutGraph(g, options);
+        QVERIFY(cancelled.cancelled);
+        QVERIFY(!cancelled.error.isEmpty());
+        QCOMPARE(cancelled.stats.dotRuns, 0);
+        cancel = false;
+        const GraphLayout done = layoutGraph(g, options);
+        QVERIFY(!done.cancelled);
+        QVERIFY2(done.error.isEmpty(), qPrintable(done.error));
+        QVERIFY(done.stats.dotRuns > 0);
+    }
+
+    void smallGraphsLaidOutWhole()
+    {
+        // Below LayoutOptions::hierarchicalAbove boxes the picture is dot's on the whole graph, as before.
+        const LoadResult r = inlinedArchive(QStringLiteral("dense_residual"));
+        QVERIFY(r.ok);
+        LayoutOptions options;
+        options.groupByModule = true;
+        const GraphLayout layout = layoutGraph(r.model.function(QStringLiteral("forward"))->graph, options);
+        QVERIFY(layout.nodes.size() < options.hierarchicalAbove);
+        QVERIFY(!layout.stats.hierarchical);
+        QVERIFY(layout.error.isEmpty());
     }
 
     void categories_data()

@@ -170,6 +170,20 @@ private Q_SLOTS:
         document.toggleFold(7, QString());
         QCOMPARE(document.layoutOptions().foldedNodes, QVector<int> { 7 });
     }
+
+    void layoutsShareOneClusterCache()
+    {
+        // Folding or unfolding a module lays out through the same LayoutCache: what did not change is not laid out
+        // again (tst_graphlayout shows the cache at work).
+        DocumentController document;
+        const std::shared_ptr<LayoutCache> cache = document.layoutOptions().cache;
+        QVERIFY(cache);
+        document.setGroupByModule(true);
+        document.toggleFold(-1, QStringLiteral("layer1"));
+        QCOMPARE(document.layoutOptions().cache, cache);
+        DocumentController other;
+        QVERIFY(other.layoutOptions().cache != cache);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDocumentController)

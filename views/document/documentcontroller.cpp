@@ -93,6 +93,7 @@ DocumentJob loadJob(const QString& absolute, const QString& functionName, const 
     if (fn->ok) {
         timer.restart();
         LayoutOptions options = layoutOptions;
+        options.cancel = control.cancelFlag();
         options.moduleTypes = submoduleTypes(r.load.model, fn->name);
         foldForOverview(fn->graph, options, r, limits);
         r.layout = layoutGraph(fn->graph, options);
@@ -179,6 +180,8 @@ void DocumentController::onJobDone(DocumentJob& r)
                 if (f.name == r.inlined->name)
                     f = std::move(*r.inlined);
         }
+        if (r.layout.cancelled)
+            return;
         m_layoutCache.insert(r.layoutKey, r.layout);
         if (r.functionName == m_currentFunction) {
             if (!r.overviewFolds.isEmpty())
@@ -195,7 +198,7 @@ void DocumentController::onJobDone(DocumentJob& r)
         m_hasModel = true;
         m_lastError = r.functionError;
         m_foldedModules = QSet<QString>(r.overviewFolds.begin(), r.overviewFolds.end());
-        if (r.hasLayout)
+        if (r.hasLayout && !r.layout.cancelled)
             m_layoutCache.insert(r.layoutKey, r.layout);
         m_currentFunction = r.functionName;
     }
@@ -245,7 +248,7 @@ void DocumentController::showFunction(const QString& name)
     if (options.groupByModule && !fn->inlined)
         toInline = *fn;
     startJob([graph = fn->graph, toInline, handle = m_model.handle, name, options, key, firstShown,
-                 limits = overviewLimits()](JobControl&) mutable {
+                 limits = overviewLimits()](JobControl& control) mutable {
         DocumentJob r;
         r.kind = DocumentJob::Kind::Layout;
         r.functionName = name;
@@ -258,6 +261,7 @@ void DocumentController::showFunction(const QString& name)
         r.nodeCount = graph.nodes.size();
         if (firstShown)
             foldForOverview(graph, options, r, limits);
+        options.cancel = control.cancelFlag();
         r.layout = layoutGraph(graph, options);
         r.layoutMs = timer.elapsed();
         r.hasLayout = true;
@@ -314,6 +318,8 @@ LayoutOptions DocumentController::layoutOptions() const
     std::sort(options.foldedNodes.begin(), options.foldedNodes.end());
     options.foldedModules = QStringList(m_foldedModules.begin(), m_foldedModules.end());
     options.foldedModules.sort();
+    // Folding or unfolding one module lays out that module and re-composes its parents: the rest comes from here.
+    options.cache = m_clusterLayouts;
     return options;
 }
 

@@ -144,6 +144,8 @@ private:
     QString m_shownFunction;
     QString m_lastError;
     QHash<QString, GraphLayout> m_layoutCache; ///< per function and layout options, for the loaded model
+    /// Module cluster layouts by structure (LayoutOptions::cache), shared by the layout jobs.
+    std::shared_ptr<LayoutCache> m_clusterLayouts = std::make_shared<LayoutCache>();
     QSet<int> m_foldedNodes; ///< loops and ifs of the shown function drawn folded
     QSet<QString> m_foldedModules; ///< submodules drawn as one box (with Group by Module)
     QPoint m_overviewLimits { 800, 250 };
