@@ -60,6 +60,23 @@ private Q_SLOTS:
         QTest::addRow("missing ops library") << QStringList { "list", "--load-ops", bad + "nope.so",
             corpus + "loop_in_traced_fn.py" } << "nope\\.so: cannot load operator library";
         QTest::addRow("directory") << QStringList { "list", bad } << "is a directory";
+        // Issue #14's crash classes 3 to 5 (tests/data/hostile/make_archives.py): one line, exit 2, no crash.
+        const QString hostile = dataDir() + QStringLiteral("/hostile/");
+        QTest::addRow("pickle underflow")
+            << QStringList { "list", hostile + "pickle_underflow_constants.pt" }
+            << "pickle_underflow_constants\\.pt: constants\\.pkl: byte 3: stack underflow";
+        QTest::addRow("debug_pkl underflow")
+            << QStringList { "graph", hostile + "pickle_underflow_debug.pt" }
+            << "pickle_underflow_debug\\.pt: code/__torch__/modules\\.py\\.debug_pkl: byte 3: stack underflow";
+        QTest::addRow("nested pickle") << QStringList { "list", hostile + "pickle_nested_tuples.pt" }
+                                       << "constants\\.pkl: byte 1002: values nested more than 1000 deep";
+        QTest::addRow("untyped class attribute")
+            << QStringList { "list", hostile + "class_untyped_attr.pt" }
+            << "class_untyped_attr\\.pt: code/__torch__/torch/nn/modules/linear\\.py:4:2: class attribute `weight`";
+        QTest::addRow("deep archive code") << QStringList { "list", hostile + "code_deep_brackets.pt" }
+                                           << "modules\\.py:15:232: too many nested parentheses";
+        QTest::addRow("INT64_MIN // -1 folded") << QStringList { "graph", hostile + "int_min_floordiv.py", "--fn", "f" }
+                                                << "int_min_floordiv\\.py:7:8: integer overflow";
     }
 
     void badInput()
