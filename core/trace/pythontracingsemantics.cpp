@@ -1,5 +1,6 @@
 // Python's tracing semantics as interpreter hooks (see pythontracingsemantics_p.h).
 
+#include "execute/operatorguard_p.h"
 #include "trace/pythonsyntax_p.h"
 #include "trace/pythontracingsemantics_p.h"
 #include "trace/tracewarningsink_p.h"
@@ -815,9 +816,10 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
     }
     if (op->isC10Op() && args.size() == schema.arguments().size()) {
         auto handle = c10::Dispatcher::singleton().findSchema(schema.operator_name());
-        if (handle)
+        if (handle) {
+            const OperatorGuard guard(n, stack); // as the interpreter's own operator calls
             handle->callBoxed(stack);
-        else
+        } else
             m_interpreter.callOperator(n, stack);
     } else {
         m_interpreter.callOperator(n, stack);

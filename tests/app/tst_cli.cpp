@@ -75,6 +75,34 @@ private Q_SLOTS:
             << "class_untyped_attr\\.pt: code/__torch__/torch/nn/modules/linear\\.py:4:2: class attribute `weight`";
         QTest::addRow("deep archive code") << QStringList { "list", hostile + "code_deep_brackets.pt" }
                                            << "modules\\.py:15:232: too many nested parentheses";
+        // Class 7: INT64_MIN / -1 in a kernel, traced or run (SIGFPE before); the line of `%`, torch.div, fmod.
+        const QString kernels = hostile + QStringLiteral("int_min_kernels.py");
+        const QString minusOne = QStringLiteral("i64[2]=full:-1");
+        for (const char* command : { "trace", "run" }) {
+            const QString c = QLatin1String(command);
+            QTest::addRow("%s INT64_MIN tensor // -1", command)
+                << QStringList { c, kernels, "--fn", "floor_div", "--inputs", minusOne }
+                << "int_min_kernels\\.py: aten::floor_divide: integer overflow: -9223372036854775808 // -1 does not "
+                   "fit in int64 \\(libtorch's kernel would crash on it: SIGFPE\\)";
+            QTest::addRow("%s INT64_MIN %% -1", command)
+                << QStringList { c, kernels, "--fn", "mod", "--inputs", minusOne }
+                << "int_min_kernels\\.py:12:11: aten::remainder: integer overflow: -9223372036854775808 % -1";
+            QTest::addRow("%s div rounding_mode floor", command)
+                << QStringList { c, kernels, "--fn", "div_floor", "--inputs", minusOne }
+                << "int_min_kernels\\.py:17:11: aten::div: integer overflow: -9223372036854775808 // -1";
+            QTest::addRow("%s fmod", command) << QStringList { c, kernels, "--fn", "fmod", "--inputs", minusOne }
+                                              << "int_min_kernels\\.py:27:11: aten::fmod: integer overflow";
+            QTest::addRow("%s remainder", command) << QStringList { c, kernels, "--fn", "remainder", "--inputs",
+                minusOne } << "int_min_kernels\\.py:32:11: aten::remainder: integer overflow";
+            QTest::addRow("%s INT32_MIN // -1", command) << QStringList { c, kernels, "--fn", "int32", "--inputs",
+                minusOne } << "aten::floor_divide: integer overflow: -2147483648 // -1 does not fit in int32";
+        }
+        QTest::addRow("run div rounding_mode trunc")
+            << QStringList { "run", kernels, "--fn", "div_trunc", "--inputs", minusOne }
+            << "int_min_kernels\\.py:22:11: aten::div: integer overflow: -9223372036854775808 "
+               "div\\(rounding_mode='trunc'\\) -1";
+        QTest::addRow("run int // int") << QStringList { "run", kernels, "--fn", "ints", "--inputs", "-1" }
+                                        << "int_min_kernels\\.py:42:11: aten::floordiv: integer overflow";
         QTest::addRow("INT64_MIN // -1 folded") << QStringList { "graph", hostile + "int_min_floordiv.py", "--fn", "f" }
                                                 << "int_min_floordiv\\.py:7:8: integer overflow";
     }
@@ -89,6 +117,17 @@ private Q_SLOTS:
         QCOMPARE(lines.size(), 1);
         QVERIFY2(lines.first().startsWith(QLatin1String("jitscope-cli: error: ")), qPrintable(r.err));
         QVERIFY2(QRegularExpression(errorPattern).match(lines.first()).hasMatch(), qPrintable(r.err));
+    }
+
+    /// Near misses of the integer traps run: true division, int32 promoted to int64, // 2.
+    void integerNearMissesRun()
+    {
+        const QString kernels = dataDir() + QStringLiteral("/hostile/int_min_kernels.py");
+        for (const char* command : { "trace", "run" }) {
+            const Run r = runCli({ QLatin1String(command), kernels, QStringLiteral("--fn"), QStringLiteral("fine"),
+                QStringLiteral("--inputs"), QStringLiteral("i64[2]=full:-1") });
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+        }
     }
 
     void graphText()
