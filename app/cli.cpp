@@ -3,6 +3,7 @@
 #include "reports.h"
 
 #include "check/check.h"
+#include "ir/activity.h"
 #include "layout/graphlayout.h"
 #include "load/model.h"
 
@@ -151,6 +152,7 @@ void checkFormat(const QString& format, const QStringList& allowed)
 
 ModelInfo load(const QString& path, const LoadOptions& options)
 {
+    activity::setFile(QFile::encodeName(path).constData());
     LoadResult r = loadModel(path, options);
     if (!r.ok)
         throw CliError { r.error.toString() };
@@ -317,6 +319,7 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
     QByteArray data;
     QJsonArray traces;
     for (int i = 0; i < sets.size(); ++i) {
+        activity::setPhase(0, "tracing input set %d", i + 1);
         TraceResult t = traceFunction(model, fn.name, sets[i], exec);
         if (!t.ok)
             throw CliError {
@@ -397,6 +400,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     const ModelInfo model = load(path, options);
     const FunctionInfo& fn = selectFunction(model, fnName);
     const QVector<InputSet> sets = inputSets(specs, model);
+    activity::setPhase(0, "checking %d input sets", int(sets.size()));
     const CheckReport report = checkModel(model, fn.name, sets, check);
     if (!report.ok)
         throw CliError { QStringLiteral("%1 (input set 1: %2)").arg(report.error.toString(), sets.first().toString()) };
@@ -578,6 +582,7 @@ int commandRun(Args& args, const LoadOptions& options, QTextStream& out)
             { QStringLiteral("script_node"), e.scriptNode }, { QStringLiteral("line"), e.location.line },
             { QStringLiteral("loop_path"), loopJson(e.loopPath) }, { QStringLiteral("outputs"), outputs } });
     };
+    activity::setPhase(0, "running input set 1");
     const RunResult r = runFunction(model, fn.name, set, exec);
     if (!r.ok)
         throw CliError { QStringLiteral("%1 (input set 1: %2)").arg(r.error.toString(), set.toString()) };

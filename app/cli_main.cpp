@@ -1,4 +1,5 @@
 #include "cli.h"
+#include "crashhandler.h"
 
 #include <QCoreApplication>
 
@@ -8,6 +9,8 @@
 
 int main(int argc, char** argv)
 {
+    // A crash inside libtorch ends with exit 2 and one line naming the file, the place and what was running.
+    jitscope::installCrashHandler("jitscope-cli");
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("jitscope-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(JITSCOPE_VERSION));

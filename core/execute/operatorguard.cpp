@@ -12,6 +12,7 @@
 #include <torch/csrc/jit/ir/ir.h>
 
 #include <limits>
+#include <string>
 #include <unordered_map>
 
 namespace jitscope {
@@ -40,27 +41,30 @@ SourceLocation userLocationOf(const tj::Node* n)
     return loc;
 }
 
-/// The line of @p n for the activity, remembered per node (Interpreter::locationOf maps archive code back to the
-/// user's source, too slow for every call). The node's source and offset confirm a remembered entry.
-int lineOf(const tj::Node* n)
+/// Where @p n is, for the activity: remembered per node (Interpreter::locationOf maps archive code back to the user's
+/// source, too slow for every call). The node's source and offset confirm a remembered entry.
+struct ActivityPlace
 {
-    struct Entry
-    {
-        const void* source;
-        size_t start;
-        int line;
-    };
-    thread_local std::unordered_map<const tj::Node*, Entry> lines;
+    const void* source = nullptr;
+    size_t start = 0;
+    std::string file;
+    int line = 0;
+};
+
+const ActivityPlace& placeOf(const tj::Node* n)
+{
+    thread_local std::unordered_map<const tj::Node*, ActivityPlace> places;
     const auto& range = n->sourceRange();
     const void* source = range.source().get();
-    auto it = lines.find(n);
-    if (it != lines.end() && it->second.source == source && it->second.start == range.start())
-        return it->second.line;
-    if (lines.size() > 100000)
-        lines.clear();
-    const int line = userLocationOf(n).line;
-    lines[n] = Entry { source, range.start(), line };
-    return line;
+    auto it = places.find(n);
+    if (it != places.end() && it->second.source == source && it->second.start == range.start())
+        return it->second;
+    if (places.size() > 100000)
+        places.clear();
+    const SourceLocation loc = userLocationOf(n);
+    ActivityPlace& place = places[n];
+    place = ActivityPlace { source, range.start(), loc.file.toStdString(), loc.line };
+    return place;
 }
 
 enum class Division { None, Floor, Remainder, Fmod, Trunc, Divmod };
@@ -157,7 +161,8 @@ void refuseTrappingDivision(const tj::Node* n, const std::vector<IValue>& stack)
 
 OperatorGuard::OperatorGuard(const tj::Node* n, const std::vector<IValue>& stack)
 {
-    activity::setOperator(n->kind().toQualString(), lineOf(n));
+    const ActivityPlace& place = placeOf(n);
+    activity::setOperator(n->kind().toQualString(), place.file.c_str(), place.line);
     try {
         refuseTrappingDivision(n, stack);
     } catch (...) {

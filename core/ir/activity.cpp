@@ -17,10 +17,19 @@ char g_file[1024];
 char g_phase[256];
 std::atomic<int> g_phaseLine { 0 };
 std::atomic<const char*> g_op { nullptr };
+std::atomic<const char*> g_opFile { nullptr };
 std::atomic<int> g_opLine { 0 };
 std::atomic<int> g_testCrash { 0 };
 
-enum TestCrash { None, Segv, Fpe, Abort };
+enum TestCrash { None, Segv, Fpe, Abort, Stack };
+
+/// Recurses until the stack overflows (as libtorch's recursive parser did on deep nesting).
+int overflowStack(volatile int depth)
+{
+    volatile char frame[4096];
+    frame[0] = char(depth);
+    return overflowStack(depth + 1) + frame[0];
+}
 
 void crashNow(int kind)
 {
@@ -28,6 +37,8 @@ void crashNow(int kind)
     if (kind == Segv) {
         volatile int* volatile p = nullptr;
         *p = 1;
+    } else if (kind == Stack) {
+        g_opLine = overflowStack(0);
     } else if (kind == Fpe) {
         volatile int zero = 0;
         volatile int one = 1;
@@ -91,9 +102,10 @@ void setPhase(int line, const char* format, ...)
     g_phaseLine = line;
 }
 
-void setOperator(const char* op, int line)
+void setOperator(const char* op, const char* file, int line)
 {
     g_opLine.store(line, std::memory_order_relaxed);
+    g_opFile.store(file, std::memory_order_relaxed);
     g_op.store(op, std::memory_order_relaxed);
     if (const int kind = g_testCrash.load(std::memory_order_relaxed); kind != None) [[unlikely]]
         crashNow(kind);
@@ -113,8 +125,10 @@ size_t formatCrash(char* buffer, size_t size, const char* program, int signal)
     put(buffer, size, pos, ": error: ");
     const char* op = g_op.load(std::memory_order_relaxed);
     const int line = op ? g_opLine.load(std::memory_order_relaxed) : g_phaseLine.load(std::memory_order_relaxed);
-    if (g_file[0]) {
-        put(buffer, size, pos, g_file);
+    const char* opFile = op ? g_opFile.load(std::memory_order_relaxed) : nullptr;
+    const char* file = opFile && opFile[0] ? opFile : g_file;
+    if (file[0]) {
+        put(buffer, size, pos, file);
         if (line > 0) {
             put(buffer, size, pos, ":");
             putNumber(buffer, size, pos, line);
@@ -149,6 +163,7 @@ void armTestCrash(const char* kind)
         : std::strcmp(kind, "segv") == 0  ? Segv
         : std::strcmp(kind, "fpe") == 0   ? Fpe
         : std::strcmp(kind, "abort") == 0 ? Abort
+        : std::strcmp(kind, "stack") == 0 ? Stack
                                           : None;
     g_testCrash = k;
 }

@@ -14,9 +14,10 @@ void setFile(const char* path);
 /// What is being done, as a phrase after "while" ("loading", "compiling `def f`", "tracing input set 2"), and the
 /// line it is at (0: none). printf-style.
 void setPhase(int line, const char* format, ...) __attribute__((format(printf, 2, 3)));
-/// The operator running (its qualified name, a string that outlives the call, e.g. a Symbol's toQualString()) and
-/// its line; cleared with clearOperator(). Calls the test crash when one is armed.
-void setOperator(const char* op, int line);
+/// The operator running (its qualified name, a string that outlives the call, e.g. a Symbol's toQualString()), the
+/// file and line it is at (@p file: a string that stays valid until the next call; nullptr: the setFile() file);
+/// cleared with clearOperator(). Calls the test crash when one is armed.
+void setOperator(const char* op, const char* file, int line);
 void clearOperator();
 
 /// Formats "PROGRAM: error: FILE:LINE: crashed (SIGNAME) while WHAT\n" into @p buffer from the current activity,
@@ -24,7 +25,7 @@ void clearOperator();
 size_t formatCrash(char* buffer, size_t size, const char* program, int signal);
 
 /// For tests of the crash handler only: the next setOperator() crashes for real ("segv": a null write, "fpe": an
-/// integer division by zero, "abort": abort()). Anything else disarms it.
+/// integer division by zero, "abort": abort(), "stack": a stack overflow). Anything else disarms it.
 void armTestCrash(const char* kind);
 
 } // namespace jitscope::activity

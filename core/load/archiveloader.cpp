@@ -2,6 +2,7 @@
 // parameters, buffers, attributes and constants collected into a ModelInfo, and the archive's code/ records as its
 // source. One of the few translation units that include libtorch.
 
+#include "ir/activity.h"
 #include "ir/irsnapshot_p.h"
 #include "ir/torcherror_p.h"
 #include "load/loader_p.h"
@@ -199,8 +200,10 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
 {
     if (!head.startsWith("PK\x03\x04") && !head.startsWith("PK\x05\x06"))
         return loadFailure(path, QStringLiteral("not a TorchScript archive (not a zip file)"));
+    activity::setPhase(0, "checking the archive's pickles and code");
     if (auto refused = refuseHostileArchive(path))
         return *refused;
+    activity::setPhase(0, "loading the archive (torch::jit::load)");
     tj::Module module;
     try {
         module = tj::load(path.toStdString());
@@ -228,6 +231,7 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
     result.ok = true;
     result.model.path = path;
     result.model.kind = ModelInfo::Kind::Archive;
+    activity::setPhase(0, "reading the archive's modules");
     try {
         collectModule(module, QString(), result.model, inlineCalls);
     } catch (const std::exception& e) {

@@ -695,6 +695,7 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
     args.reserve(n->inputs().size());
     for (auto* in : n->inputs())
         args.push_back(frame.value(in));
+    const OperatorGuard guard(n, args); // every call below, as the interpreter's own operator calls
 
     const bool scalarOverload = schema.overload_name().find("Scalar") == 0;
     // Python numbers bound to the Tensor overload (argument parser's numbers-as-tensors list).
@@ -816,10 +817,9 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
     }
     if (op->isC10Op() && args.size() == schema.arguments().size()) {
         auto handle = c10::Dispatcher::singleton().findSchema(schema.operator_name());
-        if (handle) {
-            const OperatorGuard guard(n, stack); // as the interpreter's own operator calls
+        if (handle)
             handle->callBoxed(stack);
-        } else
+        else
             m_interpreter.callOperator(n, stack);
     } else {
         m_interpreter.callOperator(n, stack);

@@ -119,6 +119,49 @@ private Q_SLOTS:
         QVERIFY2(QRegularExpression(errorPattern).match(lines.first()).hasMatch(), qPrintable(r.err));
     }
 
+    /// A fatal signal is one line and exit 2: the file, the line and the operator running (a real crash, armed by
+    /// JITSCOPE_TEST_CRASH at the first operator).
+    void crashIsOneLine_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("signal");
+        QTest::addColumn<QString>("phase");
+        QTest::addRow("segv while running") << "segv"
+                                            << "run"
+                                            << "SIGSEGV"
+                                            << "running input set 1";
+        QTest::addRow("stack overflow") << "stack"
+                                        << "run"
+                                        << "SIGSEGV"
+                                        << "running input set 1";
+        QTest::addRow("fpe while tracing") << "fpe"
+                                           << "trace"
+                                           << "SIGFPE"
+                                           << "tracing input set 1";
+        QTest::addRow("abort while checking") << "abort"
+                                              << "check"
+                                              << "SIGABRT"
+                                              << "checking 1 input sets";
+    }
+
+    void crashIsOneLine()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, command);
+        QFETCH(QString, signal);
+        QFETCH(QString, phase);
+        const QString file = dataDir() + QStringLiteral("/hostile/crash_here.py");
+        const Run r = runCli({ command, file, QStringLiteral("--inputs"), QStringLiteral("f32[3]") },
+            { QStringLiteral("JITSCOPE_TEST_CRASH=") + kind });
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err,
+            QStringLiteral("jitscope-cli: error: %1:7: crashed (%2) while running aten::add (%3)\n")
+                .arg(file, signal, phase));
+        // Unarmed, the same run succeeds.
+        QCOMPARE(runCli({ command, file, QStringLiteral("--inputs"), QStringLiteral("f32[3]") }).code, 0);
+    }
+
     /// Near misses of the integer traps run: true division, int32 promoted to int64, // 2.
     void integerNearMissesRun()
     {
