@@ -117,6 +117,7 @@ struct Interpreter::Impl : Frame
     tj::Operation& operationFor(tj::Node* n);
 
     const ExecOptions& m_options;
+    RunWatch m_watch { m_options.timeoutMs };
     QElapsedTimer m_clock;
     quint64 m_steps = 0;
     quint64 m_bindings = 0;

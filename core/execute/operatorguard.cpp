@@ -176,4 +176,13 @@ OperatorGuard::~OperatorGuard()
     activity::clearOperator();
 }
 
+RunWatch::RunWatch(int timeoutMs)
+    : m_previous(activity::setDeadline(timeoutMs))
+{ }
+
+RunWatch::~RunWatch()
+{
+    activity::restoreDeadline(m_previous);
+}
+
 } // namespace jitscope

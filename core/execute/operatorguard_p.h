@@ -31,4 +31,19 @@ public:
     OperatorGuard& operator=(const OperatorGuard&) = delete;
 };
 
+/// For the lifetime of one run of the interpreter: its --timeout as the process's deadline (ir/activity.h), which
+/// the CLI's watchdog enforces when the run's own check cannot end it in time (a kernel that runs long, or freeing
+/// a trace of millions of nodes after the timeout).
+class RunWatch
+{
+public:
+    explicit RunWatch(int timeoutMs);
+    ~RunWatch();
+    RunWatch(const RunWatch&) = delete;
+    RunWatch& operator=(const RunWatch&) = delete;
+
+private:
+    long long m_previous;
+};
+
 } // namespace jitscope

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 namespace jitscope::activity {
 
@@ -19,7 +20,17 @@ std::atomic<int> g_phaseLine { 0 };
 std::atomic<const char*> g_op { nullptr };
 std::atomic<const char*> g_opFile { nullptr };
 std::atomic<int> g_opLine { 0 };
+std::atomic<const char*> g_lastOp { nullptr }; ///< the operator that ran last (set with g_op, kept by clearOperator)
 std::atomic<int> g_testCrash { 0 };
+std::atomic<long long> g_deadlineNs { 0 }; ///< steady clock; 0: none
+std::atomic<int> g_timeoutMs { 0 };
+
+long long nowNs()
+{
+    timespec ts {};
+    ::clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 
 enum TestCrash { None, Segv, Fpe, Abort, Stack };
 
@@ -107,6 +118,7 @@ void setOperator(const char* op, const char* file, int line)
     g_opLine.store(line, std::memory_order_relaxed);
     g_opFile.store(file, std::memory_order_relaxed);
     g_op.store(op, std::memory_order_relaxed);
+    g_lastOp.store(op, std::memory_order_relaxed);
     if (const int kind = g_testCrash.load(std::memory_order_relaxed); kind != None) [[unlikely]]
         crashNow(kind);
 }
@@ -116,14 +128,40 @@ void clearOperator()
     g_op.store(nullptr, std::memory_order_relaxed);
 }
 
-size_t formatCrash(char* buffer, size_t size, const char* program, int signal)
+long long setDeadline(int timeoutMs)
+{
+    const long long previous = g_deadlineNs.load();
+    g_timeoutMs = timeoutMs;
+    g_deadlineNs = timeoutMs > 0 ? nowNs() + (long long)timeoutMs * 1000000LL : 0;
+    return previous;
+}
+
+void restoreDeadline(long long previous)
+{
+    g_deadlineNs = previous;
+}
+
+bool deadlinePassed(int graceMs)
+{
+    const long long deadline = g_deadlineNs.load();
+    return deadline != 0 && nowNs() > deadline + (long long)graceMs * 1000000LL;
+}
+
+namespace {
+
+/// "PROGRAM: error: FILE:LINE: " for the current place, then @p what, then what was running. With @p lastOperator,
+/// between operators the place is the last operator's.
+size_t formatEvent(
+    char* buffer, size_t size, const char* program, const char* what, const char* detail, bool lastOperator)
 {
     if (size == 0)
         return 0;
     size_t pos = 0;
     put(buffer, size, pos, program);
     put(buffer, size, pos, ": error: ");
-    const char* op = g_op.load(std::memory_order_relaxed);
+    const char* running = g_op.load(std::memory_order_relaxed);
+    const char* last = lastOperator && !running ? g_lastOp.load(std::memory_order_relaxed) : nullptr;
+    const char* op = running ? running : last;
     const int line = op ? g_opLine.load(std::memory_order_relaxed) : g_phaseLine.load(std::memory_order_relaxed);
     const char* opFile = op ? g_opFile.load(std::memory_order_relaxed) : nullptr;
     const char* file = opFile && opFile[0] ? opFile : g_file;
@@ -135,10 +173,9 @@ size_t formatCrash(char* buffer, size_t size, const char* program, int signal)
         }
         put(buffer, size, pos, ": ");
     }
-    put(buffer, size, pos, "crashed (");
-    put(buffer, size, pos, signalName(signal));
-    put(buffer, size, pos, ")");
-    if (op) {
+    put(buffer, size, pos, what);
+    put(buffer, size, pos, detail);
+    if (running) {
         put(buffer, size, pos, " while running ");
         put(buffer, size, pos, op);
         if (g_phase[0]) {
@@ -146,6 +183,13 @@ size_t formatCrash(char* buffer, size_t size, const char* program, int signal)
             put(buffer, size, pos, g_phase);
             put(buffer, size, pos, ")");
         }
+    } else if (last) {
+        if (g_phase[0]) {
+            put(buffer, size, pos, " while ");
+            put(buffer, size, pos, g_phase);
+        }
+        put(buffer, size, pos, ", after ");
+        put(buffer, size, pos, last);
     } else if (g_phase[0]) {
         put(buffer, size, pos, " while ");
         put(buffer, size, pos, g_phase);
@@ -155,6 +199,38 @@ size_t formatCrash(char* buffer, size_t size, const char* program, int signal)
         buffer[pos - 1] = '\n';
     buffer[pos] = '\0';
     return pos;
+}
+
+} // namespace
+
+size_t formatCrash(char* buffer, size_t size, const char* program, int signal)
+{
+    char what[48];
+    size_t pos = 0;
+    put(what, sizeof what, pos, "crashed (");
+    put(what, sizeof what, pos, signalName(signal));
+    put(what, sizeof what, pos, ")");
+    what[pos] = '\0';
+    return formatEvent(buffer, size, program, what, "", false);
+}
+
+size_t formatTimeout(char* buffer, size_t size, const char* program)
+{
+    // "did not finish within 2.5 s; stopped": the seconds with up to three decimals, as the interpreter says them.
+    char seconds[48];
+    size_t pos = 0;
+    const int ms = g_timeoutMs.load();
+    putNumber(seconds, sizeof seconds, pos, ms / 1000);
+    if (ms % 1000) {
+        char frac[4] = { char('0' + ms % 1000 / 100), char('0' + ms % 100 / 10), char('0' + ms % 10), 0 };
+        for (int i = 2; i > 0 && frac[i] == '0'; --i)
+            frac[i] = 0;
+        put(seconds, sizeof seconds, pos, ".");
+        put(seconds, sizeof seconds, pos, frac);
+    }
+    put(seconds, sizeof seconds, pos, " s; stopped");
+    seconds[pos] = '\0';
+    return formatEvent(buffer, size, program, "did not finish within ", seconds, true);
 }
 
 void armTestCrash(const char* kind)

@@ -20,9 +20,21 @@ void setPhase(int line, const char* format, ...) __attribute__((format(printf, 2
 void setOperator(const char* op, const char* file, int line);
 void clearOperator();
 
+/// The run in progress must end within @p timeoutMs from now (0: no limit). Returns the previous deadline, for
+/// restoreDeadline() when the run ends (runs may nest).
+long long setDeadline(int timeoutMs);
+void restoreDeadline(long long previous);
+/// True once the deadline has passed by more than @p graceMs (a watchdog's question: the run's own timeout check
+/// should have ended the process by then).
+bool deadlinePassed(int graceMs);
+
 /// Formats "PROGRAM: error: FILE:LINE: crashed (SIGNAME) while WHAT\n" into @p buffer from the current activity,
 /// with no allocation, lock or stdio: callable from a signal handler. Returns the length (at most @p size - 1).
 size_t formatCrash(char* buffer, size_t size, const char* program, int signal);
+
+/// Formats "PROGRAM: error: FILE:LINE: did not finish within S s; stopped while running OP (PHASE)\n" (between
+/// operators: "stopped while PHASE, after OP", at the last operator's line), as formatCrash() does.
+size_t formatTimeout(char* buffer, size_t size, const char* program);
 
 /// For tests of the crash handler only: the next setOperator() crashes for real ("segv": a null write, "fpe": an
 /// integer division by zero, "abort": abort(), "stack": a stack overflow). Anything else disarms it.
