@@ -3,6 +3,7 @@
 // floordiv/remainder do too; Python's own ints have no such limit, so nothing upstream refuses it.
 
 #include "execute/interpreter_p.h"
+#include "execute/memorybudget_p.h"
 #include "execute/operatorguard_p.h"
 #include "ir/activity.h"
 #include "ir/irsnapshot_p.h"
@@ -165,6 +166,8 @@ OperatorGuard::OperatorGuard(const tj::Node* n, const std::vector<IValue>& stack
     activity::setOperator(n->kind().toQualString(), place.file.c_str(), place.line);
     try {
         refuseTrappingDivision(n, stack);
+        if (const std::string over = MemoryBudget::check(); !over.empty())
+            throw NodeError(std::string(n->kind().toQualString()) + ": " + over, userLocationOf(n));
     } catch (...) {
         activity::clearOperator();
         throw;

@@ -21,7 +21,8 @@ namespace jitscope {
 /// For the lifetime of one operator call of @p n on its inputs @p stack. Throws NodeError at the user's line (a
 /// builtin's call site for the code of builtins), before the
 /// kernel runs, for INT64_MIN (or INT32_MIN in an int32 tensor) divided by -1: `//`, `%`, torch.div with
-/// rounding_mode 'floor' or 'trunc', fmod, remainder, divmod, on tensors or ints.
+/// rounding_mode 'floor' or 'trunc', fmod, remainder, divmod, on tensors or ints; and when the run has outgrown its
+/// memory budget (MemoryBudget::check()).
 class OperatorGuard
 {
 public:

@@ -110,6 +110,23 @@ private Q_SLOTS:
             QTest::addRow("%s INT32_MIN // -1", command) << QStringList { c, kernels, "--fn", "int32", "--inputs",
                 minusOne } << "aten::floor_divide: integer overflow: -2147483648 // -1 does not fit in int32";
         }
+        // One memory budget for the run: tensors made inside the function and the trace it records.
+        const QString big = hostile + QStringLiteral("big_alloc.py");
+        for (const char* command : { "trace", "run" }) {
+            const QString c = QLatin1String(command);
+            QTest::addRow("%s torch.ones of 8 GiB", command)
+                << QStringList { c, big, "--fn", "f", "--inputs", "f32[1]" }
+                << "big_alloc\\.py:6:8: aten::ones: out of the memory budget of 2048 MiB \\(--max-memory\\): this "
+                   "tensor needs 8192 MiB, the run holds 0 MiB \\(input set 1: f32\\[1\\]\\)$";
+            QTest::addRow("%s tensors kept alive", command)
+                << QStringList { c, big, "--fn", "grow", "--inputs", "f32[1]", "--max-memory", "1G" }
+                << "big_alloc\\.py:1[34]:[0-9]+: [a-z:A-Z]+: out of the memory budget of 1024 MiB \\(--max-memory\\): "
+                   "this tensor needs [0-9]+ MiB, the run holds [0-9]+ MiB";
+        }
+        QTest::addRow("growing trace") << QStringList { "trace", bad + "infinite_loop.py", "--max-memory", "200M" }
+                                       << "infinite_loop\\.py:[78]:[0-9]+: aten::add: out of the memory budget of 200 "
+                                          "MiB \\(--max-memory\\): the run has grown by [0-9]+ MiB \\(tensors, and "
+                                          "the trace it records\\)";
         QTest::addRow("run div rounding_mode trunc")
             << QStringList { "run", kernels, "--fn", "div_trunc", "--inputs", minusOne }
             << "int_min_kernels\\.py:22:11: aten::div: integer overflow: -9223372036854775808 "
