@@ -108,7 +108,7 @@ private Q_SLOTS:
         QTest::addRow("no interpreter") << QStringList { "list", py("exits.py"), "--python=/nonexistent/python3" }
                                         << "exits.py: cannot start /nonexistent/python3";
         QTest::addRow("bad timeout") << QStringList { "check", py("exits.py"), "--python", "--timeout", "0" }
-                                     << "--timeout: '0' is not a positive number of seconds";
+                                     << "--timeout: '0' is not a number of seconds above 0 and at most 604800 (a week)";
         QTest::addRow("not for graph") << QStringList { "graph", py("exits.py"), "--python" }
                                        << "--python works with list, trace and check, not graph";
     }
