@@ -32,10 +32,8 @@ for t in "${TARGETS[@]}"; do
   locked "$BUILD/bin/$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$BUILD/artifacts/$t/" "$BUILD/corpus/$t" "tests/fuzz/corpus/${t#fuzz_}" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  secs=$(sed -n 's/^stat::.*//; s/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
-  [ -n "$secs" ] && [ "$secs" -gt 0 ] || secs=$SECONDS_EACH
-  printf '%-18s %10s executions in %4s s, %8s per second, exit %s\n' "$t" "${runs:-?}" "$secs" \
-    "$(( ${runs:-0} / secs ))" "$status"
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  printf '%-18s %10s executions, %8s per second, exit %s\n' "$t" "${runs:-?}" "${rate:-?}" "$status"
   if [ "$status" -ne 0 ]; then
     tail -40 "$log"
     echo "run.sh: $t failed; the input is in $BUILD/artifacts/$t/ (make it a regression test)" >&2
