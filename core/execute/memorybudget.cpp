@@ -87,19 +87,27 @@ void installOnce()
 
 } // namespace
 
+// Runs of the GUI overlap (a check and a debug session, on their own threads) and end in any order: the first
+// budget to start sets the limit and the base, the last to end clears them.
+std::mutex g_budgetsMutex;
+int g_budgets = 0;
+
 MemoryBudget::MemoryBudget(qint64 bytes)
 {
     installOnce();
-    m_previousLimit = g_limit.exchange(bytes > 0 ? bytes : 0);
-    m_previousBase = g_base.exchange(g_live.load());
-    m_previousResidentBase = g_residentBase.exchange(residentBytes());
+    const std::lock_guard<std::mutex> lock(g_budgetsMutex);
+    if (g_budgets++ == 0) {
+        g_base = g_live.load();
+        g_residentBase = residentBytes();
+        g_limit = bytes > 0 ? bytes : 0;
+    }
 }
 
 MemoryBudget::~MemoryBudget()
 {
-    g_limit = m_previousLimit;
-    g_base = m_previousBase;
-    g_residentBase = m_previousResidentBase;
+    const std::lock_guard<std::mutex> lock(g_budgetsMutex);
+    if (--g_budgets == 0)
+        g_limit = 0;
 }
 
 std::string MemoryBudget::check()

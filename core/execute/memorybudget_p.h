@@ -12,7 +12,8 @@ namespace jitscope {
 
 /// While alive, CPU tensor allocations that would bring what the run holds past @p bytes fail (a c10::Error
 /// libtorch reports at the operator that asked), and check() refuses a resident set grown by more than @p bytes.
-/// Budgets nest (the innermost counts); one process, one budget at a time.
+/// One process, one budget: budgets alive at the same time (nested, or overlapping runs on other threads) share
+/// the first one's limit and base until the last ends.
 class MemoryBudget
 {
 public:
@@ -24,11 +25,6 @@ public:
     /// Every 1024th call, the process's resident memory against the budget: an empty string while within it,
     /// else what to say (the trace and everything else a run grows, which the allocator does not see).
     static std::string check();
-
-private:
-    qint64 m_previousLimit;
-    qint64 m_previousBase;
-    qint64 m_previousResidentBase;
 };
 
 } // namespace jitscope
