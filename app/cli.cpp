@@ -4,6 +4,7 @@
 #include "reports.h"
 
 #include "check/check.h"
+#include "ir/activity.h"
 #include "layout/graphlayout.h"
 #include "load/model.h"
 
@@ -13,6 +14,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+
+#include <algorithm>
+#include <cmath>
 
 namespace jitscope {
 
@@ -168,6 +172,7 @@ void checkFormat(const QString& format, const QStringList& allowed)
 ModelInfo load(const QString& path, const LoadOptions& options)
 {
     ProgressScope progress(QStringLiteral("loading %1").arg(QFileInfo(path).fileName()));
+    activity::setFile(QFile::encodeName(path).constData());
     LoadResult r = loadModel(path, options);
     if (!r.ok)
         throw CliError { r.error.toString() };
@@ -256,25 +261,42 @@ int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
     return ExitOk;
 }
 
+/// --max-memory: a positive, finite size of at most 1 TiB, with an optional K, M or G suffix.
 qint64 parseBytes(const QString& text)
 {
     QString t = text.trimmed().toUpper();
-    qint64 factor = 1;
+    double factor = 1;
     if (t.endsWith(QLatin1Char('B')))
         t.chop(1);
     if (t.endsWith(QLatin1Char('K')))
-        factor = qint64(1) << 10;
+        factor = 1024.0;
     else if (t.endsWith(QLatin1Char('M')))
-        factor = qint64(1) << 20;
+        factor = 1024.0 * 1024;
     else if (t.endsWith(QLatin1Char('G')))
-        factor = qint64(1) << 30;
+        factor = 1024.0 * 1024 * 1024;
     if (factor > 1)
         t.chop(1);
     bool ok = false;
-    const double v = t.toDouble(&ok);
-    if (!ok || v <= 0)
-        throw CliError { QStringLiteral("--max-memory: '%1' is not a size (e.g. 512M, 2G)").arg(text) };
-    return qint64(v * double(factor));
+    const double bytes = t.toDouble(&ok) * factor;
+    constexpr double maxBytes = 1024.0 * 1024 * 1024 * 1024;
+    if (!ok || !std::isfinite(bytes) || bytes < 1 || bytes > maxBytes)
+        throw CliError {
+            QStringLiteral("--max-memory: '%1' is not a size between 1 byte and 1024G (e.g. 512M, 2G)").arg(text)
+        };
+    return qint64(bytes);
+}
+
+/// --timeout: a positive, finite number of seconds, at most a week.
+int parseTimeoutMs(const QString& text)
+{
+    bool ok = false;
+    const double seconds = text.toDouble(&ok);
+    constexpr double maxSeconds = 7 * 24 * 3600.0;
+    if (!ok || !std::isfinite(seconds) || !(seconds > 0) || seconds > maxSeconds)
+        throw CliError {
+            QStringLiteral("--timeout: '%1' is not a number of seconds above 0 and at most 604800 (a week)").arg(text)
+        };
+    return std::max(1, int(seconds * 1000.0));
 }
 
 /// The input sets of --inputs; a malformed SET is reported with a caret.
@@ -318,11 +340,7 @@ ExecOptions execOptions(Args& args)
     const QString mem = args.takeValue({ QStringLiteral("--max-memory") });
     if (!mem.isEmpty())
         o.maxMemory = parseBytes(mem);
-    const QString timeout = args.takeValue({ QStringLiteral("--timeout") }, QStringLiteral("600"));
-    const double seconds = timeout.toDouble(&ok);
-    if (!ok || seconds < 0)
-        throw CliError { QStringLiteral("--timeout: '%1' is not a number of seconds").arg(timeout) };
-    o.timeoutMs = int(std::min(seconds * 1000.0, 2.0e9));
+    o.timeoutMs = parseTimeoutMs(args.takeValue({ QStringLiteral("--timeout") }, QStringLiteral("600")));
     return o;
 }
 
@@ -344,7 +362,11 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
     ProgressScope progress(QStringLiteral("tracing"));
     for (int i = 0; i < sets.size(); ++i) {
         progress.step(QStringLiteral("tracing set"), i + 1, int(sets.size()));
+        activity::setPhase(0, "tracing input set %d", i + 1);
+        // The watchdog (crashhandler.cpp) holds the run to --timeout, the trace's own result included.
+        const long long previous = activity::setDeadline(exec.timeoutMs);
         TraceResult t = traceFunction(model, fn.name, sets[i], exec);
+        activity::restoreDeadline(previous);
         if (!t.ok)
             throw CliError {
                 QStringLiteral("%1 (input set %2: %3)").arg(t.error.toString()).arg(i + 1).arg(sets[i].toString())
@@ -426,6 +448,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     const QVector<InputSet> sets = inputSets(specs, model);
     std::optional<ProgressScope> progress;
     progress.emplace(QStringLiteral("checking %1 input sets").arg(sets.size()));
+    activity::setPhase(0, "checking %d input sets", int(sets.size()));
     const CheckReport report = checkModel(model, fn.name, sets, check);
     progress.reset();
     if (!report.ok)
@@ -613,9 +636,19 @@ int commandRun(Args& args, const LoadOptions& options, QTextStream& out)
             { QStringLiteral("script_node"), e.scriptNode }, { QStringLiteral("line"), e.location.line },
             { QStringLiteral("loop_path"), loopJson(e.loopPath) }, { QStringLiteral("outputs"), outputs } });
     };
-    const RunResult r = runFunction(model, fn.name, set, exec);
-    if (!r.ok)
-        throw CliError { QStringLiteral("%1 (input set 1: %2)").arg(r.error.toString(), set.toString()) };
+    activity::setPhase(0, "running input set 1");
+    const long long previous = activity::setDeadline(exec.timeoutMs);
+    RunResult r = runFunction(model, fn.name, set, exec);
+    activity::restoreDeadline(previous);
+    if (!r.ok) {
+        const QString message = QStringLiteral("%1 (input set 1: %2)").arg(r.error.toString(), set.toString());
+        // The process ends next: a run stopped by --timeout may hold millions of node records, and freeing them
+        // would take longer than the 200 ms the timeout is honoured within.
+        new RunResult(std::move(r));
+        new QJsonArray(std::move(steps));
+        new QString(std::move(text));
+        throw CliError { message };
+    }
     QJsonArray outputs;
     QStringList shownOutputs;
     for (const ValueSummary& v : r.outputs) {
@@ -778,12 +811,8 @@ int pythonCommand(const QString& command, Args& args, const QString& python, QTe
                 QStringLiteral("html") });
     else if (command != QLatin1String("graph")) // graph's are checked below
         checkFormat(pc.format, { QStringLiteral("text"), QStringLiteral("json") });
-    const QString timeout = args.takeValue({ QStringLiteral("--timeout") }, QStringLiteral("600"));
+    pc.options.timeoutMs = parseTimeoutMs(args.takeValue({ QStringLiteral("--timeout") }, QStringLiteral("600")));
     bool ok = false;
-    const double seconds = timeout.toDouble(&ok);
-    if (!ok || !(seconds > 0) || seconds > 1e7)
-        throw CliError { QStringLiteral("--timeout: '%1' is not a positive number of seconds").arg(timeout) };
-    pc.options.timeoutMs = int(seconds * 1000.0);
     static const QStringList commands = { QStringLiteral("list"), QStringLiteral("graph"), QStringLiteral("trace"),
         QStringLiteral("check"), QStringLiteral("run") };
     if (!commands.contains(command))

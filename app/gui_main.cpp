@@ -9,6 +9,7 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QImage>
+#include <QSaveFile>
 #include <QTimer>
 
 #include <cstdio>
@@ -54,7 +55,10 @@ void takeScreenshot(jitscope::MainWindow* window, const QString& out, std::optio
         QCoreApplication::sendPostedEvents();
     }
     const QImage image = window->grab().toImage();
-    if (image.isNull() || !image.save(out)) {
+    QSaveFile file(out);
+    const QByteArray format = QFileInfo(out).suffix().toLower().toLatin1();
+    if (image.isNull() || !file.open(QIODevice::WriteOnly)
+        || !image.save(&file, format.isEmpty() ? "png" : format.constData()) || !file.commit()) {
         std::fprintf(stderr, "jitscope: cannot write screenshot %s\n", qPrintable(out));
         QCoreApplication::exit(2);
         return;

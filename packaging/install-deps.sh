@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages JitScope needs to build, run and test. Idempotent:
+# Installs the Debian 12 packages JitScope needs to build, run and test (clang-14 and its libFuzzer runtime,
+# libclang-rt-14-dev, for tests/fuzz/run.sh). Idempotent:
 # does nothing (and needs no network) when everything is already installed.
 set -euo pipefail
 
@@ -14,6 +15,7 @@ PACKAGES=(
   xvfb xauth
   desktop-file-utils appstream
   chromium
+  clang-14 libclang-rt-14-dev
 )
 # `make deb` also needs dpkg-shlibdeps (dpkg-dev) and checks the package with lintian.
 if [ "${1:-}" = "--package" ]; then

@@ -2,6 +2,7 @@
 // (Python's view of values, provenance, warnings) and what a debugger adds are hooks (interpreter_p.h).
 
 #include "execute/interpreter_p.h"
+#include "execute/operatorguard_p.h"
 #include "execute/runtime_p.h"
 #include "ir/irsnapshot_p.h"
 #include "ir/torcherror_p.h"
@@ -50,6 +51,7 @@ void callOperation(tj::Operation& op, tj::Node* n, tj::Stack& stack)
     // passes it.
     if (n->getOperator().schema().is_vararg())
         stack.push_back(IValue(int64_t(n->inputs().size())));
+    const OperatorGuard guard(n, stack);
     op(stack);
 }
 
@@ -115,6 +117,7 @@ struct Interpreter::Impl : Frame
     tj::Operation& operationFor(tj::Node* n);
 
     const ExecOptions& m_options;
+    RunWatch m_watch { m_options.timeoutMs };
     QElapsedTimer m_clock;
     quint64 m_steps = 0;
     quint64 m_bindings = 0;

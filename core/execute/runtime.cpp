@@ -1,6 +1,7 @@
 // What a run needs around the interpreter: the inputs made by the seed contract, value summaries, the function
 // resolved (prepareRun), the debugger probe, and runFunction.
 
+#include "execute/memorybudget_p.h"
 #include "execute/runtime_p.h"
 #include "ir/irsnapshot_p.h"
 #include "ir/torcherror_p.h"
@@ -440,6 +441,7 @@ PreparedRun prepareRun(
         p.defaults.push_back(*schema.arguments()[i].default_value());
     resolveLazyState(*tj::toGraphFunction(*p.fn).graph());
     lock.unlock();
+    p.budget = std::make_shared<MemoryBudget>(options.maxMemory);
     try {
         p.inputs = makeInputs(inputs, options.seed);
     } catch (const std::exception& e) {

@@ -18,6 +18,8 @@ struct Module;
 
 namespace jitscope {
 
+class MemoryBudget;
+
 /// The inputs of an input set, made after torch.manual_seed(@p seed) in argument order, exactly as
 /// tests/oracle/inputsets.py makes them in Python.
 std::vector<c10::IValue> makeInputs(const InputSet& set, quint64 seed);
@@ -36,6 +38,9 @@ struct PreparedRun
     const IrGraph* scriptGraph = nullptr; ///< FunctionInfo::graph
     QString error;
     int errorLine = 0;
+    /// --max-memory for the inputs and everything the run allocates, from before the inputs are made until the
+    /// run ends (memorybudget_p.h).
+    std::shared_ptr<MemoryBudget> budget;
 
     /// The script function's arguments for one run: a fresh copy of the module (a run may change its state, and
     /// runs of one model overlap), @p values, then the defaults the input set leaves out.

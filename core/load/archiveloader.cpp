@@ -2,11 +2,14 @@
 // parameters, buffers, attributes and constants collected into a ModelInfo, and the archive's code/ records as its
 // source. One of the few translation units that include libtorch.
 
+#include "ir/activity.h"
 #include "ir/irsnapshot_p.h"
 #include "ir/torcherror_p.h"
 #include "load/loader_p.h"
 #include "load/model.h"
 #include "load/modelhandle_p.h"
+#include "load/picklecheck_p.h"
+#include "load/sourceguards_p.h"
 
 #include <QRegularExpression>
 
@@ -14,6 +17,8 @@
 #include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/serialization/import.h>
 
+#include <cstring>
+#include <optional>
 #include <sstream>
 
 namespace jitscope {
@@ -136,12 +141,69 @@ QString archiveCode(const QString& path)
     return code;
 }
 
+bool endsWith(const std::string& s, const char* suffix)
+{
+    const size_t n = std::strlen(suffix);
+    return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
+}
+
+/// What crashes torch::jit::load rather than failing it, found before it runs: pickles whose stack underflows or
+/// that nest too deep (picklecheck.cpp), and code files with too deep nesting or untyped class-body assignments
+/// (sourceguards.cpp). The message names the archive's entry. Archives the reader cannot open are left to
+/// torch::jit::load's own error.
+std::optional<LoadResult> refuseHostileArchive(const QString& path)
+{
+    std::unique_ptr<caffe2::serialize::PyTorchStreamReader> reader;
+    std::vector<std::string> records;
+    try {
+        reader = std::make_unique<caffe2::serialize::PyTorchStreamReader>(path.toStdString());
+        records = reader->getAllRecords();
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    for (const auto& record : records) {
+        const bool pickle = endsWith(record, ".pkl") || endsWith(record, ".debug_pkl");
+        const bool code = endsWith(record, ".py") && record.find("code/") != std::string::npos;
+        if (!pickle && !code)
+            continue;
+        at::DataPtr data;
+        size_t size = 0;
+        try {
+            std::tie(data, size) = reader->getRecord(record);
+        } catch (const std::exception& e) {
+            return loadFailure(
+                path, QStringLiteral("%1: cannot read this entry (%2)").arg(qs(record), torchErrorMessage(e.what())));
+        }
+        const auto* bytes = static_cast<const char*>(data.get());
+        if (pickle) {
+            const PickleProblem problem = checkPickle(bytes, size);
+            if (!problem.ok)
+                return loadFailure(path,
+                    QStringLiteral("%1: byte %2: %3 (a corrupt or hostile pickle)")
+                        .arg(qs(record))
+                        .arg(problem.offset)
+                        .arg(qs(problem.message)));
+            continue;
+        }
+        try {
+            refuseHostileArchiveSource(QString::fromUtf8(bytes, qsizetype(size)), qs(record));
+        } catch (const LocatedError& e) {
+            return loadFailure(path, e.diagnostic.toString());
+        }
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineCalls)
 {
     if (!head.startsWith("PK\x03\x04") && !head.startsWith("PK\x05\x06"))
         return loadFailure(path, QStringLiteral("not a TorchScript archive (not a zip file)"));
+    activity::setPhase(0, "checking the archive's pickles and code");
+    if (auto refused = refuseHostileArchive(path))
+        return *refused;
+    activity::setPhase(0, "loading the archive (torch::jit::load)");
     tj::Module module;
     try {
         module = tj::load(path.toStdString());
@@ -169,6 +231,7 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
     result.ok = true;
     result.model.path = path;
     result.model.kind = ModelInfo::Kind::Archive;
+    activity::setPhase(0, "reading the archive's modules");
     try {
         collectModule(module, QString(), result.model, inlineCalls);
     } catch (const std::exception& e) {

@@ -1,6 +1,7 @@
 // loadModel(): what kind of file it is (a TorchScript archive or a .py file), then archiveloader.cpp or
 // pycompiler.cpp loads it. Includes only libtorch's version and logging headers (cheap to compile).
 
+#include "ir/activity.h"
 #include "load/loader_p.h"
 #include "load/model.h"
 
@@ -52,6 +53,8 @@ LoadResult loadModel(const QString& path, const LoadOptions& options)
         if (!err.isEmpty())
             return loadFailure(lib, QStringLiteral("cannot load operator library: %1").arg(err));
     }
+    activity::setFile(QFile::encodeName(path).constData());
+    activity::setPhase(0, "loading");
     QFileInfo info(path);
     if (!info.exists())
         return loadFailure(path, QStringLiteral("no such file"));

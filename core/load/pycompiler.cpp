@@ -4,6 +4,7 @@
 // One of the few translation units that include libtorch.
 
 #include "inputs/dtype.h"
+#include "ir/activity.h"
 #include "ir/irsnapshot_p.h"
 #include "ir/torcherror_p.h"
 #include "load/loader_p.h"
@@ -638,6 +639,7 @@ tj::Function* PyFileCompiler::compile(const PyDef& def)
     m_inProgress.insert(def.name);
     tj::Function* result = nullptr;
     try {
+        activity::setPhase(def.defLine, "compiling `def %s`", def.name.toUtf8().constData());
         const QString text = m_scan.defSource(def);
         refuseHostileText(text, def.defLine, m_path);
         auto source = std::make_shared<tj::Source>(text.toStdString(), m_path.toStdString(), size_t(def.defLine));

@@ -405,6 +405,12 @@ private:
                 = t.contains(QLatin1Char('.')) || t.contains(QLatin1Char('e')) || t.contains(QLatin1Char('E'));
             n.kind = isFloat ? PyObj::Kind::Float : PyObj::Kind::Int;
             n.number = t.toDouble();
+            // TorchScript's ints are 64-bit (found by tests/fuzz: a 96-digit dimension converted to qint64).
+            if (!isFloat && !(n.number < 9223372036854775808.0)) {
+                m_pos = m.capturedStart();
+                setError(QStringLiteral("integer %1 does not fit in a 64-bit int").arg(t.left(40)));
+                return std::nullopt;
+            }
             return n;
         }
         if (c.isLetter() || c == QLatin1Char('_')) {

@@ -3,8 +3,9 @@
 
 #include "load/sourceguards_p.h"
 
-#include <QRegularExpression>
+#include "ir/torcherror_p.h"
 
+#include <torch/csrc/jit/frontend/parser.h>
 #include <torch/csrc/jit/frontend/tree_views.h>
 
 #include <limits>
@@ -18,54 +19,6 @@ namespace jitscope {
 namespace tj = torch::jit;
 
 namespace {
-
-/// Python's tokenizer refuses more than 200 open brackets ("too many nested parentheses"); TorchScript's recursive
-/// parser and compiler overflow the stack at a few thousand. Checked on the text before it reaches them.
-void refuseDeepNestingImpl(const QString& text, int firstLine, const QString& path)
-{
-    constexpr int maxLevel = 200;
-    int depth = 0, line = firstLine, column = 0;
-    QChar quote;
-    bool triple = false;
-    for (int i = 0; i < text.size(); ++i, ++column) {
-        const QChar c = text[i];
-        if (c == QLatin1Char('\n')) {
-            ++line;
-            column = -1;
-            if (!triple)
-                quote = QChar();
-            continue;
-        }
-        if (!quote.isNull()) {
-            if (c == QLatin1Char('\\'))
-                ++i, ++column;
-            else if (c == quote && (!triple || text.mid(i, 3) == QString(3, quote))) {
-                if (triple)
-                    i += 2, column += 2;
-                quote = QChar();
-            }
-            continue;
-        }
-        if (c == QLatin1Char('#')) {
-            while (i + 1 < text.size() && text[i + 1] != QLatin1Char('\n'))
-                ++i;
-            continue;
-        }
-        if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
-            quote = c;
-            triple = text.mid(i, 3) == QString(3, c);
-            if (triple)
-                i += 2, column += 2;
-        } else if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{')) {
-            if (++depth > maxLevel)
-                throw LocatedError { Diagnostic {
-                    QStringLiteral("too many nested parentheses (Python allows %1 levels)").arg(maxLevel),
-                    SourceLocation { path, line, column } } };
-        } else if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}')) {
-            depth = std::max(0, depth - 1);
-        }
-    }
-}
 
 /// Python's compiler stops at a few thousand levels of expression nesting ("RecursionError: maximum recursion depth
 /// exceeded during compilation"); TorchScript's recursive compiler overflows the stack a little further. Measured
@@ -85,23 +38,6 @@ void refuseDeepTreeImpl(const tj::TreeRef& root)
         for (const auto& sub : t->trees())
             stack.emplace_back(sub, depth + 1);
     }
-}
-
-/// A long run of prefix operators (`not not not ... x`, `- - - x`) recurses in TorchScript's parser itself, before
-/// a tree exists to measure. Counted on the text.
-void refuseUnaryRunsImpl(const QString& text, int firstLine, const QString& path)
-{
-    constexpr int maxRun = 1000;
-    static const QRegularExpression unary(QStringLiteral(R"((?:(?:\bnot\b|[-+~])\s*){1001})"));
-    const auto m = unary.match(text);
-    if (!m.hasMatch())
-        return;
-    const int start = m.capturedStart();
-    const int line = firstLine + int(text.left(start).count(QLatin1Char('\n')));
-    const int column = start - (text.lastIndexOf(QLatin1Char('\n'), start) + 1);
-    throw LocatedError { Diagnostic {
-        QStringLiteral("more than %1 prefix operators in a row (Python refuses it too)").arg(maxRun),
-        SourceLocation { path, line, column } } };
 }
 
 /// Integer arithmetic that TorchScript folds at compile time and that traps on x86 (SIGFPE): INT64_MIN // -1 and
@@ -213,16 +149,45 @@ private:
 
 } // namespace
 
-void refuseHostileText(const QString& text, int firstLine, const QString& path)
-{
-    refuseDeepNestingImpl(text, firstLine, path);
-    refuseUnaryRunsImpl(text, firstLine, path);
-}
-
 void refuseHostileTree(const torch::jit::Def& def)
 {
     refuseDeepTreeImpl(def.tree());
     TrappingFolds().check(def);
+}
+
+void refuseHostileArchiveSource(const QString& text, const QString& entry)
+{
+    refuseHostileText(text, 1, entry);
+    refuseUntypedClassAssignments(text, entry);
+    std::vector<tj::TreeRef> trees;
+    try {
+        // As libtorch's SourceImporter reads a code file: an optional op_version_set line, imports, then classes and
+        // functions.
+        tj::Parser parser(std::make_shared<tj::Source>(text.toStdString(), entry.toStdString(), 1));
+        auto& lexer = parser.lexer();
+        if (lexer.cur().kind == tj::TK_IDENT && lexer.cur().text() == "op_version_set") {
+            while (lexer.cur().kind != tj::TK_NEWLINE && lexer.cur().kind != tj::TK_EOF)
+                lexer.next();
+            lexer.nextIf(tj::TK_NEWLINE);
+        }
+        while (lexer.nextIf(tj::TK_IMPORT)) {
+            while (lexer.cur().kind != tj::TK_NEWLINE && lexer.cur().kind != tj::TK_EOF)
+                lexer.next();
+            lexer.nextIf(tj::TK_NEWLINE);
+        }
+        while (lexer.cur().kind == tj::TK_CLASS_DEF || lexer.cur().kind == tj::TK_DEF)
+            trees.push_back(
+                lexer.cur().kind == tj::TK_DEF ? parser.parseFunction(/*is_method=*/false) : parser.parseClass());
+    } catch (const std::exception&) {
+        // Not code this check understands: libtorch reports it when it loads the archive.
+    }
+    for (const auto& tree : trees) {
+        try {
+            refuseDeepTreeImpl(tree);
+        } catch (const std::exception& e) {
+            throw LocatedError { diagnosticFromTorchError(e.what(), entry) };
+        }
+    }
 }
 
 } // namespace jitscope

@@ -1,6 +1,8 @@
 #pragma once
 
-// Private to core/load: checks a def's source passes before libtorch's TorchScript front end sees it.
+// Private to core/load: checks a def's source (or an archive's code file) passes before libtorch's TorchScript front
+// end sees it. refuseHostileText() and refuseUntypedClassAssignments() read only the text (sourcetextguards.cpp,
+// no libtorch); the rest parse it (sourceguards.cpp).
 
 #include "ir/irgraph.h"
 
@@ -23,6 +25,16 @@ struct LocatedError
 /// On the text of a def starting at @p firstLine: more than 200 nested brackets (Python's limit) or more than 1000
 /// prefix operators in a row. Throws LocatedError.
 void refuseHostileText(const QString& text, int firstLine, const QString& path);
+
+/// On an archive's code file: a class-body `NAME = VALUE` without a type, which libtorch's importer crashes on.
+/// Throws LocatedError (line 1 is the file's first line).
+void refuseUntypedClassAssignments(const QString& text, const QString& path);
+
+/// On an archive's code file @p entry, before torch::jit::load compiles it: refuseHostileText(),
+/// refuseUntypedClassAssignments(), then each class and def parsed as libtorch's importer parses them and measured
+/// as refuseHostileTree() does. Throws LocatedError with @p entry as the file; code libtorch cannot parse is left
+/// to libtorch's own error.
+void refuseHostileArchiveSource(const QString& text, const QString& entry);
 
 /// On the parsed def, before anything recursive walks it: a tree deeper than 2000 levels, and constant integer
 /// arithmetic that libtorch's folding traps on (INT64_MIN // -1, INT64_MIN % -1). Throws torch::jit::ErrorReport.

@@ -1,5 +1,6 @@
 // Python's tracing semantics as interpreter hooks (see pythontracingsemantics_p.h).
 
+#include "execute/operatorguard_p.h"
 #include "trace/pythonsyntax_p.h"
 #include "trace/pythontracingsemantics_p.h"
 #include "trace/tracewarningsink_p.h"
@@ -757,6 +758,7 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
     args.reserve(n->inputs().size());
     for (auto* in : n->inputs())
         args.push_back(frame.value(in));
+    const OperatorGuard guard(n, args); // every call below, as the interpreter's own operator calls
 
     const bool scalarOverload = schema.overload_name().find("Scalar") == 0;
     // Python numbers bound to the Tensor overload (argument parser's numbers-as-tensors list).

@@ -15,9 +15,15 @@ struct CliRun
     QString err;
 };
 
-inline CliRun runCli(const QStringList& args)
+/// @p environment: extra NAME=VALUE variables for the run.
+inline CliRun runCli(const QStringList& args, const QStringList& environment = {})
 {
     QProcess p;
+    if (!environment.isEmpty()) {
+        QStringList env = QProcess::systemEnvironment();
+        env << environment;
+        p.setEnvironment(env);
+    }
     p.start(QStringLiteral(JITSCOPE_BIN_DIR "/jitscope-cli"), args);
     CliRun r;
     if (!p.waitForFinished(120000)) {

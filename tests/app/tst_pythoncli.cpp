@@ -433,7 +433,7 @@ private Q_SLOTS:
         QTest::addRow("no interpreter") << QStringList { "list", py("exits.py"), "--python=/nonexistent/python3" }
                                         << "exits.py: cannot start /nonexistent/python3";
         QTest::addRow("bad timeout") << QStringList { "check", py("exits.py"), "--python", "--timeout", "0" }
-                                     << "--timeout: '0' is not a positive number of seconds";
+                                     << "--timeout: '0' is not a number of seconds above 0 and at most 604800 (a week)";
         QTest::addRow("inputs without fn") << QStringList { "trace", py("report_model.py"), "--python", "--inputs",
             "f32[2]" } << "trace --python --inputs needs --fn NAME (a function, or Class.method)";
         QTest::addRow("run without fn") << QStringList { "run", py("report_model.py"), "--python" }

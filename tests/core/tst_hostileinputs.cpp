@@ -1,9 +1,12 @@
-// Inputs that crashed libtorch's compiler or constant folding (issue #14's crash classes 2 and 6), refused before
-// libtorch sees them, each with Python's reason at its line and column. Run in-process: a regression crashes the test.
+// Inputs that crashed libtorch's compiler, constant folding or unpickler (issue #14's crash classes 2 to 6),
+// refused before libtorch sees them, each with Python's reason at its line and column (or an archive's entry and
+// byte). Run in-process: a regression crashes the test. The archives are made by tests/data/hostile/make_archives.py.
 
 #include "load/model.h"
+#include "load/picklecheck_p.h"
 #include "testutil.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -62,6 +65,107 @@ private Q_SLOTS:
         QCOMPARE(fn->error.location.line, line);
         QCOMPARE(fn->error.location.column, column);
         QVERIFY(fn->error.location.file.endsWith(file));
+    }
+
+    void archivesRefusedAtTheirEntry_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("message");
+        const QString underflow = QStringLiteral(
+            "byte 3: stack underflow: TUPLE2 needs 2 values, the stack holds 1 (a corrupt or hostile pickle)");
+        QTest::addRow("constants.pkl underflows") << "pickle_underflow_constants.pt"
+                                                  << "constants.pkl: " + underflow;
+        QTest::addRow("data.pkl underflows") << "pickle_underflow_data.pt"
+                                             << "data.pkl: " + underflow;
+        QTest::addRow("debug_pkl underflows") << "pickle_underflow_debug.pt"
+                                              << "code/__torch__/modules.py.debug_pkl: " + underflow;
+        QTest::addRow("300,000 nested tuples")
+            << "pickle_nested_tuples.pt"
+            << "constants.pkl: byte 1002: values nested more than 1000 deep (a corrupt or hostile pickle)";
+        QTest::addRow("weight = Tensor")
+            << "class_untyped_attr.pt"
+            << "code/__torch__/torch/nn/modules/linear.py:4:2: class attribute `weight` assigned without a type "
+               "(libtorch's importer crashes on it): an attribute is declared `weight : TYPE`, a constant "
+               "`weight : Final[TYPE] = VALUE`";
+        QTest::addRow("code brackets 3000 deep")
+            << "code_deep_brackets.pt"
+            << "code/__torch__/modules.py:15:232: too many nested parentheses (Python allows 200 levels)";
+        QTest::addRow("code 3000 additions")
+            << "code_deep_chain.pt"
+            << "code/__torch__/modules.py:15:4060: expression too deeply nested (more than 2000 levels; Python "
+               "refuses it too: RecursionError during compilation)";
+    }
+
+    void archivesRefusedAtTheirEntry()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, message);
+        const QString path = test::dataDir() + QStringLiteral("/hostile/") + file;
+        const LoadResult r = loadModel(path);
+        QVERIFY(!r.ok);
+        QCOMPARE(r.error.message, message);
+        QCOMPARE(r.error.location.file, path);
+    }
+
+    /// What torch.jit.save writes passes the checks: every archive of the test data still loads.
+    void realArchivesPass()
+    {
+        const QDir dir(test::dataDir() + QStringLiteral("/archives"));
+        const QStringList archives = dir.entryList({ QStringLiteral("*.pt") });
+        QVERIFY(archives.size() >= 10);
+        for (const QString& name : archives) {
+            const LoadResult r = loadModel(dir.filePath(name));
+            QVERIFY2(r.ok, qPrintable(name + QStringLiteral(": ") + r.error.toString()));
+        }
+    }
+
+    void pickleChecker_data()
+    {
+        QTest::addColumn<QByteArray>("pickle");
+        QTest::addColumn<int>("offset");
+        QTest::addColumn<QString>("message"); // empty: accepted
+        // Written in hex: one opcode and its argument per group.
+        const auto hex = [](const char* text) { return QByteArray::fromHex(text); };
+        QTest::addRow("empty tuple") << hex("8002 29 2e") << 0 << "";
+        QTest::addRow("list of ints, memoized") << hex("8002 5d 7100 28 4b01 4b02 65 6800 86 2e") << 0 << "";
+        QTest::addRow("dict") << hex("8002 7d 28 580100000061 4b01 75 2e") << 0 << "";
+        QTest::addRow("object") << hex("8002 63 5f5f746f7263685f5f0a 4d0a 29 81 7d 62 2e") << 0 << "";
+        QTest::addRow("no STOP") << hex("8002 29") << 3 << "ends without a STOP opcode (truncated?)";
+        QTest::addRow("string past the end")
+            << hex("8002 58ff000000 6162 2e") << 2 << "length 255 runs past the end of the pickle";
+        QTest::addRow("unmatched TUPLE") << hex("8002 4b01 74 2e") << 4 << "TUPLE without a MARK";
+        QTest::addRow("odd SETITEMS") << hex("8002 7d 28 4b01 75 2e") << 6
+                                      << "SETITEMS with a key left without its value";
+        QTest::addRow("memo never stored") << hex("8002 6805 2e") << 2 << "memo index 5 was never stored";
+        QTest::addRow("memo index skips")
+            << hex("8002 29 72ffffffff 2e") << 3 << "memo index 4294967295 skips entries (the memo holds 0)";
+        QTest::addRow("list appended into itself")
+            << hex("8002 5d 7100 28 6800 65 2e") << 8
+            << "APPENDS on a list or dict already referenced from the memo (a cycle?)";
+        QTest::addRow("APPENDS on a tuple")
+            << hex("8002 29 28 4b01 65 2e") << 6 << "APPENDS on a value that is not a list or a dict";
+        QTest::addRow("unknown opcode") << hex("8002 ff 2e") << 2 << "opcode 0xff is not one libtorch reads";
+        QTest::addRow("MARK popped past")
+            << hex("8002 4b01 28 81 74 2e") << 6 << "TUPLE: its MARK lies above the stack (values popped past it)";
+        const QByteArray lists
+            = hex("8002") + hex("5d28").repeated(1001) + hex("4b01") + hex("65").repeated(1001) + hex("2e");
+        QTest::addRow("lists 1001 deep") << lists << 2 + 2 * 1000 + 1 << "MARKs nested more than 1000 deep";
+        // x = (x, x) 30 times: 2^31 - 1 elements once expanded, the 26th passes 2^26.
+        const QByteArray shared = hex("8002 4b01") + hex("7100 6800 86").repeated(30) + hex("2e");
+        QTest::addRow("shared tuples 2^30 wide")
+            << shared << 4 + 25 * 5 + 4 << "a value of more than 67108864 elements once expanded";
+    }
+
+    void pickleChecker()
+    {
+        QFETCH(QByteArray, pickle);
+        QFETCH(int, offset);
+        QFETCH(QString, message);
+        const PickleProblem p = checkPickle(pickle.constData(), size_t(pickle.size()));
+        QCOMPARE(QString::fromStdString(p.message), message);
+        QCOMPARE(p.ok, message.isEmpty());
+        if (!p.ok)
+            QCOMPARE(int(p.offset), offset);
     }
 
     void notRegularFilesAreRefused()

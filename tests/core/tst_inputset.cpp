@@ -1,4 +1,7 @@
 #include "inputs/inputset.h"
+#include "testutil.h"
+
+#include <QFile>
 
 #include <QTest>
 
@@ -119,6 +122,19 @@ private Q_SLOTS:
         QVERIFY(!parseInputSet(text, &error));
         QVERIFY2(error.message.contains(messagePart), qPrintable(error.message));
         QCOMPARE(error.position, position);
+    }
+
+    /// Inputs the fuzzer found (tests/fuzz/run.sh), each a regression test with its file in tests/data/hostile/.
+    void fuzzFindings()
+    {
+        QFile file(test::dataDir() + QStringLiteral("/hostile/fuzz_set_values_overflow.txt"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        InputParseError error;
+        // 33 dimensions whose product overflows qint64 (signed overflow before).
+        QVERIFY(!parseInputSet(QString::fromUtf8(file.readAll()), &error));
+        QVERIFY2(error.message.contains(QLatin1String("more than 2^63 elements")), qPrintable(error.message));
+        QVERIFY(!parseInputSet(QStringLiteral("i64[4294967296,4294967296]=values:1"), &error));
+        QCOMPARE(error.message, QStringLiteral("1 values given for a shape of more than 2^63 elements"));
     }
 
     void byteSizeSaturates()

@@ -1,5 +1,7 @@
 #include "load/pysource.h"
+#include "testutil.h"
 
+#include <QFile>
 #include <QTest>
 
 using namespace jitscope;
@@ -102,6 +104,23 @@ private Q_SLOTS:
         QTest::addRow("bad dtype") << "inputs = (torch.rand(2, dtype=torch.cfloat),)\n" << 2 << 10 << "dtype";
         QTest::addRow("second line") << "check_inputs = [(torch.rand(2),),\n    (torch.rand(2, 'a'),)]\n"
                                      << 3 << 5 << "literal";
+        QTest::addRow("int beyond 64 bits") << "inputs = (torch.rand(2, 99999999999999999999),)\n"
+                                            << 2 << 24 << "integer 99999999999999999999 does not fit in a 64-bit int";
+    }
+
+    /// Inputs the fuzzer found (tests/fuzz/run.sh), kept in tests/data/hostile/: a 96-digit dimension was converted
+    /// from double to qint64 (undefined behaviour).
+    void fuzzFindings()
+    {
+        QFile file(test::dataDir() + QStringLiteral("/hostile/fuzz_huge_int_dim.py"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const PyFileScan scan = scanPythonSource(QString::fromUtf8(file.readAll()), QStringLiteral("f.py"));
+        QCOMPARE(scan.problems.size(), 1);
+        QCOMPARE(scan.problems[0].location.line, 5);
+        QCOMPARE(scan.problems[0].location.column, 49);
+        QVERIFY2(scan.problems[0].message.contains(QLatin1String("does not fit in a 64-bit int")),
+            qPrintable(scan.problems[0].message));
+        QCOMPARE(scan.inputSets.size(), 1);
     }
 
     void badInputSetsAreReported()

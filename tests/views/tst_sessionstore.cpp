@@ -1,8 +1,14 @@
-// SessionStore: nothing read or written until persistent; input sets remembered per model file; recent files.
+// SessionStore: nothing read or written until persistent; input sets remembered per model file; recent files; a
+// session file that cannot be read set aside, never fatal and never overwritten.
 
+#include "sessionfile.h"
 #include "sessionstore.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
 
@@ -84,6 +90,81 @@ private Q_SLOTS:
         QVERIFY(again.setInputSets(QStringLiteral("/a.py"), std::nullopt));
         QVERIFY(!store.inputSets(QStringLiteral("/a.py")));
         QVERIFY(store.inputSets(QStringLiteral("/b.pt")));
+    }
+
+    /// What the file holds on disk: versioned, and read back.
+    void fileIsVersioned()
+    {
+        SessionStore store;
+        store.setPersistent(true);
+        QVERIFY(store.setInputSets(QStringLiteral("/v.py"), QStringList { QStringLiteral("f32[2]") }));
+        QFile file(SessionStore::inputSetsPath());
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const SessionFile f = readSessionFile(file.readAll());
+        QCOMPARE(f.status, SessionFile::Status::Ok);
+        QCOMPARE(f.version, kSessionFileVersion);
+        QCOMPARE(f.inputSets.value(QStringLiteral("/v.py")).toArray().at(0).toString(), QStringLiteral("f32[2]"));
+    }
+
+    void unreadableFilesAreSetAside_data()
+    {
+        QTest::addColumn<QByteArray>("contents");
+        QTest::addColumn<QString>("problem");
+        QTest::addRow("truncated") << QByteArray("{\"format\": \"jitscope-sessions\", \"version\": 1, \"inputSe")
+                                   << "not JSON (unterminated string at byte 55)";
+        QTest::addRow("binary") << QByteArray("\x00\xff\xfe garbage", 12) << "not JSON (illegal value at byte 1)";
+        QTest::addRow("an array") << QByteArray("[1, 2]") << "not a JSON object";
+        QTest::addRow("newer version") << QByteArray(
+            "{\"format\": \"jitscope-sessions\", \"version\": 99, \"inputSets\": {}, \"more\": 1}")
+                                       << "written by a newer JitScope (version 99; this one reads up to 1)";
+        QTest::addRow("wrong types") << QByteArray("{\"/m.py\": [1, 2]}")
+                                     << "the input sets of '/m.py' are not a list of strings";
+        QTest::addRow("foreign format") << QByteArray("{\"format\": \"other\", \"version\": 1}")
+                                        << "not a JitScope session file (format and version)";
+    }
+
+    void unreadableFilesAreSetAside()
+    {
+        QFETCH(QByteArray, contents);
+        QFETCH(QString, problem);
+        const QString path = SessionStore::inputSetsPath();
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        QDir dir = QFileInfo(path).absoluteDir();
+        for (const QString& old : dir.entryList({ QStringLiteral("sessions.json.corrupt-*") }))
+            QVERIFY(dir.remove(old));
+        {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(contents);
+        }
+        SessionStore store;
+        QSignalSpy spy(&store, &SessionStore::setAside);
+        store.setPersistent(true); // never fatal
+        QCOMPARE(spy.size(), 1);
+        const QString message = spy.at(0).at(0).toString();
+        QVERIFY2(message.contains(problem), qPrintable(message));
+        QCOMPARE(store.setAsideMessage(), message);
+        // Kept as it was, beside, and the store goes on without it.
+        const QStringList aside = dir.entryList({ QStringLiteral("sessions.json.corrupt-*") });
+        QCOMPARE(aside.size(), 1);
+        QVERIFY(message.contains(dir.filePath(aside.first())));
+        QFile kept(dir.filePath(aside.first()));
+        QVERIFY(kept.open(QIODevice::ReadOnly));
+        QCOMPARE(kept.readAll(), contents);
+        QVERIFY(!QFile::exists(path));
+        QVERIFY(!store.inputSets(QStringLiteral("/m.py")));
+        QVERIFY(store.setInputSets(QStringLiteral("/m.py"), QStringList { QStringLiteral("i64[1]") }));
+        QCOMPARE(store.inputSets(QStringLiteral("/m.py")).value(), QStringList { QStringLiteral("i64[1]") });
+        QVERIFY(dir.remove(aside.first()));
+    }
+
+    /// The unversioned file of JitScope before version 1 is still read.
+    void unversionedFileIsRead()
+    {
+        const SessionFile f = readSessionFile("{\"/old.py\": [\"f32[3]\", \"i64[2]\"]}");
+        QCOMPARE(f.status, SessionFile::Status::Ok);
+        QCOMPARE(f.version, 0);
+        QCOMPARE(f.inputSets.value(QStringLiteral("/old.py")).toArray().size(), 2);
     }
 
     void recentFilesNewestFirst()

@@ -3,6 +3,7 @@
 #include "graphscene.h"
 #include "layout/graphlayout.h"
 
+#include <QFileInfo>
 #include <QImage>
 #include <QObject>
 #include <QPainter>
@@ -36,9 +37,16 @@ bool exportGraph(GraphScene* scene, const QString& path, const LayoutOptions& op
             *error = QObject::tr("Nothing to export");
         return false;
     }
+    // Each format replaces the file whole or not at all (QSaveFile): a failed export never leaves half a file.
+    QSaveFile file(path);
     if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
+        if (!file.open(QIODevice::WriteOnly)) {
+            if (error)
+                *error = QObject::tr("Cannot write %1").arg(path);
+            return false;
+        }
         QSvgGenerator generator;
-        generator.setFileName(path);
+        generator.setOutputDevice(&file);
         generator.setSize(source.size().toSize());
         generator.setViewBox(QRectF(QPointF(0, 0), source.size()));
         generator.setTitle(title);
@@ -51,6 +59,11 @@ bool exportGraph(GraphScene* scene, const QString& path, const LayoutOptions& op
         }
         scene->render(&painter, QRectF(QPointF(0, 0), source.size()), source);
         painter.end();
+        if (!file.commit()) {
+            if (error)
+                *error = QObject::tr("Cannot write %1").arg(path);
+            return false;
+        }
         return true;
     }
     // PNG (or any raster format Qt knows by suffix) at twice the scene resolution, capped for huge graphs.
@@ -62,7 +75,9 @@ bool exportGraph(GraphScene* scene, const QString& path, const LayoutOptions& op
         painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
         scene->render(&painter, QRectF(QPointF(0, 0), image.size()), source);
     }
-    if (!image.save(path)) {
+    const QByteArray format = QFileInfo(path).suffix().toLower().toLatin1();
+    if (!file.open(QIODevice::WriteOnly) || !image.save(&file, format.isEmpty() ? "png" : format.constData())
+        || !file.commit()) {
         if (error)
             *error = QObject::tr("Cannot write %1").arg(path);
         return false;

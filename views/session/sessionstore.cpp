@@ -1,5 +1,7 @@
 #include "sessionstore.h"
+#include "sessionfile.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -30,16 +32,35 @@ QSettings settings()
     return QSettings(QStringLiteral("JitScope"), QStringLiteral("JitScope"));
 }
 
-// Input sets edited in the GUI are kept per model file in one JSON object: { "/abs/model.py": ["f32[3]", ...] }.
-QJsonObject readSessions()
+/// The session file as read, Ok when there is none.
+SessionFile readFile()
 {
     QFile file(SessionStore::inputSetsPath());
     if (!file.open(QIODevice::ReadOnly))
         return {};
-    return QJsonDocument::fromJson(file.readAll()).object();
+    return readSessionFile(file.readAll());
 }
 
 } // namespace
+
+std::optional<QJsonObject> SessionStore::readSessions()
+{
+    const SessionFile f = readFile();
+    if (f.status == SessionFile::Status::Ok)
+        return f.inputSets;
+    // Kept for the user (or the newer JitScope that wrote it), out of the way of this one.
+    const QString path = inputSetsPath();
+    const QString aside = path + QStringLiteral(".corrupt-")
+        + QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"));
+    const bool renamed = QFile::rename(path, aside);
+    m_setAside = renamed
+        ? tr("The saved input sets could not be read (%1); the file was kept as %2.").arg(f.problem, aside)
+        : tr("The saved input sets could not be read (%1) nor set aside as %2.").arg(f.problem, aside);
+    Q_EMIT setAside(m_setAside);
+    if (!renamed)
+        return std::nullopt; // still in the way: not to be overwritten
+    return QJsonObject();
+}
 
 SessionStore::SessionStore(QObject* parent)
     : QObject(parent)
@@ -56,6 +77,7 @@ void SessionStore::setPersistent(bool persistent)
     m_persistent = persistent;
     if (!persistent)
         return;
+    readSessions(); // a file that cannot be read is set aside now, with its message
     QSettings s = settings();
     m_groupArchives = s.value(QLatin1String(kGroupArchivesKey), m_groupArchives).toBool();
     m_groupSources = s.value(QLatin1String(kGroupSourcesKey), m_groupSources).toBool();
@@ -152,7 +174,10 @@ std::optional<QStringList> SessionStore::inputSets(const QString& modelPath) con
 {
     if (!m_persistent)
         return std::nullopt;
-    const QJsonValue value = readSessions().value(modelPath);
+    const SessionFile f = readFile();
+    if (f.status != SessionFile::Status::Ok)
+        return std::nullopt;
+    const QJsonValue value = f.inputSets.value(modelPath);
     if (!value.isArray())
         return std::nullopt;
     QStringList texts;
@@ -165,7 +190,10 @@ bool SessionStore::setInputSets(const QString& modelPath, const std::optional<QS
 {
     if (!m_persistent)
         return false;
-    QJsonObject sessions = readSessions();
+    std::optional<QJsonObject> read = readSessions();
+    if (!read)
+        return false;
+    QJsonObject& sessions = *read;
     if (texts)
         sessions.insert(modelPath, QJsonArray::fromStringList(*texts));
     else
@@ -175,8 +203,8 @@ bool SessionStore::setInputSets(const QString& modelPath, const std::optional<QS
     QSaveFile file(inputSetsPath());
     if (!file.open(QIODevice::WriteOnly))
         return false;
-    file.write(QJsonDocument(sessions).toJson());
-    return file.commit();
+    const QByteArray bytes = writeSessionFile(sessions);
+    return file.write(bytes) == bytes.size() && file.commit();
 }
 
 void SessionStore::setGroupByModule(bool source, bool group)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QObject>
 #include <QSet>
 #include <QStringList>
@@ -10,8 +11,10 @@
 namespace jitscope {
 
 /// What JitScope remembers between runs: recent files, window geometry and dock state, the theme, Group by Module
-/// per kind of file (QSettings), and the input sets edited per model file (a JSON file in the app data directory,
-/// written atomically). Until setPersistent(true) nothing is read or written: a window made by a test or for a
+/// per kind of file (QSettings, which replaces its file atomically), and the input sets edited per model file (a
+/// versioned JSON file in the app data directory, sessionfile.h, written with QSaveFile). A corrupt file, or one of a
+/// newer version, is never fatal and never overwritten: it is renamed "sessions.json.corrupt-<timestamp>" and
+/// setAside() says so. Until setPersistent(true) nothing is read or written: a window made by a test or for a
 /// screenshot leaves the user's settings alone.
 class SessionStore : public QObject
 {
@@ -55,7 +58,19 @@ public:
     /// Where input sets are kept: "<AppDataLocation>/sessions.json".
     static QString inputSetsPath();
 
+    /// The message of the last file set aside, empty when none was.
+    QString setAsideMessage() const { return m_setAside; }
+
+Q_SIGNALS:
+    /// The session file could not be read and was renamed, with what to tell the user.
+    void setAside(const QString& message);
+
 private:
+    /// The input sets of the session file; one that cannot be read is set aside (and reads as empty); none when it
+    /// could not even be renamed.
+    std::optional<QJsonObject> readSessions();
+    QString m_setAside;
+
     bool m_persistent = false;
     bool m_groupArchives = true;
     bool m_groupSources = false;

@@ -389,6 +389,10 @@ void MainWindow::followZoom(GraphView* view)
 
 void MainWindow::restoreSettings()
 {
+    // A session file that could not be read was set aside: say so, and go on without it.
+    connect(
+        m_session, &SessionStore::setAside, this,
+        [this](const QString& message) { statusBar()->showMessage(message, 30000); }, Qt::UniqueConnection);
     m_session->setPersistent(true);
     restoreGeometry(m_session->windowGeometry());
     restoreState(m_session->windowState());

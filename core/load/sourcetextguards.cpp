@@ -1,0 +1,153 @@
+// The guards that read only the text (no libtorch, so they can be fuzzed alone): bracket nesting and prefix-operator
+// runs that overflow the stack of libtorch's recursive parser, and class-body lines its archive importer crashes on.
+
+#include "load/sourceguards_p.h"
+
+#include <QRegularExpression>
+#include <QStringList>
+
+#include <algorithm>
+
+namespace jitscope {
+
+namespace {
+
+/// Python's tokenizer refuses more than 200 open brackets ("too many nested parentheses"); TorchScript's recursive
+/// parser and compiler overflow the stack at a few thousand. Checked on the text before it reaches them.
+void refuseDeepNestingImpl(const QString& text, int firstLine, const QString& path)
+{
+    constexpr int maxLevel = 200;
+    int depth = 0, line = firstLine, column = 0;
+    QChar quote;
+    bool triple = false;
+    for (int i = 0; i < text.size(); ++i, ++column) {
+        const QChar c = text[i];
+        if (c == QLatin1Char('\n')) {
+            ++line;
+            column = -1;
+            if (!triple)
+                quote = QChar();
+            continue;
+        }
+        if (!quote.isNull()) {
+            if (c == QLatin1Char('\\'))
+                ++i, ++column;
+            else if (c == quote && (!triple || text.mid(i, 3) == QString(3, quote))) {
+                if (triple)
+                    i += 2, column += 2;
+                quote = QChar();
+            }
+            continue;
+        }
+        if (c == QLatin1Char('#')) {
+            while (i + 1 < text.size() && text[i + 1] != QLatin1Char('\n'))
+                ++i;
+            continue;
+        }
+        if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
+            quote = c;
+            triple = text.mid(i, 3) == QString(3, c);
+            if (triple)
+                i += 2, column += 2;
+        } else if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{')) {
+            if (++depth > maxLevel)
+                throw LocatedError { Diagnostic {
+                    QStringLiteral("too many nested parentheses (Python allows %1 levels)").arg(maxLevel),
+                    SourceLocation { path, line, column } } };
+        } else if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}')) {
+            depth = std::max(0, depth - 1);
+        }
+    }
+}
+
+/// A long run of prefix operators (`not not not ... x`, `- - - x`) recurses in TorchScript's parser itself, before
+/// a tree exists to measure. Counted on the text.
+void refuseUnaryRunsImpl(const QString& text, int firstLine, const QString& path)
+{
+    constexpr int maxRun = 1000;
+    static const QRegularExpression unary(QStringLiteral(R"((?:(?:\bnot\b|[-+~])\s*){1001})"));
+    const auto m = unary.match(text);
+    if (!m.hasMatch())
+        return;
+    const int start = m.capturedStart();
+    const int line = firstLine + int(text.left(start).count(QLatin1Char('\n')));
+    const int column = start - (text.lastIndexOf(QLatin1Char('\n'), start) + 1);
+    throw LocatedError { Diagnostic {
+        QStringLiteral("more than %1 prefix operators in a row (Python refuses it too)").arg(maxRun),
+        SourceLocation { path, line, column } } };
+}
+
+/// A class body's `NAME = VALUE` without a type: libtorch's archive importer takes it for a constant
+/// (`NAME : Final[T] = VALUE`) and reads its missing type annotation (SIGSEGV). What torch.jit.save writes there is
+/// `NAME : TYPE` for attributes and dunder lists (`__parameters__ = [...]`, `__buffers__ = [...]`).
+void refuseUntypedClassAssignmentsImpl(const QString& text, const QString& path)
+{
+    static const QRegularExpression assignment(QStringLiteral(R"(^([ \t]*)([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=))"));
+    static const QRegularExpression classLine(QStringLiteral(R"(^([ \t]*)class\b)"));
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    int classIndent = -1, bodyIndent = -1, depth = 0;
+    for (int i = 0; i < lines.size(); ++i) {
+        const QString& line = lines[i];
+        const int depthAtStart = depth;
+        QChar quote;
+        for (int k = 0; k < line.size(); ++k) {
+            const QChar c = line[k];
+            if (!quote.isNull()) {
+                if (c == QLatin1Char('\\'))
+                    ++k;
+                else if (c == quote)
+                    quote = QChar();
+            } else if (c == QLatin1Char('#')) {
+                break;
+            } else if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
+                quote = c;
+            } else if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{')) {
+                ++depth;
+            } else if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}')) {
+                depth = std::max(0, depth - 1);
+            }
+        }
+        const QString trimmed = line.trimmed();
+        if (depthAtStart > 0 || trimmed.isEmpty() || trimmed.startsWith(QLatin1Char('#')))
+            continue;
+        int indent = 0;
+        while (indent < line.size() && (line[indent] == QLatin1Char(' ') || line[indent] == QLatin1Char('\t')))
+            ++indent;
+        if (classIndent >= 0 && indent > classIndent) {
+            if (bodyIndent < 0)
+                bodyIndent = indent;
+            if (indent != bodyIndent)
+                continue;
+            const auto m = assignment.match(line);
+            const QString name = m.captured(2);
+            if (m.hasMatch()
+                && !(name.size() > 4 && name.startsWith(QLatin1String("__")) && name.endsWith(QLatin1String("__"))))
+                throw LocatedError { Diagnostic {
+                    QStringLiteral("class attribute `%1` assigned without a type (libtorch's importer crashes on it): "
+                                   "an attribute is declared `%1 : TYPE`, a constant `%1 : Final[TYPE] = VALUE`")
+                        .arg(name),
+                    SourceLocation { path, i + 1, indent } } };
+            continue;
+        }
+        classIndent = -1;
+        if (classLine.match(line).hasMatch()) {
+            classIndent = indent;
+            bodyIndent = -1;
+        }
+    }
+}
+
+} // namespace
+
+void refuseHostileText(const QString& text, int firstLine, const QString& path)
+{
+    refuseDeepNestingImpl(text, firstLine, path);
+    refuseUnaryRunsImpl(text, firstLine, path);
+}
+
+void refuseUntypedClassAssignments(const QString& text, const QString& path)
+{
+    refuseUntypedClassAssignmentsImpl(text, path);
+}
+
+} // namespace jitscope

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz/CMakeLists.txt, clang-14, in build-fuzz/) and runs each for SECONDS
+# seconds, or for RUNS executions with FUZZ_RUNS=RUNS, from its seed corpus in tests/fuzz/corpus/<target>/ (new
+# inputs go to build-fuzz/corpus/<target>/, crashes to build-fuzz/artifacts/<target>/). Prints each target's
+# executions and executions per second; exits 1 on the first crash, leak or timeout.
+#   tests/fuzz/run.sh [SECONDS] [TARGET ...]      (default 15 s each, all four targets)
+# JITSCOPE_BUILD_LOCK=FILE runs the build and each target under flock FILE (machines that share cores).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SECONDS_EACH=${1:-15}
+shift || true
+TARGETS=("$@")
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz_inputset fuzz_pysource fuzz_picklecheck fuzz_sessionfile)
+BUILD=${FUZZ_BUILD:-build-fuzz}
+locked() {
+  if [ -n "${JITSCOPE_BUILD_LOCK:-}" ]; then flock "$JITSCOPE_BUILD_LOCK" "$@"; else "$@"; fi
+}
+
+if [ ! -f "$BUILD/build.ninja" ]; then
+  cmake -S . -B "$BUILD" -G Ninja -DJITSCOPE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
+fi
+locked cmake --build "$BUILD" -j "$(nproc)" --target "${TARGETS[@]}" >"$BUILD/build.log" 2>&1 || { tail -30 "$BUILD/build.log"; exit 1; }
+
+for t in "${TARGETS[@]}"; do
+  mkdir -p "$BUILD/corpus/$t" "$BUILD/artifacts/$t"
+  limit=(-max_total_time="$SECONDS_EACH")
+  [ -z "${FUZZ_RUNS:-}" ] || limit=(-runs="$FUZZ_RUNS")
+  log="$BUILD/artifacts/$t/run.log"
+  status=0
+  # ASan's leak check runs at exit; -timeout: an input taking more than 10 s is a hang.
+  locked "$BUILD/bin/$t" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$BUILD/artifacts/$t/" "$BUILD/corpus/$t" "tests/fuzz/corpus/${t#fuzz_}" >"$log" 2>&1 || status=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+  printf '%-18s %10s executions, %8s per second, exit %s\n' "$t" "${runs:-?}" "${rate:-?}" "$status"
+  if [ "$status" -ne 0 ]; then
+    tail -40 "$log"
+    echo "run.sh: $t failed; the input is in $BUILD/artifacts/$t/ (make it a regression test)" >&2
+    exit 1
+  fi
+done
