@@ -179,7 +179,22 @@ ModelInfo load(const QString& path, const LoadOptions& options)
     return r.model;
 }
 
-const FunctionInfo& selectFunction(const ModelInfo& model, const QString& name)
+/// True when an argument of a set is a tuple or list: a def that fails to compile with its parameters as Tensor may
+/// compile with the set's types (torch.jit.trace takes whatever Python values it is given; core retypes it).
+bool retypable(const QVector<InputSet>& sets)
+{
+    for (const InputSet& set : sets)
+        for (const InputValue& v : set.args)
+            if (v.kind == InputValue::Kind::Tuple || v.kind == InputValue::Kind::List)
+                return true;
+    return false;
+}
+
+QVector<InputSet> parseInputSets(const QStringList& specs);
+
+/// The function --fn names (or the default one). @p specs: the command's --inputs, for trace, check and run, whose
+/// tuple or list arguments may make a def compile that does not as written.
+const FunctionInfo& selectFunction(const ModelInfo& model, const QString& name, const QStringList* specs = nullptr)
 {
     QStringList names;
     for (const FunctionInfo& f : model.functions)
@@ -194,8 +209,11 @@ const FunctionInfo& selectFunction(const ModelInfo& model, const QString& name)
         throw CliError { QStringLiteral("%1: no function or method named '%2' (have: %3)")
                              .arg(model.path, name, names.join(QStringLiteral(", "))) };
     }
-    if (!fn->ok)
+    if (!fn->ok) {
+        if (specs && retypable(specs->isEmpty() ? model.inputSets : parseInputSets(*specs)))
+            return *fn;
         throw CliError { fn->error.toString() };
+    }
     return *fn;
 }
 
@@ -355,7 +373,7 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
     const ExecOptions exec = execOptions(args);
     const QString path = fileArgument(args, QStringLiteral("trace"));
     const ModelInfo model = load(path, options);
-    const FunctionInfo& fn = selectFunction(model, fnName);
+    const FunctionInfo& fn = selectFunction(model, fnName, &specs);
     const QVector<InputSet> sets = inputSets(specs, model);
     QByteArray data;
     QJsonArray traces;
@@ -444,7 +462,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     check.exec = execOptions(args);
     const QString path = fileArgument(args, QStringLiteral("check"));
     const ModelInfo model = load(path, options);
-    const FunctionInfo& fn = selectFunction(model, fnName);
+    const FunctionInfo& fn = selectFunction(model, fnName, &specs);
     const QVector<InputSet> sets = inputSets(specs, model);
     std::optional<ProgressScope> progress;
     progress.emplace(QStringLiteral("checking %1 input sets").arg(sets.size()));
@@ -587,7 +605,7 @@ int commandRun(Args& args, const LoadOptions& options, QTextStream& out)
     }
     const QString path = fileArgument(args, QStringLiteral("run"));
     const ModelInfo model = load(path, options);
-    const FunctionInfo& fn = selectFunction(model, fnName);
+    const FunctionInfo& fn = selectFunction(model, fnName, &specs);
     const QVector<InputSet> sets = inputSets(specs, model);
     const InputSet& set = sets.first();
 

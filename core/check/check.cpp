@@ -408,7 +408,13 @@ CheckReport checkModel(
     if (!fn)
         return failed(function.isEmpty() ? QStringLiteral("no default function: name one")
                                          : QStringLiteral("no function or method named '%1'").arg(function));
-    if (!fn->ok) {
+    // A def that does not compile with its parameters as Tensor may with the sets' tuples and lists (traceFunction
+    // compiles it again with their types, as torch.jit.trace takes whatever it is given); else it is the error.
+    bool containers = false;
+    for (const InputSet& set : sets)
+        for (const InputValue& v : set.args)
+            containers |= v.kind == InputValue::Kind::Tuple || v.kind == InputValue::Kind::List;
+    if (!fn->ok && !containers) {
         CheckReport r = failed(fn->error.message);
         r.function = fn->name;
         r.error = fn->error;

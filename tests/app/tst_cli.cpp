@@ -4,6 +4,7 @@
 #include "ir/irgraph.h"
 #include "testutil.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -409,6 +410,41 @@ private Q_SLOTS:
                 |= w.toObject().value(QStringLiteral("kind")).toString() == QLatin1String("shape-dependent-loop");
         QVERIFY(loopWarning);
         QCOMPARE(o.value(QStringLiteral("outputs")).toArray().size(), 2);
+    }
+
+    /// A parameter without annotation that receives a tuple, in a def that does not compile with it as a Tensor
+    /// (`a, b = pair`): trace, check and run compile it with the set's types, as torch.jit.trace takes whatever it
+    /// is given; the trace is PyTorch's (tests/data/traces/tuple_argument.json, made by the oracle).
+    void tupleArgumentOfAnUncompiledDef()
+    {
+        const QString file = dataDir() + QStringLiteral("/corpus/binding_edges.py");
+        QFile fixture(dataDir() + QStringLiteral("/traces/tuple_argument.json"));
+        QVERIFY(fixture.open(QIODevice::ReadOnly));
+        const QJsonObject oracle = QJsonDocument::fromJson(fixture.readAll()).object();
+        const QJsonArray sets = oracle.value(QStringLiteral("sets")).toArray();
+        const QJsonArray traces = oracle.value(QStringLiteral("traces")).toArray();
+        QCOMPARE(sets.size(), 2);
+        for (int k = 0; k < sets.size(); ++k) {
+            const Run trace = runCli({ QStringLiteral("trace"), file, QStringLiteral("--fn"),
+                QStringLiteral("tuple_argument"), QStringLiteral("--inputs"), sets[k].toString() });
+            QCOMPARE(trace.code, 0);
+            QCOMPARE(jitscope::canonicalizeDump(trace.out),
+                jitscope::canonicalizeDump(traces[k].toObject().value(QStringLiteral("graph")).toString()));
+        }
+        const Run check
+            = runCli({ QStringLiteral("check"), file, QStringLiteral("--fn"), QStringLiteral("tuple_argument"),
+                QStringLiteral("--inputs"), sets[0].toString(), QStringLiteral("--inputs"), sets[1].toString() });
+        QCOMPARE(check.code, 0);
+        QVERIFY2(check.out.contains(QLatin1String("verdict: consistent")), qPrintable(check.out + check.err));
+        const Run run = runCli({ QStringLiteral("run"), file, QStringLiteral("--fn"), QStringLiteral("tuple_argument"),
+            QStringLiteral("--inputs"), sets[0].toString() });
+        QCOMPARE(run.code, 0);
+        QVERIFY2(run.out.contains(QLatin1String("returned: float32[2]")), qPrintable(run.out + run.err));
+        // Given a tensor, the def is what it is: TorchScript's error at its line.
+        const Run tensor = runCli({ QStringLiteral("trace"), file, QStringLiteral("--fn"),
+            QStringLiteral("tuple_argument"), QStringLiteral("--inputs"), QStringLiteral("f32[2]") });
+        QCOMPARE(tensor.code, 2);
+        QVERIFY2(tensor.err.contains(QLatin1String("binding_edges.py:39:")), qPrintable(tensor.err));
     }
 
     /// `check` output, text and JSON, as golden files (JitScope's own output: regenerate them with the CLI when it
