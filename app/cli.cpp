@@ -179,17 +179,6 @@ ModelInfo load(const QString& path, const LoadOptions& options)
     return r.model;
 }
 
-/// True when an argument of a set is a tuple or list: a def that fails to compile with its parameters as Tensor may
-/// compile with the set's types (torch.jit.trace takes whatever Python values it is given; core retypes it).
-bool retypable(const QVector<InputSet>& sets)
-{
-    for (const InputSet& set : sets)
-        for (const InputValue& v : set.args)
-            if (v.kind == InputValue::Kind::Tuple || v.kind == InputValue::Kind::List)
-                return true;
-    return false;
-}
-
 QVector<InputSet> parseInputSets(const QStringList& specs);
 
 /// The function --fn names (or the default one). @p specs: the command's --inputs, for trace, check and run, whose
@@ -210,7 +199,11 @@ const FunctionInfo& selectFunction(const ModelInfo& model, const QString& name, 
                              .arg(model.path, name, names.join(QStringLiteral(", "))) };
     }
     if (!fn->ok) {
-        if (specs && retypable(specs->isEmpty() ? model.inputSets : parseInputSets(*specs)))
+        // A def that does not compile with its parameters as Tensor may with the sets' tuples and lists (core
+        // compiles it again with their types, as torch.jit.trace takes whatever Python values it is given).
+        const QVector<InputSet> sets
+            = specs ? (specs->isEmpty() ? model.inputSets : parseInputSets(*specs)) : QVector<InputSet>();
+        if (std::any_of(sets.cbegin(), sets.cend(), [](const InputSet& s) { return s.hasSequenceArgument(); }))
             return *fn;
         throw CliError { fn->error.toString() };
     }

@@ -114,12 +114,7 @@ bool fileFailed(const PythonRun& run)
 {
     if (run.status == QLatin1String("exit"))
         return run.exitCode != 0;
-    if (run.status != QLatin1String("error"))
-        return false;
-    for (const PythonCall& c : run.calls)
-        if (!c.ok && (c.location.line == run.error.location.line || c.error.message == run.error.message))
-            return false;
-    return true;
+    return run.status == QLatin1String("error") && run.failedCall() < 0;
 }
 
 int finish(const PythonRun& run, int status, QTextStream& err);

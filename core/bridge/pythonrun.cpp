@@ -272,6 +272,20 @@ PythonFunction functionOf(const QJsonObject& o, const QString& file)
     return f;
 }
 
+} // namespace
+
+int PythonRun::failedCall() const
+{
+    if (status != QLatin1String("error"))
+        return -1;
+    for (const PythonCall& c : calls)
+        if (!c.ok && (c.location.line == error.location.line || c.error.message == error.message))
+            return c.index;
+    return -1;
+}
+
+namespace {
+
 PythonRun failed(const QString& path, const QString& status, const QString& message)
 {
     PythonRun r;

@@ -166,6 +166,9 @@ struct PythonRun
     QString inputs; ///< the file's `inputs` variable in SET syntax, empty if none or not expressible
     QStringList checkInputs;
     PythonRequestResult request; ///< when PythonOptions::request asked for something
+    /// The recorded call whose exception is the file's own (status "error": a TracingCheckError or a compile error
+    /// of the file's torch.jit call, which stopped the rest of the file), or -1 when the file itself raised.
+    int failedCall() const;
     QString folder; ///< where the archives are (deleted with the last copy of the run's handle)
     std::shared_ptr<const PythonRunFolder> folderHandle;
 };

@@ -410,11 +410,9 @@ CheckReport checkModel(
                                          : QStringLiteral("no function or method named '%1'").arg(function));
     // A def that does not compile with its parameters as Tensor may with the sets' tuples and lists (traceFunction
     // compiles it again with their types, as torch.jit.trace takes whatever it is given); else it is the error.
-    bool containers = false;
-    for (const InputSet& set : sets)
-        for (const InputValue& v : set.args)
-            containers |= v.kind == InputValue::Kind::Tuple || v.kind == InputValue::Kind::List;
-    if (!fn->ok && !containers) {
+    const bool sequences
+        = std::any_of(sets.cbegin(), sets.cend(), [](const InputSet& s) { return s.hasSequenceArgument(); });
+    if (!fn->ok && !sequences) {
         CheckReport r = failed(fn->error.message);
         r.function = fn->name;
         r.error = fn->error;

@@ -352,10 +352,7 @@ tj::Function* retypedFor(
 {
     if (!model.handle->compileWithTypes)
         return nullptr;
-    bool containers = false;
-    for (const InputValue& v : inputs.args)
-        containers |= v.kind == InputValue::Kind::Tuple || v.kind == InputValue::Kind::List;
-    if (!containers)
+    if (!inputs.hasSequenceArgument())
         return nullptr;
     std::vector<std::string> types;
     bool mismatch = !fn;

@@ -142,6 +142,12 @@ bool InputValue::containsDict() const
         || std::any_of(items.cbegin(), items.cend(), [](const InputValue& i) { return i.containsDict(); });
 }
 
+bool InputSet::hasSequenceArgument() const
+{
+    return std::any_of(args.cbegin(), args.cend(),
+        [](const InputValue& a) { return a.kind == InputValue::Kind::Tuple || a.kind == InputValue::Kind::List; });
+}
+
 bool InputSet::containsDict() const
 {
     return std::any_of(args.cbegin(), args.cend(), [](const InputValue& a) { return a.containsDict(); });

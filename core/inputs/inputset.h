@@ -53,6 +53,9 @@ struct InputSet
     /// Arguments separated by "; " in the SET syntax.
     QString toString() const;
     bool containsDict() const;
+    /// An argument is a tuple or a list: a parameter without annotation then takes the set's types (what
+    /// torch.jit.trace accepts), not Tensor.
+    bool hasSequenceArgument() const;
     qint64 byteSize() const;
 };
 

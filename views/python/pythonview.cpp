@@ -36,15 +36,6 @@ struct Summary
     bool failed = false;
 };
 
-/// The call whose failure the file's own exception is (a TracingCheckError raised by the file's trace call), or -1.
-int failingCall(const PythonRun& run)
-{
-    for (const PythonCall& c : run.calls)
-        if (!c.ok && (c.location.line == run.error.location.line || c.error.message == run.error.message))
-            return c.index;
-    return -1;
-}
-
 Summary summarize(const PythonJobResult& r)
 {
     const PythonRun& run = r.run;
@@ -97,7 +88,7 @@ Summary summarize(const PythonJobResult& r)
         = run.error.location.line > 0 ? QObject::tr(" at line %1").arg(run.error.location.line) : QString();
     const QString message = run.error.message.section(QLatin1Char('\n'), 0, 0).toHtmlEscaped();
     if (run.status == QLatin1String("error")) {
-        const int call = failingCall(run);
+        const int call = run.failedCall();
         outcome = call >= 0 ? QObject::tr(". The torch.jit.%1 call at line %2 raised, so the rest of the file did not "
                                           "run: %3")
                                   .arg(run.calls[call].api)
@@ -414,7 +405,7 @@ void PythonView::applyErrorLines()
     for (const PythonFunction& f : run.functions)
         if (!f.scriptOk && f.scriptError.location.line > 0)
             lines.insert(f.scriptError.location.line);
-    if (run.status == QLatin1String("error") && run.error.location.line > 0 && failingCall(run) < 0)
+    if (run.status == QLatin1String("error") && run.error.location.line > 0 && run.failedCall() < 0)
         lines.insert(run.error.location.line);
     m_parts.source->setErrorLines(lines);
 }
