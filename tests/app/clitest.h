@@ -3,8 +3,10 @@
 // Running jitscope-cli as a user does, for the tests of app/.
 
 #include <QProcess>
+#include <QStandardPaths>
 #include <QString>
 #include <QStringList>
+#include <QUrl>
 
 namespace jitscope::test {
 
@@ -35,6 +37,54 @@ inline CliRun runCli(const QStringList& args, const QStringList& environment = {
     r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+/// What `check --format html` wrote, as headless Chromium renders it.
+struct RenderedPage
+{
+    QString error; ///< why it could not be rendered (Chromium missing or failing), empty when it was
+    QString dom; ///< the page's DOM after rendering
+    QString log; ///< Chromium's log: console messages and uncaught errors show up there
+};
+
+/// A report is self-contained: no scripts, no style sheets, nothing from the network. Empty when it is, else
+/// what it holds that it should not.
+inline QString selfContainmentProblem(const QString& html)
+{
+    if (html.contains(QLatin1String("<script")))
+        return QStringLiteral("a <script>");
+    if (html.contains(QLatin1String("<link")))
+        return QStringLiteral("a <link>");
+    if (html.count(QLatin1String("http://")) != html.count(QLatin1String("xmlns=\"http://www.w3.org/2000/svg\"")))
+        return QStringLiteral("an http:// address other than the SVG namespace");
+    return {};
+}
+
+/// Renders @p page with headless Chromium (its profile in @p profileDir).
+inline RenderedPage renderInChromium(const QString& page, const QString& profileDir)
+{
+    RenderedPage r;
+    const QString chromium = QStandardPaths::findExecutable(QStringLiteral("chromium"));
+    if (chromium.isEmpty()) {
+        r.error = QStringLiteral("chromium is missing: packaging/install-deps.sh installs it");
+        return r;
+    }
+    QProcess p;
+    p.start(chromium,
+        { QStringLiteral("--headless=new"), QStringLiteral("--no-sandbox"), QStringLiteral("--disable-gpu"),
+            QStringLiteral("--enable-logging=stderr"), QStringLiteral("--v=0"),
+            QStringLiteral("--user-data-dir=") + profileDir, QStringLiteral("--dump-dom"),
+            QUrl::fromLocalFile(page).toString() });
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        r.error = QStringLiteral("chromium did not finish within 120 s");
+        return r;
+    }
+    r.dom = QString::fromUtf8(p.readAllStandardOutput());
+    r.log = QString::fromUtf8(p.readAllStandardError());
+    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+        r.error = QStringLiteral("chromium exited with %1: %2").arg(p.exitCode()).arg(r.log.right(2000));
     return r;
 }
 
