@@ -56,6 +56,19 @@ int ModelTreeModel::addRow(int parent, Row row)
     return id;
 }
 
+int ModelTreeModel::addErrorRow(int parent, const Diagnostic& error, const QString& functionName)
+{
+    Row e;
+    e.kind = ItemKind::CompileError;
+    e.name = error.message.trimmed().section(QLatin1Char('\n'), 0, 0);
+    e.details = error.location.line > 0 ? tr("line %1").arg(error.location.line) : QString();
+    e.toolTip = error.toString();
+    e.functionName = functionName;
+    e.line = error.location.line;
+    e.error = true;
+    return addRow(parent, e);
+}
+
 void ModelTreeModel::clear()
 {
     beginResetModel();
@@ -112,16 +125,6 @@ void ModelTreeModel::addPythonRows()
     top.details = run.torchVersion.isEmpty() ? run.python : tr("torch %1").arg(run.torchVersion);
     top.toolTip = tr("What the file did when it ran with %1").arg(run.python);
     const int python = addRow(-1, top);
-    auto errorRow = [this](int parent, const Diagnostic& d) {
-        Row e;
-        e.kind = ItemKind::CompileError;
-        e.name = d.message.trimmed().section(QLatin1Char('\n'), 0, 0);
-        e.details = d.location.line > 0 ? tr("line %1").arg(d.location.line) : QString();
-        e.toolTip = d.toString();
-        e.line = d.location.line;
-        e.error = true;
-        addRow(parent, e);
-    };
     auto group = [this, python](const QString& name, ItemKind kind, int count) {
         Row g;
         g.kind = ItemKind::Group;
@@ -160,7 +163,7 @@ void ModelTreeModel::addPythonRows()
         row.error = !c.ok || verdict == QLatin1String("diverged") || verdict == QLatin1String("failed");
         const int id = addRow(calls, row);
         if (!c.ok)
-            errorRow(id, c.error);
+            addErrorRow(id, c.error);
     }
 
     const int classes = group(tr("Classes"), ItemKind::PythonClass, run.modules.size());
@@ -178,7 +181,7 @@ void ModelTreeModel::addPythonRows()
         row.error = !m.scriptOk;
         const int id = addRow(classes, row);
         if (!m.scriptOk)
-            errorRow(id, m.scriptError);
+            addErrorRow(id, m.scriptError);
         for (const PythonMethod& pm : m.methods) {
             Row r;
             r.kind = ItemKind::PythonMember;
@@ -228,7 +231,7 @@ void ModelTreeModel::addPythonRows()
         row.error = !f.scriptOk;
         const int id = addRow(functions, row);
         if (!f.scriptOk)
-            errorRow(id, f.scriptError);
+            addErrorRow(id, f.scriptError);
     }
 }
 
@@ -265,18 +268,8 @@ void ModelTreeModel::rebuild()
         row.line = fn.location.line;
         row.error = !fn.ok;
         const int id = addRow(functions, row);
-        if (!fn.ok) {
-            Row error;
-            error.kind = ItemKind::CompileError;
-            const QString message = fn.error.message.trimmed();
-            error.name = message.section(QLatin1Char('\n'), 0, 0);
-            error.details = fn.error.location.line > 0 ? tr("line %1").arg(fn.error.location.line) : QString();
-            error.toolTip = fn.error.toString();
-            error.functionName = fn.name;
-            error.line = fn.error.location.line;
-            error.error = true;
-            addRow(id, error);
-        }
+        if (!fn.ok)
+            addErrorRow(id, fn.error, fn.name);
     }
 
     const int submodules = addGroup(tr("Submodules"), ItemKind::Submodule, model.submodules.size());

@@ -79,6 +79,8 @@ private:
         QVector<int> children;
     };
     int addRow(int parent, Row row);
+    /// A compile or scripting error under @p parent: its first line, its line number, the whole message as tooltip.
+    int addErrorRow(int parent, const Diagnostic& error, const QString& functionName = {});
     void rebuild();
     void addPythonRows();
     const Row* rowFor(const QModelIndex& index) const;
