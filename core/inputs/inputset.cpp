@@ -156,10 +156,15 @@ bool InputSet::containsDict() const
 qint64 InputValue::byteSize() const
 {
     if (kind == Kind::Tensor) {
-        double n = dtypeElementSize(dtype);
+        // Saturating: a zero dimension makes the tensor empty whatever the others say (doubles would give
+        // 0 * inf = nan for bool[0,9223372036854775807,9223372036854775807]).
+        constexpr qint64 kMax = std::numeric_limits<qint64>::max();
+        if (std::any_of(shape.cbegin(), shape.cend(), [](qint64 d) { return d <= 0; }))
+            return 0;
+        qint64 n = dtypeElementSize(dtype);
         for (qint64 d : shape)
-            n *= double(d);
-        return n > double(std::numeric_limits<qint64>::max()) ? std::numeric_limits<qint64>::max() : qint64(n);
+            n = n > kMax / d ? kMax : n * d;
+        return n;
     }
     qint64 total = 0;
     for (const InputValue& i : items) {
