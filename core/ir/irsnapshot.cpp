@@ -286,7 +286,8 @@ void attributeOrphanControlNodes(IrGraph& g)
         if (!module.isEmpty() && moduleFiles.contains(n.location.file))
             assigned.append({ n.id, module });
     }
-    for (const auto& [id, module] : std::as_const(assigned)) {
+    for (const auto& orphan : std::as_const(assigned)) {
+        const QString& module = orphan.second; // not a structured binding: clang 14 (the fuzz build) cannot capture one
         std::function<void(int)> assign = [&](int nodeId) {
             IrNode& m = g.nodes[nodeId];
             if (m.modulePath.isEmpty())
@@ -295,7 +296,7 @@ void attributeOrphanControlNodes(IrGraph& g)
                 for (int child : b.nodes)
                     assign(child);
         };
-        assign(id);
+        assign(orphan.first);
     }
 }
 

@@ -5,6 +5,7 @@
 #include "ir/activity.h"
 #include "ir/irsnapshot_p.h"
 #include "ir/torcherror_p.h"
+#include "load/debugtablecheck_p.h"
 #include "load/loader_p.h"
 #include "load/model.h"
 #include "load/modelhandle_p.h"
@@ -37,11 +38,64 @@ QString tensorDtype(const at::Tensor& t)
     return qs(c10::toString(t.scalar_type()));
 }
 
+/// Appends @p v to @p out, a tensor as its dtype and shape ("Float[2, 3]", as the parameter rows show tensors), never
+/// its data: printing the data read every element (a whole weight dict, then cut to 80 characters), and read past
+/// a storage whose record is shorter than its pickle says (a crash found by fuzz_archive). Stops once @p out is
+/// past @p budget characters.
+void appendShortValue(const c10::IValue& v, QString& out, int budget)
+{
+    if (out.size() > budget)
+        return;
+    const auto appendAll = [&](const auto& items, const char* open, const char* close) {
+        out += QLatin1String(open);
+        bool first = true;
+        for (const auto& item : items) {
+            if (out.size() > budget)
+                break;
+            if (!first)
+                out += QStringLiteral(", ");
+            first = false;
+            appendShortValue(item, out, budget);
+        }
+        out += QLatin1String(close);
+    };
+    if (v.isTensor()) {
+        const at::Tensor& t = v.toTensor();
+        QStringList dims;
+        if (t.defined())
+            for (int64_t d : t.sizes())
+                dims << QString::number(d);
+        out += t.defined() ? tensorDtype(t) + QLatin1Char('[') + dims.join(QStringLiteral(", ")) + QLatin1Char(']')
+                           : QStringLiteral("None");
+    } else if (v.isList()) {
+        appendAll(v.toListRef(), "[", "]");
+    } else if (v.isTuple()) {
+        appendAll(v.toTupleRef().elements(), "(", ")");
+    } else if (v.isGenericDict()) {
+        out += QLatin1Char('{');
+        bool first = true;
+        for (const auto& entry : v.toGenericDict()) {
+            if (out.size() > budget)
+                break;
+            if (!first)
+                out += QStringLiteral(", ");
+            first = false;
+            appendShortValue(entry.key(), out, budget);
+            out += QStringLiteral(": ");
+            appendShortValue(entry.value(), out, budget);
+        }
+        out += QLatin1Char('}');
+    } else {
+        std::ostringstream os;
+        os << v;
+        out += qs(os.str());
+    }
+}
+
 QString shortValue(const c10::IValue& v)
 {
-    std::ostringstream os;
-    os << v;
-    QString s = qs(os.str());
+    QString s;
+    appendShortValue(v, s, 80);
     if (s.size() > 80)
         s = s.left(77) + QStringLiteral("...");
     return s;
@@ -183,6 +237,13 @@ std::optional<LoadResult> refuseHostileArchive(const QString& path)
                         .arg(qs(record))
                         .arg(problem.offset)
                         .arg(qs(problem.message)));
+            if (endsWith(record, ".debug_pkl")) {
+                const std::string table = checkDebugTable(bytes, size);
+                if (!table.empty())
+                    return loadFailure(path,
+                        QStringLiteral("%1: %2 (a corrupt debug table: torch::jit::load would read past it)")
+                            .arg(qs(record), qs(table)));
+            }
             continue;
         }
         try {

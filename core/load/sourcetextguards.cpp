@@ -120,8 +120,12 @@ void refuseUntypedClassAssignmentsImpl(const QString& text, const QString& path)
                 continue;
             const auto m = assignment.match(line);
             const QString name = m.captured(2);
-            if (m.hasMatch()
-                && !(name.size() > 4 && name.startsWith(QLatin1String("__")) && name.endsWith(QLatin1String("__"))))
+            // The only untyped assignments libtorch 1.13's importer reads (import_source.cpp, importClass); any
+            // other one, `__x__` included, is taken for a constant whose missing type it dereferences.
+            static const QStringList known
+                = { QStringLiteral("__parameters__"), QStringLiteral("__buffers__"), QStringLiteral("__annotations__"),
+                      QStringLiteral("__forward_hooks__"), QStringLiteral("__forward_pre_hooks__") };
+            if (m.hasMatch() && !known.contains(name))
                 throw LocatedError { Diagnostic {
                     QStringLiteral("class attribute `%1` assigned without a type (libtorch's importer crashes on it): "
                                    "an attribute is declared `%1 : TYPE`, a constant `%1 : Final[TYPE] = VALUE`")

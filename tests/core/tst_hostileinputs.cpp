@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 #include <sys/stat.h>
 
 using namespace jitscope;
@@ -87,6 +89,17 @@ private Q_SLOTS:
             << "code/__torch__/torch/nn/modules/linear.py:4:2: class attribute `weight` assigned without a type "
                "(libtorch's importer crashes on it): an attribute is declared `weight : TYPE`, a constant "
                "`weight : Final[TYPE] = VALUE`";
+        // Found by fuzz_archive: any untyped class-body assignment libtorch does not read itself is a constant to
+        // its importer, whose missing type it dereferences; only five dunder names are read.
+        QTest::addRow("__selparameters__ = []")
+            << "fuzz_class_dunder_assign.pt"
+            << "code/__torch__/torch/nn/modules/linear.py:4:2: class attribute `__selparameters__` assigned without a "
+               "type (libtorch's importer crashes on it): an attribute is declared `__selparameters__ : TYPE`, a "
+               "constant `__selparameters__ : Final[TYPE] = VALUE`";
+        QTest::addRow("empty debug table")
+            << "fuzz_debug_empty_table.pt"
+            << "code/__torch__/torch/nn/modules/linear.py.debug_pkl: the table has 0 elements, not 1 (a corrupt debug "
+               "table: torch::jit::load would read past it)";
         QTest::addRow("code brackets 3000 deep")
             << "code_deep_brackets.pt"
             << "code/__torch__/modules.py:15:232: too many nested parentheses (Python allows 200 levels)";
@@ -105,6 +118,22 @@ private Q_SLOTS:
         QVERIFY(!r.ok);
         QCOMPARE(r.error.message, message);
         QCOMPARE(r.error.location.file, path);
+    }
+
+    /// An attribute's value is shown with its tensors as dtype and shape, never their data: a tensor record shorter
+    /// than its pickle says (found by fuzz_archive: printing the value read past it) opens like the intact archive.
+    void attributeValuesDoNotReadTensorData()
+    {
+        const QString expected = QStringLiteral("{a: Float[2, 3], b: Float[2, 3]}");
+        for (const QString& path : { test::dataDir() + QStringLiteral("/archives/dict_attr.pt"),
+                 test::dataDir() + QStringLiteral("/hostile/fuzz_empty_tensor_record.pt") }) {
+            const LoadResult r = loadModel(path);
+            QVERIFY2(r.ok, qPrintable(r.error.toString()));
+            const auto tables = std::find_if(r.model.parameters.cbegin(), r.model.parameters.cend(),
+                [](const ParameterInfo& p) { return p.name == QLatin1String("tables"); });
+            QVERIFY(tables != r.model.parameters.cend());
+            QCOMPARE(tables->value, expected);
+        }
     }
 
     /// What torch.jit.save writes passes the checks: every archive of the test data still loads.

@@ -40,6 +40,13 @@ CASES = {
     "pickle_nested_tuples.pt": {"entry": "constants.pkl", "data": NESTED},
     # Class 5: `weight = Tensor` for `weight : Tensor` in a class body.
     "class_untyped_attr.pt": text_edit(LINEAR, "  weight : Tensor\n", "  weight = Tensor\n"),
+    # Found by fuzz_archive: an untyped dunder assignment libtorch does not know is taken for a constant.
+    "fuzz_class_dunder_assign.pt": text_edit(LINEAR, "  __buffers__ = []\n", "  __buffers__ = []\n  __selparameters__ = []\n"),
+    # Found by fuzz_archive: a debug table that is an empty tuple (libtorch reads its first element unchecked).
+    "fuzz_debug_empty_table.pt": {"entry": LINEAR + ".debug_pkl", "data": b"\x80\x02)."},
+    # Found by fuzz_archive: a tensor record emptied (the pickle still says 6 floats); printing the attribute's
+    # value read the missing data.
+    "fuzz_empty_tensor_record.pt": {"base": "dict_attr.pt", "entry": "data/1", "data": b""},
     # Class 2 in an archive's code: brackets 3,000 deep, and an expression tree 3,000 deep without brackets.
     "code_deep_brackets.pt": text_edit(
         MODULES, "torch.add(count, 1))", "torch.add(" + "[" * 3000 + "count" + "]" * 3000 + ", 1))"
@@ -50,7 +57,8 @@ CASES = {
 
 def build(name, case):
     out = HERE / name
-    with zipfile.ZipFile(BASE) as src, zipfile.ZipFile(out, "w") as dst:
+    base = HERE.parent / "archives" / case["base"] if "base" in case else BASE
+    with zipfile.ZipFile(base) as src, zipfile.ZipFile(out, "w") as dst:
         replaced = False
         for info in src.infolist():
             data = src.read(info)
