@@ -443,6 +443,31 @@ PreparedRun prepareRun(
         p.inputs = makeInputs(inputs, options.seed);
     } catch (const std::exception& e) {
         p.error = QStringLiteral("cannot create the inputs: %1").arg(qs(e.what()).section(QLatin1Char('\n'), 0, 0));
+        return p;
+    }
+    // A tensor where the signature says a number, or a number where it says a tensor: refused by name, as Python's
+    // call of a scripted function refuses it ("Expected a value of type 'int' for argument 'x'"), not left to the
+    // first operator's internal assert.
+    for (size_t i = 0; i < p.inputs.size() && first + i < schema.arguments().size(); ++i) {
+        const auto& argument = schema.arguments()[first + i];
+        c10::TypePtr type = argument.type();
+        if (auto optional = type->cast<c10::OptionalType>()) {
+            if (p.inputs[i].isNone())
+                continue;
+            type = optional->getElementType();
+        }
+        const bool wantsTensor = type->kind() == c10::TypeKind::TensorType;
+        const bool wantsNumber = type->kind() == c10::TypeKind::IntType || type->kind() == c10::TypeKind::FloatType
+            || type->kind() == c10::TypeKind::BoolType || type->kind() == c10::TypeKind::NumberType;
+        const bool isTensor = p.inputs[i].isTensor();
+        const bool isNumber = p.inputs[i].isInt() || p.inputs[i].isDouble() || p.inputs[i].isBool();
+        if ((wantsTensor && !isTensor) || (wantsNumber && !isNumber)) {
+            p.error = QStringLiteral("argument '%1' of '%2' is %3, the input set gives %4")
+                          .arg(qs(argument.name()), function, qs(argument.type()->annotation_str()),
+                              isTensor ? QStringLiteral("a tensor") : qs(p.inputs[i].type()->annotation_str()));
+            p.inputs.clear();
+            return p;
+        }
     }
     return p;
 }

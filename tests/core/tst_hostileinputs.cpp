@@ -2,6 +2,7 @@
 // refused before libtorch sees them, each with Python's reason at its line and column (or an archive's entry and
 // byte). Run in-process: a regression crashes the test. The archives are made by tests/data/hostile/make_archives.py.
 
+#include "execute/run.h"
 #include "load/model.h"
 #include "load/picklecheck_p.h"
 #include "testutil.h"
@@ -134,6 +135,59 @@ private Q_SLOTS:
             QVERIFY(tables != r.model.parameters.cend());
             QCOMPARE(tables->value, expected);
         }
+    }
+
+    /// An input of the wrong kind for the signature is refused by the argument's name before the run, as Python's
+    /// call of a scripted function refuses it, not by the first operator's internal assert ("isInt() INTERNAL
+    /// ASSERT FAILED").
+    void argumentKindsChecked_data()
+    {
+        QTest::addColumn<QString>("function");
+        QTest::addColumn<QString>("set");
+        QTest::addColumn<QString>("error"); // empty: runs
+        QTest::addRow("tensor for int") << "ints"
+                                        << "i64[2]=values:-1,-1"
+                                        << "argument 'n' of 'ints' is int, the input set gives a tensor";
+        QTest::addRow("int for tensor") << "tensors"
+                                        << "3"
+                                        << "argument 'x' of 'tensors' is Tensor, the input set gives int";
+        QTest::addRow("int for int") << "ints"
+                                     << "3"
+                                     << "";
+        QTest::addRow("None for Optional[Tensor]") << "optional"
+                                                   << "None"
+                                                   << "";
+        QTest::addRow("tensor for Optional[Tensor]") << "optional"
+                                                     << "f32[2]"
+                                                     << "";
+        QTest::addRow("float for Optional[Tensor]")
+            << "optional"
+            << "1.5"
+            << "argument 'x' of 'optional' is Optional[Tensor], the input set gives float";
+    }
+
+    void argumentKindsChecked()
+    {
+        QFETCH(QString, function);
+        QFETCH(QString, set);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("kinds.py")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("import torch\nfrom typing import Optional\n\n\n"
+                   "def ints(n: int):\n    return n // 2\n\n\n"
+                   "def tensors(x):\n    return x + 1\n\n\n"
+                   "def optional(x: Optional[torch.Tensor]):\n    if x is None:\n        return torch.zeros(1)\n"
+                   "    return x * 2\n");
+        file.close();
+        const LoadResult loaded = loadModel(file.fileName());
+        QVERIFY2(loaded.ok, qPrintable(loaded.error.toString()));
+        const auto inputs = parseInputSet(set);
+        QVERIFY(inputs);
+        const RunResult run = runFunction(loaded.model, function, *inputs);
+        QVERIFY2(run.ok == error.isEmpty(), qPrintable(run.error.toString()));
+        if (!error.isEmpty())
+            QCOMPARE(run.error.message, error);
     }
 
     /// What torch.jit.save writes passes the checks: every archive of the test data still loads.
