@@ -23,9 +23,72 @@ using c10::IValue;
 
 namespace {
 
+bool inUserCode(const tj::SourceRange& range)
+{
+    return range.source() && range.source()->filename() && !range.source()->filename()->empty()
+        && range.source()->filename()->front() != '<';
+}
+
+/// The user's `//` that a node of a builtin's own TorchScript stands for. Tensor `a // b` compiles to the body of
+/// TorchScript's builtin floordiv (aten::floor_divide at `<string>:3:9`, print(fn.graph) shows it so in Python too),
+/// and the compiler keeps no call site. The nodes around it in its block that are in the user's code bound where the
+/// expression is: its operands come first, so the `//` is the first one after the node before it, or, when an
+/// operand is computed by that node (`a // (b + c)`), the last one before it. Empty when there is none.
+SourceLocation builtinCallSite(const tj::Node* n)
+{
+    const tj::Block* block = n->owningBlock();
+    if (!block)
+        return {};
+    const tj::Node* before = nullptr;
+    for (const tj::Node* p = n->prev(); p && p != block->param_node(); p = p->prev())
+        if (inUserCode(p->sourceRange())) {
+            before = p;
+            break;
+        }
+    const tj::Node* after = nullptr;
+    for (const tj::Node* q = n->next(); q && q != block->return_node(); q = q->next())
+        if (inUserCode(q->sourceRange())) {
+            after = q;
+            break;
+        }
+    const tj::Node* anchor = before ? before : after;
+    if (!anchor)
+        return {};
+    const auto source = anchor->sourceRange().source();
+    const std::string text = source->text_str().str();
+    const size_t from = before ? before->sourceRange().end() : 0;
+    const size_t to = after && after->sourceRange().source() == source ? after->sourceRange().start() : text.size();
+    // A `//` outside a comment (strings are rare around an operator and not told apart here).
+    const auto isOperator = [&](size_t at) {
+        const size_t lineStart = text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+        return text.find('#', lineStart) >= at;
+    };
+    size_t at = std::string::npos;
+    for (size_t k = text.find("//", from); k != std::string::npos && k < to; k = text.find("//", k + 2))
+        if (isOperator(k)) {
+            at = k;
+            break;
+        }
+    if (at == std::string::npos && before) {
+        const size_t start = before->sourceRange().start();
+        for (size_t k = text.rfind("//", start); k != std::string::npos;
+             k = k ? text.rfind("//", k - 1) : std::string::npos) {
+            if (source->lineno_for_offset(k) + 1 < source->lineno_for_offset(start))
+                break; // not the statement's line or the one before
+            if (isOperator(k)) {
+                at = k;
+                break;
+            }
+        }
+    }
+    if (at == std::string::npos)
+        return {};
+    return sourceLocationOf(tj::SourceRange(source, at, at + 2));
+}
+
 /// Where @p n is in the user's code. A node of a builtin's own TorchScript (`a // b` inlines aten::floordiv's body)
-/// is in file "<string>" and keeps no call stack (print(fn.graph) shows `# <string>:3:9` in Python too): the call
-/// site is lost, and the error names the model's file without a line rather than the builtin's.
+/// is in file "<string>" and keeps no call stack: the call site is found in the text around it
+/// (builtinCallSite()), else the error names the model's file without a line rather than the builtin's.
 SourceLocation userLocationOf(const tj::Node* n)
 {
     SourceLocation loc = Interpreter::locationOf(n);
@@ -37,7 +100,7 @@ SourceLocation userLocationOf(const tj::Node* n)
                     return site;
             }
         }
-        return {};
+        return builtinCallSite(n);
     }
     return loc;
 }

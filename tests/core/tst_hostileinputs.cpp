@@ -190,6 +190,50 @@ private Q_SLOTS:
             QCOMPARE(run.error.message, error);
     }
 
+    /// Tensor `//` compiles to TorchScript's builtin floordiv, whose nodes keep no call site (`<string>:3:9`); the
+    /// refusal of INT64_MIN // -1 still names the user's `//`, found in the text between the nodes around it.
+    void floorDivisionNamesItsOperator_data()
+    {
+        QTest::addColumn<QString>("function");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("column");
+        QTest::addRow("a // x") << "plain" << 7 << 13;
+        QTest::addRow("operand computed after the a") << "operand_after" << 11 << 55;
+        QTest::addRow("the second // of two") << "second" << 17 << 13;
+    }
+
+    void floorDivisionNamesItsOperator()
+    {
+        QFETCH(QString, function);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        QTemporaryDir dir;
+        QFile file(dir.filePath(QStringLiteral("floordiv.py")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("import torch\n\n\n"
+                   "def plain(x):\n" // line 4
+                   "    a = torch.tensor([-9223372036854775807 - 1, 4])\n"
+                   "    # a comment with // in it\n"
+                   "    return a // x\n" // line 7
+                   "\n\n"
+                   "def operand_after(x):\n"
+                   "    return torch.tensor([-9223372036854775807 - 1, 4]) // (x + 0)\n" // line 11
+                   "\n\n"
+                   "def second(x):\n"
+                   "    a = torch.tensor([-9223372036854775807 - 1, 4])\n"
+                   "    b = a // 2 * 0 + a\n"
+                   "    return b // x\n"); // line 17
+        file.close();
+        const LoadResult loaded = loadModel(file.fileName());
+        QVERIFY2(loaded.ok, qPrintable(loaded.error.toString()));
+        const RunResult run = runFunction(loaded.model, function, *parseInputSet(QStringLiteral("i64[2]=full:-1")));
+        QVERIFY(!run.ok);
+        QVERIFY2(
+            run.error.message.contains(QLatin1String("-9223372036854775808 // -1")), qPrintable(run.error.message));
+        QCOMPARE(run.error.location.line, line);
+        QCOMPARE(run.error.location.column, column);
+    }
+
     /// What torch.jit.save writes passes the checks: every archive of the test data still loads.
     void realArchivesPass()
     {
