@@ -6,6 +6,7 @@
 #include "worker.h"
 
 #include "check/check.h"
+#include "debug/debugsession.h"
 #include "ir/activity.h"
 #include "load/model.h"
 #include "protocol/protocol.h"
@@ -49,6 +50,15 @@ struct ModelSlot
     }
 };
 
+/// A debug session the window started: the session once its model is loaded, and what the window asked before.
+struct DebugEntry
+{
+    std::mutex mutex;
+    std::unique_ptr<DebugSession> session;
+    QVector<DebugSession::Breakpoint> breakpoints;
+    bool stopped = false;
+};
+
 class Worker
 {
 public:
@@ -62,6 +72,8 @@ private:
     void send(MessageType type, quint64 id, const QByteArray& payload);
     void heartbeat();
     void dispatch(const Message& m);
+    void startDebug(const Message& m);
+    void debugCommand(const Message& m);
     /// Runs @p work on a thread of its own, counted as busy, with the request's cancel flag.
     void spawn(quint64 id, std::function<void(const std::atomic<bool>& cancel)> work);
     std::shared_ptr<ModelSlot> slot(int model);
@@ -71,7 +83,8 @@ private:
     std::mutex m_mutex; ///< m_models, m_cancels
     QHash<int, std::shared_ptr<ModelSlot>> m_models;
     QHash<quint64, std::shared_ptr<std::atomic<bool>>> m_cancels;
-    std::atomic<int> m_busy { 0 };
+    QHash<quint64, std::shared_ptr<DebugEntry>> m_debug; ///< by the window's session id
+    std::atomic<int> m_busy { 0 }; ///< requests running and debug sessions not finished
 };
 
 void Worker::send(MessageType type, quint64 id, const QByteArray& payload)
@@ -172,6 +185,10 @@ void Worker::dispatch(const Message& m)
         });
         return;
     }
+    case MessageType::DebugStart:
+        return startDebug(m);
+    case MessageType::DebugCommand:
+        return debugCommand(m);
     case MessageType::Cancel: {
         std::lock_guard<std::mutex> lock(m_mutex);
         if (const auto cancel = m_cancels.value(m.id))
@@ -248,6 +265,97 @@ void Worker::dispatch(const Message& m)
             return;
         }
     });
+}
+
+void Worker::startDebug(const Message& m)
+{
+    int model = -1;
+    QString function;
+    InputSet inputs;
+    bool tracing = false;
+    QVector<DebugSession::Breakpoint> breakpoints;
+    auto entry = std::make_shared<DebugEntry>();
+    const bool ok = unpack(m.payload, model, function, inputs, tracing, breakpoints);
+    entry->breakpoints = breakpoints;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_debug.insert(m.id, entry);
+    }
+    const std::shared_ptr<ModelSlot> s = ok ? slot(model) : nullptr;
+    ++m_busy;
+    std::thread([this, id = m.id, s, entry, function, inputs, tracing] {
+        QString error = s ? QString() : QStringLiteral("the model worker holds no such model");
+        const std::optional<ModelInfo> info = s ? s->wait(&error) : std::nullopt;
+        std::lock_guard<std::mutex> lock(entry->mutex);
+        if (!info || entry->stopped) {
+            DebugSession::Pause done;
+            done.finished = true;
+            done.result.error = done.trace.error = { entry->stopped ? QStringLiteral("stopped") : error, {} };
+            send(MessageType::DebugPause, id, pack(done));
+            --m_busy;
+            return;
+        }
+        activity::setFile(QFile::encodeName(info->path).constData());
+        activity::setPhase(
+            0, "debugging `%s` on %s", function.toUtf8().constData(), inputs.toString().left(120).toUtf8().constData());
+        entry->session = std::make_unique<DebugSession>(*info, function, inputs, tracing);
+        entry->session->setBreakpoints(entry->breakpoints);
+        entry->session->setPauseCallback([this, id](const DebugSession::Pause& pause) {
+            if (pause.finished)
+                --m_busy;
+            send(MessageType::DebugPause, id, pack(pause));
+        });
+        entry->session->start();
+    }).detach();
+}
+
+void Worker::debugCommand(const Message& m)
+{
+    std::shared_ptr<DebugEntry> entry;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        entry = m.type == MessageType::DebugCommand ? m_debug.value(m.id) : nullptr;
+    }
+    if (!entry)
+        return;
+    QDataStream in(m.payload);
+    in.setVersion(QDataStream::Qt_6_0);
+    qint32 op = 0;
+    in >> op;
+    std::lock_guard<std::mutex> lock(entry->mutex);
+    switch (DebugOp(op)) {
+    case DebugOp::Resume: {
+        qint32 command = 0;
+        int line = 0;
+        in >> command >> line;
+        if (entry->session)
+            entry->session->resume(DebugSession::Command(command), line);
+        break;
+    }
+    case DebugOp::Breakpoints:
+        in >> entry->breakpoints;
+        if (entry->session)
+            entry->session->setBreakpoints(entry->breakpoints);
+        break;
+    case DebugOp::Stop:
+        entry->stopped = true;
+        if (entry->session)
+            entry->session->stop();
+        break;
+    case DebugOp::End: {
+        entry->stopped = true;
+        {
+            std::lock_guard<std::mutex> tableLock(m_mutex);
+            m_debug.remove(m.id);
+        }
+        // Its thread ends at the next node; joining it must not hold up the requests behind this one.
+        if (std::shared_ptr<DebugSession> session = std::move(entry->session)) {
+            session->stop();
+            std::thread([session = std::move(session)]() mutable { session.reset(); }).detach();
+        }
+        break;
+    }
+    }
 }
 
 int Worker::run(int in)

@@ -158,21 +158,6 @@ void DebugSession::run()
     options.cancel = &m_cancel;
     options.observer = [this](const NodeEvent& e) { onEvent(e); };
     Pause done;
-    if (!m_model.handle && !m_model.path.isEmpty()) {
-        // The window's model lives in its model worker (the debugger still runs in the window's process): this
-        // session loads a copy of its own, the shown function inlined as the window shows it.
-        const FunctionInfo* shown = m_model.function(m_function);
-        const bool inlined = shown && shown->inlined;
-        LoadOptions load;
-        load.inlineCalls = inlined;
-        LoadResult loaded = loadModel(m_model.path, load);
-        if (loaded.ok) {
-            for (FunctionInfo& f : loaded.model.functions)
-                if (f.name == m_function && inlined && !f.inlined)
-                    inlineFunction(loaded.model.handle, f);
-            m_model = std::move(loaded.model);
-        }
-    }
     if (m_tracing) {
         done.trace = traceFunction(m_model, m_function, m_inputs, options);
     } else {

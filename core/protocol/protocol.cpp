@@ -149,6 +149,20 @@ JITSCOPE_SERIALIZE(OutputComparison, OUTPUTCOMPARISON_FIELDS)
 #define OUTPUTCHECK_FIELDS(OP) s OP v.ran OP v.error OP v.comparison
 JITSCOPE_SERIALIZE(OutputCheck, OUTPUTCHECK_FIELDS)
 
+#define NAMEDVALUE_FIELDS(OP) s OP v.name OP v.value
+JITSCOPE_SERIALIZE(NamedValue, NAMEDVALUE_FIELDS)
+#define RUNRESULT_FIELDS(OP) s OP v.ok OP v.error OP v.inputs OP v.outputs
+JITSCOPE_SERIALIZE(RunResult, RUNRESULT_FIELDS)
+#define NODEEVENT_FIELDS(OP)                                                                                           \
+    s OP v.scriptNode OP v.depth OP v.blockDepth OP v.frames OP v.loopPath OP v.location OP v.kind OP v.after OP       \
+        v.breakpoint OP v.values
+JITSCOPE_SERIALIZE(NodeEvent, NODEEVENT_FIELDS)
+#define PAUSE_FIELDS(OP)                                                                                               \
+    s OP v.serial OP v.finished OP v.event OP v.values OP v.traceSoFar OP v.atBreakpoint OP v.result OP v.trace
+JITSCOPE_SERIALIZE(DebugSession::Pause, PAUSE_FIELDS)
+#define BREAKPOINT_FIELDS(OP) s OP v.line OP v.iteration
+JITSCOPE_SERIALIZE(DebugSession::Breakpoint, BREAKPOINT_FIELDS)
+
 #undef JITSCOPE_SERIALIZE
 
 // Types with enums or optionals, written by hand.
@@ -285,6 +299,18 @@ QDataStream& operator>>(QDataStream& s, NodeChange& v)
 {
     readEnum(s, v.op);
     return s >> v.baseNode >> v.otherNode >> v.scriptNode >> v.location >> v.cause;
+}
+
+QDataStream& operator<<(QDataStream& s, const ExecFrame& v)
+{
+    writeEnum(s, v.kind);
+    return s << v.name << v.line << v.scriptNode << v.iteration << v.iterations << v.branch;
+}
+
+QDataStream& operator>>(QDataStream& s, ExecFrame& v)
+{
+    readEnum(s, v.kind);
+    return s >> v.name >> v.line >> v.scriptNode >> v.iteration >> v.iterations >> v.branch;
 }
 
 QDataStream& operator<<(QDataStream& s, const CheckOptions& v)

@@ -6,6 +6,7 @@
 // are written field by field by the operators below, plain Qt code: no libtorch here.
 
 #include "check/check.h"
+#include "debug/debugsession.h"
 #include "load/model.h"
 
 #include <QByteArray>
@@ -39,7 +40,16 @@ enum class MessageType : quint16 {
     Answer, ///< worker -> window: the answer to request id
     Failure, ///< worker -> window: request id failed; payload QString message
     UnknownModel, ///< worker -> window: request id names a model the worker does not hold (it was restarted)
+    /// window -> worker: a debug session, id naming it from then on: int model, QString function, InputSet,
+    /// bool tracing, QVector<DebugSession::Breakpoint>; the worker answers with DebugPause messages
+    DebugStart,
+    /// window -> worker, to debug session id: DebugOp, then DebugSession::Command and int line (Resume) or the
+    /// breakpoints (Breakpoints)
+    DebugCommand,
+    DebugPause, ///< worker -> window: debug session id paused or finished: DebugSession::Pause
 };
+
+enum class DebugOp : qint32 { Resume, Breakpoints, Stop, End };
 
 struct Message
 {
@@ -156,6 +166,19 @@ QDataStream& operator>>(QDataStream& s, OutputCheck& v);
 /// observer or the test switches: the worker has its own).
 QDataStream& operator<<(QDataStream& s, const CheckOptions& v);
 QDataStream& operator>>(QDataStream& s, CheckOptions& v);
+QDataStream& operator<<(QDataStream& s, const ExecFrame& v);
+QDataStream& operator>>(QDataStream& s, ExecFrame& v);
+QDataStream& operator<<(QDataStream& s, const NamedValue& v);
+QDataStream& operator>>(QDataStream& s, NamedValue& v);
+/// Everything but the callables (liveValues, traceSoFar), which live only during the observer call.
+QDataStream& operator<<(QDataStream& s, const NodeEvent& v);
+QDataStream& operator>>(QDataStream& s, NodeEvent& v);
+QDataStream& operator<<(QDataStream& s, const RunResult& v);
+QDataStream& operator>>(QDataStream& s, RunResult& v);
+QDataStream& operator<<(QDataStream& s, const DebugSession::Pause& v);
+QDataStream& operator>>(QDataStream& s, DebugSession::Pause& v);
+QDataStream& operator<<(QDataStream& s, const DebugSession::Breakpoint& v);
+QDataStream& operator>>(QDataStream& s, DebugSession::Breakpoint& v);
 QDataStream& operator<<(QDataStream& s, const CheckReport& v);
 QDataStream& operator>>(QDataStream& s, CheckReport& v);
 

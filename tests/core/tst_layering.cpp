@@ -32,7 +32,7 @@ const QHash<QString, QSet<QString>>& allowedIncludes()
                 QStringLiteral("execute"), QStringLiteral("trace"), QStringLiteral("check") } },
         { QStringLiteral("protocol"),
             { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
-                QStringLiteral("trace"), QStringLiteral("diff"), QStringLiteral("check") } },
+                QStringLiteral("trace"), QStringLiteral("diff"), QStringLiteral("check"), QStringLiteral("debug") } },
         { QStringLiteral("debug"),
             { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
                 QStringLiteral("trace") } },

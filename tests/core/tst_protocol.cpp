@@ -177,6 +177,35 @@ QString dump(const CheckReport& r)
         list(r.statuses, [](TraceStatus s) { return QString::number(int(s)); }), QString::number(r.consistent) });
 }
 
+QString dump(const ExecFrame& f)
+{
+    return join({ QString::number(int(f.kind)), f.name, QString::number(f.line), QString::number(f.scriptNode),
+        QString::number(f.iteration), QString::number(f.iterations), QString::number(f.branch) });
+}
+
+QString dump(const NamedValue& v)
+{
+    return join({ v.name, dump(v.value) });
+}
+
+QString dump(const DebugSession::Pause& p)
+{
+    const NodeEvent& e = p.event;
+    const QString event = join({ QString::number(e.scriptNode), QString::number(e.depth), QString::number(e.blockDepth),
+        list(e.frames, [](const ExecFrame& f) { return dump(f); }),
+        list(e.loopPath,
+            [](const LoopFrame& f) {
+                return join({ QString::number(f.loopNode), QString::number(f.iteration), QString::number(f.line) });
+            }),
+        dump(e.location), e.kind, QString::number(e.after), QString::number(e.breakpoint),
+        list(e.values, [](const NamedValue& v) { return dump(v); }) });
+    const RunResult& r = p.result;
+    return join({ QString::number(p.serial), QString::number(p.finished), event,
+        list(p.values, [](const NamedValue& v) { return dump(v); }), dump(p.traceSoFar),
+        QString::number(p.atBreakpoint), QString::number(r.ok), dump(r.error), dump(r.inputs),
+        list(r.outputs, [](const ValueSummary& v) { return dump(v); }), dump(p.trace) });
+}
+
 SourceLocation somewhere(int line)
 {
     return { QStringLiteral("/m/model.py"), line, line + 2 };
@@ -445,6 +474,32 @@ private Q_SLOTS:
         r.statuses = { TraceStatus::Reference, TraceStatus::WrongOutput };
         r.consistent = false;
         QCOMPARE(dump(roundTrip(r)), dump(r));
+
+        DebugSession::Pause pause;
+        pause.serial = 12;
+        pause.finished = true;
+        pause.event.scriptNode = 3;
+        pause.event.depth = 1;
+        pause.event.blockDepth = 2;
+        pause.event.frames = { ExecFrame { ExecFrame::Kind::Loop, QStringLiteral("loop"), 5, 4, 2, 3, 1 } };
+        pause.event.loopPath = { LoopFrame { 4, 2, 5 } };
+        pause.event.location = somewhere(6);
+        pause.event.kind = QStringLiteral("aten::mul");
+        pause.event.after = true;
+        pause.event.breakpoint = true;
+        pause.event.values = { { QStringLiteral("y"), v } };
+        pause.values = { { QStringLiteral("x"), v }, { QStringLiteral("%3"), ValueSummary() } };
+        pause.traceSoFar = g;
+        pause.atBreakpoint = true;
+        pause.result = { true, { QStringLiteral("r"), somewhere(2) }, set, { v } };
+        pause.trace = t;
+        QCOMPARE(dump(roundTrip(pause)), dump(pause));
+        const QVector<DebugSession::Breakpoint> breakpoints { { 7, 2 }, { 9, -1 } };
+        const auto breakpointsBack = roundTrip(breakpoints);
+        QCOMPARE(breakpointsBack.size(), 2);
+        QCOMPARE(breakpointsBack[0].line, 7);
+        QCOMPARE(breakpointsBack[0].iteration, 2);
+        QCOMPARE(breakpointsBack[1].iteration, -1);
 
         const HeartbeatInfo beat { QStringLiteral("running aten::mul"), 1500, 99, 2 };
         const HeartbeatInfo beatBack = roundTrip(beat);

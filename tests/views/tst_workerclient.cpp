@@ -142,6 +142,8 @@ private Q_SLOTS:
         QVERIFY2(message.contains(twoSets() + QStringLiteral(":7:")), qPrintable(message));
         QVERIFY2(message.contains(QLatin1String("aten::mul")), qPrintable(message));
         QVERIFY2(message.contains(QLatin1String("checking `f`: tracing input set 2")), qPrintable(message));
+        // The line it stopped at, for the source panel's mark.
+        QCOMPARE(failed.error.location.line, 7);
         QVERIFY(stopped.wait(5000) || stopped.size() == 1);
         QCOMPARE(stopped.size(), 1);
         QCOMPARE(stopped.first().first().toString(), message);

@@ -91,6 +91,34 @@ private Q_SLOTS:
         QCOMPARE(sets->texts(), before);
     }
 
+    /// A debug run is in the worker too: a crash there ends the session with how and where, and the next one runs.
+    void debuggerSurvivesTheWorker()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, twoSets()));
+        const QStringList before = window.inputSetsEditor()->model()->texts();
+        qputenv("JITSCOPE_WORKER_FAULT", "segv@aten::mul");
+        window.workerClient()->restart();
+        qunsetenv("JITSCOPE_WORKER_FAULT");
+        // F5 with no breakpoint: runs to the end, here to the crash.
+        QSignalSpy finished(&window, &MainWindow::debugFinished);
+        window.debugAction(MainWindow::DebugAction::StartContinue)->trigger();
+        QVERIFY(finished.wait(kJobTimeoutMs));
+        const DebugSession::Pause& end = window.debugger()->lastPause();
+        QVERIFY(!end.result.ok);
+        const QString message = end.result.error.message;
+        for (const QString& part : { QStringLiteral("crashed (SIGSEGV)"), QStringLiteral("aten::mul"),
+                 QStringLiteral("two_sets.py:7:"), QStringLiteral("debugging `f`") })
+            QVERIFY2(message.contains(part), qPrintable(part + QStringLiteral(" not in: ") + message));
+        QTRY_VERIFY2(window.statusText().contains(message), qPrintable(window.statusText()));
+        QCOMPARE(window.inputSetsEditor()->model()->texts(), before);
+
+        window.debugAction(MainWindow::DebugAction::StartContinue)->trigger();
+        QVERIFY(finished.wait(kJobTimeoutMs));
+        QVERIFY2(window.debugger()->lastPause().result.ok,
+            qPrintable(window.debugger()->lastPause().result.error.toString()));
+    }
+
     /// Run Check's cancel still stops a check, here one stuck in an operator: the worker goes, the window stays.
     void cancelStopsAStuckCheck()
     {

@@ -57,6 +57,7 @@ MainWindow::MainWindow(QWidget* parent)
     // program (a partial build), they run here as before.
     if (QFileInfo(WorkerClient::workerProgram()).isExecutable()) {
         m_worker = new WorkerClient(this);
+        m_worker->warmUp();
         m_document->setWorker(m_worker->worker());
     }
     setWindowTitle(QStringLiteral("JitScope"));

@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QMetaObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSet>
 #include <QThread>
 #include <QTimer>
@@ -16,6 +17,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <unistd.h>
 
@@ -70,6 +72,14 @@ QString signalName(int signal)
     }
 }
 
+/// Where in @p path a worker's stop message says it was ("…/model.py:7: crashed…"): the line the window marks.
+SourceLocation stopLocation(const QString& message, const QString& path)
+{
+    const QRegularExpression place(QRegularExpression::escape(path) + QStringLiteral(":(\\d+):"));
+    const QRegularExpressionMatch m = place.match(message);
+    return { path, m.hasMatch() ? m.captured(1).toInt() : 0, 0 };
+}
+
 constexpr int kStartupMs = 30 * 1000; ///< a worker that has not said hello by then counts as stuck
 constexpr int kCancelGraceMs = 3000; ///< a canceled check that runs on past this ends with its worker
 
@@ -87,9 +97,20 @@ public:
         quint64 id, MessageType type, int model, const QByteArray& payload, const std::shared_ptr<PendingCall>& call);
     void cancel(quint64 id) { write({ MessageType::Cancel, id, {} }); }
     void release(int model);
+    /// A debug session in the worker: @p onPause gets its pauses (on this thread) until closeDebug(); a worker
+    /// that stops ends it with a finished pause saying why.
+    void openDebug(
+        quint64 id, int model, const QByteArray& payload, std::function<void(const DebugSession::Pause&)> onPause);
+    void debugCommand(quint64 id, const QByteArray& payload) { write({ MessageType::DebugCommand, id, payload }); }
+    void closeDebug(quint64 id);
     /// Ends the worker as hung or as a runaway after a cancel: its calls fail with @p reason.
     void stop(const QString& reason);
     void restart();
+    void warmUp()
+    {
+        if (!m_process)
+            start();
+    }
     void shutdown();
 
 private:
@@ -100,6 +121,7 @@ private:
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void watch();
     void failAll(const QString& message);
+    bool ensureLoaded(int model);
 
     struct Pending
     {
@@ -112,6 +134,7 @@ private:
     QTimer* m_watch = nullptr;
     FrameReader m_reader;
     QHash<quint64, Pending> m_pending;
+    QHash<quint64, std::function<void(const DebugSession::Pause&)>> m_debug; ///< open debug sessions
     QHash<int, QPair<QString, LoadOptions>> m_known; ///< every model the window holds: what to load again
     QSet<int> m_loaded; ///< the models the running worker was asked to load
     QByteArray m_stderrTail;
@@ -203,6 +226,7 @@ public:
     }
 
     int newModelId() { return ++m_nextModel; }
+    quint64 newRequestId() { return ++m_nextId; }
 
     void setNotify(std::function<void(const QString&)> notify)
     {
@@ -302,21 +326,53 @@ void WorkerIo::submit(
         if (unpack(payload, loaded, path, options))
             m_known.insert(model, { path, options });
         m_loaded.insert(model);
-    } else if (model >= 0 && !m_loaded.contains(model)) {
-        // A worker started after the one that loaded it: the model is loaded again first (its answer, to id 0,
-        // is not waited for; requests for the model wait in the worker until it is loaded).
-        const auto known = m_known.constFind(model);
-        if (known == m_known.constEnd()) {
-            call->finish(false, {}, QStringLiteral("the model worker holds no such model"));
-            return;
-        }
-        write({ MessageType::Load, 0, pack(model, known->first, known->second) });
-        m_loaded.insert(model);
+    } else if (!ensureLoaded(model)) {
+        call->finish(false, {}, QStringLiteral("the model worker holds no such model"));
+        return;
     }
     if (m_pending.isEmpty())
         m_sinceMessage.restart();
     m_pending.insert(id, { call, type });
     write({ type, id, payload });
+}
+
+bool WorkerIo::ensureLoaded(int model)
+{
+    if (model < 0 || m_loaded.contains(model))
+        return true;
+    // A worker started after the one that loaded it: the model is loaded again first (its answer, to id 0, is not
+    // waited for; requests for the model wait in the worker until it is loaded).
+    const auto known = m_known.constFind(model);
+    if (known == m_known.constEnd())
+        return false;
+    write({ MessageType::Load, 0, pack(model, known->first, known->second) });
+    m_loaded.insert(model);
+    return true;
+}
+
+void WorkerIo::openDebug(
+    quint64 id, int model, const QByteArray& payload, std::function<void(const DebugSession::Pause&)> onPause)
+{
+    if (!m_process)
+        start();
+    if (!m_process || !ensureLoaded(model)) {
+        DebugSession::Pause done;
+        done.finished = true;
+        done.result.error = done.trace.error
+            = { m_process ? QStringLiteral("the model worker holds no such model") : m_startError, {} };
+        onPause(done);
+        return;
+    }
+    if (m_pending.isEmpty() && m_debug.isEmpty())
+        m_sinceMessage.restart();
+    m_debug.insert(id, std::move(onPause));
+    write({ MessageType::DebugStart, id, payload });
+}
+
+void WorkerIo::closeDebug(quint64 id)
+{
+    if (m_debug.remove(id))
+        write({ MessageType::DebugCommand, id, pack(qint32(DebugOp::End)) });
 }
 
 void WorkerIo::release(int model)
@@ -339,6 +395,13 @@ void WorkerIo::onOutput()
             unpack(m->payload, m_beat);
             m_channel->setActivity(m_beat.activity);
             break;
+        case MessageType::DebugPause: {
+            DebugSession::Pause pause;
+            const auto it = m_debug.constFind(m->id);
+            if (it != m_debug.constEnd() && unpack(m->payload, pause))
+                it.value()(pause);
+            break;
+        }
         case MessageType::Answer:
         case MessageType::Failure:
         case MessageType::UnknownModel: {
@@ -382,7 +445,7 @@ void WorkerIo::onErrorOutput()
 
 void WorkerIo::watch()
 {
-    if (!m_process || m_pending.isEmpty() || !m_stopReason.isEmpty())
+    if (!m_process || (m_pending.isEmpty() && m_debug.isEmpty()) || !m_stopReason.isEmpty())
         return;
     const int limit = m_channel->stallMs.load();
     if (!m_greeted) {
@@ -413,6 +476,15 @@ void WorkerIo::failAll(const QString& message)
     const auto pending = std::exchange(m_pending, {});
     for (const Pending& p : pending)
         p.call->finish(false, {}, message);
+    // A debug session ends as a run that failed, saying why.
+    const auto sessions = std::exchange(m_debug, {});
+    for (const auto& onPause : sessions) {
+        DebugSession::Pause done;
+        done.serial = std::numeric_limits<int>::max();
+        done.finished = true;
+        done.result.error = done.trace.error = { message, {} };
+        onPause(done);
+    }
 }
 
 void WorkerIo::onFinished(int exitCode, QProcess::ExitStatus status)
@@ -436,11 +508,12 @@ void WorkerIo::onFinished(int exitCode, QProcess::ExitStatus status)
     }
     if (message.isEmpty())
         message = QStringLiteral("the model worker exited with status %1%2").arg(exitCode).arg(where);
-    const bool wasWorking = !m_pending.isEmpty();
+    const bool wasWorking = !m_pending.isEmpty() || !m_debug.isEmpty();
     const bool greeted = m_greeted;
-    // Counted before the calls waiting learn of it: they may ask.
+    // Counted (and the activity forgotten) before the calls waiting learn of it: they may ask.
     if (greeted && !m_quiet)
         ++m_channel->restarts;
+    m_channel->setActivity({});
     failAll(message);
     m_process->disconnect(this);
     m_process->deleteLater();
@@ -599,8 +672,8 @@ CheckReport ModelWorker::check(const WorkerModelRef& model, const QString& funct
         r = CheckReport();
         r.file = model->path;
         r.function = function;
-        r.error
-            = { answer ? QStringLiteral("a malformed answer from the model worker") : error, { model->path, 0, 0 } };
+        r.error = { answer ? QStringLiteral("a malformed answer from the model worker") : error,
+            stopLocation(error, model->path) };
     }
     return r;
 }
@@ -615,6 +688,11 @@ int WorkerClient::stallTimeout() const
     return m_channel->stallMs;
 }
 
+void WorkerClient::warmUp()
+{
+    m_channel->post([io = m_channel->io()] { io->warmUp(); });
+}
+
 void WorkerClient::restart()
 {
     m_channel->postAndWait([io = m_channel->io()] { io->restart(); });
@@ -623,6 +701,80 @@ void WorkerClient::restart()
 QString WorkerClient::activity() const
 {
     return m_channel->activity();
+}
+
+RemoteDebugSession::RemoteDebugSession(WorkerModelRef model, QString function, InputSet inputs, bool tracing)
+    : m_model(std::move(model))
+    , m_function(std::move(function))
+    , m_inputs(std::move(inputs))
+    , m_tracing(tracing)
+{
+    if (const auto channel = m_model ? m_model->channel.lock() : nullptr)
+        m_id = channel->newRequestId();
+}
+
+RemoteDebugSession::~RemoteDebugSession()
+{
+    if (const auto channel = m_model ? m_model->channel.lock() : nullptr; channel && m_started)
+        channel->post([io = channel->io(), id = m_id] { io->closeDebug(id); });
+}
+
+void RemoteDebugSession::start()
+{
+    const auto channel = m_model ? m_model->channel.lock() : nullptr;
+    std::function<void(const DebugSession::Pause&)> callback;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        callback = m_callback;
+    }
+    if (!channel) {
+        DebugSession::Pause done;
+        done.finished = true;
+        done.result.error = done.trace.error = { QStringLiteral("no model worker"), {} };
+        if (callback)
+            callback(done);
+        return;
+    }
+    m_started = true;
+    QVector<DebugSession::Breakpoint> breakpoints;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        breakpoints = m_breakpoints;
+    }
+    channel->post([io = channel->io(), id = m_id, model = m_model->id,
+                      payload = pack(m_model->id, m_function, m_inputs, m_tracing, breakpoints),
+                      callback] { io->openDebug(id, model, payload, callback); });
+}
+
+void RemoteDebugSession::send(const QByteArray& payload)
+{
+    if (const auto channel = m_model ? m_model->channel.lock() : nullptr; channel && m_started)
+        channel->post([io = channel->io(), id = m_id, payload] { io->debugCommand(id, payload); });
+}
+
+void RemoteDebugSession::setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints)
+{
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_breakpoints = breakpoints;
+    }
+    send(pack(qint32(DebugOp::Breakpoints), breakpoints));
+}
+
+void RemoteDebugSession::resume(DebugSession::Command command, int line)
+{
+    send(pack(qint32(DebugOp::Resume), qint32(command), line));
+}
+
+void RemoteDebugSession::stop()
+{
+    send(pack(qint32(DebugOp::Stop)));
+}
+
+void RemoteDebugSession::setPauseCallback(std::function<void(const DebugSession::Pause&)> callback)
+{
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_callback = std::move(callback);
 }
 
 qint64 WorkerClient::workerPid() const

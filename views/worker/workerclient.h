@@ -1,6 +1,7 @@
 #pragma once
 
 #include "check/check.h"
+#include "debug/debugsession.h"
 #include "load/model.h"
 
 #include <QHash>
@@ -8,7 +9,9 @@
 #include <QString>
 
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 
 namespace jitscope {
@@ -55,6 +58,69 @@ private:
 };
 using ModelWorkerRef = std::shared_ptr<const ModelWorker>;
 
+/// What DebugController drives: a DebugSession in this process, or one in the model worker.
+class DebugBackend
+{
+public:
+    virtual ~DebugBackend() = default;
+    virtual void start() = 0;
+    virtual void setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints) = 0;
+    virtual void resume(DebugSession::Command command, int line = 0) = 0;
+    virtual void stop() = 0;
+    /// Called on another thread at each pause and at the end.
+    virtual void setPauseCallback(std::function<void(const DebugSession::Pause&)> callback) = 0;
+};
+
+class LocalDebugSession : public DebugBackend
+{
+public:
+    LocalDebugSession(ModelInfo model, QString function, InputSet inputs, bool tracing)
+        : m_session(std::move(model), std::move(function), std::move(inputs), tracing)
+    { }
+    void start() override { m_session.start(); }
+    void setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints) override
+    {
+        m_session.setBreakpoints(std::move(breakpoints));
+    }
+    void resume(DebugSession::Command command, int line) override { m_session.resume(command, line); }
+    void stop() override { m_session.stop(); }
+    void setPauseCallback(std::function<void(const DebugSession::Pause&)> callback) override
+    {
+        m_session.setPauseCallback(std::move(callback));
+    }
+
+private:
+    DebugSession m_session;
+};
+
+/// A DebugSession run in the model worker on its copy of @p model: commands and breakpoints go there, its pauses
+/// (frames, live values, the trace so far) come back. A worker that stops ends the session with a finished pause
+/// whose error says how.
+class RemoteDebugSession : public DebugBackend
+{
+public:
+    RemoteDebugSession(WorkerModelRef model, QString function, InputSet inputs, bool tracing);
+    ~RemoteDebugSession() override;
+    void start() override;
+    void setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints) override;
+    void resume(DebugSession::Command command, int line) override;
+    void stop() override;
+    void setPauseCallback(std::function<void(const DebugSession::Pause&)> callback) override;
+
+private:
+    void send(const QByteArray& payload);
+
+    WorkerModelRef m_model;
+    QString m_function;
+    InputSet m_inputs;
+    bool m_tracing = false;
+    quint64 m_id = 0;
+    bool m_started = false;
+    std::mutex m_mutex;
+    QVector<DebugSession::Breakpoint> m_breakpoints;
+    std::function<void(const DebugSession::Pause&)> m_callback;
+};
+
 /// The model worker (jitscope-worker) the window's model work runs in: loading, inlining, input suggestions,
 /// submodule types and checks, so that a crash in libtorch ends the worker, not the window. The process is driven
 /// from a thread of the client's own; calls go through worker(). When the worker dies (a signal, abort, the OOM
@@ -75,6 +141,9 @@ public:
     /// How long one operator may run, or the worker stay silent, before it counts as hung (default 5 s).
     void setStallTimeout(int ms);
     int stallTimeout() const;
+    /// Starts the worker now, off the caller's thread, so that its start overlaps the window's (else the first
+    /// request starts it).
+    void warmUp();
     /// Starts a new worker (with the environment as it is now); the old one's calls fail. For tests.
     void restart();
     /// The worker's process id, 0 while none runs.
