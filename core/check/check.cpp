@@ -1,5 +1,6 @@
 #include "check/check.h"
 #include "check/outputcheck_p.h"
+#include "ir/activity.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -280,7 +281,10 @@ CheckReport checkFunction(
     }
     // Trace 1's recorded program stays here, for running it on the other sets; it never goes into the report.
     std::shared_ptr<TracedProgram> program;
+    const QByteArray name = function.toUtf8();
     for (int i = 0; i < sets.size(); ++i) {
+        // For a crash line (the CLI's, the window's model worker's): which set was being traced.
+        activity::setPhase(0, "checking `%s`: tracing input set %d", name.constData(), i + 1);
         TraceResult t = traceFunction(model, function, sets[i], options.exec, i == 0 ? &program : nullptr);
         if (!t.ok && i == 0) {
             r.error = t.error;
@@ -323,6 +327,7 @@ CheckReport checkFunction(
         r.diffs.push_back(diff);
 
         OutputCheck out;
+        activity::setPhase(0, "checking `%s`: running trace 1 on input set %d", name.constData(), k + 1);
         if (program)
             out = checkTraceOutputs(model, function, *program, sets[k], options.exec, options.rtol, options.atol);
         else

@@ -7,6 +7,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <string>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace jitscope::activity {
 
@@ -23,6 +26,11 @@ std::atomic<int> g_opLine { 0 };
 std::atomic<const char*> g_lastOp { nullptr }; ///< the operator that ran last (set with g_op, kept by clearOperator)
 std::atomic<int> g_testCrash { 0 };
 std::atomic<long long> g_deadlineNs { 0 }; ///< steady clock; 0: none
+std::atomic<unsigned long long> g_opCalls { 0 };
+// The armed fault (armFault()): its kind, operator and which call of it.
+std::atomic<int> g_faultKind { 0 };
+char g_faultOp[128];
+std::atomic<int> g_faultCountdown { 0 };
 std::atomic<int> g_timeoutMs { 0 };
 
 long long nowNs()
@@ -32,7 +40,19 @@ long long nowNs()
     return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-enum TestCrash { None, Segv, Fpe, Abort, Stack };
+enum TestCrash { None, Segv, Fpe, Abort, Stack, Hang, Oom };
+
+/// The process's virtual memory size (the first field of /proc/self/statm, in pages).
+unsigned long long mappedBytes()
+{
+    unsigned long long pages = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%llu", &pages) != 1)
+            pages = 0;
+        std::fclose(f);
+    }
+    return pages * (unsigned long long)::sysconf(_SC_PAGESIZE);
+}
 
 /// Recurses until the stack overflows (as libtorch's recursive parser did on deep nesting).
 int overflowStack(volatile int depth)
@@ -54,6 +74,26 @@ void crashNow(int kind)
         volatile int zero = 0;
         volatile int one = 1;
         g_opLine = one / zero;
+    } else if (kind == Hang) {
+        while (true)
+            ::pause();
+    } else if (kind == Oom) {
+        // A limit close above what the process maps now, so that the test is quick and spares the machine; then
+        // pages touched until an allocation fails, and the end the kernel's OOM killer gives (SIGKILL).
+        rlimit limit {};
+        ::getrlimit(RLIMIT_AS, &limit);
+        limit.rlim_cur = rlim_t(mappedBytes() + (256ull << 20));
+        ::setrlimit(RLIMIT_AS, &limit);
+        const size_t chunk = 16u << 20;
+        static void* volatile held = nullptr;
+        while (void* p = std::malloc(chunk)) {
+            std::memset(p, 1, chunk);
+            held = p;
+        }
+        // Memory that grows for a while before the kill, as a real one does: the model worker's heartbeat says
+        // where it was in the meantime.
+        ::usleep(500 * 1000);
+        ::kill(::getpid(), SIGKILL);
     } else {
         std::abort();
     }
@@ -119,6 +159,13 @@ void setOperator(const char* op, const char* file, int line)
     g_opFile.store(file, std::memory_order_relaxed);
     g_op.store(op, std::memory_order_relaxed);
     g_lastOp.store(op, std::memory_order_relaxed);
+    g_opCalls.fetch_add(1, std::memory_order_relaxed);
+    if (const int fault = g_faultKind.load(std::memory_order_relaxed); fault != None) [[unlikely]] {
+        if (op && std::strcmp(op, g_faultOp) == 0 && g_faultCountdown.fetch_sub(1) == 1) {
+            g_faultKind = None;
+            crashNow(fault);
+        }
+    }
     if (const int kind = g_testCrash.load(std::memory_order_relaxed); kind != None) [[unlikely]]
         crashNow(kind);
 }
@@ -157,8 +204,10 @@ size_t formatEvent(
     if (size == 0)
         return 0;
     size_t pos = 0;
-    put(buffer, size, pos, program);
-    put(buffer, size, pos, ": error: ");
+    if (program) {
+        put(buffer, size, pos, program);
+        put(buffer, size, pos, ": error: ");
+    }
     const char* running = g_op.load(std::memory_order_relaxed);
     const char* last = lastOperator && !running ? g_lastOp.load(std::memory_order_relaxed) : nullptr;
     const char* op = running ? running : last;
@@ -231,6 +280,59 @@ size_t formatTimeout(char* buffer, size_t size, const char* program)
     put(seconds, sizeof seconds, pos, " s; stopped");
     seconds[pos] = '\0';
     return formatEvent(buffer, size, program, "did not finish within ", seconds, true);
+}
+
+size_t formatActivity(char* buffer, size_t size)
+{
+    const size_t n = formatEvent(buffer, size, nullptr, "", "", true);
+    // No event to name: "FILE:LINE:  while" loses the blank an event's words would have taken, and the newline.
+    size_t out = 0;
+    for (size_t i = 0; i < n; ++i) {
+        if (buffer[i] == '\n' || (buffer[i] == ' ' && out > 0 && buffer[out - 1] == ' '))
+            continue;
+        buffer[out++] = buffer[i];
+    }
+    if (size > 0)
+        buffer[out < size ? out : size - 1] = '\0';
+    return out;
+}
+
+unsigned long long operatorCalls()
+{
+    return g_opCalls.load(std::memory_order_relaxed);
+}
+
+bool operatorRunning()
+{
+    return g_op.load(std::memory_order_relaxed) != nullptr;
+}
+
+bool armFault(const char* spec)
+{
+    g_faultKind = None;
+    if (!spec)
+        return false;
+    const char* at = std::strchr(spec, '@');
+    if (!at)
+        return false;
+    const std::string kind(spec, at);
+    const int k = kind == "abort" ? Abort : kind == "segv" ? Segv : kind == "hang" ? Hang : kind == "oom" ? Oom : None;
+    std::string op(at + 1);
+    int nth = 1;
+    if (const size_t hash = op.find('#'); hash != std::string::npos) {
+        char* end = nullptr;
+        const long n = std::strtol(op.c_str() + hash + 1, &end, 10);
+        if (!end || *end || n < 1 || n > 1000000)
+            return false;
+        nth = int(n);
+        op.resize(hash);
+    }
+    if (k == None || op.empty() || op.size() >= sizeof g_faultOp)
+        return false;
+    std::snprintf(g_faultOp, sizeof g_faultOp, "%s", op.c_str());
+    g_faultCountdown = nth;
+    g_faultKind = k;
+    return true;
 }
 
 void armTestCrash(const char* kind)

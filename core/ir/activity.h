@@ -36,6 +36,20 @@ size_t formatCrash(char* buffer, size_t size, const char* program, int signal);
 /// operators: "stopped while PHASE, after OP", at the last operator's line), as formatCrash() does.
 size_t formatTimeout(char* buffer, size_t size, const char* program);
 
+/// Formats "FILE:LINE: while running OP (PHASE)" (or "while PHASE") from the current activity, without a program
+/// name: what the model worker's heartbeat tells the window. Returns the length.
+size_t formatActivity(char* buffer, size_t size);
+/// Operator calls so far in the process (setOperator() calls), and whether one is running: a watcher that sees the
+/// count stand still while an operator runs knows how long it has been running.
+unsigned long long operatorCalls();
+bool operatorRunning();
+
+/// For tests of the model worker only ($JITSCOPE_WORKER_FAULT): "KIND@OP" or "KIND@OP#N" makes the N-th (default
+/// first) setOperator() of operator OP (e.g. aten::mul) abort ("abort"), write through a null pointer ("segv"),
+/// never return ("hang") or allocate without bound until the address space limit it sets stops it, then end the
+/// process with SIGKILL as the kernel's OOM killer would ("oom"). Returns false (nothing armed) on a malformed spec.
+bool armFault(const char* spec);
+
 /// For tests of the crash handler only: the next setOperator() crashes for real ("segv": a null write, "fpe": an
 /// integer division by zero, "abort": abort(), "stack": a stack overflow). Anything else disarms it.
 void armTestCrash(const char* kind);

@@ -177,7 +177,7 @@ private Q_SLOTS:
         QTest::addRow("abort while checking") << "abort"
                                               << "check"
                                               << "SIGABRT"
-                                              << "checking 1 input sets";
+                                              << "checking `f`: tracing input set 1";
     }
 
     void crashIsOneLine()

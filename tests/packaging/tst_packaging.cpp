@@ -181,6 +181,9 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(stage.filePath(QStringLiteral("share/mime/packages/jitscope.xml"))));
         QVERIFY(QFileInfo(stage.filePath(QStringLiteral("share/jitscope/python/jitscope_bridge.py"))).isReadable());
         QVERIFY(QFile::exists(stage.filePath(QStringLiteral("share/doc/jitscope/copyright"))));
+        // The window's model worker, where the window looks for it (bin/../libexec/jitscope).
+        if (QFile::exists(stage.filePath(QStringLiteral("bin/jitscope"))))
+            QVERIFY(QFileInfo(stage.filePath(QStringLiteral("libexec/jitscope/jitscope-worker"))).isExecutable());
 
         const QString desktop = stage.filePath(QStringLiteral("share/applications/org.jitscope.JitScope.desktop"));
         QVERIFY(QFile::exists(desktop));

@@ -371,7 +371,10 @@ private Q_SLOTS:
         QVERIFY(shown.count() == 1 || shown.wait(kJobTimeoutMs));
         const DebugSession::Pause& end = window.debugger()->lastPause();
         QVERIFY2(end.trace.ok, qPrintable(end.trace.error.toString()));
-        const TraceResult plain = traceFunction(window.model(), window.currentFunction(), window.debugger()->inputs());
+        // The window's model lives in its model worker: the oracle's copy is loaded here.
+        const LoadResult local = loadModel(window.model().path);
+        QVERIFY2(local.ok, qPrintable(local.error.toString()));
+        const TraceResult plain = traceFunction(local.model, window.currentFunction(), window.debugger()->inputs());
         QVERIFY(plain.ok);
         QCOMPARE(canonicalizeDump(window.liveTrace().toText(false)), canonicalizeDump(plain.graph.toText(false)));
 

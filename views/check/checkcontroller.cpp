@@ -86,42 +86,46 @@ void CheckController::start(const QString& function, const QVector<InputSet>& se
     const LayoutOptions options = m_document->layoutOptions();
     const QString layoutKey = m_document->layoutOptionsKey();
     const int steps = int(sets.size()) + 1;
-    auto work = [model = m_document->model(), function, sets, setsKey, layoutKey, options, reused, relayoutOnly, steps,
-                    external](JobControl& control) {
-        CheckJobResult r;
-        r.function = function;
-        r.external = external;
-        r.setsKey = setsKey;
-        r.layoutKey = layoutKey;
-        // Step 1 is the check itself, steps 2.. the layouts (progress values must grow to be reported).
-        QElapsedTimer timer;
-        timer.start();
-        if (relayoutOnly) {
-            r.report = reused;
-        } else {
-            control.setProgress(1, steps + 1, QStringLiteral("Tracing %1 input set(s)").arg(sets.size()));
-            CheckOptions check;
-            check.exec.cancel = control.cancelFlag();
-            check.exec.timeoutMs = kTimeoutMs;
-            // The pipeline jitscope-cli check runs too: the function prepared the same way (the model holds it
-            // inlined when grouped by module), so one file gives one report.
-            r.report = checkModel(model, function, sets, check);
-            r.checkMs = timer.restart();
-        }
-        for (int k = 0; k < r.report.traces.size(); ++k) {
-            if (control.canceled())
-                break;
-            control.setProgress(
-                k + 2, steps + 1, QStringLiteral("Laying out trace %1 of %2").arg(k + 1).arg(r.report.traces.size()));
-            const TraceResult& trace = r.report.traces.at(k);
-            r.layouts.append(trace.ok ? layoutGraph(trace.graph, options) : GraphLayout());
-        }
-        if (!external.isEmpty() && !r.report.script.nodes.isEmpty() && !control.canceled())
-            r.scriptLayout = layoutGraph(r.report.script, options);
-        r.layoutMs = timer.elapsed();
-        r.canceled = control.canceled();
-        return r;
-    };
+    auto work
+        = [model = m_document->model(), worker = m_document->worker(), workerModel = m_document->workerModel(),
+              function, sets, setsKey, layoutKey, options, reused, relayoutOnly, steps, external](JobControl& control) {
+              CheckJobResult r;
+              r.function = function;
+              r.external = external;
+              r.setsKey = setsKey;
+              r.layoutKey = layoutKey;
+              // Step 1 is the check itself, steps 2.. the layouts (progress values must grow to be reported).
+              QElapsedTimer timer;
+              timer.start();
+              if (relayoutOnly) {
+                  r.report = reused;
+              } else {
+                  control.setProgress(1, steps + 1, QStringLiteral("Tracing %1 input set(s)").arg(sets.size()));
+                  CheckOptions check;
+                  check.exec.cancel = control.cancelFlag();
+                  check.exec.timeoutMs = kTimeoutMs;
+                  // The pipeline jitscope-cli check runs too: the function prepared the same way (the model holds it
+                  // inlined when grouped by module), so one file gives one report.
+                  // In the window's model worker when it has one: a crash in libtorch then ends the worker, and the
+                  // report says what it was doing.
+                  r.report = worker ? worker->check(workerModel, function, sets, check, control.cancelFlag())
+                                    : checkModel(model, function, sets, check);
+                  r.checkMs = timer.restart();
+              }
+              for (int k = 0; k < r.report.traces.size(); ++k) {
+                  if (control.canceled())
+                      break;
+                  control.setProgress(k + 2, steps + 1,
+                      QStringLiteral("Laying out trace %1 of %2").arg(k + 1).arg(r.report.traces.size()));
+                  const TraceResult& trace = r.report.traces.at(k);
+                  r.layouts.append(trace.ok ? layoutGraph(trace.graph, options) : GraphLayout());
+              }
+              if (!external.isEmpty() && !r.report.script.nodes.isEmpty() && !control.canceled())
+                  r.scriptLayout = layoutGraph(r.report.script, options);
+              r.layoutMs = timer.elapsed();
+              r.canceled = control.canceled();
+              return r;
+          };
     m_jobs->start(
         std::move(work), [this](CheckJobResult& r) { apply(r); },
         [this](int value, int, const QString& text) { Q_EMIT progress(value, text); });

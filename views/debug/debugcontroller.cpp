@@ -19,7 +19,8 @@ DebugController::~DebugController()
     m_retired.clear();
 }
 
-void DebugController::start(const ModelInfo& model, const QString& function, const InputSet& inputs, bool tracing)
+void DebugController::start(const ModelInfo& model, const QString& function, const InputSet& inputs, bool tracing,
+    const WorkerModelRef& workerModel)
 {
     if (m_current.session) {
         m_current.session->stop();
@@ -32,7 +33,10 @@ void DebugController::start(const ModelInfo& model, const QString& function, con
     }
     m_current = Entry();
     m_current.id = m_nextId++;
-    m_current.session = std::make_unique<DebugSession>(model, function, inputs, tracing);
+    if (workerModel)
+        m_current.session = std::make_unique<RemoteDebugSession>(workerModel, function, inputs, tracing);
+    else
+        m_current.session = std::make_unique<LocalDebugSession>(model, function, inputs, tracing);
     m_function = function;
     m_inputs = inputs;
     m_tracing = tracing;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "debug/debugsession.h"
+#include "workerclient.h"
 
 #include <QObject>
 
@@ -30,8 +31,10 @@ public:
     ~DebugController() override;
 
     /// Starts @p function of @p model on @p inputs, paused before the first node; a session still running is
-    /// stopped first and forgotten.
-    void start(const ModelInfo& model, const QString& function, const InputSet& inputs, bool tracing);
+    /// stopped first and forgotten. With @p workerModel, the session runs in the model worker on its copy of the
+    /// model (a crash there ends the session with an error, not the window).
+    void start(const ModelInfo& model, const QString& function, const InputSet& inputs, bool tracing,
+        const WorkerModelRef& workerModel = {});
     /// Resumes the paused session; ignored unless paused.
     void resume(DebugSession::Command command, int line = 0);
     /// Ends the session at its next node, even inside an endless loop; finished() follows.
@@ -71,7 +74,7 @@ private:
     struct Entry
     {
         int id = 0;
-        std::unique_ptr<DebugSession> session;
+        std::unique_ptr<DebugBackend> session;
     };
     Entry m_current;
     std::vector<Entry> m_retired; ///< stopped sessions whose threads have not ended yet

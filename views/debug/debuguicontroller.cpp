@@ -279,7 +279,7 @@ bool DebugUiController::startSession()
     // The graph with the marker: the Script tab, unless the user is following the live trace.
     if (m_parts.tabs->currentWidget() != m_live->page() || !m_live->page())
         showScriptTab();
-    m_debugger->start(m_document->model(), fn->name, sets.first(), tracing);
+    m_debugger->start(m_document->model(), fn->name, sets.first(), tracing, m_document->workerModel());
     applyBreakpoints();
     Q_EMIT statusMessage(tr("Debugging %1 on %2\u2026").arg(fn->name, sets.first().toString()));
     updateActions();

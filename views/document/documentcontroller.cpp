@@ -49,14 +49,15 @@ const FunctionInfo* pickFunction(const ModelInfo& model)
 
 /// The load job: the model, its function and that function's first layout.
 DocumentJob loadJob(const QString& absolute, const QString& functionName, const LayoutOptions& layoutOptions,
-    const LoadOptions& loadOptions, QPoint limits, const JobControl& control)
+    const LoadOptions& loadOptions, QPoint limits, const ModelWorkerRef& worker, const JobControl& control)
 {
     DocumentJob r;
     r.kind = DocumentJob::Kind::Load;
     r.path = absolute;
     QElapsedTimer timer;
     timer.start();
-    r.load = loadModel(absolute, loadOptions);
+    r.load = worker ? worker->load(absolute, loadOptions, &r.workerModel, control.cancelFlag())
+                    : loadModel(absolute, loadOptions);
     r.loadMs = timer.elapsed();
     if (!r.load.ok) {
         QFile file(absolute);
@@ -83,18 +84,23 @@ DocumentJob loadJob(const QString& absolute, const QString& functionName, const 
         return r;
     if (loadOptions.inlineCalls && !fn->inlined) { // a submodule's method (--fn layer1.0.forward)
         for (FunctionInfo& f : r.load.model.functions)
-            if (&f == fn)
-                inlineFunction(r.load.model.handle, f);
+            if (&f == fn) {
+                if (worker)
+                    worker->inlineFunction(r.workerModel, f);
+                else
+                    inlineFunction(r.load.model.handle, f);
+            }
     }
     r.functionName = fn->name;
     r.nodeCount = fn->graph.nodes.size();
     if (r.load.model.inputSets.isEmpty() && fn->ok)
-        r.suggestion = suggestInputSet(r.load.model, *fn);
+        r.suggestion = worker ? worker->suggestInputSet(r.workerModel, fn->name) : suggestInputSet(r.load.model, *fn);
     if (fn->ok) {
         timer.restart();
         LayoutOptions options = layoutOptions;
         options.cancel = control.cancelFlag();
-        options.moduleTypes = submoduleTypes(r.load.model, fn->name);
+        options.moduleTypes
+            = worker ? worker->submoduleTypes(r.workerModel, fn->name) : submoduleTypes(r.load.model, fn->name);
         foldForOverview(fn->graph, options, r, limits);
         r.layout = layoutGraph(fn->graph, options);
         r.layoutMs = timer.elapsed();
@@ -144,6 +150,7 @@ void DocumentController::open(const QString& path, const QString& functionName)
     m_lastError.clear();
     m_hasModel = false;
     m_model = ModelInfo();
+    m_workerModel.reset();
     m_sourceMap = SourceMap();
     m_layoutCache.clear();
     m_shownFunction.clear();
@@ -155,8 +162,9 @@ void DocumentController::open(const QString& path, const QString& functionName)
     LoadOptions loadOptions;
     // Submodule code only shows up in the caller's graph once the calls are inlined.
     loadOptions.inlineCalls = layoutOptions.groupByModule;
-    startJob([absolute, functionName, layoutOptions, loadOptions, limits = overviewLimits()](JobControl& control) {
-        return loadJob(absolute, functionName, layoutOptions, loadOptions, limits, control);
+    startJob([absolute, functionName, layoutOptions, loadOptions, limits = overviewLimits(), worker = m_worker](
+                 JobControl& control) {
+        return loadJob(absolute, functionName, layoutOptions, loadOptions, limits, worker, control);
     });
 }
 
@@ -194,6 +202,7 @@ void DocumentController::onJobDone(DocumentJob& r)
         m_lastError = r.load.error.toString();
     } else {
         m_model = std::move(r.load.model);
+        m_workerModel = r.workerModel;
         m_sourceMap = SourceMap(m_model);
         m_hasModel = true;
         m_lastError = r.functionError;
@@ -241,20 +250,21 @@ void DocumentController::showFunction(const QString& name)
     }
 
     LayoutOptions options = layoutOptions();
-    options.moduleTypes = submoduleTypes(m_model, name);
     Q_EMIT layoutStarted(name);
     // Grouped by module, a submodule's method is inlined the first time it is shown.
     std::optional<FunctionInfo> toInline;
     if (options.groupByModule && !fn->inlined)
         toInline = *fn;
-    startJob([graph = fn->graph, toInline, handle = m_model.handle, name, options, key, firstShown,
-                 limits = overviewLimits()](JobControl& control) mutable {
+    startJob([graph = fn->graph, toInline, model = m_model, name, options, key, firstShown, limits = overviewLimits(),
+                 worker = m_worker, workerModel = m_workerModel](JobControl& control) mutable {
         DocumentJob r;
         r.kind = DocumentJob::Kind::Layout;
         r.functionName = name;
         QElapsedTimer timer;
         timer.start();
-        if (toInline && inlineFunction(handle, *toInline)) {
+        options.moduleTypes = worker ? worker->submoduleTypes(workerModel, name) : submoduleTypes(model, name);
+        if (toInline
+            && (worker ? worker->inlineFunction(workerModel, *toInline) : inlineFunction(model.handle, *toInline))) {
             graph = toInline->graph;
             r.inlined = std::move(toInline);
         }

@@ -4,6 +4,7 @@
 #include "layout/graphlayout.h"
 #include "load/model.h"
 #include "load/sourcemap.h"
+#include "workerclient.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -38,6 +39,7 @@ struct DocumentJob
     std::optional<FunctionInfo> inlined; ///< Kind::Layout: the function, inlined for Group by Module on the way
     QStringList overviewFolds; ///< a big model's submodules folded for its first layout (overviewFolds())
     std::optional<InputSuggestion> suggestion; ///< Kind::Load: a set for a file that records none
+    WorkerModelRef workerModel; ///< Kind::Load with a worker: the model as the worker holds it
 };
 
 /// The open document: the model file loaded off the GUI thread (and loaded again when it changes on disk), the
@@ -82,6 +84,13 @@ public:
     QString layoutOptionsKey() const;
     /// The cached layout of @p function with the current options (empty when there is none).
     GraphLayout cachedLayout(const QString& function) const;
+
+    /// Runs the model work (loading, inlining, suggestions, submodule types) in @p worker instead of this process;
+    /// the model's ModelInfo::handle then stays empty and workerModel() names the worker's model.
+    void setWorker(ModelWorkerRef worker) { m_worker = std::move(worker); }
+    const ModelWorkerRef& worker() const { return m_worker; }
+    /// The loaded model in the worker (null without a worker or a model).
+    const WorkerModelRef& workerModel() const { return m_workerModel; }
 
     bool hasModel() const { return m_hasModel; }
     const ModelInfo& model() const { return m_model; }
@@ -136,6 +145,8 @@ private:
     QDateTime m_lastModified; ///< of the open file when it was loaded
     bool m_reloading = false;
 
+    ModelWorkerRef m_worker;
+    WorkerModelRef m_workerModel;
     ModelInfo m_model;
     SourceMap m_sourceMap;
     bool m_hasModel = false;

@@ -19,6 +19,7 @@
 #include "sourceview.h"
 #include "theme.h"
 #include "warningsmodel.h"
+#include "workerclient.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -52,6 +53,13 @@ MainWindow::MainWindow(QWidget* parent)
     , m_session(new SessionStore(this))
     , m_document(new DocumentController(this))
 {
+    // Loading and checking run in the model worker: a crash in libtorch ends it, not the window. Without the worker
+    // program (a partial build), they run here as before.
+    if (QFileInfo(WorkerClient::workerProgram()).isExecutable()) {
+        m_worker = new WorkerClient(this);
+        m_worker->warmUp();
+        m_document->setWorker(m_worker->worker());
+    }
     setWindowTitle(QStringLiteral("JitScope"));
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks);
@@ -369,6 +377,9 @@ void MainWindow::connectControllers()
     connect(m_documentView, &DocumentView::statusMessage, this, &MainWindow::setStatus);
 
     connect(m_check, &CheckController::statusMessage, this, &MainWindow::setStatus);
+    if (m_worker)
+        connect(m_worker, &WorkerClient::workerStopped, this,
+            [this](const QString& message) { setStatus(message + tr("; a new model worker was started")); });
     connect(m_checkView, &CheckView::shown, this, &MainWindow::onCheckShown);
 
     connect(m_debug, &DebugUiController::paused, this, &MainWindow::debugPaused);

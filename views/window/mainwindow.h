@@ -25,6 +25,7 @@ class QTreeView;
 
 namespace jitscope {
 
+class WorkerClient;
 class CompareWidget;
 class FindBar;
 class PythonBar;
@@ -75,6 +76,8 @@ public:
     QString lastError() const { return m_document->lastError(); }
     bool hasModel() const { return m_document->hasModel(); }
     const ModelInfo& model() const { return m_document->model(); }
+    /// The model worker loading and checking run in (null when they run in this process).
+    WorkerClient* workerClient() const { return m_worker; }
 
     GraphScene* scriptScene() const { return m_script->scene(); }
     GraphView* scriptView() const { return m_script->view(); }
@@ -223,6 +226,7 @@ private:
 
     SessionStore* m_session = nullptr;
     DocumentController* m_document = nullptr;
+    WorkerClient* m_worker = nullptr;
     DocumentView* m_documentView = nullptr;
     CheckController* m_check = nullptr;
     CheckView* m_checkView = nullptr;

@@ -1,0 +1,361 @@
+#include "protocol/protocol.h"
+
+#include <QtEndian>
+
+namespace jitscope {
+
+namespace protocol {
+
+QByteArray encode(const Message& message)
+{
+    QByteArray body;
+    {
+        QDataStream out(&body, QIODevice::WriteOnly);
+        out.setVersion(QDataStream::Qt_6_0);
+        out << kMagic << kVersion << quint16(message.type) << message.id << message.payload;
+    }
+    QByteArray frame(4, Qt::Uninitialized);
+    qToBigEndian<quint32>(quint32(body.size()), frame.data());
+    return frame + body;
+}
+
+std::optional<Message> FrameReader::next()
+{
+    if (!m_error.isEmpty() || m_buffer.size() < 4)
+        return std::nullopt;
+    const quint32 length = qFromBigEndian<quint32>(m_buffer.constData());
+    if (length > kMaxFrame || length < 4) {
+        m_error
+            = QStringLiteral("a frame of %1 bytes (the limit is %2): the stream is corrupt").arg(length).arg(kMaxFrame);
+        return std::nullopt;
+    }
+    if (quint64(m_buffer.size()) < 4 + quint64(length))
+        return std::nullopt;
+    const QByteArray body = m_buffer.mid(4, length);
+    m_buffer.remove(0, 4 + length);
+    QDataStream in(body);
+    in.setVersion(QDataStream::Qt_6_0);
+    quint32 magic = 0;
+    quint16 version = 0;
+    in >> magic;
+    if (magic != kMagic) {
+        m_error = QStringLiteral("a frame that does not start with the worker protocol's magic (0x%1, expected "
+                                 "0x%2)")
+                      .arg(magic, 8, 16, QLatin1Char('0'))
+                      .arg(kMagic, 8, 16, QLatin1Char('0'));
+        return std::nullopt;
+    }
+    in >> version;
+    if (version != kVersion) {
+        m_error = QStringLiteral("protocol version %1, but this side speaks version %2 (the window and "
+                                 "jitscope-worker come from different builds)")
+                      .arg(version)
+                      .arg(kVersion);
+        return std::nullopt;
+    }
+    Message m;
+    quint16 type = 0;
+    in >> type >> m.id >> m.payload;
+    if (in.status() != QDataStream::Ok) {
+        m_error = QStringLiteral("a truncated frame header");
+        return std::nullopt;
+    }
+    m.type = MessageType(type);
+    return m;
+}
+
+QDataStream& operator<<(QDataStream& s, const HeartbeatInfo& v)
+{
+    return s << v.activity << v.operatorMs << v.operatorCalls << v.busy;
+}
+
+QDataStream& operator>>(QDataStream& s, HeartbeatInfo& v)
+{
+    return s >> v.activity >> v.operatorMs >> v.operatorCalls >> v.busy;
+}
+
+} // namespace protocol
+
+namespace {
+
+/// Reads what was written: the same fields, in the same order, as the writer. One list per type keeps the two in
+/// step: FIELDS(X) names them once for both directions.
+template <typename T> void readEnum(QDataStream& s, T& v)
+{
+    qint32 raw = 0;
+    s >> raw;
+    v = T(raw);
+}
+
+template <typename T> void writeEnum(QDataStream& s, T v)
+{
+    s << qint32(v);
+}
+
+} // namespace
+
+#define JITSCOPE_SERIALIZE(Type, FIELDS)                                                                               \
+    QDataStream& operator<<(QDataStream& s, const Type& v)                                                             \
+    {                                                                                                                  \
+        FIELDS(<<);                                                                                                    \
+        return s;                                                                                                      \
+    }                                                                                                                  \
+    QDataStream& operator>>(QDataStream& s, Type& v)                                                                   \
+    {                                                                                                                  \
+        FIELDS(>>);                                                                                                    \
+        return s;                                                                                                      \
+    }
+
+#define SOURCELOCATION_FIELDS(OP) s OP v.file OP v.line OP v.column
+JITSCOPE_SERIALIZE(SourceLocation, SOURCELOCATION_FIELDS)
+#define DIAGNOSTIC_FIELDS(OP) s OP v.message OP v.location
+JITSCOPE_SERIALIZE(Diagnostic, DIAGNOSTIC_FIELDS)
+#define IRATTRIBUTE_FIELDS(OP) s OP v.name OP v.kind OP v.value
+JITSCOPE_SERIALIZE(IrAttribute, IRATTRIBUTE_FIELDS)
+#define IRBLOCK_FIELDS(OP) s OP v.inputs OP v.outputs OP v.nodes
+JITSCOPE_SERIALIZE(IrBlock, IRBLOCK_FIELDS)
+#define LOOPFRAME_FIELDS(OP) s OP v.loopNode OP v.iteration OP v.line
+JITSCOPE_SERIALIZE(LoopFrame, LOOPFRAME_FIELDS)
+#define IRNODE_FIELDS(OP)                                                                                              \
+    s OP v.id OP v.kind OP v.schema OP v.inputs OP v.outputs OP v.attributes OP v.attributeText OP v.blocks OP         \
+        v.location OP v.scope OP v.modulePath OP v.parentNode OP v.parentBlock OP v.originNode OP v.loopPath
+JITSCOPE_SERIALIZE(IrNode, IRNODE_FIELDS)
+#define IRGRAPH_FIELDS(OP) s OP v.values OP v.nodes OP v.top OP v.signatureHashes
+JITSCOPE_SERIALIZE(IrGraph, IRGRAPH_FIELDS)
+#define INPUTSET_FIELDS(OP) s OP v.args OP v.line
+JITSCOPE_SERIALIZE(InputSet, INPUTSET_FIELDS)
+#define FUNCTIONINFO_FIELDS(OP)                                                                                        \
+    s OP v.name OP v.signature OP v.location OP v.ok OP v.error OP v.graph OP v.inlinedIds OP v.inlined
+JITSCOPE_SERIALIZE(FunctionInfo, FUNCTIONINFO_FIELDS)
+#define SUBMODULEINFO_FIELDS(OP) s OP v.path OP v.typeName OP v.methods
+JITSCOPE_SERIALIZE(SubmoduleInfo, SUBMODULEINFO_FIELDS)
+#define LOADOPTIONS_FIELDS(OP) s OP v.opLibraries OP v.inlineCalls
+JITSCOPE_SERIALIZE(LoadOptions, LOADOPTIONS_FIELDS)
+#define LOADRESULT_FIELDS(OP) s OP v.ok OP v.model OP v.error
+JITSCOPE_SERIALIZE(LoadResult, LOADRESULT_FIELDS)
+#define INPUTSUGGESTION_FIELDS(OP) s OP v.set OP v.reason
+JITSCOPE_SERIALIZE(InputSuggestion, INPUTSUGGESTION_FIELDS)
+#define VALUESUMMARY_FIELDS(OP)                                                                                        \
+    s OP v.kind OP v.dtype OP v.shape OP v.sum OP v.text OP v.items OP v.device OP v.min OP v.max OP v.mean OP         \
+        v.std OP v.nanCount OP v.infCount OP v.preview OP v.sliceRows OP v.sliceColumns OP v.slice
+JITSCOPE_SERIALIZE(ValueSummary, VALUESUMMARY_FIELDS)
+#define TRACERESULT_FIELDS(OP) s OP v.ok OP v.error OP v.inputs OP v.graph OP v.warnings OP v.outputs OP v.note
+JITSCOPE_SERIALIZE(TraceResult, TRACERESULT_FIELDS)
+#define TRACEDIFF_FIELDS(OP) s OP v.base OP v.other OP v.equal OP v.changes
+JITSCOPE_SERIALIZE(TraceDiff, TRACEDIFF_FIELDS)
+#define OUTPUTCOMPARISON_FIELDS(OP)                                                                                    \
+    s OP v.equal OP v.message OP v.mismatched OP v.total OP v.greatestAbsDiff OP v.greatestRelDiff OP v.where
+JITSCOPE_SERIALIZE(OutputComparison, OUTPUTCOMPARISON_FIELDS)
+#define OUTPUTCHECK_FIELDS(OP) s OP v.ran OP v.error OP v.comparison
+JITSCOPE_SERIALIZE(OutputCheck, OUTPUTCHECK_FIELDS)
+
+#define NAMEDVALUE_FIELDS(OP) s OP v.name OP v.value
+JITSCOPE_SERIALIZE(NamedValue, NAMEDVALUE_FIELDS)
+#define RUNRESULT_FIELDS(OP) s OP v.ok OP v.error OP v.inputs OP v.outputs
+JITSCOPE_SERIALIZE(RunResult, RUNRESULT_FIELDS)
+#define NODEEVENT_FIELDS(OP)                                                                                           \
+    s OP v.scriptNode OP v.depth OP v.blockDepth OP v.frames OP v.loopPath OP v.location OP v.kind OP v.after OP       \
+        v.breakpoint OP v.values
+JITSCOPE_SERIALIZE(NodeEvent, NODEEVENT_FIELDS)
+#define PAUSE_FIELDS(OP)                                                                                               \
+    s OP v.serial OP v.finished OP v.event OP v.values OP v.traceSoFar OP v.atBreakpoint OP v.result OP v.trace
+JITSCOPE_SERIALIZE(DebugSession::Pause, PAUSE_FIELDS)
+#define BREAKPOINT_FIELDS(OP) s OP v.line OP v.iteration
+JITSCOPE_SERIALIZE(DebugSession::Breakpoint, BREAKPOINT_FIELDS)
+
+#undef JITSCOPE_SERIALIZE
+
+// Types with enums or optionals, written by hand.
+
+QDataStream& operator<<(QDataStream& s, const TensorInfo& v)
+{
+    s << v.dtype << v.device << v.sizes.has_value();
+    if (v.sizes)
+        s << *v.sizes;
+    return s;
+}
+
+QDataStream& operator>>(QDataStream& s, TensorInfo& v)
+{
+    bool hasSizes = false;
+    s >> v.dtype >> v.device >> hasSizes;
+    v.sizes.reset();
+    if (hasSizes) {
+        QVector<qint64> sizes;
+        s >> sizes;
+        v.sizes = sizes;
+    }
+    return s;
+}
+
+QDataStream& operator<<(QDataStream& s, const IrValue& v)
+{
+    s << v.id << v.name << v.type << v.producer << v.tensor.has_value();
+    if (v.tensor)
+        s << *v.tensor;
+    return s;
+}
+
+QDataStream& operator>>(QDataStream& s, IrValue& v)
+{
+    bool hasTensor = false;
+    s >> v.id >> v.name >> v.type >> v.producer >> hasTensor;
+    v.tensor.reset();
+    if (hasTensor) {
+        TensorInfo t;
+        s >> t;
+        v.tensor = t;
+    }
+    return s;
+}
+
+QDataStream& operator<<(QDataStream& s, const InputValue& v)
+{
+    writeEnum(s, v.kind);
+    s << v.dtype << v.shape;
+    writeEnum(s, v.fill);
+    return s << v.fillValue << v.values << v.intValue << v.floatValue << v.boolValue << v.items << v.keys;
+}
+
+QDataStream& operator>>(QDataStream& s, InputValue& v)
+{
+    readEnum(s, v.kind);
+    s >> v.dtype >> v.shape;
+    readEnum(s, v.fill);
+    return s >> v.fillValue >> v.values >> v.intValue >> v.floatValue >> v.boolValue >> v.items >> v.keys;
+}
+
+QDataStream& operator<<(QDataStream& s, const ParameterInfo& v)
+{
+    s << v.name;
+    writeEnum(s, v.kind);
+    return s << v.type << v.dtype << v.shape << v.value;
+}
+
+QDataStream& operator>>(QDataStream& s, ParameterInfo& v)
+{
+    s >> v.name;
+    readEnum(s, v.kind);
+    return s >> v.type >> v.dtype >> v.shape >> v.value;
+}
+
+QDataStream& operator<<(QDataStream& s, const ModelInfo& v)
+{
+    s << v.path;
+    writeEnum(s, v.kind);
+    return s << v.source << v.functions << v.submodules << v.parameters << v.inputSets << v.warnings;
+}
+
+QDataStream& operator>>(QDataStream& s, ModelInfo& v)
+{
+    s >> v.path;
+    readEnum(s, v.kind);
+    v.handle.reset();
+    return s >> v.source >> v.functions >> v.submodules >> v.parameters >> v.inputSets >> v.warnings;
+}
+
+QDataStream& operator<<(QDataStream& s, const std::optional<InputSuggestion>& v)
+{
+    s << v.has_value();
+    if (v)
+        s << *v;
+    return s;
+}
+
+QDataStream& operator>>(QDataStream& s, std::optional<InputSuggestion>& v)
+{
+    bool has = false;
+    s >> has;
+    v.reset();
+    if (has) {
+        InputSuggestion suggestion;
+        s >> suggestion;
+        v = suggestion;
+    }
+    return s;
+}
+
+QDataStream& operator<<(QDataStream& s, const TraceWarning& v)
+{
+    writeEnum(s, v.kind);
+    return s << v.message << v.traceIndex << v.traceNode << v.scriptNode << v.location << v.suggestion << v.detail
+             << v.count;
+}
+
+QDataStream& operator>>(QDataStream& s, TraceWarning& v)
+{
+    readEnum(s, v.kind);
+    return s >> v.message >> v.traceIndex >> v.traceNode >> v.scriptNode >> v.location >> v.suggestion >> v.detail
+        >> v.count;
+}
+
+QDataStream& operator<<(QDataStream& s, const NodeChange& v)
+{
+    writeEnum(s, v.op);
+    return s << v.baseNode << v.otherNode << v.scriptNode << v.location << v.cause;
+}
+
+QDataStream& operator>>(QDataStream& s, NodeChange& v)
+{
+    readEnum(s, v.op);
+    return s >> v.baseNode >> v.otherNode >> v.scriptNode >> v.location >> v.cause;
+}
+
+QDataStream& operator<<(QDataStream& s, const ExecFrame& v)
+{
+    writeEnum(s, v.kind);
+    return s << v.name << v.line << v.scriptNode << v.iteration << v.iterations << v.branch;
+}
+
+QDataStream& operator>>(QDataStream& s, ExecFrame& v)
+{
+    readEnum(s, v.kind);
+    return s >> v.name >> v.line >> v.scriptNode >> v.iteration >> v.iterations >> v.branch;
+}
+
+QDataStream& operator<<(QDataStream& s, const CheckOptions& v)
+{
+    s << v.rtol << v.atol << v.exec.seed << v.exec.maxMemory << v.exec.timeoutMs << v.exec.strict
+      << v.inlineCalls.has_value();
+    if (v.inlineCalls)
+        s << *v.inlineCalls;
+    return s;
+}
+
+QDataStream& operator>>(QDataStream& s, CheckOptions& v)
+{
+    bool hasInline = false;
+    s >> v.rtol >> v.atol >> v.exec.seed >> v.exec.maxMemory >> v.exec.timeoutMs >> v.exec.strict >> hasInline;
+    v.inlineCalls.reset();
+    if (hasInline) {
+        bool inlineCalls = false;
+        s >> inlineCalls;
+        v.inlineCalls = inlineCalls;
+    }
+    return s;
+}
+
+QDataStream& operator<<(QDataStream& s, const CheckReport& v)
+{
+    s << v.ok << v.error << v.file << v.function << v.script << v.traces << v.diffs << v.outputs << v.warnings;
+    s << qint32(v.statuses.size());
+    for (TraceStatus status : v.statuses)
+        writeEnum(s, status);
+    return s << v.consistent;
+}
+
+QDataStream& operator>>(QDataStream& s, CheckReport& v)
+{
+    s >> v.ok >> v.error >> v.file >> v.function >> v.script >> v.traces >> v.diffs >> v.outputs >> v.warnings;
+    qint32 count = 0;
+    s >> count;
+    v.statuses.clear();
+    for (qint32 i = 0; i < count && s.status() == QDataStream::Ok; ++i) {
+        TraceStatus status = TraceStatus::Failed;
+        readEnum(s, status);
+        v.statuses.push_back(status);
+    }
+    return s >> v.consistent;
+}
+
+} // namespace jitscope

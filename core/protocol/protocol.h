@@ -1,0 +1,185 @@
+#pragma once
+
+// The window's model worker and the window talk in frames: a 32-bit length, then a QDataStream of a magic, the
+// protocol version, the message type, its request id and its payload. The result values that cross (a LoadResult
+// without its ModelHandle, FunctionInfo and IrGraph, InputSuggestion, submodule types, CheckReport, diagnostics)
+// are written field by field by the operators below, plain Qt code: no libtorch here.
+
+#include "check/check.h"
+#include "debug/debugsession.h"
+#include "load/model.h"
+
+#include <QByteArray>
+#include <QDataStream>
+#include <QHash>
+#include <QIODevice>
+#include <QString>
+
+#include <optional>
+
+namespace jitscope {
+
+namespace protocol {
+
+constexpr quint32 kMagic = 0x4a53574b; ///< "JSWK"
+/// Bumped whenever a message or a value's fields change: both ends must be built from the same sources.
+constexpr quint16 kVersion = 1;
+/// Frames larger than this are refused as corrupt (a report of a big model's traces is tens of megabytes).
+constexpr quint32 kMaxFrame = 1u << 30;
+
+enum class MessageType : quint16 {
+    Hello = 1, ///< worker -> window, once at start: payload qint64 pid
+    Load, ///< window -> worker: int model, QString path, LoadOptions; answer: LoadResult
+    Inline, ///< int model, QString function; answer: bool ok, FunctionInfo, QString error
+    Suggest, ///< int model, QString function; answer: std::optional<InputSuggestion>
+    SubmoduleTypes, ///< int model, QString function; answer: QHash<QString, QString>
+    Check, ///< int model, QString function, QVector<InputSet>, CheckOptions; answer: CheckReport
+    Cancel, ///< window -> worker: the request id to cancel; no answer
+    Release, ///< window -> worker: int model, forgotten; no answer
+    Heartbeat, ///< worker -> window, every 200 ms: HeartbeatInfo
+    Answer, ///< worker -> window: the answer to request id
+    Failure, ///< worker -> window: request id failed; payload QString message
+    UnknownModel, ///< worker -> window: request id names a model the worker does not hold (it was restarted)
+    /// window -> worker: a debug session, id naming it from then on: int model, QString function, InputSet,
+    /// bool tracing, QVector<DebugSession::Breakpoint>; the worker answers with DebugPause messages
+    DebugStart,
+    /// window -> worker, to debug session id: DebugOp, then DebugSession::Command and int line (Resume) or the
+    /// breakpoints (Breakpoints)
+    DebugCommand,
+    DebugPause, ///< worker -> window: debug session id paused or finished: DebugSession::Pause
+};
+
+enum class DebugOp : qint32 { Resume, Breakpoints, Stop, End };
+
+struct Message
+{
+    MessageType type = MessageType::Hello;
+    quint64 id = 0; ///< the request's, chosen by the window; answers carry it back
+    QByteArray payload;
+};
+
+/// What the worker is doing, as its crash line would say it.
+struct HeartbeatInfo
+{
+    QString activity; ///< "FILE:LINE: while running aten::mul (checking `forward` set 2)", empty when idle
+    qint64 operatorMs = -1; ///< how long the operator running has been running, -1 between operators
+    quint64 operatorCalls = 0; ///< operator calls so far in the process
+    int busy = 0; ///< requests running
+};
+QDataStream& operator<<(QDataStream& s, const HeartbeatInfo& v);
+QDataStream& operator>>(QDataStream& s, HeartbeatInfo& v);
+
+/// The frame of @p message, length prefix included.
+QByteArray encode(const Message& message);
+
+/// Cuts frames out of a byte stream (a pipe): append() what was read, then next() until it returns nothing.
+class FrameReader
+{
+public:
+    void append(const QByteArray& bytes) { m_buffer.append(bytes); }
+    /// The next complete message; nothing when more bytes are needed or on a bad frame (error() then says
+    /// what was wrong: a wrong magic, another protocol version, an oversized frame). After an error the stream
+    /// is unusable.
+    std::optional<Message> next();
+    QString error() const { return m_error; }
+
+private:
+    QByteArray m_buffer;
+    QString m_error;
+};
+
+/// Writes @p args into a payload.
+template <typename... Args> QByteArray pack(const Args&... args)
+{
+    QByteArray bytes;
+    QDataStream out(&bytes, QIODevice::WriteOnly);
+    out.setVersion(QDataStream::Qt_6_0);
+    (out << ... << args);
+    return bytes;
+}
+
+/// Reads @p args from a payload; false when it was short or malformed.
+template <typename... Args> bool unpack(const QByteArray& bytes, Args&... args)
+{
+    QDataStream in(bytes);
+    in.setVersion(QDataStream::Qt_6_0);
+    (in >> ... >> args);
+    return in.status() == QDataStream::Ok;
+}
+
+} // namespace protocol
+
+QDataStream& operator<<(QDataStream& s, const SourceLocation& v);
+QDataStream& operator>>(QDataStream& s, SourceLocation& v);
+QDataStream& operator<<(QDataStream& s, const Diagnostic& v);
+QDataStream& operator>>(QDataStream& s, Diagnostic& v);
+QDataStream& operator<<(QDataStream& s, const TensorInfo& v);
+QDataStream& operator>>(QDataStream& s, TensorInfo& v);
+QDataStream& operator<<(QDataStream& s, const IrValue& v);
+QDataStream& operator>>(QDataStream& s, IrValue& v);
+QDataStream& operator<<(QDataStream& s, const IrAttribute& v);
+QDataStream& operator>>(QDataStream& s, IrAttribute& v);
+QDataStream& operator<<(QDataStream& s, const IrBlock& v);
+QDataStream& operator>>(QDataStream& s, IrBlock& v);
+QDataStream& operator<<(QDataStream& s, const LoopFrame& v);
+QDataStream& operator>>(QDataStream& s, LoopFrame& v);
+QDataStream& operator<<(QDataStream& s, const IrNode& v);
+QDataStream& operator>>(QDataStream& s, IrNode& v);
+QDataStream& operator<<(QDataStream& s, const IrGraph& v);
+QDataStream& operator>>(QDataStream& s, IrGraph& v);
+QDataStream& operator<<(QDataStream& s, const InputValue& v);
+QDataStream& operator>>(QDataStream& s, InputValue& v);
+QDataStream& operator<<(QDataStream& s, const InputSet& v);
+QDataStream& operator>>(QDataStream& s, InputSet& v);
+QDataStream& operator<<(QDataStream& s, const FunctionInfo& v);
+QDataStream& operator>>(QDataStream& s, FunctionInfo& v);
+QDataStream& operator<<(QDataStream& s, const ParameterInfo& v);
+QDataStream& operator>>(QDataStream& s, ParameterInfo& v);
+QDataStream& operator<<(QDataStream& s, const SubmoduleInfo& v);
+QDataStream& operator>>(QDataStream& s, SubmoduleInfo& v);
+/// Everything but ModelInfo::handle, which stays in the worker (read back as null).
+QDataStream& operator<<(QDataStream& s, const ModelInfo& v);
+QDataStream& operator>>(QDataStream& s, ModelInfo& v);
+QDataStream& operator<<(QDataStream& s, const LoadOptions& v);
+QDataStream& operator>>(QDataStream& s, LoadOptions& v);
+QDataStream& operator<<(QDataStream& s, const LoadResult& v);
+QDataStream& operator>>(QDataStream& s, LoadResult& v);
+QDataStream& operator<<(QDataStream& s, const InputSuggestion& v);
+QDataStream& operator>>(QDataStream& s, InputSuggestion& v);
+QDataStream& operator<<(QDataStream& s, const std::optional<InputSuggestion>& v);
+QDataStream& operator>>(QDataStream& s, std::optional<InputSuggestion>& v);
+QDataStream& operator<<(QDataStream& s, const ValueSummary& v);
+QDataStream& operator>>(QDataStream& s, ValueSummary& v);
+QDataStream& operator<<(QDataStream& s, const TraceWarning& v);
+QDataStream& operator>>(QDataStream& s, TraceWarning& v);
+QDataStream& operator<<(QDataStream& s, const TraceResult& v);
+QDataStream& operator>>(QDataStream& s, TraceResult& v);
+QDataStream& operator<<(QDataStream& s, const NodeChange& v);
+QDataStream& operator>>(QDataStream& s, NodeChange& v);
+QDataStream& operator<<(QDataStream& s, const TraceDiff& v);
+QDataStream& operator>>(QDataStream& s, TraceDiff& v);
+QDataStream& operator<<(QDataStream& s, const OutputComparison& v);
+QDataStream& operator>>(QDataStream& s, OutputComparison& v);
+QDataStream& operator<<(QDataStream& s, const OutputCheck& v);
+QDataStream& operator>>(QDataStream& s, OutputCheck& v);
+/// The options that cross: tolerances, seed, memory, timeout, strict, inlineCalls (not the cancel flag, the
+/// observer or the test switches: the worker has its own).
+QDataStream& operator<<(QDataStream& s, const CheckOptions& v);
+QDataStream& operator>>(QDataStream& s, CheckOptions& v);
+QDataStream& operator<<(QDataStream& s, const ExecFrame& v);
+QDataStream& operator>>(QDataStream& s, ExecFrame& v);
+QDataStream& operator<<(QDataStream& s, const NamedValue& v);
+QDataStream& operator>>(QDataStream& s, NamedValue& v);
+/// Everything but the callables (liveValues, traceSoFar), which live only during the observer call.
+QDataStream& operator<<(QDataStream& s, const NodeEvent& v);
+QDataStream& operator>>(QDataStream& s, NodeEvent& v);
+QDataStream& operator<<(QDataStream& s, const RunResult& v);
+QDataStream& operator>>(QDataStream& s, RunResult& v);
+QDataStream& operator<<(QDataStream& s, const DebugSession::Pause& v);
+QDataStream& operator>>(QDataStream& s, DebugSession::Pause& v);
+QDataStream& operator<<(QDataStream& s, const DebugSession::Breakpoint& v);
+QDataStream& operator>>(QDataStream& s, DebugSession::Breakpoint& v);
+QDataStream& operator<<(QDataStream& s, const CheckReport& v);
+QDataStream& operator>>(QDataStream& s, CheckReport& v);
+
+} // namespace jitscope

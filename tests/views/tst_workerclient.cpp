@@ -1,0 +1,194 @@
+// The model worker from the client's side: its answers equal the in-process pipeline's, and a worker that aborts,
+// segfaults, hangs or is killed for memory (JITSCOPE_WORKER_FAULT, armed in a worker started for the test) fails
+// the call waiting with what it was doing, and the next call gets a new worker that loads the model again.
+
+#include "check/check.h"
+#include "load/model.h"
+#include "workerclient.h"
+
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <thread>
+
+using namespace jitscope;
+
+namespace {
+
+QString twoSets()
+{
+    return QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/worker/two_sets.py");
+}
+
+QByteArray json(const CheckReport& r)
+{
+    return QJsonDocument(checkReportJson(r)).toJson();
+}
+
+/// Starts a new worker of @p client with JITSCOPE_WORKER_FAULT=@p fault; later workers start without it.
+void armFault(WorkerClient& client, const QByteArray& fault)
+{
+    qputenv("JITSCOPE_WORKER_FAULT", fault);
+    client.restart();
+    qunsetenv("JITSCOPE_WORKER_FAULT");
+}
+
+} // namespace
+
+class TestWorkerClient : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void answersAsInProcess_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<bool>("inlineCalls");
+        QTest::addRow("py") << twoSets() << false;
+        QTest::addRow("archive inlined") << QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/conv_block.pt")
+                                         << true;
+    }
+
+    void answersAsInProcess()
+    {
+        QFETCH(QString, path);
+        QFETCH(bool, inlineCalls);
+        WorkerClient client;
+        const ModelWorkerRef worker = client.worker();
+        LoadOptions options;
+        options.inlineCalls = inlineCalls;
+        WorkerModelRef model;
+        const LoadResult remote = worker->load(path, options, &model);
+        const LoadResult local = loadModel(path, options);
+        QVERIFY2(remote.ok, qPrintable(remote.error.toString()));
+        QVERIFY(model);
+        QVERIFY(!remote.model.handle);
+        QVERIFY(client.workerPid() > 0);
+        QCOMPARE(remote.model.functions.size(), local.model.functions.size());
+        for (int i = 0; i < local.model.functions.size(); ++i)
+            QCOMPARE(remote.model.functions[i].graph.toText(), local.model.functions[i].graph.toText());
+
+        const FunctionInfo* fn = local.model.defaultFunction();
+        QVERIFY(fn);
+        const auto suggestion = suggestInputSet(local.model, *fn);
+        const auto remoteSuggestion = worker->suggestInputSet(model, fn->name);
+        QCOMPARE(bool(remoteSuggestion), bool(suggestion));
+        if (suggestion)
+            QCOMPARE(remoteSuggestion->set, suggestion->set);
+        QCOMPARE(worker->submoduleTypes(model, fn->name), submoduleTypes(local.model, fn->name));
+
+        QVector<InputSet> sets = local.model.inputSets;
+        if (sets.isEmpty())
+            sets = { *parseInputSet(suggestion->set), *parseInputSet(suggestion->set) };
+        const CheckReport expected = checkModel(local.model, fn->name, sets);
+        const CheckReport got = worker->check(model, fn->name, sets, {});
+        QVERIFY2(got.ok, qPrintable(got.error.toString()));
+        QCOMPARE(json(got), json(expected));
+    }
+
+    /// A submodule's method inlined in the worker is the graph inlineFunction() makes here, and the worker keeps it.
+    void inlinesInTheWorker()
+    {
+        const QString path = QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/conv_block.pt");
+        WorkerClient client;
+        WorkerModelRef model;
+        const LoadResult remote = client.worker()->load(path, {}, &model);
+        QVERIFY2(remote.ok, qPrintable(remote.error.toString()));
+        const LoadResult local = loadModel(path);
+        for (const FunctionInfo& f : local.model.functions) {
+            FunctionInfo here = f;
+            FunctionInfo there = f;
+            QString error;
+            const bool ok = inlineFunction(local.model.handle, here);
+            QCOMPARE(client.worker()->inlineFunction(model, there, &error), ok);
+            if (ok) {
+                QVERIFY(there.inlined);
+                QCOMPARE(there.graph.toText(), here.graph.toText());
+                QCOMPARE(there.inlinedIds, here.inlinedIds);
+            }
+        }
+    }
+
+    void faults_data()
+    {
+        QTest::addColumn<QByteArray>("fault");
+        QTest::addColumn<QString>("how");
+        QTest::addRow("abort") << QByteArray("abort@aten::mul#2") << QStringLiteral("crashed (SIGABRT)");
+        QTest::addRow("segv") << QByteArray("segv@aten::mul#2") << QStringLiteral("crashed (SIGSEGV)");
+        QTest::addRow("hang") << QByteArray("hang@aten::mul#2")
+                              << QStringLiteral("stopped answering (one operator ran for more than 1 s)");
+        QTest::addRow("oom") << QByteArray("oom@aten::mul#2") << QStringLiteral("was killed (SIGKILL");
+    }
+
+    /// The worker stops at the multiplication of input set 2 (line 7): the check fails with how and where, the
+    /// window is told once, and the same check on a new worker (the model loaded again) succeeds.
+    void faults()
+    {
+        QFETCH(QByteArray, fault);
+        QFETCH(QString, how);
+        WorkerClient client;
+        client.setStallTimeout(1000);
+        QSignalSpy stopped(&client, &WorkerClient::workerStopped);
+        armFault(client, fault);
+        const qint64 firstPid = client.workerPid();
+        WorkerModelRef model;
+        const LoadResult load = client.worker()->load(twoSets(), {}, &model);
+        QVERIFY2(load.ok, qPrintable(load.error.toString()));
+        const CheckReport failed = client.worker()->check(model, QStringLiteral("f"), load.model.inputSets, {});
+        QVERIFY(!failed.ok);
+        const QString message = failed.error.message;
+        QVERIFY2(message.startsWith(QLatin1String("the model worker ")), qPrintable(message));
+        QVERIFY2(message.contains(how), qPrintable(message));
+        QVERIFY2(message.contains(twoSets() + QStringLiteral(":7:")), qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("aten::mul")), qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("checking `f`: tracing input set 2")), qPrintable(message));
+        // The line it stopped at, for the source panel's mark.
+        QCOMPARE(failed.error.location.line, 7);
+        QVERIFY(stopped.wait(5000) || stopped.size() == 1);
+        QCOMPARE(stopped.size(), 1);
+        QCOMPARE(stopped.first().first().toString(), message);
+        QCOMPARE(client.restarts(), 1);
+
+        const CheckReport again = client.worker()->check(model, QStringLiteral("f"), load.model.inputSets, {});
+        QVERIFY2(again.ok, qPrintable(again.error.toString()));
+        QCOMPARE(again.traces.size(), 3);
+        QVERIFY(client.workerPid() != firstPid);
+    }
+
+    /// A canceled check stuck in an operator that never returns ends with its worker, a few seconds later.
+    void cancelEndsARunaway()
+    {
+        WorkerClient client;
+        client.setStallTimeout(600 * 1000);
+        armFault(client, "hang@aten::mul");
+        WorkerModelRef model;
+        const LoadResult load = client.worker()->load(twoSets(), {}, &model);
+        QVERIFY(load.ok);
+        std::atomic<bool> cancel { false };
+        std::thread canceler([&cancel] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            cancel = true;
+        });
+        const CheckReport r = client.worker()->check(model, QStringLiteral("f"), load.model.inputSets, {}, &cancel);
+        canceler.join();
+        QVERIFY(!r.ok);
+        QVERIFY2(r.error.message.contains(QLatin1String("canceled")), qPrintable(r.error.message));
+        QVERIFY(client.worker()->check(model, QStringLiteral("f"), load.model.inputSets, {}).ok);
+    }
+
+    void badFaultSpecIsSaid()
+    {
+        WorkerClient client;
+        armFault(client, "melt@aten::mul");
+        WorkerModelRef model;
+        const LoadResult load = client.worker()->load(twoSets(), {}, &model);
+        QVERIFY(!load.ok);
+        QVERIFY2(load.error.message.contains(QLatin1String("JITSCOPE_WORKER_FAULT=melt@aten::mul: expected")),
+            qPrintable(load.error.message));
+        // The next request starts a worker without the fault.
+        QVERIFY(client.worker()->load(twoSets(), {}, &model).ok);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWorkerClient)
+#include "tst_workerclient.moc"

@@ -1,0 +1,147 @@
+// The window survives its model worker: a check whose worker aborts, segfaults, hangs or is killed for memory at a
+// node (JITSCOPE_WORKER_FAULT, armed in a worker started for the test) shows how and where in the place of the
+// report and in the status bar, keeps the user's input sets and breakpoints, and the next check runs on a new
+// worker.
+
+#include "comparewidget.h"
+#include "debugcontroller.h"
+#include "inputsetseditor.h"
+#include "inputsetsmodel.h"
+#include "windowtest.h"
+#include "workerclient.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace jitscope;
+using namespace jitscope::test;
+
+namespace {
+
+QString twoSets()
+{
+    return QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/worker/two_sets.py");
+}
+
+} // namespace
+
+class TestWorkerWindow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void survivesTheWorker_data()
+    {
+        QTest::addColumn<QByteArray>("fault");
+        QTest::addColumn<QString>("how");
+        QTest::addRow("abort") << QByteArray("abort@aten::mul#2") << QStringLiteral("crashed (SIGABRT)");
+        QTest::addRow("segv") << QByteArray("segv@aten::mul#2") << QStringLiteral("crashed (SIGSEGV)");
+        QTest::addRow("hang") << QByteArray("hang@aten::mul#2") << QStringLiteral("stopped answering");
+        QTest::addRow("oom kill") << QByteArray("oom@aten::mul#2") << QStringLiteral("was killed (SIGKILL");
+    }
+
+    void survivesTheWorker()
+    {
+        QFETCH(QByteArray, fault);
+        QFETCH(QString, how);
+        MainWindow window;
+        QVERIFY(window.workerClient());
+        window.workerClient()->setStallTimeout(1000);
+        QVERIFY(openAndWait(window, twoSets()));
+        QVERIFY(window.model().functions.size() == 1 && !window.model().handle);
+
+        // The user's own set, added in the Inputs panel, and a breakpoint.
+        InputSetsModel* sets = window.inputSetsEditor()->model();
+        QCOMPARE(sets->rowCount(), 3);
+        sets->addSet(QStringLiteral("f32[6]"));
+        const QStringList before = sets->texts();
+        QCOMPARE(before.size(), 4);
+        QCOMPARE(before.last(), QStringLiteral("f32[6]"));
+        window.debugger()->setBreakpoints({ { 7, -1 } });
+
+        qputenv("JITSCOPE_WORKER_FAULT", fault);
+        window.workerClient()->restart();
+        qunsetenv("JITSCOPE_WORKER_FAULT");
+        QSignalSpy checked(&window, &MainWindow::checkFinished);
+        window.runCheck();
+        QVERIFY(checked.wait(kJobTimeoutMs));
+        QVERIFY(window.isVisible());
+        QVERIFY(window.hasReport());
+        const QString message = window.report().error.message;
+        QVERIFY2(!window.report().ok, qPrintable(message));
+        for (const QString& part : { how, QStringLiteral("aten::mul"), QStringLiteral("two_sets.py:7:"),
+                 QStringLiteral("checking `f`: tracing input set 2") })
+            QVERIFY2(message.contains(part), qPrintable(part + QStringLiteral(" not in: ") + message));
+        // Where the report would be, and in the status bar.
+        QVERIFY2(window.compareWidget()->messageTitle().contains(QLatin1String("Could not trace f")),
+            qPrintable(window.compareWidget()->messageTitle()));
+        QTRY_VERIFY2(window.statusText().contains(message), qPrintable(window.statusText()));
+        QVERIFY(window.statusText().contains(QLatin1String("a new model worker was started")));
+
+        QCOMPARE(sets->texts(), before);
+        QCOMPARE(window.debugger()->breakpoints().size(), 1);
+        QCOMPARE(window.debugger()->breakpoints().first().line, 7);
+        QVERIFY(window.hasModel());
+
+        // The next check runs on the new worker, which loads the model again.
+        window.runCheck();
+        QVERIFY(checked.wait(kJobTimeoutMs));
+        QVERIFY2(window.report().ok, qPrintable(window.report().error.toString()));
+        QCOMPARE(window.report().traces.size(), 4);
+        QCOMPARE(window.traceTabCount(), 4);
+        QCOMPARE(sets->texts(), before);
+    }
+
+    /// A debug run is in the worker too: a crash there ends the session with how and where, and the next one runs.
+    void debuggerSurvivesTheWorker()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, twoSets()));
+        const QStringList before = window.inputSetsEditor()->model()->texts();
+        qputenv("JITSCOPE_WORKER_FAULT", "segv@aten::mul");
+        window.workerClient()->restart();
+        qunsetenv("JITSCOPE_WORKER_FAULT");
+        // F5 with no breakpoint: runs to the end, here to the crash.
+        QSignalSpy finished(&window, &MainWindow::debugFinished);
+        window.debugAction(MainWindow::DebugAction::StartContinue)->trigger();
+        QVERIFY(finished.wait(kJobTimeoutMs));
+        const DebugSession::Pause& end = window.debugger()->lastPause();
+        QVERIFY(!end.result.ok);
+        const QString message = end.result.error.message;
+        for (const QString& part : { QStringLiteral("crashed (SIGSEGV)"), QStringLiteral("aten::mul"),
+                 QStringLiteral("two_sets.py:7:"), QStringLiteral("debugging `f`") })
+            QVERIFY2(message.contains(part), qPrintable(part + QStringLiteral(" not in: ") + message));
+        QTRY_VERIFY2(window.statusText().contains(message), qPrintable(window.statusText()));
+        QCOMPARE(window.inputSetsEditor()->model()->texts(), before);
+
+        window.debugAction(MainWindow::DebugAction::StartContinue)->trigger();
+        QVERIFY(finished.wait(kJobTimeoutMs));
+        QVERIFY2(window.debugger()->lastPause().result.ok,
+            qPrintable(window.debugger()->lastPause().result.error.toString()));
+    }
+
+    /// Run Check's cancel still stops a check, here one stuck in an operator: the worker goes, the window stays.
+    void cancelStopsAStuckCheck()
+    {
+        MainWindow window;
+        window.workerClient()->setStallTimeout(600 * 1000);
+        QVERIFY(openAndWait(window, twoSets()));
+        qputenv("JITSCOPE_WORKER_FAULT", "hang@aten::mul");
+        window.workerClient()->restart();
+        qunsetenv("JITSCOPE_WORKER_FAULT");
+        QSignalSpy checked(&window, &MainWindow::checkFinished);
+        window.runCheck();
+        // Once it is stuck at the multiplication (before, the cancel would stop it between nodes).
+        QTRY_VERIFY_WITH_TIMEOUT(window.workerClient()->activity().contains(QLatin1String("running aten::mul")), 20000);
+        QVERIFY(window.isChecking());
+        window.cancelCheck();
+        QVERIFY(checked.wait(kJobTimeoutMs));
+        QVERIFY(waitIdle(window));
+        QVERIFY(window.workerClient()->activity().isEmpty());
+        window.runCheck();
+        QVERIFY(checked.wait(kJobTimeoutMs));
+        QVERIFY2(window.report().ok, qPrintable(window.report().error.toString()));
+    }
+};
+
+QTEST_MAIN(TestWorkerWindow)
+#include "tst_workerwindow.moc"
