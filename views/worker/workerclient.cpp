@@ -257,7 +257,10 @@ public:
 
     std::atomic<qint64> pid { 0 };
     std::atomic<int> restarts { 0 };
-    std::atomic<int> stallMs { 5000 };
+    std::atomic<int> stallMs { 5000 }; ///< silence: the heartbeat comes every 200 ms
+    /// One operator: a big convolution or matmul on a large input takes seconds, so a minute; Cancel ends one
+    /// sooner (the worker is restarted when the op does not return within 3 s of it).
+    std::atomic<int> operatorMs { 60000 };
 
 private:
     QThread m_thread;
@@ -453,13 +456,14 @@ void WorkerIo::watch()
             stop(QStringLiteral("the model worker did not start within %1 s").arg(kStartupMs / 1000));
         return;
     }
-    const QString seconds = QString::number(limit / 1000.0, 'g', 3);
+    const int operatorLimit = m_channel->operatorMs.load();
+    const auto seconds = [](int ms) { return QString::number(ms / 1000.0, 'g', 3); };
     const QString where = m_beat.activity.isEmpty() ? QString() : QStringLiteral(": ") + m_beat.activity;
     if (m_sinceMessage.elapsed() > limit) {
-        stop(QStringLiteral("the model worker stopped answering (not a word for %1 s)%2").arg(seconds, where));
-    } else if (m_beat.operatorMs > limit) {
+        stop(QStringLiteral("the model worker stopped answering (not a word for %1 s)%2").arg(seconds(limit), where));
+    } else if (m_beat.operatorMs > operatorLimit) {
         stop(QStringLiteral("the model worker stopped answering (one operator ran for more than %1 s)%2")
-                 .arg(seconds, where));
+                 .arg(seconds(operatorLimit), where));
     }
 }
 
@@ -681,6 +685,7 @@ CheckReport ModelWorker::check(const WorkerModelRef& model, const QString& funct
 void WorkerClient::setStallTimeout(int ms)
 {
     m_channel->stallMs = ms;
+    m_channel->operatorMs = ms;
 }
 
 int WorkerClient::stallTimeout() const

@@ -138,7 +138,8 @@ public:
 
     ModelWorkerRef worker() const { return m_worker; }
 
-    /// How long one operator may run, or the worker stay silent, before it counts as hung (default 5 s).
+    /// How long the worker may stay silent (default 5 s; it beats every 200 ms) and one operator may run (default
+    /// 60 s: big ops take seconds) before it counts as hung; this sets both.
     void setStallTimeout(int ms);
     int stallTimeout() const;
     /// Starts the worker now, off the caller's thread, so that its start overlaps the window's (else the first
