@@ -66,15 +66,20 @@ private Q_SLOTS:
         QVERIFY(checked.wait(kJobTimeoutMs));
         QVERIFY(window.isVisible());
         QVERIFY(window.hasReport());
-        const QString message = window.report().error.message;
+        // The place is the report's location (the line the source panel marks), named once by toString().
+        const QString message = window.report().error.toString();
         QVERIFY2(!window.report().ok, qPrintable(message));
+        QCOMPARE(window.report().error.location.line, 7);
+        QCOMPARE(message.count(QLatin1String("two_sets.py")), 1);
         for (const QString& part : { how, QStringLiteral("aten::mul"), QStringLiteral("two_sets.py:7:"),
                  QStringLiteral("checking `f`: tracing input set 2") })
             QVERIFY2(message.contains(part), qPrintable(part + QStringLiteral(" not in: ") + message));
         // Where the report would be, and in the status bar.
         QVERIFY2(window.compareWidget()->messageTitle().contains(QLatin1String("Could not trace f")),
             qPrintable(window.compareWidget()->messageTitle()));
-        QTRY_VERIFY2(window.statusText().contains(message), qPrintable(window.statusText()));
+        QTRY_VERIFY2(window.statusText().contains(QLatin1String("two_sets.py:7:")), qPrintable(window.statusText()));
+        QVERIFY2(window.statusText().contains(QLatin1String("aten::mul (checking `f`: tracing input set 2)")),
+            qPrintable(window.statusText()));
         QVERIFY(window.statusText().contains(QLatin1String("a new model worker was started")));
 
         QCOMPARE(sets->texts(), before);

@@ -72,12 +72,17 @@ QString signalName(int signal)
     }
 }
 
-/// Where in @p path a worker's stop message says it was ("…/model.py:7: crashed…"): the line the window marks.
-SourceLocation stopLocation(const QString& message, const QString& path)
+/// A worker's stop message as a Diagnostic at the place in @p path it says it was ("…/model.py:7: crashed…"): the
+/// line the window marks. The place leaves the text, which Diagnostic::toString() then starts with once.
+Diagnostic stopDiagnostic(const QString& message, const QString& path)
 {
-    const QRegularExpression place(QRegularExpression::escape(path) + QStringLiteral(":(\\d+):"));
+    const QRegularExpression place(QRegularExpression::escape(path) + QStringLiteral(":(\\d+): "));
     const QRegularExpressionMatch m = place.match(message);
-    return { path, m.hasMatch() ? m.captured(1).toInt() : 0, 0 };
+    if (!m.hasMatch())
+        return { message, { path, 0, 0 } };
+    QString text = message;
+    text.remove(m.capturedStart(), m.capturedLength());
+    return { text, { path, m.captured(1).toInt(), 0 } };
 }
 
 constexpr int kStartupMs = 30 * 1000; ///< a worker that has not said hello by then counts as stuck
@@ -676,8 +681,9 @@ CheckReport ModelWorker::check(const WorkerModelRef& model, const QString& funct
         r = CheckReport();
         r.file = model->path;
         r.function = function;
-        r.error = { answer ? QStringLiteral("a malformed answer from the model worker") : error,
-            stopLocation(error, model->path) };
+        r.error = answer
+            ? Diagnostic { QStringLiteral("a malformed answer from the model worker"), { model->path, 0, 0 } }
+            : stopDiagnostic(error, model->path);
     }
     return r;
 }
