@@ -83,6 +83,18 @@ LayoutOptions layoutOptionsFor(View view, const ModelInfo& model)
     return options;
 }
 
+/// The process's peak resident memory so far (VmHWM), in MB.
+double peakResidentMb()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly | QIODevice::Text))
+        return -1;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024;
+    return -1;
+}
+
 Timing fileToPaint(const QString& path, View view)
 {
     Timing t;
@@ -131,18 +143,6 @@ double plainDot(const QString& dotText, int timeoutMs)
         return -1;
     }
     return dot.exitStatus() == QProcess::NormalExit && dot.exitCode() == 0 ? clock.nsecsElapsed() / 1e6 : -1;
-}
-
-/// The process's peak resident memory so far (VmHWM), in MB.
-double peakResidentMb()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly | QIODevice::Text))
-        return -1;
-    for (const QByteArray& line : status.readAll().split('\n'))
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024;
-    return -1;
 }
 
 Timing medianOf(const QString& archive, View view, int runs)
