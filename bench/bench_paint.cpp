@@ -286,9 +286,9 @@ int run(const QStringList& archives, bool netron, int dotTimeoutMs)
         "thread was busy at once building and first painting the unfolded view; 'VmHWM': peak resident memory\n"
         "of the process that drew it; 'lays': dot runs / module layouts (the rest reused).\n\n",
         dotTimeoutMs / 1000);
-    std::printf("%-28s %5s %6s %5s %6s %6s %5s %7s %6s | %6s %6s %6s %7s %6s %6s %7s %9s\n", "model", "boxes", "opened",
-        "load", "loadMB", "layout", "dot", "l/dot", "netron", "ratio", "boxes", "whole", "layout", "dot", "l/dot",
-        "stall", "VmHWM", "lays");
+    std::printf("%-28s %5s %6s %5s %6s %6s %6s %5s %7s %6s | %6s %6s %6s %7s %6s %6s %7s %9s\n", "model", "boxes",
+        "opened", "load", "loadMB", "layout", "dot", "l/dot", "netron", "ratio", "boxes", "whole", "layout", "dot",
+        "l/dot", "stall", "VmHWM", "lays");
     std::vector<double> opened, whole;
     QStringList overOpened, overWhole, failed, behindNetron, netronErrors;
     double worstStall = 0, worstMb = 0;
