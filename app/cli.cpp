@@ -27,11 +27,13 @@ const char* const usageText = R"(Usage: jitscope-cli COMMAND [OPTIONS]
 Inspect TorchScript archives (.pt/.pth/.zip) and .py files of TorchScript functions.
 
 Commands:
-  graph FILE [--fn NAME] [--inline] [--modules] [--format text|json|dot|svg] [-o OUT]
+  graph FILE [--fn NAME] [--inline] [--modules] [--format text|json|dot|svg|png] [-o OUT]
         Print a function's or method's script graph. text is what print(fn.graph)
-        shows in Python; json is JitScope's IR snapshot; dot and svg go through Graphviz.
-        --inline inlines calls; --modules also draws submodules as nested clusters and
-        hides code that never reaches the outputs (dot and svg).
+        shows in Python; json is JitScope's IR snapshot; dot, svg and png go through
+        Graphviz. --inline inlines calls; --modules also draws submodules as nested
+        clusters and hides code that never reaches the outputs (dot, svg and png), laid
+        out as the window lays it out: over 300 boxes module by module, and dot then
+        carries the positions (neato -n2 draws them).
   list FILE [--format text|json]
         List functions and methods, submodules, parameters, default input sets and
         compile errors.
@@ -239,8 +241,9 @@ int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
     const QString fnName = args.takeValue({ QStringLiteral("--fn") });
     const QString format = args.takeValue({ QStringLiteral("--format"), QStringLiteral("-f") }, QStringLiteral("text"));
     const QString outPath = args.takeValue({ QStringLiteral("-o"), QStringLiteral("--output") });
-    checkFormat(
-        format, { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("svg") });
+    checkFormat(format,
+        { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("svg"),
+            QStringLiteral("png") });
     const QString path = fileArgument(args, QStringLiteral("graph"));
     const ModelInfo model = load(path, options);
     FunctionInfo fn = selectFunction(model, fnName);
@@ -257,16 +260,12 @@ int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
     } else {
         if (modules)
             layoutOptions.moduleTypes = submoduleTypes(model, fn.name);
+        // As the window lays it out: a big graph grouped by module module by module (hierarchicalAbove).
         ProgressScope progress(QStringLiteral("laying out %1 nodes").arg(fn.graph.nodes.size()));
-        const QString dot = toDot(fn.graph, layoutOptions);
-        if (format == QLatin1String("dot")) {
-            data = dot.toUtf8();
-        } else {
-            error.clear();
-            data = renderDotToSvg(dot, &error);
-            if (data.isEmpty())
-                throw CliError { QStringLiteral("%1: %2").arg(path, error) };
-        }
+        error.clear();
+        data = renderGraph(fn.graph, layoutOptions, format, &error);
+        if (data.isEmpty())
+            throw CliError { QStringLiteral("%1: %2").arg(path, error) };
     }
     writeOutput(data, outPath, out);
     return ExitOk;

@@ -48,6 +48,8 @@ double median(std::vector<double> v)
 struct Timing
 {
     double load = 0, layout = 0, scene = 0, paint = 0, total = 0;
+    double loadMb = -1; ///< peak resident memory right after the load (VmHWM)
+    double stall = 0; ///< the longest the GUI thread was busy at once (a slice of the scene build, the first paint)
     int boxes = 0;
     GraphLayout::Stats stats;
 };
@@ -81,6 +83,18 @@ LayoutOptions layoutOptionsFor(View view, const ModelInfo& model)
     return options;
 }
 
+/// The process's peak resident memory so far (VmHWM), in MB.
+double peakResidentMb()
+{
+    QFile status(QStringLiteral("/proc/self/status"));
+    if (!status.open(QIODevice::ReadOnly | QIODevice::Text))
+        return -1;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024;
+    return -1;
+}
+
 Timing fileToPaint(const QString& path, View view)
 {
     Timing t;
@@ -88,18 +102,31 @@ Timing fileToPaint(const QString& path, View view)
     clock.start();
     const LoadResult r = loadModel(path, loadOptionsFor(view));
     t.load = clock.nsecsElapsed() / 1e6;
+    t.loadMb = peakResidentMb();
     if (!r.ok || !r.model.defaultFunction())
         return t;
     const GraphLayout layout = layoutGraph(r.model.defaultFunction()->graph, layoutOptionsFor(view, r.model));
     t.layout = clock.nsecsElapsed() / 1e6 - t.load;
+    // As GraphPage shows it: a big graph built in slices from the event loop (each pass timed), then painted.
     GraphScene scene;
-    scene.setGraph(r.model.defaultFunction()->graph, layout);
+    QElapsedTimer slice;
+    slice.start();
+    scene.setGraph(r.model.defaultFunction()->graph, layout,
+        layout.nodes.size() > 2000 ? GraphScene::Build::InSlices : GraphScene::Build::AtOnce);
+    t.stall = slice.nsecsElapsed() / 1e6;
+    while (scene.isBuilding()) {
+        slice.restart();
+        QCoreApplication::processEvents();
+        t.stall = std::max(t.stall, slice.nsecsElapsed() / 1e6);
+    }
     t.scene = clock.nsecsElapsed() / 1e6 - t.load - t.layout;
     QImage image(1400, 900, QImage::Format_ARGB32_Premultiplied);
     image.fill(Qt::white);
     QPainter painter(&image);
+    slice.restart();
     scene.render(&painter);
     painter.end();
+    t.stall = std::max(t.stall, slice.nsecsElapsed() / 1e6);
     t.total = clock.nsecsElapsed() / 1e6;
     t.paint = t.total - t.load - t.layout - t.scene;
     t.boxes = layout.nodes.size();
@@ -127,18 +154,6 @@ double plainDot(const QString& dotText, int timeoutMs)
         return -1;
     }
     return dot.exitStatus() == QProcess::NormalExit && dot.exitCode() == 0 ? clock.nsecsElapsed() / 1e6 : -1;
-}
-
-/// The process's peak resident memory so far (VmHWM), in MB.
-double peakResidentMb()
-{
-    QFile status(QStringLiteral("/proc/self/status"));
-    if (!status.open(QIODevice::ReadOnly | QIODevice::Text))
-        return -1;
-    for (const QByteArray& line : status.readAll().split('\n'))
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').first().toDouble() / 1024;
-    return -1;
 }
 
 Timing medianOf(const QString& archive, View view, int runs)
@@ -180,7 +195,7 @@ struct Row
     QString netronError;
 };
 
-constexpr int kRowFields = 17;
+constexpr int kRowFields = 19;
 
 /// --row ARCHIVE DOT_TIMEOUT_MS: the unfolded view first (VmHWM read right after it is painted), then the view as
 /// opened (median of 3), then plain dot on both views' DOT text; one tab-separated line.
@@ -194,9 +209,11 @@ int benchRow(const QString& archive, int dotTimeoutMs)
     row.wholeDot = plainDotOn(archive, View::Whole, dotTimeoutMs);
     const Timing& o = row.opened;
     const Timing& w = row.whole;
-    std::printf("%d\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%d\t%d\t%d\t%d\n", o.boxes,
-        o.total, o.load, o.layout, row.openedDot, w.boxes, w.total, w.load, w.layout, w.scene, w.paint, row.wholeDot,
-        row.wholeMb, w.stats.hierarchical, w.stats.clusters, w.stats.dotRuns, w.stats.reused);
+    std::printf(
+        "%d\t%.1f\t%.1f\t%.1f\t%.1f\t%d\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%.0f\t%d\t%d\t%d\t%d\t%.0f\t%.1f\n",
+        o.boxes, o.total, o.load, o.layout, row.openedDot, w.boxes, w.total, w.load, w.layout, w.scene, w.paint,
+        row.wholeDot, row.wholeMb, w.stats.hierarchical, w.stats.clusters, w.stats.dotRuns, w.stats.reused, w.loadMb,
+        w.stall);
     return 0;
 }
 
@@ -227,6 +244,8 @@ Row measureRow(const QString& archive, int dotTimeoutMs)
     row.whole.stats.clusters = f[14].toInt();
     row.whole.stats.dotRuns = f[15].toInt();
     row.whole.stats.reused = f[16].toInt();
+    row.whole.loadMb = f[17].toDouble();
+    row.whole.stall = f[18].toDouble();
     return row;
 }
 
@@ -273,13 +292,14 @@ int run(const QStringList& archives, bool netron, int dotTimeoutMs)
         "Each model in a fresh process. 'as opened': grouped by module as the window opens an archive (a model\n"
         "over 800 boxes as an overview of its submodules), median of 3. 'whole': every module unfolded (View >\n"
         "Unfold All Modules), 1 run. Times from start to first paint (load, layout, scene, paint) in ms; 'dot':\n"
-        "plain dot -Tplain on the same DOT text (- when over %d s), 'l/dot' our layout time over it; 'stall':\n"
-        "scene build and first paint, on the GUI thread; 'VmHWM': peak resident memory of the process that\n"
-        "drew the unfolded view; 'lays': dot runs / module layouts (the rest reused).\n\n",
+        "plain dot -Tplain on the same DOT text (- when over %d s), 'l/dot' our layout time over it; 'load': the\n"
+        "file opened (median of 3), 'loadMB' peak resident memory right after it; 'stall': the longest the GUI\n"
+        "thread was busy at once building and first painting the unfolded view; 'VmHWM': peak resident memory\n"
+        "of the process that drew it; 'lays': dot runs / module layouts (the rest reused).\n\n",
         dotTimeoutMs / 1000);
-    std::printf("%-28s %5s %6s %6s %6s %5s %7s %6s | %6s %6s %6s %7s %6s %6s %7s %9s\n", "model", "boxes", "opened",
-        "layout", "dot", "l/dot", "netron", "ratio", "boxes", "whole", "layout", "dot", "l/dot", "stall", "VmHWM",
-        "lays");
+    std::printf("%-28s %5s %6s %5s %6s %6s %6s %5s %7s %6s | %6s %6s %6s %7s %6s %6s %7s %9s\n", "model", "boxes",
+        "opened", "load", "loadMB", "layout", "dot", "l/dot", "netron", "ratio", "boxes", "whole", "layout", "dot",
+        "l/dot", "stall", "VmHWM", "lays");
     std::vector<double> opened, whole;
     QStringList overOpened, overWhole, failed, behindNetron, netronErrors;
     double worstStall = 0, worstMb = 0;
@@ -299,13 +319,13 @@ int run(const QStringList& archives, bool netron, int dotTimeoutMs)
             netronErrors << name + QStringLiteral(": ") + row.netronError;
         const Timing& o = row.opened;
         const Timing& w = row.whole;
-        const double stall = w.scene + w.paint;
-        std::printf("%-28s %5d %6s %6s %6s %5s %7s %6s | %6d %6s %6s %7s %6s %6s %6s %9s\n", qPrintable(name), o.boxes,
-            qPrintable(ms(o.total)), qPrintable(ms(o.layout)), qPrintable(ms(row.openedDot)),
-            qPrintable(ratio(o.layout, row.openedDot)), qPrintable(ms(row.netron)),
-            qPrintable(ratio(row.netron, o.total)), w.boxes, qPrintable(ms(w.total)), qPrintable(ms(w.layout)),
-            qPrintable(ms(row.wholeDot)), qPrintable(ratio(w.layout, row.wholeDot)), qPrintable(ms(stall)),
-            qPrintable(ms(row.wholeMb)),
+        const double stall = w.stall;
+        std::printf("%-28s %5d %6s %5s %6s %6s %6s %5s %7s %6s | %6d %6s %6s %7s %6s %6s %6s %9s\n", qPrintable(name),
+            o.boxes, qPrintable(ms(o.total)), qPrintable(ms(o.load)), qPrintable(ms(w.loadMb)),
+            qPrintable(ms(o.layout)), qPrintable(ms(row.openedDot)), qPrintable(ratio(o.layout, row.openedDot)),
+            qPrintable(ms(row.netron)), qPrintable(ratio(row.netron, o.total)), w.boxes, qPrintable(ms(w.total)),
+            qPrintable(ms(w.layout)), qPrintable(ms(row.wholeDot)), qPrintable(ratio(w.layout, row.wholeDot)),
+            qPrintable(ms(stall)), qPrintable(ms(row.wholeMb)),
             qPrintable(w.stats.hierarchical ? QStringLiteral("%1/%2").arg(w.stats.dotRuns).arg(w.stats.clusters)
                                             : QStringLiteral("whole")));
         std::fflush(stdout);

@@ -401,7 +401,8 @@ PreparedRun prepareRun(
     if (self)
         p.self = std::make_shared<tj::Module>(*self);
     if (!p.fn) {
-        p.error = QStringLiteral("no compiled code for '%1'").arg(function);
+        p.error = model.handle->dataError.isEmpty() ? QStringLiteral("no compiled code for '%1'").arg(function)
+                                                    : model.handle->dataError;
         return p;
     }
     if (inputs.containsDict()) {

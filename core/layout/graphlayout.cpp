@@ -750,6 +750,11 @@ QString toDot(const IrGraph& graph, const LayoutOptions& options)
     return buildDot(graph, options).dot;
 }
 
+DotBuild dotBuild(const IrGraph& graph, const LayoutOptions& options, bool marked)
+{
+    return buildDot(graph, options, marked);
+}
+
 std::mutex& graphvizMutex()
 {
     static std::mutex m;

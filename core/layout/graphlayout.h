@@ -156,6 +156,13 @@ GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options = {})
 /// Empty for a graph small enough to show whole, or one without submodules.
 QStringList overviewFolds(
     const IrGraph& graph, const LayoutOptions& options, int bigBoxes = 800, int overviewBoxes = 250);
+/// The graph as layoutGraph() lays it out, the picture the window draws, rendered by Graphviz as "svg", "png" or
+/// "dot". A graph laid out by one dot run is rendered by dot ("dot": toDot()'s text); one laid out module by module
+/// (LayoutOptions::hierarchicalAbove) is rendered at the positions of that layout, and its "dot" carries them (pos,
+/// bb: `neato -n2 -Tsvg` draws it), @p layout when given (layoutGraph()'s with the same options), else its own.
+/// Empty and *error on failure.
+QByteArray renderGraph(const IrGraph& graph, const LayoutOptions& options, const QString& format,
+    QString* error = nullptr, const GraphLayout* layout = nullptr);
 /// Renders DOT text to SVG with Graphviz. Returns empty and sets *error on failure.
 QByteArray renderDotToSvg(const QString& dot, QString* error = nullptr);
 

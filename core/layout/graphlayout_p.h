@@ -44,6 +44,9 @@ struct DotBuild
     QHash<int, int> boxOfNode; ///< GraphLayout::boxOfNode
 };
 
+/// The DOT text of @p graph and what the layout fills in; with @p marked, names marked for the hierarchical layout.
+DotBuild dotBuild(const IrGraph& graph, const LayoutOptions& options, bool marked);
+
 /// Fills the boxes of the "cluster_<i>" subgraphs of a laid-out @p g (scene coordinates, y down).
 void readClusters(Agraph_t* g, double height, QVector<LayoutCluster>& clusters);
 

@@ -1,6 +1,7 @@
-// TorchScript archives (torch.jit.save output): torch::jit::load, then every module's methods, submodules,
-// parameters, buffers, attributes and constants collected into a ModelInfo, and the archive's code/ records as its
-// source. One of the few translation units that include libtorch.
+// TorchScript archives (torch.jit.save output): torch::jit::load without the tensor data of parameters and buffers
+// (read when a run needs it), then every module's methods, submodules, parameters, buffers, attributes and constants
+// collected into a ModelInfo, and the archive's code/ records as its source. One of the few translation units that
+// include libtorch.
 
 #include "ir/activity.h"
 #include "ir/irsnapshot_p.h"
@@ -12,15 +13,24 @@
 #include "load/picklecheck_p.h"
 #include "load/sourceguards_p.h"
 
+#include <QFile>
 #include <QRegularExpression>
 
 #include <caffe2/serialize/inline_container.h>
+#include <caffe2/serialize/read_adapter_interface.h>
 #include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/serialization/import.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <sstream>
+#include <unordered_set>
 
 namespace jitscope {
 
@@ -101,7 +111,20 @@ QString shortValue(const c10::IValue& v)
     return s;
 }
 
-void collectModule(const tj::Module& module, const QString& prefix, ModelInfo& model, bool inlineCalls)
+/// True when @p value holds a tensor somewhere (a list, dict, tuple or object of them).
+bool holdsTensor(const c10::IValue& value)
+{
+    bool found = false;
+    value.visit([&](const c10::IValue& v) {
+        found = found || v.isTensor();
+        return found;
+    });
+    return found;
+}
+
+/// @p needData: called before a value's tensor data is printed (the load may have left it unread).
+void collectModule(const tj::Module& module, const QString& prefix, ModelInfo& model, bool inlineCalls,
+    const std::function<void()>& needData)
 {
     const auto type = module.type();
     SubmoduleInfo sub;
@@ -153,6 +176,8 @@ void collectModule(const tj::Module& module, const QString& prefix, ModelInfo& m
                     p.shape.push_back(d);
             }
         } else {
+            if (holdsTensor(value))
+                needData();
             p.value = shortValue(value);
         }
         model.parameters.push_back(p);
@@ -169,7 +194,7 @@ void collectModule(const tj::Module& module, const QString& prefix, ModelInfo& m
     }
     for (const auto& child : module.named_children()) {
         const QString childPath = prefix.isEmpty() ? qs(child.name) : prefix + QLatin1Char('.') + qs(child.name);
-        collectModule(child.value, childPath, model, inlineCalls);
+        collectModule(child.value, childPath, model, inlineCalls, needData);
     }
 }
 
@@ -200,6 +225,104 @@ bool endsWith(const std::string& s, const char* suffix)
     const size_t n = std::strlen(suffix);
     return s.size() >= n && s.compare(s.size() - n, n, suffix) == 0;
 }
+
+/// The archive as PyTorchStreamReader reads it for torch::jit::load, except the payloads of its data/ records (the
+/// tensor data of parameters, buffers and tensor attributes): a read of one leaves the buffer as the allocator gave
+/// it (fresh pages: no disk read, no resident memory) and is remembered, so that readData() reads the payloads into
+/// those buffers when a run needs the values. That works because libtorch 1.13 reads each storage's record once,
+/// into the buffer the storage then keeps (readArchiveAndTensors), a stored record in one read at its payload's
+/// offset (miniz), and checks no CRC (PyTorch builds miniz without).
+class ViewReader final : public caffe2::serialize::ReadAdapterInterface
+{
+public:
+    /// Null when the file cannot be opened or is no archive: torch::jit::load(path) then says why.
+    static std::shared_ptr<ViewReader> open(const QString& path)
+    {
+        std::shared_ptr<ViewReader> r(new ViewReader);
+        r->m_path = path;
+        r->m_fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+        struct stat st;
+        if (r->m_fd < 0 || ::fstat(r->m_fd, &st) != 0)
+            return nullptr;
+        r->m_size = size_t(st.st_size);
+        std::unordered_set<uint64_t> payloads;
+        try {
+            caffe2::serialize::PyTorchStreamReader reader(r); // nothing marked yet: reads everything it asks
+            for (const auto& record : reader.getAllRecords())
+                if (record.rfind("data/", 0) == 0)
+                    payloads.insert(reader.getRecordOffset(record));
+        } catch (const std::exception&) {
+            return nullptr;
+        }
+        r->m_payloads = std::move(payloads);
+        return r;
+    }
+
+    ~ViewReader() override
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+
+    size_t size() const override { return m_size; }
+
+    size_t read(uint64_t pos, void* buf, size_t n, const char* what) const override
+    {
+        Q_UNUSED(what);
+        if (m_payloads.count(pos) && pos + n <= m_size) {
+            m_skipped.push_back({ pos, buf, n });
+            return n;
+        }
+        return readAt(pos, buf, n);
+    }
+
+    bool skippedAny() const { return !m_skipped.empty(); }
+
+    /// Reads every payload skipped into its buffer. False with @p error when the file no longer holds them.
+    bool readData(QString* error)
+    {
+        for (const Skipped& s : m_skipped) {
+            if (readAt(s.pos, s.buffer, s.size) != s.size) {
+                *error = QStringLiteral("%1: cannot read the parameters' data (%2): the file changed on disk since it "
+                                        "was opened; open it again")
+                             .arg(m_path, errno ? qs(std::strerror(errno)) : QStringLiteral("the file is shorter"));
+                return false;
+            }
+        }
+        m_skipped.clear();
+        return true;
+    }
+
+private:
+    ViewReader() = default;
+
+    size_t readAt(uint64_t pos, void* buf, size_t n) const
+    {
+        size_t done = 0;
+        errno = 0;
+        while (done < n) {
+            const ssize_t got = ::pread(m_fd, static_cast<char*>(buf) + done, n - done, off_t(pos + done));
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0)
+                break;
+            done += size_t(got);
+        }
+        return done;
+    }
+
+    struct Skipped
+    {
+        uint64_t pos;
+        void* buffer;
+        size_t size;
+    };
+    QString m_path;
+    int m_fd = -1;
+    size_t m_size = 0;
+    std::unordered_set<uint64_t> m_payloads; ///< where the data/ records' payloads start
+    mutable std::vector<Skipped> m_skipped;
+};
 
 /// What crashes torch::jit::load rather than failing it, found before it runs: pickles whose stack underflows or
 /// that nest too deep (picklecheck.cpp), and code files with too deep nesting or untyped class-body assignments
@@ -264,10 +387,17 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
     activity::setPhase(0, "checking the archive's pickles and code");
     if (auto refused = refuseHostileArchive(path))
         return *refused;
+    const QString code = archiveCode(path);
     activity::setPhase(0, "loading the archive (torch::jit::load)");
+    // Viewing needs the parameters' shapes and dtypes, not their values: the load leaves the data unread
+    // (ViewReader) and the handle reads it when a run needs it. A class's __setstate__ runs during the load on the
+    // values it is given: such archives are loaded with their data.
+    const std::shared_ptr<ViewReader> view
+        = code.contains(QLatin1String("def __setstate__")) ? nullptr : ViewReader::open(path);
     tj::Module module;
     try {
-        module = tj::load(path.toStdString());
+        module = view ? tj::load(std::shared_ptr<caffe2::serialize::ReadAdapterInterface>(view))
+                      : tj::load(path.toStdString());
     } catch (const std::exception& e) {
         const std::string what = e.what();
         static const QRegularExpression unknownOp(
@@ -293,13 +423,20 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
     result.model.path = path;
     result.model.kind = ModelInfo::Kind::Archive;
     activity::setPhase(0, "reading the archive's modules");
+    auto handle = std::make_shared<ModelHandle>();
+    if (view && view->skippedAny())
+        handle->readData = [view](QString* error) { return view->readData(error); };
+    auto needData = [&handle] {
+        QString error;
+        if (handle->readData && handle->readData(&error))
+            handle->readData = nullptr;
+    };
     try {
-        collectModule(module, QString(), result.model, inlineCalls);
+        collectModule(module, QString(), result.model, inlineCalls, needData);
     } catch (const std::exception& e) {
         return loadFailure(path, torchErrorMessage(e.what()));
     }
-    result.model.source = archiveCode(path);
-    auto handle = std::make_shared<ModelHandle>();
+    result.model.source = code;
     handle->module = std::make_unique<tj::Module>(module);
     result.model.handle = handle;
     return result;

@@ -30,7 +30,7 @@ QString qs(const std::string& s)
 ModelHandle::ModelHandle() = default;
 ModelHandle::~ModelHandle() = default;
 
-tj::Function* ModelHandle::find(const QString& name, std::optional<tj::Module>* owner) const
+tj::Function* ModelHandle::find(const QString& name, std::optional<tj::Module>* owner)
 {
     if (!module) {
         if (owner)
@@ -54,6 +54,14 @@ tj::Function* ModelHandle::find(const QString& name, std::optional<tj::Module>* 
     auto method = m.find_method(parts.last().toStdString());
     if (!method)
         return nullptr;
+    if (owner && readData) {
+        if (!readData(&dataError)) {
+            owner->reset();
+            return nullptr;
+        }
+        readData = nullptr;
+        dataError.clear();
+    }
     if (owner)
         *owner = m;
     return &method->function();

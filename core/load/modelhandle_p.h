@@ -47,8 +47,15 @@ struct ModelHandle
     std::function<torch::jit::Function*(const QString& name, const std::vector<std::string>& types, QString* error)>
         compileWithTypes;
 
-    /// The function and, for a method, the module it belongs to ("layer1.0.forward"). Null if unknown.
-    torch::jit::Function* find(const QString& name, std::optional<torch::jit::Module>* owner) const;
+    /// Archives: reads the tensor data the load left unread into the module's storages (archiveloader.cpp); false
+    /// with @p error when the file no longer holds it. Empty once read, and for archives loaded with their data.
+    std::function<bool(QString* error)> readData;
+    QString dataError; ///< why readData failed, for the run that found no module
+
+    /// The function and, for a method, the module it belongs to ("layer1.0.forward"), whose tensor data is read
+    /// first (readData): asking for the owner is asking to run it. Null if unknown or the data cannot be read
+    /// (dataError). Call with the mutex held.
+    torch::jit::Function* find(const QString& name, std::optional<torch::jit::Module>* owner);
 };
 
 } // namespace jitscope

@@ -53,8 +53,8 @@ private Q_SLOTS:
                                        << "compile_error\\.py:10:15: undefined value undefined_scale$";
         QTest::addRow("ambiguous fn") << QStringList { "graph", corpus + "arange_shape.py" }
                                       << "several functions, choose one with --fn";
-        QTest::addRow("unknown format") << QStringList { "graph", corpus + "loop_in_traced_fn.py", "--format", "png" }
-                                        << "unknown format 'png'";
+        QTest::addRow("unknown format") << QStringList { "graph", corpus + "loop_in_traced_fn.py", "--format", "gif" }
+                                        << "unknown format 'gif'";
         QTest::addRow("unknown option") << QStringList { "graph", "--frobnicate", corpus + "loop_in_traced_fn.py" }
                                         << "unknown option --frobnicate";
         QTest::addRow("unknown command") << QStringList { "paint", "x" } << "unknown command 'paint'";

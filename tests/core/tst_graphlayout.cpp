@@ -605,6 +605,65 @@ private Q_SLOTS:
         QVERIFY(done.stats.dotRuns > 0);
     }
 
+    void renderedWhereTheLayoutPutIt_data()
+    {
+        QTest::addColumn<QString>("archive");
+        QTest::addRow("conv_block") << QStringLiteral("conv_block");
+        QTest::addRow("module_list_loop") << QStringLiteral("module_list_loop");
+        QTest::addRow("nested_script") << QStringLiteral("nested_script");
+    }
+
+    /// renderGraph() (the CLI's graph --format svg|png|dot) draws a graph laid out module by module where that
+    /// layout, the window's, put every box: the DOT it renders carries those positions (y up, in points).
+    void renderedWhereTheLayoutPutIt()
+    {
+        QFETCH(QString, archive);
+        const LoadResult r = inlinedArchive(archive);
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
+        LayoutOptions options;
+        options.groupByModule = true;
+        options.hideUnreachable = true;
+        options.moduleTypes = submoduleTypes(r.model, QStringLiteral("forward"));
+        options.hierarchicalAbove = 0;
+        const GraphLayout layout = layoutGraph(g, options);
+        QVERIFY2(layout.error.isEmpty() && layout.stats.hierarchical, qPrintable(layout.error));
+        QString error;
+        // The layout passed in: Graphviz 2.43 need not lay the same graph out the same way twice in one process.
+        const QString dot = QString::fromUtf8(renderGraph(g, options, QStringLiteral("dot"), &error, &layout));
+        QVERIFY2(dot.startsWith(QLatin1String("digraph")), qPrintable(error));
+        // Each node statement ("n12 [..., pos=\"x,y\", ...];"), to the next statement.
+        static const QRegularExpression node(QStringLiteral("^\\s*n(\\d+)\\s+\\[.*?\\bpos=\"(-?[\\d.]+),(-?[\\d.]+)\""),
+            QRegularExpression::MultilineOption | QRegularExpression::DotMatchesEverythingOption);
+        int placed = 0;
+        for (auto it = node.globalMatch(dot); it.hasNext();) {
+            const auto p = it.next();
+            const int index = p.captured(1).toInt();
+            QVERIFY2(index < layout.nodes.size(), qPrintable(p.captured(0).simplified()));
+            const QPointF centre = layout.nodes[index].box.center();
+            QVERIFY2(std::abs(p.captured(2).toDouble() - centre.x()) < 1
+                    && std::abs(p.captured(3).toDouble() - (layout.bounds.bottom() - centre.y())) < 1,
+                qPrintable(QStringLiteral("n%1 at %2,%3, the layout's centre %4,%5")
+                               .arg(index)
+                               .arg(p.captured(2), p.captured(3))
+                               .arg(centre.x())
+                               .arg(layout.bounds.bottom() - centre.y())));
+            ++placed;
+        }
+        QCOMPARE(placed, layout.nodes.size());
+        const QByteArray svg = renderGraph(g, options, QStringLiteral("svg"), &error, &layout);
+        QVERIFY2(svg.contains("<svg"), qPrintable(error));
+        for (const LayoutNode& n : layout.nodes)
+            QVERIFY2(svg.contains(n.title.toHtmlEscaped().toUtf8()), qPrintable(n.title));
+        QVERIFY(renderGraph(g, options, QStringLiteral("png"), &error, &layout).startsWith("\x89PNG"));
+        // A smaller graph is what dot draws of toDot()'s text, as before.
+        LayoutOptions flat = options;
+        flat.hierarchicalAbove = std::numeric_limits<int>::max();
+        QCOMPARE(QString::fromUtf8(renderGraph(g, flat, QStringLiteral("dot"))), toDot(g, flat));
+        QVERIFY(renderGraph(g, options, QStringLiteral("nonsense"), &error).isEmpty());
+        QVERIFY(!error.isEmpty());
+    }
+
     void smallGraphsLaidOutWhole()
     {
         // Below LayoutOptions::hierarchicalAbove boxes the picture is dot's on the whole graph, as before.

@@ -48,6 +48,37 @@ int addNode(IrGraph& g, const QString& kind, QVector<int> inputs, int line, int 
     return n.id;
 }
 
+/// A chain of @p n ops laid out in rows of 40 (made up: no Graphviz), big enough to be built in slices.
+void chainGraph(int n, IrGraph& g, GraphLayout& layout)
+{
+    int v = addValue(g, QStringLiteral("x"), QStringLiteral("Tensor"), -1);
+    g.top.inputs = { v };
+    for (int i = 0; i < n; ++i) {
+        const int id = addNode(g, i % 2 ? QStringLiteral("aten::relu") : QStringLiteral("aten::conv2d"), { v }, i + 1);
+        v = addValue(g, QString::number(i), QStringLiteral("Tensor"), id);
+        g.nodes[id].outputs = { v };
+        g.top.nodes << id;
+        LayoutNode box;
+        box.nodeId = id;
+        box.title = g.nodes[id].kind;
+        box.category = opCategory(box.title);
+        box.box = QRectF((i / 40) * 200.0, (i % 40) * 80.0, 130, 44);
+        layout.nodes << box;
+        layout.boxOfNode.insert(id, i);
+        if (i % 40) {
+            LayoutEdge e;
+            e.fromNode = i - 1;
+            e.toNode = i;
+            e.valueId = v - 1;
+            const QPointF a = layout.nodes[i - 1].box.center(), b = box.box.center();
+            e.points = { a, a + (b - a) / 3, a + 2 * (b - a) / 3, b };
+            layout.edges << e;
+        }
+    }
+    g.top.outputs = { v };
+    layout.bounds = QRectF(0, 0, (n / 40 + 1) * 200.0, 40 * 80.0);
+}
+
 /// def f(x):
 ///     y = x * 2
 ///     for i in range(3):
@@ -489,6 +520,54 @@ private Q_SLOTS:
         QCOMPARE(scene.displayedNode(-1), -1);
         QCOMPARE(scene.displayedNode(999), -1);
         QCOMPARE(scene.graph().nodes.size(), m_graph.nodes.size());
+    }
+
+    /// A big graph built in slices: setGraph() returns with part of it made, the event loop makes the rest
+    /// (graphBuilt()), and what needs every item makes them first; what the layout alone answers (which box shows
+    /// a node, the legend's categories) does not wait for them.
+    void buildInSlices()
+    {
+        IrGraph g;
+        GraphLayout layout;
+        chainGraph(20000, g, layout);
+        GraphScene scene;
+        QSignalSpy built(&scene, &GraphScene::graphBuilt);
+        QSignalSpy replaced(&scene, &GraphScene::contentsReplaced);
+        scene.setGraph(g, layout, GraphScene::Build::InSlices);
+        QVERIFY(scene.isBuilding());
+        QVERIFY(scene.hasGraph());
+        QCOMPARE(replaced.count(), 1);
+        QVERIFY(scene.items().size() < layout.nodes.size() + layout.edges.size());
+        QCOMPARE(scene.displayedNode(19999), 19999);
+        QCOMPARE(scene.categories().size(), 2);
+        QVERIFY(scene.isBuilding());
+        QVERIFY(built.wait(10000));
+        QVERIFY(!scene.isBuilding());
+        QCOMPARE(scene.items().size(), layout.nodes.size() + layout.edges.size());
+        QCOMPARE(scene.nodeCount(), layout.nodes.size());
+        QVERIFY(scene.contentsRect().contains(layout.bounds));
+
+        // Asked for an item mid-build, the scene makes the rest first.
+        scene.setGraph(g, layout, GraphScene::Build::InSlices);
+        QVERIFY(scene.isBuilding());
+        QSignalSpy selected(&scene, &GraphScene::nodeSelected);
+        scene.selectNode(19999);
+        QVERIFY(!scene.isBuilding());
+        QCOMPARE(selected.count(), 1);
+        QCOMPARE(selected.first().first().toInt(), 19999);
+        QCOMPARE(scene.selectedNodeId(), 19999);
+        const auto edges = scene.edgeItems();
+        QVERIFY(std::any_of(edges.begin(), edges.end(), [](EdgeItem* e) { return e->isHighlighted(); }));
+
+        // Replaced mid-build: nothing of the old build is left or comes later.
+        const int builds = built.count();
+        scene.setGraph(g, layout, GraphScene::Build::InSlices);
+        scene.showMessage(QStringLiteral("Loading"), QString());
+        QVERIFY(!scene.isBuilding());
+        for (int i = 0; i < 5; ++i)
+            QCoreApplication::processEvents();
+        QCOMPARE(built.count(), builds);
+        QCOMPARE(scene.items().size(), 1);
     }
 
     void emptyLayout()

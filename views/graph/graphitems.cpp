@@ -699,11 +699,19 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     }
     // Module clusters are submodules' code, not control flow: teal, heavier and with a tinted body.
     const bool module = m_kind == Kind::Module;
-    painter->setRenderHint(QPainter::Antialiasing);
     QColor fill = base;
     fill.setAlpha(module ? 24 : 16);
     QColor border = base;
     border.setAlpha(module ? 200 : 140);
+    if (levelOfDetail(option, painter) < kPlainLevelOfDetail) {
+        // The whole graph small: a plain frame. A dashed pen of a cluster thousands of units tall is thousands
+        // of dashes, most of the paint of a big model fitted to the view.
+        painter->setPen(QPen(border, 0));
+        painter->setBrush(fill);
+        painter->drawRect(m_rect);
+        return;
+    }
+    painter->setRenderHint(QPainter::Antialiasing);
     painter->setPen(QPen(
         border, module ? 2.0 : 1.2, m_kind == Kind::If ? Qt::DashLine : (module ? Qt::DashDotLine : Qt::SolidLine)));
     painter->setBrush(fill);

@@ -1,5 +1,6 @@
 #include "graphscene.h"
 
+#include <QElapsedTimer>
 #include <QGraphicsSceneHelpEvent>
 #include <QGraphicsSceneMouseEvent>
 #include <QToolTip>
@@ -14,6 +15,8 @@ namespace jitscope {
 namespace {
 
 constexpr qreal kSceneMargin = 24;
+/// A slice of a build in slices: well under a frame (16 ms), so that paints and input go on in between.
+constexpr int kSliceMs = 8;
 
 ClusterItem::Kind clusterKind(const IrGraph& graph, int nodeId)
 {
@@ -47,6 +50,8 @@ GraphScene::GraphScene(QObject* parent)
     // Items are placed once per layout; BSP indexing pays off for hit tests on large graphs.
     setItemIndexMethod(BspTreeIndex);
     connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
+    m_buildTimer.setInterval(0);
+    connect(&m_buildTimer, &QTimer::timeout, this, &GraphScene::buildNextSlice);
 }
 
 void GraphScene::applyTheme()
@@ -74,8 +79,12 @@ void GraphScene::removeAllItems()
 {
     // clear() emits selectionChanged for selected items; do not report that as a user selection.
     const QSignalBlocker blocker(this);
+    m_pending.reset();
+    m_buildTimer.stop();
     clear();
     m_nodes.clear();
+    m_boxOfId.clear();
+    m_categories.clear();
     m_edges.clear();
     m_clusters.clear();
     m_nodeById.clear();
@@ -93,7 +102,17 @@ void GraphScene::removeAllItems()
     setSceneRect(QRectF());
 }
 
-void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
+struct GraphScene::PendingBuild
+{
+    GraphLayout layout;
+    QVector<int> depth; ///< of each cluster, from its parent chain
+    double fontSize = 10;
+    bool sliced = false;
+    int cluster = 0, node = 0, edge = 0; ///< the next item of each kind to make
+    QRectF itemBounds; ///< of the items made so far
+};
+
+void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout, Build build)
 {
     removeAllItems();
     m_graph = graph;
@@ -101,24 +120,70 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
         for (int input : node.inputs)
             m_consumers[input].append(node.id);
     }
-    const double fontSize = LayoutOptions().fontSize;
-    QRectF itemBounds;
-
+    auto pending = std::make_unique<PendingBuild>();
+    pending->layout = layout;
+    pending->fontSize = LayoutOptions().fontSize;
+    pending->sliced = build == Build::InSlices && layout.bounds.isValid();
     // Depth of each cluster from its parent chain; the layout lists parents before children but do not rely on it.
-    QVector<int> depth(layout.clusters.size(), 0);
+    pending->depth.fill(0, layout.clusters.size());
     for (int i = 0; i < layout.clusters.size(); ++i) {
         int parent = layout.clusters.at(i).parentCluster;
         int guard = 0;
         while (parent >= 0 && parent < layout.clusters.size() && guard++ < layout.clusters.size()) {
-            ++depth[i];
+            ++pending->depth[i];
             parent = layout.clusters.at(parent).parentCluster;
         }
     }
-    for (int i = 0; i < layout.clusters.size(); ++i) {
+    // What the layout says without the items: which node has a box, which box shows the others, the categories.
+    QSet<int> seen;
+    for (int i = 0; i < layout.nodes.size(); ++i) {
+        const LayoutNode& node = layout.nodes.at(i);
+        if (node.nodeId >= 0 && node.nodeId < graph.nodes.size())
+            m_boxOfId.insert(node.nodeId, i);
+        seen.insert(int(node.category));
+    }
+    for (int c = int(OpCategory::Input); c <= int(OpCategory::Other); ++c) {
+        if (seen.contains(c))
+            m_categories.append(OpCategory(c));
+    }
+    for (auto it = layout.boxOfNode.cbegin(); it != layout.boxOfNode.cend(); ++it) {
+        if (it.value() < 0 || it.value() >= layout.nodes.size())
+            continue;
+        const LayoutNode& box = layout.nodes.at(it.value());
+        if (box.role == LayoutNode::Role::Node && m_boxOfId.contains(box.nodeId))
+            m_shownBy.insert(it.key(), box.nodeId);
+    }
+    m_pending = std::move(pending);
+    if (m_pending->sliced) {
+        // The view frames the layout's bounds; the items' own (labels past a box) come when the last is made.
+        m_contentsRect = layout.bounds;
+        setSceneRect(m_contentsRect.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
+        if (!buildSlice(kSliceMs))
+            m_buildTimer.start();
+    } else {
+        buildSlice(-1);
+    }
+    Q_EMIT contentsReplaced();
+}
+
+bool GraphScene::buildSlice(int budgetMs)
+{
+    PendingBuild& p = *m_pending;
+    const GraphLayout& layout = p.layout;
+    const IrGraph& graph = m_graph;
+    QElapsedTimer clock;
+    clock.start();
+    int made = 0;
+    // The clock is read every 64 items: reading it costs about what making a small item does.
+    auto spent = [&] { return budgetMs >= 0 && ++made % 64 == 0 && clock.elapsed() >= budgetMs; };
+    for (; p.cluster < layout.clusters.size(); ++p.cluster) {
+        if (spent())
+            return false;
+        const int i = p.cluster;
         const LayoutCluster& cluster = layout.clusters.at(i);
         const ClusterItem::Kind kind
             = cluster.module.isEmpty() ? clusterKind(graph, cluster.nodeId) : ClusterItem::Kind::Module;
-        auto* item = new ClusterItem(cluster, i, kind, depth.at(i), fontSize);
+        auto* item = new ClusterItem(cluster, i, kind, p.depth.at(i), p.fontSize);
         // What a double click folds: the owning loop/if node, or the submodule.
         item->setData(FoldNodeKey, cluster.nodeId);
         item->setData(FoldModuleKey, cluster.module);
@@ -133,12 +198,14 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
         }
         addItem(item);
         m_clusters.append(item);
-        itemBounds = itemBounds.united(item->boundingRect());
+        p.itemBounds = p.itemBounds.united(item->boundingRect());
     }
-
-    for (int i = 0; i < layout.nodes.size(); ++i) {
+    for (; p.node < layout.nodes.size(); ++p.node) {
+        if (spent())
+            return false;
+        const int i = p.node;
         const LayoutNode& node = layout.nodes.at(i);
-        auto* item = new NodeItem(node, i, fontSize);
+        auto* item = new NodeItem(node, i, p.fontSize);
         // Folded loops/ifs and folded module boxes unfold on a double click.
         if (node.folded)
             item->setData(FoldNodeKey, node.nodeId);
@@ -150,35 +217,53 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout)
             m_nodeById.insert(node.nodeId, item);
         addItem(item);
         m_nodes.append(item);
-        itemBounds = itemBounds.united(item->mapRectToScene(item->boundingRect()));
+        p.itemBounds = p.itemBounds.united(item->mapRectToScene(item->boundingRect()));
     }
-
-    // Which box shows each node that has none of its own: the layout knows (a folded loop, a folded constant).
-    for (auto it = layout.boxOfNode.cbegin(); it != layout.boxOfNode.cend(); ++it) {
-        if (it.value() < 0 || it.value() >= layout.nodes.size())
-            continue;
-        const LayoutNode& box = layout.nodes.at(it.value());
-        if (box.role == LayoutNode::Role::Node && m_nodeById.contains(box.nodeId))
-            m_shownBy.insert(it.key(), box.nodeId);
-    }
-
-    for (int i = 0; i < layout.edges.size(); ++i) {
+    for (; p.edge < layout.edges.size(); ++p.edge) {
+        if (spent())
+            return false;
+        const int i = p.edge;
         const LayoutEdge& edge = layout.edges.at(i);
         const QRectF target
             = edge.toNode >= 0 && edge.toNode < layout.nodes.size() ? layout.nodes.at(edge.toNode).box : QRectF();
-        auto* item = new EdgeItem(edge, i, target, fontSize);
+        auto* item = new EdgeItem(edge, i, target, p.fontSize);
         item->setData(ValueKey, edge.valueId); // its tooltip, when asked for (helpEvent())
         addItem(item);
         m_edges.append(item);
-        itemBounds = itemBounds.united(item->boundingRect());
+        p.itemBounds = p.itemBounds.united(item->boundingRect());
     }
 
     // The items' bounds as they were made: itemsBoundingRect() would ask every item of a big graph again.
-    m_contentsRect = layout.bounds.isValid() ? layout.bounds.united(itemBounds) : itemBounds;
+    m_contentsRect = layout.bounds.isValid() ? layout.bounds.united(p.itemBounds) : p.itemBounds;
     setSceneRect(m_contentsRect.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
+    const bool sliced = p.sliced;
+    m_pending.reset();
+    m_buildTimer.stop();
     if (m_dimUnchanged)
         updateDimming();
-    Q_EMIT contentsReplaced();
+    if (sliced)
+        Q_EMIT graphBuilt();
+    return true;
+}
+
+void GraphScene::buildNextSlice()
+{
+    if (m_pending)
+        buildSlice(kSliceMs);
+}
+
+void GraphScene::finishBuild()
+{
+    if (m_pending)
+        buildSlice(-1);
+}
+
+const GraphScene& GraphScene::built() const
+{
+    // Building is not a visible change of the scene's state: the items were already promised.
+    if (m_pending)
+        const_cast<GraphScene*>(this)->finishBuild();
+    return *this;
 }
 
 void GraphScene::showMessage(const QString& title, const QString& text, bool isError)
@@ -193,15 +278,7 @@ void GraphScene::showMessage(const QString& title, const QString& text, bool isE
 
 QVector<OpCategory> GraphScene::categories() const
 {
-    QSet<int> seen;
-    for (NodeItem* node : m_nodes)
-        seen.insert(int(node->category()));
-    QVector<OpCategory> result;
-    for (int c = int(OpCategory::Input); c <= int(OpCategory::Other); ++c) {
-        if (seen.contains(c))
-            result.append(OpCategory(c));
-    }
-    return result;
+    return m_categories;
 }
 
 QString GraphScene::messageTitle() const
@@ -237,12 +314,12 @@ int GraphScene::selectedNodeId() const
 
 NodeItem* GraphScene::nodeItem(int nodeId) const
 {
-    return m_nodeById.value(nodeId, nullptr);
+    return built().m_nodeById.value(nodeId, nullptr);
 }
 
 int GraphScene::displayedNode(int nodeId) const
 {
-    if (m_nodeById.contains(nodeId))
+    if (m_boxOfId.contains(nodeId))
         return nodeId;
     if (const auto shown = m_shownBy.constFind(nodeId); shown != m_shownBy.constEnd())
         return shown.value();
@@ -255,7 +332,7 @@ int GraphScene::displayedNode(int nodeId) const
     for (int i = 0; i < queue.size() && i < 64; ++i) {
         for (int output : m_graph.node(queue.at(i)).outputs) {
             for (int consumer : m_consumers.value(output)) {
-                if (m_nodeById.contains(consumer))
+                if (m_boxOfId.contains(consumer))
                     return consumer;
                 if (!seen.contains(consumer)) {
                     seen.insert(consumer);
@@ -269,6 +346,7 @@ int GraphScene::displayedNode(int nodeId) const
 
 void GraphScene::setNodeStatuses(const QHash<int, DiffStatus>& statuses)
 {
+    finishBuild();
     m_statuses = statuses;
     for (NodeItem* item : std::as_const(m_nodes))
         item->setDiffStatus(m_statuses.value(item->nodeId(), DiffStatus::Unchanged));
@@ -285,6 +363,8 @@ void GraphScene::setDimUnchanged(bool dim)
 
 void GraphScene::updateDimming()
 {
+    if (m_pending)
+        return; // the last slice dims
     // Selected and linked nodes always stay visible.
     const bool active = m_dimUnchanged;
     QSet<int> bright;
@@ -303,6 +383,7 @@ void GraphScene::updateDimming()
 
 void GraphScene::setLinkedNodes(const QHash<int, QString>& tags)
 {
+    finishBuild();
     m_linked = tags;
     for (NodeItem* item : std::as_const(m_nodes)) {
         const auto it = m_linked.constFind(item->nodeId());
@@ -323,6 +404,7 @@ void GraphScene::setExecutionNode(int nodeId)
 
 void GraphScene::setBreakpointNodes(const QSet<int>& nodeIds)
 {
+    finishBuild();
     m_breakpointNodes = nodeIds;
     for (NodeItem* item : std::as_const(m_nodes))
         item->setBreakpoint(item->nodeId() >= 0 && m_breakpointNodes.contains(item->nodeId()));
@@ -330,6 +412,7 @@ void GraphScene::setBreakpointNodes(const QSet<int>& nodeIds)
 
 void GraphScene::setNodeWarnings(const QHash<int, QString>& messages)
 {
+    finishBuild();
     m_warnings = messages;
     for (NodeItem* item : std::as_const(m_nodes)) {
         if (item->nodeId() < 0)
@@ -384,6 +467,8 @@ void GraphScene::helpEvent(QGraphicsSceneHelpEvent* event)
 
 void GraphScene::onSelectionChanged()
 {
+    if (m_pending && !selectedItems().isEmpty())
+        finishBuild(); // the edges of a selected node, all of them highlighted
     QSet<int> selectedIndexes;
     for (QGraphicsItem* item : selectedItems()) {
         if (item->type() == NodeItem::Type)

@@ -8,6 +8,9 @@
 #include <QHash>
 #include <QList>
 #include <QSet>
+#include <QTimer>
+
+#include <memory>
 
 namespace jitscope {
 
@@ -20,15 +23,25 @@ public:
     explicit GraphScene(QObject* parent = nullptr);
     ~GraphScene() override;
 
-    /// Replaces the scene's contents with @p layout's items; @p graph supplies tooltips and block kinds.
-    void setGraph(const IrGraph& graph, const GraphLayout& layout);
+    enum class Build {
+        AtOnce, ///< every item before setGraph() returns
+        InSlices, ///< a first slice now, the rest in slices of a few ms from the event loop (graphBuilt())
+    };
+    /// Replaces the scene's contents with @p layout's items; @p graph supplies tooltips and block kinds. Built in
+    /// slices, the GUI thread never stalls over a big graph: what needs the items (nodeItem(), selectNode(),
+    /// statuses, marks) builds the rest first.
+    void setGraph(const IrGraph& graph, const GraphLayout& layout, Build build = Build::AtOnce);
+    /// Builds what is left of a setGraph() in slices now.
+    void finishBuild();
+    /// A setGraph() in slices has items left to build.
+    bool isBuilding() const { return m_pending != nullptr; }
     /// Replaces the scene's contents with a message card (welcome text, load or compile error).
     void showMessage(const QString& title, const QString& text, bool isError = false);
     void clearContents();
     /// Repaints the background and every item after setDarkGraphTheme().
     void applyTheme();
 
-    bool hasGraph() const { return !m_nodes.isEmpty(); }
+    bool hasGraph() const { return !m_nodes.isEmpty() || m_pending; }
     /// The message card's title, empty when a graph is shown.
     QString messageTitle() const;
     QString messageText() const;
@@ -39,12 +52,12 @@ public:
     int selectedNodeId() const;
     NodeItem* nodeItem(int nodeId) const;
 
-    int nodeCount() const { return m_nodes.size(); }
-    int edgeCount() const { return m_edges.size(); }
-    int clusterCount() const { return m_clusters.size(); }
-    QList<NodeItem*> nodeItems() const { return m_nodes; }
-    QList<EdgeItem*> edgeItems() const { return m_edges; }
-    QList<ClusterItem*> clusterItems() const { return m_clusters; }
+    int nodeCount() const { return built().m_nodes.size(); }
+    int edgeCount() const { return built().m_edges.size(); }
+    int clusterCount() const { return built().m_clusters.size(); }
+    QList<NodeItem*> nodeItems() const { return built().m_nodes; }
+    QList<EdgeItem*> edgeItems() const { return built().m_edges; }
+    QList<ClusterItem*> clusterItems() const { return built().m_clusters; }
 
     /// The graph shown (empty while a message is shown).
     const IrGraph& graph() const { return m_graph; }
@@ -89,6 +102,8 @@ Q_SIGNALS:
     void contentsReplaced();
     /// A double click on a loop/if cluster or folded node (nodeId), or on a module cluster or box (module).
     void foldToggleRequested(int nodeId, const QString& module);
+    /// A setGraph() in slices made its last item.
+    void graphBuilt();
 
 protected:
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
@@ -99,11 +114,21 @@ private:
     void onSelectionChanged();
     void removeAllItems();
     void updateDimming();
+    struct PendingBuild;
+    /// Makes pending items until @p budgetMs have passed (< 0: all of them); true when none is left.
+    bool buildSlice(int budgetMs);
+    void buildNextSlice();
+    /// This scene with every item made (what needs the items asks through it).
+    const GraphScene& built() const;
 
     QList<NodeItem*> m_nodes;
     QList<EdgeItem*> m_edges;
     QList<ClusterItem*> m_clusters;
     QHash<int, NodeItem*> m_nodeById;
+    QHash<int, int> m_boxOfId; ///< node id -> index of its own box in the layout (whether made yet or not)
+    QVector<OpCategory> m_categories;
+    std::unique_ptr<PendingBuild> m_pending;
+    QTimer m_buildTimer;
     QHash<int, int> m_shownBy; ///< node id -> id of the node whose box shows it (GraphLayout::boxOfNode)
     IrGraph m_graph;
     QHash<int, QVector<int>> m_consumers; ///< value id -> nodes using it
