@@ -254,6 +254,15 @@ public:
         } catch (const std::exception&) {
             return nullptr;
         }
+        // An empty record's payload offset is where the next entry's header starts (or the central directory):
+        // a read there is the header's, and must be served. A payload that merely starts with a zip signature is
+        // read like any other entry, which is only slower.
+        for (auto it = payloads.begin(); it != payloads.end();) {
+            char signature[4] = {};
+            const bool header = r->readAt(*it, signature, 4) == 4 && signature[0] == 'P' && signature[1] == 'K'
+                && signature[2] < 8 && signature[3] < 8;
+            it = header ? payloads.erase(it) : std::next(it);
+        }
         r->m_payloads = std::move(payloads);
         return r;
     }
