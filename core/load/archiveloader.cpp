@@ -111,20 +111,9 @@ QString shortValue(const c10::IValue& v)
     return s;
 }
 
-/// True when @p value holds a tensor somewhere (a list, dict, tuple or object of them).
-bool holdsTensor(const c10::IValue& value)
-{
-    bool found = false;
-    value.visit([&](const c10::IValue& v) {
-        found = found || v.isTensor();
-        return found;
-    });
-    return found;
-}
-
-/// @p needData: called before a value's tensor data is printed (the load may have left it unread).
-void collectModule(const tj::Module& module, const QString& prefix, ModelInfo& model, bool inlineCalls,
-    const std::function<void()>& needData)
+/// Reads no tensor data: values show their tensors as dtype and shape (shortValue), so the data a view load left
+/// unread stays so.
+void collectModule(const tj::Module& module, const QString& prefix, ModelInfo& model, bool inlineCalls)
 {
     const auto type = module.type();
     SubmoduleInfo sub;
@@ -176,8 +165,6 @@ void collectModule(const tj::Module& module, const QString& prefix, ModelInfo& m
                     p.shape.push_back(d);
             }
         } else {
-            if (holdsTensor(value))
-                needData();
             p.value = shortValue(value);
         }
         model.parameters.push_back(p);
@@ -194,7 +181,7 @@ void collectModule(const tj::Module& module, const QString& prefix, ModelInfo& m
     }
     for (const auto& child : module.named_children()) {
         const QString childPath = prefix.isEmpty() ? qs(child.name) : prefix + QLatin1Char('.') + qs(child.name);
-        collectModule(child.value, childPath, model, inlineCalls, needData);
+        collectModule(child.value, childPath, model, inlineCalls);
     }
 }
 
@@ -435,13 +422,8 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
     auto handle = std::make_shared<ModelHandle>();
     if (view && view->skippedAny())
         handle->readData = [view](QString* error) { return view->readData(error); };
-    auto needData = [&handle] {
-        QString error;
-        if (handle->readData && handle->readData(&error))
-            handle->readData = nullptr;
-    };
     try {
-        collectModule(module, QString(), result.model, inlineCalls, needData);
+        collectModule(module, QString(), result.model, inlineCalls);
     } catch (const std::exception& e) {
         return loadFailure(path, torchErrorMessage(e.what()));
     }
