@@ -63,7 +63,8 @@ void writeSeeds(const QString& dir)
             const Entry& e = bases()[a][r];
             QString name = QString::fromStdString(e.name);
             name.replace(QLatin1Char('/'), QLatin1Char('_'));
-            QFile f(QStringLiteral("%1/%2_%3").arg(dir, QString::fromLatin1(kBases[a]).section(QLatin1Char('.'), 0, 0), name));
+            QFile f(QStringLiteral("%1/%2_%3")
+                        .arg(dir, QString::fromLatin1(kBases[a]).section(QLatin1Char('.'), 0, 0), name));
             if (!f.open(QIODevice::WriteOnly))
                 std::abort();
             const char head[2] = { char(a), char(r) };

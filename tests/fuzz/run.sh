@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz/CMakeLists.txt, clang-14, in build-fuzz/) and runs each for SECONDS
-# seconds, or for RUNS executions with FUZZ_RUNS=RUNS, from its seed corpus in tests/fuzz/corpus/<target>/ (new
-# inputs go to build-fuzz/corpus/<target>/, crashes to build-fuzz/artifacts/<target>/). Prints each target's
-# executions and executions per second; exits 1 on the first crash, leak or timeout.
+# seconds, or for RUNS executions with FUZZ_RUNS=RUNS, from its seed corpus in tests/fuzz/corpus/<target>/ (for
+# fuzz_pysource also tests/data/corpus/ and tests/data/hostile/, read in place rather than copied; new inputs go to
+# build-fuzz/corpus/<target>/, crashes to build-fuzz/artifacts/<target>/). Prints each target's executions and
+# executions per second; exits 1 on the first crash, leak or timeout.
 #   tests/fuzz/run.sh [SECONDS] [TARGET ...]      (default 15 s each, all five targets)
 # FUZZ_SEED=N (default 1) fixes libFuzzer's seed, so a run is reproducible: CI meets the same inputs on every
 # clone, and a crash it reports is met again here by the same command. FUZZ_SEED=0 picks a new seed each run (the
@@ -33,10 +34,13 @@ for t in "${TARGETS[@]}"; do
   # fuzz_archive runs libtorch, which is not instrumented and keeps its registries to the end: no leak check there.
   leaks=1
   [ "$t" != fuzz_archive ] || leaks=0
+  # Seeds: the target's own corpus, and for the .py front end the test corpus and the hostile files themselves.
+  seeds=("tests/fuzz/corpus/${t#fuzz_}")
+  [ "$t" != fuzz_pysource ] || seeds+=(tests/data/corpus tests/data/hostile)
   status=0
   # ASan's leak check runs at exit; -timeout: an input taking more than 10 s is a hang.
   ASAN_OPTIONS="detect_leaks=$leaks" locked "$BUILD/bin/$t" "${limit[@]}" -seed="${FUZZ_SEED:-1}" -detect_leaks="$leaks" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$BUILD/artifacts/$t/" "$BUILD/corpus/$t" "tests/fuzz/corpus/${t#fuzz_}" >"$log" 2>&1 || status=$?
+    -artifact_prefix="$BUILD/artifacts/$t/" "$BUILD/corpus/$t" "${seeds[@]}" >"$log" 2>&1 || status=$?
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   printf '%-18s %10s executions, %8s per second, exit %s\n' "$t" "${runs:-?}" "${rate:-?}" "$status"
