@@ -4,14 +4,17 @@
 #include "mainwindow.h"
 
 #include "debugcontroller.h"
+#include "graphscene.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImage>
 #include <QSaveFile>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
 #include <optional>
 
@@ -54,6 +57,18 @@ void takeScreenshot(jitscope::MainWindow* window, const QString& out, std::optio
         QCoreApplication::processEvents();
         QCoreApplication::sendPostedEvents();
     }
+    // A big graph's overview (what its view shows zoomed out, and its minimap) is drawn from the event loop.
+    QElapsedTimer waited;
+    waited.start();
+    auto drawing = [window] {
+        const auto scenes = window->findChildren<jitscope::GraphScene*>();
+        return std::any_of(scenes.begin(), scenes.end(), [](const jitscope::GraphScene* scene) {
+            return scene->isBuilding() || (scene->overview() && !scene->overview()->isComplete());
+        });
+    };
+    while (drawing() && waited.elapsed() < 60000)
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+    QCoreApplication::processEvents();
     const QImage image = window->grab().toImage();
     QSaveFile file(out);
     const QByteArray format = QFileInfo(out).suffix().toLower().toLatin1();

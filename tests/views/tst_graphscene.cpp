@@ -570,6 +570,150 @@ private Q_SLOTS:
         QCOMPARE(scene.items().size(), 1);
     }
 
+    void overviewOfABigGraph()
+    {
+        // A small graph paints fast enough as items: no overview.
+        GraphScene small;
+        small.setGraph(m_graph, m_layout);
+        QVERIFY(small.overview() == nullptr);
+
+        IrGraph g;
+        GraphLayout layout;
+        chainGraph(20000, g, layout);
+        GraphScene scene;
+        scene.setGraph(g, layout, GraphScene::Build::InSlices);
+        // Drawn behind the build, and shown as it is drawn.
+        const GraphOverview* overview = scene.overview();
+        QVERIFY(overview);
+        QVERIFY(!overview->isComplete());
+        QSignalSpy completed(overview, &GraphOverview::completed);
+        QVERIFY(completed.wait(20000));
+        QVERIFY(!scene.isBuilding());
+        QVERIFY(overview->isComplete());
+        QVERIFY(overview->source().contains(scene.contentsRect())); // every item
+        QVERIFY(overview->scale() > 0 && overview->scale() < 0.2); // below the plain level of detail
+        QCOMPARE(overview->image().width(), qCeil(overview->source().width() * overview->scale()));
+        QVERIFY(qint64(overview->image().width()) * overview->image().height() <= GraphOverview::MaxPixels);
+
+        // What the items paint at that scale, pixel for pixel.
+        QImage items(overview->image().size(), QImage::Format_ARGB32_Premultiplied);
+        items.fill(graphBackgroundColor());
+        QPainter painter(&items);
+        scene.render(&painter, QRectF(QPointF(0, 0), QSizeF(overview->source().size() * overview->scale())),
+            overview->source(), Qt::IgnoreAspectRatio);
+        painter.end();
+        const QImage drawn = overview->image().convertToFormat(QImage::Format_ARGB32_Premultiplied);
+        qint64 same = 0, inked = 0;
+        for (int y = 0; y < items.height(); ++y) {
+            for (int x = 0; x < items.width(); ++x) {
+                same += drawn.pixel(x, y) == items.pixel(x, y);
+                inked += items.pixel(x, y) != graphBackgroundColor().rgb();
+            }
+        }
+        const qint64 all = qint64(items.width()) * items.height();
+        QVERIFY2(inked > all / 20, qPrintable(QString::number(inked))); // boxes and edges, not a blank image
+        QVERIFY2(same > all * 99 / 100, qPrintable(QStringLiteral("%1 of %2").arg(same).arg(all)));
+
+        // Then halved copies for views and maps smaller still: the smallest that is fine enough, its pixels the
+        // mean of the image's (the same overall colour, not a sample of it).
+        const qreal quarter = overview->scale() / 4;
+        QTRY_VERIFY(overview->imageFor(quarter).width() < overview->image().width());
+        const QImage& halved = overview->imageFor(quarter);
+        QVERIFY(halved.width() >= overview->source().width() * quarter);
+        QVERIFY(halved.width() < overview->source().width() * quarter * 2 + 2);
+        QCOMPARE(&overview->imageFor(overview->scale()), &overview->image());
+        auto mean = [](const QImage& image) {
+            double sum = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    sum += qGray(image.pixel(x, y));
+            return sum / (double(image.width()) * image.height());
+        };
+        QVERIFY2(qAbs(mean(halved) - mean(overview->image())) < 2.0,
+            qPrintable(QStringLiteral("%1 vs %2").arg(mean(halved)).arg(mean(overview->image()))));
+    }
+
+    void viewPaintsTheOverviewZoomedOut()
+    {
+        IrGraph g;
+        GraphLayout layout;
+        chainGraph(20000, g, layout);
+        GraphScene scene;
+        scene.setGraph(g, layout);
+        QSignalSpy completed(scene.overview(), &GraphOverview::completed);
+        QVERIFY(completed.wait(20000));
+        GraphView view;
+        view.resize(900, 600);
+        view.setScene(&scene);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setZoom(1.0);
+        QVERIFY(!view.paintsOverview()); // readable: the items themselves
+        view.setZoom(scene.overview()->scale());
+        QVERIFY(view.paintsOverview());
+
+        // The selection stands out over the image: its box drawn at full detail, its edges highlighted.
+        scene.selectNode(10005);
+        const QList<QGraphicsItem*> standOut = scene.standOutItems();
+        QVERIFY(standOut.contains(scene.nodeItem(10005)));
+        QCOMPARE(std::count_if(standOut.begin(), standOut.end(),
+                     [](QGraphicsItem* item) { return item->type() == EdgeItem::Type; }),
+            2);
+        view.centerOn(scene.nodeItem(10005));
+        QImage shot(view.viewport()->size(), QImage::Format_ARGB32_Premultiplied);
+        view.viewport()->render(&shot);
+        const QRect box = view.mapFromScene(scene.nodeItem(10005)->sceneBoundingRect())
+                              .boundingRect()
+                              .adjusted(-4, -4, 4, 4)
+                              .intersected(shot.rect());
+        int selectionColoured = 0;
+        for (int y = box.top(); y <= box.bottom(); ++y)
+            for (int x = box.left(); x <= box.right(); ++x) {
+                const QColor c = shot.pixelColor(x, y);
+                selectionColoured += c.blue() > 150 && c.red() < 120; // the selection's blue
+            }
+        QVERIFY2(selectionColoured > 0,
+            qPrintable(QStringLiteral("box %1,%2 %3x%4").arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())));
+        // Without the selection the same place is the plain box of the image.
+        scene.selectNode(-1);
+        QVERIFY(scene.standOutItems().isEmpty());
+        view.viewport()->render(&shot);
+        selectionColoured = 0;
+        for (int y = box.top(); y <= box.bottom(); ++y)
+            for (int x = box.left(); x <= box.right(); ++x) {
+                const QColor c = shot.pixelColor(x, y);
+                selectionColoured += c.blue() > 150 && c.red() < 120;
+            }
+        QCOMPARE(selectionColoured, 0);
+    }
+
+    void overviewRedrawnWhenLooksChange()
+    {
+        IrGraph g;
+        GraphLayout layout;
+        chainGraph(20000, g, layout);
+        GraphScene scene;
+        scene.setGraph(g, layout);
+        const GraphOverview* overview = scene.overview();
+        QSignalSpy completed(overview, &GraphOverview::completed);
+        QVERIFY(completed.wait(20000));
+        const QRectF box = scene.nodeItem(7)->sceneBoundingRect();
+        const QPoint at(((box.center() - overview->source().topLeft()) * overview->scale()).toPoint());
+        const QRgb before = overview->image().pixel(at);
+        QCOMPARE(QColor(before), scene.nodeItem(7)->fillColor().toRgb());
+
+        // A comparison colours the box: the old image is shown, whole, until the new one is.
+        scene.setNodeStatuses({ { 7, DiffStatus::Inserted } });
+        QVERIFY(overview->isComplete());
+        QCOMPARE(overview->image().pixel(at), before);
+        QVERIFY(completed.wait(20000));
+        QCOMPARE(QColor(overview->image().pixel(at)), diffStatusFill(DiffStatus::Inserted).toRgb());
+
+        // Replaced by a message: no overview.
+        scene.showMessage(QStringLiteral("Loading"), QString());
+        QVERIFY(scene.overview() == nullptr);
+    }
+
     void emptyLayout()
     {
         GraphScene scene;

@@ -1,6 +1,7 @@
 // The minimap: shown while the graph does not fit its view, the part in view outlined, a click moving the view,
 // View > Show Minimap hiding every one.
 
+#include "graphitems.h"
 #include "graphscene.h"
 #include "graphview.h"
 #include "minimap.h"
@@ -40,6 +41,40 @@ class TestMiniMap : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void bigGraphDrawnFromTheOverview()
+    {
+        // 9000 boxes: the scene draws its overview once; the minimap scales that down rather than painting every
+        // item again (what it did, at 3.5 us an item, on every change of the scene).
+        GraphScene scene;
+        GraphView view;
+        view.setScene(&scene);
+        view.resize(1000, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        IrGraph graph;
+        GraphLayout layout;
+        makeGraph(9000, graph, layout);
+        scene.setGraph(graph, layout);
+        QVERIFY(scene.overview());
+        view.resetZoom();
+        MiniMap* map = view.miniMap();
+        QTRY_VERIFY(map->isVisible());
+        QTRY_VERIFY(scene.overview()->isComplete());
+        // Drawn again once the overview is whole: the boxes' colour on the background, everywhere along the map.
+        const QColor boxes = categoryColor(OpCategory::Activation);
+        auto inked = [&](int column) {
+            const QImage shot = map->grab().toImage();
+            int n = 0;
+            for (int y = 2; y < shot.height() - 2; ++y) {
+                const QColor c = shot.pixelColor(column, y);
+                n += qAbs(c.red() - boxes.red()) + qAbs(c.green() - boxes.green()) + qAbs(c.blue() - boxes.blue()) < 60;
+            }
+            return n;
+        };
+        QTRY_VERIFY(inked(map->width() / 4) > 0);
+        QVERIFY(inked(map->width() * 3 / 4) > 0);
+    }
+
     void followsTheViewAndMovesIt()
     {
         GraphScene scene;

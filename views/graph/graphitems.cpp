@@ -65,6 +65,8 @@ QFont pixelFont(int pixelSize, bool bold = false)
     return font;
 }
 
+int g_plainPaintScopes = 0; // GUI thread only
+
 qreal levelOfDetail(const QStyleOptionGraphicsItem* option, const QPainter* painter)
 {
     return option ? option->levelOfDetailFromTransform(painter->worldTransform()) : 1.0;
@@ -158,6 +160,21 @@ void setDarkGraphTheme(bool dark)
 bool isDarkGraphTheme()
 {
     return g_darkTheme;
+}
+
+PlainPaintScope::PlainPaintScope()
+{
+    ++g_plainPaintScopes;
+}
+
+PlainPaintScope::~PlainPaintScope()
+{
+    --g_plainPaintScopes;
+}
+
+bool PlainPaintScope::isActive()
+{
+    return g_plainPaintScopes > 0;
 }
 
 QColor graphBackgroundColor()
@@ -384,7 +401,7 @@ QPainterPath NodeItem::shape() const
 void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
     const qreal lod = levelOfDetail(option, painter);
-    if (lod < kPlainLevelOfDetail && !m_linked && !m_current && !isSelected()) {
+    if (lod < kPlainLevelOfDetail && ((!m_linked && !m_current && !isSelected()) || PlainPaintScope::isActive())) {
         // The whole graph small: a plain box in its category's (or its diff status's) colour.
         painter->setPen(Qt::NoPen);
         painter->setBrush(themedFill(m_status == DiffStatus::Unchanged ? m_fill : diffStatusFill(m_status)));
@@ -636,8 +653,8 @@ QPainterPath EdgeItem::shape() const
 void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
 {
     const QColor color = m_highlighted ? kSelectionColor : edgeColor();
-    if (!m_highlighted && levelOfDetail(option, painter) < kPlainLevelOfDetail) {
-        painter->setPen(QPen(color, 0));
+    if ((!m_highlighted || PlainPaintScope::isActive()) && levelOfDetail(option, painter) < kPlainLevelOfDetail) {
+        painter->setPen(QPen(PlainPaintScope::isActive() ? edgeColor() : color, 0));
         painter->drawPath(m_path);
         return;
     }

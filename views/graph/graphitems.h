@@ -25,6 +25,18 @@ QColor diffStatusColor(DiffStatus status);
 QColor diffStatusFill(DiffStatus status);
 QString diffStatusName(DiffStatus status);
 
+/// While one exists, every item paints its plain form (a filled box, a hairline, a frame) whatever its state: what
+/// GraphOverview draws, with the items that stand out painted over it by the view.
+class PlainPaintScope
+{
+public:
+    PlainPaintScope();
+    ~PlainPaintScope();
+    PlainPaintScope(const PlainPaintScope&) = delete;
+    PlainPaintScope& operator=(const PlainPaintScope&) = delete;
+    static bool isActive();
+};
+
 /// A laid-out graph node or graph input/output terminal: a rounded box with the op kind in bold and the
 /// folded constants/attributes below it. Stores the IrGraph node id, never a pointer into core.
 class NodeItem : public QGraphicsItem

@@ -6,9 +6,12 @@
 #include <QToolTip>
 
 #include "graphitems.h"
+#include "graphview.h"
 
 #include <QGraphicsItem>
 #include <QSet>
+
+#include <algorithm>
 
 namespace jitscope {
 
@@ -52,11 +55,21 @@ GraphScene::GraphScene(QObject* parent)
     connect(this, &QGraphicsScene::selectionChanged, this, &GraphScene::onSelectionChanged);
     m_buildTimer.setInterval(0);
     connect(&m_buildTimer, &QTimer::timeout, this, &GraphScene::buildNextSlice);
+    connect(&m_overview, &GraphOverview::updated, this, [this] {
+        // Only views that paint the image: one zoomed in paints items, which did not change.
+        for (QGraphicsView* view : views()) {
+            auto* graphView = qobject_cast<GraphView*>(view);
+            if (graphView && graphView->paintsOverview())
+                graphView->viewport()->update();
+        }
+        Q_EMIT overviewUpdated();
+    });
 }
 
 void GraphScene::applyTheme()
 {
     setBackgroundBrush(graphBackgroundColor());
+    m_overview.redraw(graphBackgroundColor());
     // Items cache their pixels: each must repaint, not just the scene.
     for (QGraphicsItem* item : items())
         item->update();
@@ -79,6 +92,7 @@ void GraphScene::removeAllItems()
 {
     // clear() emits selectionChanged for selected items; do not report that as a user selection.
     const QSignalBlocker blocker(this);
+    m_overview.clear();
     m_pending.reset();
     m_buildTimer.stop();
     clear();
@@ -86,6 +100,7 @@ void GraphScene::removeAllItems()
     m_boxOfId.clear();
     m_categories.clear();
     m_edges.clear();
+    m_highlightedEdges.clear();
     m_clusters.clear();
     m_nodeById.clear();
     m_shownBy.clear();
@@ -163,6 +178,9 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout, Build
     } else {
         buildSlice(-1);
     }
+    // Drawn right behind the build, from the items as they are made.
+    m_overview.start(
+        sceneRect(), graphBackgroundColor(), layout.clusters.size(), layout.edges.size(), layout.nodes.size());
     Q_EMIT contentsReplaced();
 }
 
@@ -237,6 +255,10 @@ bool GraphScene::buildSlice(int budgetMs)
     m_contentsRect = layout.bounds.isValid() ? layout.bounds.united(p.itemBounds) : p.itemBounds;
     setSceneRect(m_contentsRect.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
     const bool sliced = p.sliced;
+    // The overview started on the layout's bounds; an item past them (a label) needs it drawn again.
+    if (m_overview.isActive() && !m_overview.source().contains(m_contentsRect))
+        m_overview.start(
+            sceneRect(), graphBackgroundColor(), layout.clusters.size(), layout.edges.size(), layout.nodes.size());
     m_pending.reset();
     m_buildTimer.stop();
     if (m_dimUnchanged)
@@ -347,10 +369,12 @@ int GraphScene::displayedNode(int nodeId) const
 void GraphScene::setNodeStatuses(const QHash<int, DiffStatus>& statuses)
 {
     finishBuild();
+    const bool changed = m_statuses != statuses;
     m_statuses = statuses;
     for (NodeItem* item : std::as_const(m_nodes))
         item->setDiffStatus(m_statuses.value(item->nodeId(), DiffStatus::Unchanged));
-    updateDimming();
+    if (!updateDimming() && changed)
+        m_overview.redraw();
 }
 
 void GraphScene::setDimUnchanged(bool dim)
@@ -361,24 +385,56 @@ void GraphScene::setDimUnchanged(bool dim)
     updateDimming();
 }
 
-void GraphScene::updateDimming()
+bool GraphScene::updateDimming()
 {
     if (m_pending)
-        return; // the last slice dims
+        return false; // the last slice dims
     // Selected and linked nodes always stay visible.
     const bool active = m_dimUnchanged;
+    bool changed = false;
     QSet<int> bright;
     for (NodeItem* item : std::as_const(m_nodes)) {
         const bool dim
             = active && item->diffStatus() == DiffStatus::Unchanged && !item->isSelected() && !item->isLinked();
+        changed |= item->isDimmed() != dim;
         item->setDimmed(dim);
         if (!dim)
             bright.insert(item->layoutIndex());
     }
-    for (EdgeItem* edge : std::as_const(m_edges))
-        edge->setDimmed(active && !bright.contains(edge->fromIndex()) && !bright.contains(edge->toIndex()));
-    for (ClusterItem* cluster : std::as_const(m_clusters))
+    for (EdgeItem* edge : std::as_const(m_edges)) {
+        const bool dim = active && !bright.contains(edge->fromIndex()) && !bright.contains(edge->toIndex());
+        changed |= edge->isDimmed() != dim;
+        edge->setDimmed(dim);
+    }
+    for (ClusterItem* cluster : std::as_const(m_clusters)) {
+        changed |= cluster->opacity() != (active ? 0.4 : 1.0);
         cluster->setOpacity(active ? 0.4 : 1.0);
+    }
+    // The overview shows the new looks once it is drawn again.
+    if (changed)
+        m_overview.redraw();
+    return changed;
+}
+
+QList<QGraphicsItem*> GraphScene::standOutItems() const
+{
+    QList<QGraphicsItem*> items;
+    for (EdgeItem* edge : m_highlightedEdges)
+        items.append(edge);
+    for (QGraphicsItem* item : selectedItems())
+        items.append(item);
+    for (auto it = m_linked.cbegin(); it != m_linked.cend(); ++it) {
+        NodeItem* node = m_nodeById.value(it.key());
+        if (node && !node->isSelected())
+            items.append(node);
+    }
+    NodeItem* current = m_nodeById.value(m_executionNode);
+    if (current && !current->isSelected() && !m_linked.contains(m_executionNode))
+        items.append(current);
+    // Painted in stacking order, as the view would.
+    std::stable_sort(items.begin(), items.end(),
+        [](const QGraphicsItem* a, const QGraphicsItem* b) { return a->zValue() < b->zValue(); });
+    return items;
 }
 
 void GraphScene::setLinkedNodes(const QHash<int, QString>& tags)
@@ -474,8 +530,14 @@ void GraphScene::onSelectionChanged()
         if (item->type() == NodeItem::Type)
             selectedIndexes.insert(static_cast<NodeItem*>(item)->layoutIndex());
     }
-    for (EdgeItem* edge : std::as_const(m_edges))
-        edge->setHighlighted(selectedIndexes.contains(edge->fromIndex()) || selectedIndexes.contains(edge->toIndex()));
+    m_highlightedEdges.clear();
+    for (EdgeItem* edge : std::as_const(m_edges)) {
+        const bool highlighted
+            = selectedIndexes.contains(edge->fromIndex()) || selectedIndexes.contains(edge->toIndex());
+        edge->setHighlighted(highlighted);
+        if (highlighted)
+            m_highlightedEdges.append(edge);
+    }
     if (m_dimUnchanged)
         updateDimming();
 

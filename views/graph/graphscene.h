@@ -1,6 +1,7 @@
 #pragma once
 
 #include "graphitems.h"
+#include "graphoverview.h"
 #include "ir/irgraph.h"
 #include "layout/graphlayout.h"
 
@@ -92,6 +93,13 @@ public:
 
     /// Bounds of the graph (or message) without the scene margin.
     QRectF contentsRect() const { return m_contentsRect; }
+    /// The whole graph drawn into an image, for views zoomed out over a big graph (GraphOverview); null when
+    /// the graph is too small to need one.
+    const GraphOverview* overview() const { return m_overview.isActive() ? &m_overview : nullptr; }
+    /// The items a view painting the overview paints over it at full detail: selected, linked and current
+    /// boxes and the selection's edges.
+    QList<QGraphicsItem*> standOutItems() const;
+
     /// The op categories of the shown nodes, in OpCategory order (for a legend).
     QVector<OpCategory> categories() const;
 
@@ -104,6 +112,8 @@ Q_SIGNALS:
     void foldToggleRequested(int nodeId, const QString& module);
     /// A setGraph() in slices made its last item.
     void graphBuilt();
+    /// More of the overview was drawn, or a new one replaced it (overview()).
+    void overviewUpdated();
 
 protected:
     void mouseDoubleClickEvent(QGraphicsSceneMouseEvent* event) override;
@@ -113,7 +123,8 @@ private:
     enum DataKey { FoldNodeKey = 0x4a53, FoldModuleKey, ValueKey };
     void onSelectionChanged();
     void removeAllItems();
-    void updateDimming();
+    /// Dims what setDimUnchanged() fades; true when an item's looks changed.
+    bool updateDimming();
     struct PendingBuild;
     /// Makes pending items until @p budgetMs have passed (< 0: all of them); true when none is left.
     bool buildSlice(int budgetMs);
@@ -124,6 +135,8 @@ private:
     QList<NodeItem*> m_nodes;
     QList<EdgeItem*> m_edges;
     QList<ClusterItem*> m_clusters;
+    QList<EdgeItem*> m_highlightedEdges;
+    GraphOverview m_overview { m_clusters, m_edges, m_nodes };
     QHash<int, NodeItem*> m_nodeById;
     QHash<int, int> m_boxOfId; ///< node id -> index of its own box in the layout (whether made yet or not)
     QVector<OpCategory> m_categories;

@@ -14,6 +14,7 @@
 #include <QPainter>
 #include <QResizeEvent>
 #include <QScrollBar>
+#include <QStyleOptionGraphicsItem>
 #include <QWheelEvent>
 #include <QtMath>
 
@@ -161,6 +162,43 @@ void GraphView::resizeEvent(QResizeEvent* event)
     if (m_refit != Refit::None)
         frame(m_refit);
     m_miniMap->updatePlacement();
+}
+
+bool GraphView::paintsOverview() const
+{
+    const GraphScene* scene = graphScene();
+    const GraphOverview* overview = scene ? scene->overview() : nullptr;
+    return overview && overview->covers(zoom() * devicePixelRatioF());
+}
+
+void GraphView::paintEvent(QPaintEvent* event)
+{
+    // Zoomed out over a big graph, one image instead of every item: the picture is the same (items below the
+    // plain level of detail), its cost that of the pixels.
+    if (!paintsOverview()) {
+        QGraphicsView::paintEvent(event);
+        return;
+    }
+    GraphScene* scene = graphScene();
+    const GraphOverview* overview = scene->overview();
+    QPainter painter(viewport());
+    painter.setClipRegion(event->region());
+    painter.fillRect(event->rect(), scene->backgroundBrush());
+    const QTransform toView = viewportTransform();
+    painter.setTransform(toView);
+    painter.setRenderHint(QPainter::SmoothPixmapTransform);
+    painter.drawImage(overview->source(), overview->imageFor(zoom() * devicePixelRatioF()));
+    const QRectF exposed = mapToScene(event->rect()).boundingRect();
+    QStyleOptionGraphicsItem option;
+    for (QGraphicsItem* item : scene->standOutItems()) {
+        if (!item->isVisible() || !item->sceneBoundingRect().intersects(exposed))
+            continue;
+        painter.setTransform(item->sceneTransform() * toView);
+        painter.setOpacity(item->effectiveOpacity());
+        option.state = item->isSelected() ? QStyle::State_Selected : QStyle::State_None;
+        option.exposedRect = item->boundingRect();
+        item->paint(&painter, &option, viewport());
+    }
 }
 
 void GraphView::mousePressEvent(QMouseEvent* event)

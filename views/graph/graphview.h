@@ -34,6 +34,9 @@ public:
     /// The whole graph small in the bottom-right corner while it does not fit the view.
     MiniMap* miniMap() const { return m_miniMap; }
     bool isAutoFramed() const { return m_refit != Refit::None; }
+    /// Zoomed out over a big graph, the view paints its scene's overview image (GraphOverview) and, over it,
+    /// the items that stand out, rather than every item.
+    bool paintsOverview() const;
 
 public Q_SLOTS:
     void zoomIn();
@@ -61,6 +64,7 @@ protected:
     void dragMoveEvent(QDragMoveEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
+    void paintEvent(QPaintEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 

@@ -11,6 +11,8 @@
 #include <QSet>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace jitscope {
 
 namespace {
@@ -76,6 +78,14 @@ void MiniMap::updatePlacement()
         m_scene = scene;
         m_source = QRectF();
         if (scene) {
+            connect(scene, &GraphScene::overviewUpdated, this, [this] {
+                if (!isVisible())
+                    m_source = QRectF(); // drawn again when shown
+                else if (m_scene && m_scene->overview() && m_scene->overview()->isComplete())
+                    render(); // a scaled copy: cheap, and the map is whole at once
+                else
+                    scheduleRender();
+            });
             connect(scene, &GraphScene::contentsReplaced, this, [this] {
                 m_source = QRectF();
                 updatePlacement();
@@ -136,8 +146,24 @@ void MiniMap::render()
     pixmap.setDevicePixelRatio(dpr);
     pixmap.fill(graphBackgroundColor());
     QPainter painter(&pixmap);
-    // At this scale every box is below the plain level of detail: a few milliseconds even for a big graph.
-    scene->render(&painter, QRectF(QPointF(0, 0), mapArea().size()), m_source, Qt::IgnoreAspectRatio);
+    const QRectF target(QPointF(0, 0), mapArea().size());
+    if (const GraphOverview* overview = scene->overview()) {
+        // A big graph is drawn once already, as the items would draw themselves at this scale: scale down its
+        // smallest copy that is still at least this fine, averaging pixels (a grid of boxes stays that grid).
+        const QSizeF scale = scaleFor(m_source);
+        const QImage& image = overview->imageFor(std::max(scale.width(), scale.height()) * dpr);
+        const qreal s = image.width() / overview->source().width();
+        const QRect from = QRectF((m_source.topLeft() - overview->source().topLeft()) * s, m_source.size() * s)
+                               .toAlignedRect()
+                               .intersected(image.rect());
+        painter.drawImage(target,
+            (from == image.rect() ? image : image.copy(from))
+                .scaled((target.size() * dpr).toSize(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
+    } else {
+        // At this scale every box is below the plain level of detail: a few milliseconds for a graph too small to
+        // have an overview.
+        scene->render(&painter, target, m_source, Qt::IgnoreAspectRatio);
+    }
     painter.end();
     m_pixmap = pixmap;
     update();
