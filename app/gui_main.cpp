@@ -63,7 +63,7 @@ void takeScreenshot(jitscope::MainWindow* window, const QString& out, std::optio
     auto drawing = [window] {
         const auto scenes = window->findChildren<jitscope::GraphScene*>();
         return std::any_of(scenes.begin(), scenes.end(), [](const jitscope::GraphScene* scene) {
-            return scene->isBuilding() || (scene->overview() && !scene->overview()->isComplete());
+            return scene->isBuilding() || (scene->overview() && !scene->overview()->isFinished());
         });
     };
     while (drawing() && waited.elapsed() < 60000)

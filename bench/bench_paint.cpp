@@ -136,7 +136,7 @@ Timing fileToPaint(const QString& path, View view)
         slice.restart();
         QCoreApplication::processEvents();
         t.stall = std::max(t.stall, slice.nsecsElapsed() / 1e6);
-    } while (scene.overview() && !scene.overview()->isComplete());
+    } while (scene.overview() && !scene.overview()->isFinished());
     slice.restart();
     graphView.viewport()->render(&image);
     t.stall = std::max(t.stall, slice.nsecsElapsed() / 1e6);

@@ -582,15 +582,16 @@ private Q_SLOTS:
         chainGraph(20000, g, layout);
         GraphScene scene;
         scene.setGraph(g, layout, GraphScene::Build::InSlices);
-        // Drawn behind the build, and shown as it is drawn.
+        // Drawn after the build, and shown as it is drawn: blank until then.
         const GraphOverview* overview = scene.overview();
         QVERIFY(overview);
         QVERIFY(!overview->isComplete());
+        QVERIFY(overview->image().isNull());
         QSignalSpy completed(overview, &GraphOverview::completed);
         QVERIFY(completed.wait(20000));
         QVERIFY(!scene.isBuilding());
         QVERIFY(overview->isComplete());
-        QVERIFY(overview->source().contains(scene.contentsRect())); // every item
+        QVERIFY(overview->source().contains(layout.bounds)); // every box and edge
         QVERIFY(overview->scale() > 0 && overview->scale() < 0.2); // below the plain level of detail
         QCOMPARE(overview->image().width(), qCeil(overview->source().width() * overview->scale()));
         QVERIFY(qint64(overview->image().width()) * overview->image().height() <= GraphOverview::MaxPixels);

@@ -57,6 +57,7 @@ bool GraphOverview::start(const QRectF& source, const QColor& background, int cl
     m_totalEdges = edges;
     m_totalNodes = nodes;
     m_first = true;
+    m_active = true;
     begin();
     return true;
 }
@@ -72,9 +73,7 @@ void GraphOverview::redraw(const QColor& background)
 
 void GraphOverview::begin()
 {
-    const QSize size(std::max(1, qCeil(m_source.width() * m_scale)), std::max(1, qCeil(m_source.height() * m_scale)));
-    m_drawing = QImage(size, QImage::Format_ARGB32_Premultiplied);
-    m_drawing.fill(m_background);
+    m_drawing = QImage(); // made by the first slice
     m_clusterOrder.clear();
     m_phase = 0;
     m_next = 0;
@@ -91,6 +90,7 @@ void GraphOverview::clear()
     m_halving = QImage();
     m_drawing = QImage();
     m_first = false;
+    m_active = false;
     m_clusterOrder.clear();
     m_complete = false;
     m_phase = 0;
@@ -109,8 +109,20 @@ bool GraphOverview::drawSlice(int budgetMs)
         Q_EMIT updated();
         return false;
     }
-    if (m_drawing.isNull() || m_phase > 3)
+    if (!m_active || m_phase > 3)
         return false;
+    // Not before the scene has made every item: its slices come first, and a pass of the event loop does one of
+    // theirs or one of these, not both.
+    if (m_clusters.size() < m_totalClusters || m_edges.size() < m_totalEdges || m_nodes.size() < m_totalNodes)
+        return true;
+    if (m_drawing.isNull()) {
+        // A slice of its own: a big image takes some milliseconds to fill.
+        const QSize size(
+            std::max(1, qCeil(m_source.width() * m_scale)), std::max(1, qCeil(m_source.height() * m_scale)));
+        m_drawing = QImage(size, QImage::Format_ARGB32_Premultiplied);
+        m_drawing.fill(m_background);
+        return true;
+    }
     // A redraw before the last one finished starts over on its own image (begin()).
     QElapsedTimer clock;
     clock.start();

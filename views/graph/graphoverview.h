@@ -48,11 +48,14 @@ public:
     /// Drops the image (the items are going away).
     void clear();
 
-    /// There is an image to show: a complete one, or the first one while it is drawn.
-    bool isActive() const { return !image().isNull(); }
+    /// The graph has an overview: views zoomed out show it, blank until its first image is drawn (after the scene's
+    /// last item is made), then as it is drawn, then whole.
+    bool isActive() const { return m_active; }
     /// Every item is in the image shown.
     bool isComplete() const { return m_complete; }
-    /// The image shown, and the scene rectangle it covers.
+    /// Complete, with its halved copies made: nothing left to draw.
+    bool isFinished() const { return m_complete && m_phase == 4; }
+    /// The image shown (null until the first is begun), and the scene rectangle it covers.
     const QImage& image() const { return m_first ? m_drawing : m_shown; }
     /// The smallest of the image and its halved copies (made once it is whole) that still has @p
     /// devicePixelsPerUnit pixels per scene unit: what a view or a map that small draws, so that scaling it down
@@ -90,6 +93,7 @@ private:
     int m_halvingRow = 0;
     QImage m_drawing; ///< being drawn (never shares its pixels with m_shown: a painter on it would copy them)
     bool m_first = false; ///< m_drawing is the first image, shown as it is drawn
+    bool m_active = false;
     QRectF m_source;
     QColor m_background;
     qreal m_scale = 0;

@@ -178,9 +178,12 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout, Build
     } else {
         buildSlice(-1);
     }
-    // Drawn right behind the build, from the items as they are made.
-    m_overview.start(
-        sceneRect(), graphBackgroundColor(), layout.clusters.size(), layout.edges.size(), layout.nodes.size());
+    // Drawn once the build is done, over the scene's rectangle as the layout gives it: that holds every box, spline
+    // and frame (what items have past it, labels, is not drawn that small).
+    m_overview.start(layout.bounds.isValid()
+            ? layout.bounds.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin)
+            : sceneRect(),
+        graphBackgroundColor(), layout.clusters.size(), layout.edges.size(), layout.nodes.size());
     Q_EMIT contentsReplaced();
 }
 
@@ -255,10 +258,6 @@ bool GraphScene::buildSlice(int budgetMs)
     m_contentsRect = layout.bounds.isValid() ? layout.bounds.united(p.itemBounds) : p.itemBounds;
     setSceneRect(m_contentsRect.adjusted(-kSceneMargin, -kSceneMargin, kSceneMargin, kSceneMargin));
     const bool sliced = p.sliced;
-    // The overview started on the layout's bounds; an item past them (a label) needs it drawn again.
-    if (m_overview.isActive() && !m_overview.source().contains(m_contentsRect))
-        m_overview.start(
-            sceneRect(), graphBackgroundColor(), layout.clusters.size(), layout.edges.size(), layout.nodes.size());
     m_pending.reset();
     m_buildTimer.stop();
     if (m_dimUnchanged)

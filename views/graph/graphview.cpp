@@ -187,7 +187,9 @@ void GraphView::paintEvent(QPaintEvent* event)
     const QTransform toView = viewportTransform();
     painter.setTransform(toView);
     painter.setRenderHint(QPainter::SmoothPixmapTransform);
-    painter.drawImage(overview->source(), overview->imageFor(zoom() * devicePixelRatioF()));
+    const QImage& image = overview->imageFor(zoom() * devicePixelRatioF());
+    if (!image.isNull()) // blank while the scene is still being built
+        painter.drawImage(overview->source(), image);
     const QRectF exposed = mapToScene(event->rect()).boundingRect();
     QStyleOptionGraphicsItem option;
     for (QGraphicsItem* item : scene->standOutItems()) {

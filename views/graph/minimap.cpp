@@ -81,8 +81,8 @@ void MiniMap::updatePlacement()
             connect(scene, &GraphScene::overviewUpdated, this, [this] {
                 if (!isVisible())
                     m_source = QRectF(); // drawn again when shown
-                else if (m_scene && m_scene->overview() && m_scene->overview()->isComplete())
-                    render(); // a scaled copy: cheap, and the map is whole at once
+                else if (m_scene && m_scene->overview() && m_scene->overview()->isFinished())
+                    render(); // a small copy scaled down: cheap, and the map is whole at once
                 else
                     scheduleRender();
             });
@@ -147,7 +147,9 @@ void MiniMap::render()
     pixmap.fill(graphBackgroundColor());
     QPainter painter(&pixmap);
     const QRectF target(QPointF(0, 0), mapArea().size());
-    if (const GraphOverview* overview = scene->overview()) {
+    if (const GraphOverview* overview = scene->overview(); overview && overview->image().isNull()) {
+        // Not drawn yet: the background until it is.
+    } else if (overview) {
         // A big graph is drawn once already, as the items would draw themselves at this scale: scale down its
         // smallest copy that is still at least this fine, averaging pixels (a grid of boxes stays that grid).
         const QSizeF scale = scaleFor(m_source);
