@@ -158,7 +158,7 @@ void refuseHostileTree(const torch::jit::Def& def)
 void refuseHostileArchiveSource(const QString& text, const QString& entry)
 {
     refuseHostileText(text, 1, entry);
-    refuseUntypedClassAssignments(text, entry);
+    refuseHostileClassBodies(text, entry);
     std::vector<tj::TreeRef> trees;
     try {
         // As libtorch's SourceImporter reads a code file: an optional op_version_set line, imports, then classes and

@@ -1,7 +1,7 @@
 #pragma once
 
 // Private to core/load: checks a def's source (or an archive's code file) passes before libtorch's TorchScript front
-// end sees it. refuseHostileText() and refuseUntypedClassAssignments() read only the text (sourcetextguards.cpp,
+// end sees it. refuseHostileText() and refuseHostileClassBodies() read only the text (sourcetextguards.cpp,
 // no libtorch); the rest parse it (sourceguards.cpp).
 
 #include "ir/irgraph.h"
@@ -26,12 +26,13 @@ struct LocatedError
 /// prefix operators in a row. Throws LocatedError.
 void refuseHostileText(const QString& text, int firstLine, const QString& path);
 
-/// On an archive's code file: a class-body `NAME = VALUE` without a type, which libtorch's importer crashes on.
-/// Throws LocatedError (line 1 is the file's first line).
-void refuseUntypedClassAssignments(const QString& text, const QString& path);
+/// On an archive's code file: a class-body `NAME = VALUE` without a type, which libtorch's importer crashes on, and
+/// a method defined twice in one class, whose half-made class it leaks. Throws LocatedError (line 1 is the file's
+/// first line).
+void refuseHostileClassBodies(const QString& text, const QString& path);
 
 /// On an archive's code file @p entry, before torch::jit::load compiles it: refuseHostileText(),
-/// refuseUntypedClassAssignments(), then each class and def parsed as libtorch's importer parses them and measured
+/// refuseHostileClassBodies(), then each class and def parsed as libtorch's importer parses them and measured
 /// as refuseHostileTree() does. Throws LocatedError with @p entry as the file; code libtorch cannot parse is left
 /// to libtorch's own error.
 void refuseHostileArchiveSource(const QString& text, const QString& entry);

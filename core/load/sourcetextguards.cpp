@@ -1,9 +1,11 @@
 // The guards that read only the text (no libtorch, so they can be fuzzed alone): bracket nesting and prefix-operator
-// runs that overflow the stack of libtorch's recursive parser, and class-body lines its archive importer crashes on.
+// runs that overflow the stack of libtorch's recursive parser, and class-body lines its archive importer crashes on
+// or leaks over.
 
 #include "load/sourceguards_p.h"
 
 #include <QRegularExpression>
+#include <QSet>
 #include <QStringList>
 
 #include <algorithm>
@@ -80,10 +82,16 @@ void refuseUnaryRunsImpl(const QString& text, int firstLine, const QString& path
 /// A class body's `NAME = VALUE` without a type: libtorch's archive importer takes it for a constant
 /// (`NAME : Final[T] = VALUE`) and reads its missing type annotation (SIGSEGV). What torch.jit.save writes there is
 /// `NAME : TYPE` for attributes and dunder lists (`__parameters__ = [...]`, `__buffers__ = [...]`).
-void refuseUntypedClassAssignmentsImpl(const QString& text, const QString& path)
+/// And a method defined twice in one class body: libtorch's CompilationUnit refuses the second ("method already
+/// defined") after it made the class's first methods, and leaks them (found by fuzz_archive, LeakSanitizer). What
+/// torch.jit.save writes defines each method once.
+void refuseHostileClassBodiesImpl(const QString& text, const QString& path)
 {
     static const QRegularExpression assignment(QStringLiteral(R"(^([ \t]*)([A-Za-z_][A-Za-z0-9_]*)[ \t]*=(?!=))"));
-    static const QRegularExpression classLine(QStringLiteral(R"(^([ \t]*)class\b)"));
+    static const QRegularExpression classLine(QStringLiteral(R"(^([ \t]*)class[ \t]+([A-Za-z_][A-Za-z0-9_]*))"));
+    static const QRegularExpression defLine(QStringLiteral(R"(^[ \t]*def[ \t]+([A-Za-z_][A-Za-z0-9_]*))"));
+    QString className;
+    QSet<QString> methods;
     const QStringList lines = text.split(QLatin1Char('\n'));
     int classIndent = -1, bodyIndent = -1, depth = 0;
     for (int i = 0; i < lines.size(); ++i) {
@@ -118,6 +126,16 @@ void refuseUntypedClassAssignmentsImpl(const QString& text, const QString& path)
                 bodyIndent = indent;
             if (indent != bodyIndent)
                 continue;
+            if (const auto def = defLine.match(line); def.hasMatch()) {
+                if (methods.contains(def.captured(1)))
+                    throw LocatedError { Diagnostic {
+                        QStringLiteral("method `%1` defined twice in class `%2` (libtorch's importer refuses the "
+                                       "second and leaks the first)")
+                            .arg(def.captured(1), className),
+                        SourceLocation { path, i + 1, indent } } };
+                methods.insert(def.captured(1));
+                continue;
+            }
             const auto m = assignment.match(line);
             const QString name = m.captured(2);
             // The only untyped assignments libtorch 1.13's importer reads (import_source.cpp, importClass); any
@@ -134,9 +152,11 @@ void refuseUntypedClassAssignmentsImpl(const QString& text, const QString& path)
             continue;
         }
         classIndent = -1;
-        if (classLine.match(line).hasMatch()) {
+        if (const auto m = classLine.match(line); m.hasMatch()) {
             classIndent = indent;
             bodyIndent = -1;
+            className = m.captured(2);
+            methods.clear();
         }
     }
 }
@@ -149,9 +169,9 @@ void refuseHostileText(const QString& text, int firstLine, const QString& path)
     refuseUnaryRunsImpl(text, firstLine, path);
 }
 
-void refuseUntypedClassAssignments(const QString& text, const QString& path)
+void refuseHostileClassBodies(const QString& text, const QString& path)
 {
-    refuseUntypedClassAssignmentsImpl(text, path);
+    refuseHostileClassBodiesImpl(text, path);
 }
 
 } // namespace jitscope

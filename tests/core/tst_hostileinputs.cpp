@@ -97,6 +97,12 @@ private Q_SLOTS:
             << "code/__torch__/torch/nn/modules/linear.py:4:2: class attribute `__selparameters__` assigned without a "
                "type (libtorch's importer crashes on it): an attribute is declared `__selparameters__ : TYPE`, a "
                "constant `__selparameters__ : Final[TYPE] = VALUE`";
+        // Found by fuzz_archive with LeakSanitizer: libtorch refuses a second `def forward` in a class after it made
+        // the first, and leaks it.
+        QTest::addRow("method defined twice")
+            << "fuzz_duplicate_method.pt"
+            << "code/__torch__/torch/nn/modules/linear.py:15:2: method `forward` defined twice in class `Linear` "
+               "(libtorch's importer refuses the second and leaks the first)";
         QTest::addRow("empty debug table")
             << "fuzz_debug_empty_table.pt"
             << "code/__torch__/torch/nn/modules/linear.py.debug_pkl: the table has 0 elements, not 1 (a corrupt debug "

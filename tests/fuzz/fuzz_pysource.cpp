@@ -21,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     }
     try {
         jitscope::refuseHostileText(text, 1, path);
-        jitscope::refuseUntypedClassAssignments(text, path);
+        jitscope::refuseHostileClassBodies(text, path);
     } catch (const jitscope::LocatedError&) { }
     return 0;
 }

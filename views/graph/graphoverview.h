@@ -19,11 +19,12 @@ class NodeItem;
 /// image instead of every item: painting an item costs the view about 3.5 us whatever its size on screen, 120 ms
 /// for ViT-H/14's 33,000 items fitted to the window, on every frame of a zoom or a scroll.
 ///
-/// The image is drawn from the event loop in slices of a few milliseconds, right behind the scene's own build
+/// The image is drawn from the event loop in slices of a few milliseconds once the scene has made its items
 /// (clusters, then edges, then boxes: their stacking order), each item as it paints itself below the plain level
-/// of detail. When the items' looks change (diff colours, dimming, the theme) it is drawn again into a new image
-/// while the last one is still shown. Items that stand out (the selection, linked boxes, the execution marker) are
-/// painted by the view on top of it, at their full detail.
+/// of detail; then halved copies. Views show it as it is drawn. When the items' looks change (diff
+/// colours, dimming, the theme) it is drawn again into a new image while the last one is still shown. Items that
+/// stand out (the selection, linked boxes, the execution marker) are painted by the view on top of it, at their
+/// full detail.
 class GraphOverview : public QObject
 {
     Q_OBJECT
@@ -48,8 +49,7 @@ public:
     /// Drops the image (the items are going away).
     void clear();
 
-    /// The graph has an overview: views zoomed out show it, blank until its first image is drawn (after the scene's
-    /// last item is made), then as it is drawn, then whole.
+    /// The graph has an overview, drawn or being drawn.
     bool isActive() const { return m_active; }
     /// Every item is in the image shown.
     bool isComplete() const { return m_complete; }
@@ -64,9 +64,10 @@ public:
     QRectF source() const { return m_source; }
     /// Image pixels per scene unit.
     qreal scale() const { return m_scale; }
-    /// A view showing @p devicePixelsPerUnit device pixels per scene unit paints this image, not the items: there
-    /// is an image and it has at least that resolution.
-    bool covers(qreal devicePixelsPerUnit) const { return isActive() && devicePixelsPerUnit <= m_scale * 1.0001; }
+    /// A view showing @p devicePixelsPerUnit device pixels per scene unit paints this image, not the items: the
+    /// graph has an overview whose image has at least that resolution. Blank while the scene is built, then drawn
+    /// as it is drawn: never a frame that visits every item.
+    bool covers(qreal devicePixelsPerUnit) const { return m_active && devicePixelsPerUnit <= m_scale * 1.0001; }
     /// The scale the image is drawn at for a graph of @p bounds.
     static qreal scaleFor(const QRectF& bounds);
 

@@ -188,7 +188,7 @@ void GraphView::paintEvent(QPaintEvent* event)
     painter.setTransform(toView);
     painter.setRenderHint(QPainter::SmoothPixmapTransform);
     const QImage& image = overview->imageFor(zoom() * devicePixelRatioF());
-    if (!image.isNull()) // blank while the scene is still being built
+    if (!image.isNull()) // blank until the scene has made its items
         painter.drawImage(overview->source(), image);
     const QRectF exposed = mapToScene(event->rect()).boundingRect();
     QStyleOptionGraphicsItem option;

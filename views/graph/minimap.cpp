@@ -158,9 +158,15 @@ void MiniMap::render()
         const QRect from = QRectF((m_source.topLeft() - overview->source().topLeft()) * s, m_source.size() * s)
                                .toAlignedRect()
                                .intersected(image.rect());
-        painter.drawImage(target,
-            (from == image.rect() ? image : image.copy(from))
-                .scaled((target.size() * dpr).toSize(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
+        if (overview->isFinished()) {
+            painter.drawImage(target,
+                (from == image.rect() ? image : image.copy(from))
+                    .scaled((target.size() * dpr).toSize(), Qt::IgnoreAspectRatio, Qt::SmoothTransformation));
+        } else {
+            // Still being drawn, without its small copies: sampled, a pass over the map's pixels and not over a
+            // 12-megapixel image; drawn again, averaged, once it is finished.
+            painter.drawImage(target, image, from);
+        }
     } else {
         // At this scale every box is below the plain level of detail: a few milliseconds for a graph too small to
         // have an overview.

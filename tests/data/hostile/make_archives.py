@@ -47,6 +47,9 @@ CASES = {
     # Found by fuzz_archive: a tensor record emptied (the pickle still says 6 floats); printing the attribute's
     # value read the missing data.
     "fuzz_empty_tensor_record.pt": {"base": "dict_attr.pt", "entry": "data/1", "data": b""},
+    # Found by fuzz_archive (LeakSanitizer): a method defined twice in a class; libtorch refuses the second and
+    # leaks the class's first methods.
+    "fuzz_duplicate_method.pt": {"entry": LINEAR, "edit": lambda text: text + text[text.index("  def forward"):]},
     # Class 2 in an archive's code: brackets 3,000 deep, and an expression tree 3,000 deep without brackets.
     "code_deep_brackets.pt": text_edit(
         MODULES, "torch.add(count, 1))", "torch.add(" + "[" * 3000 + "count" + "]" * 3000 + ", 1))"
