@@ -5,7 +5,6 @@
 #include <QElapsedTimer>
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
-#include <cstdio>
 
 #include <algorithm>
 #include <cmath>
@@ -141,48 +140,27 @@ bool GraphOverview::drawSlice(int budgetMs)
         option.exposedRect = item->boundingRect();
         item->paint(&painter, &option, nullptr);
     };
-    // Clusters nest: drawn outer first, once all are made (they are few, and made first).
     auto spent = [&] { return budgetMs >= 0 && ++drawn % 32 == 0 && clock.elapsed() >= budgetMs; };
-    bool waiting = false;
-    while (m_phase <= 2 && !waiting) {
-        if (m_phase == 0) {
-            if (m_clusters.size() < m_totalClusters) {
-                waiting = true;
-                break;
-            }
-            if (m_clusterOrder.isEmpty() && !m_clusters.isEmpty()) {
-                m_clusterOrder = m_clusters;
-                std::stable_sort(m_clusterOrder.begin(), m_clusterOrder.end(),
-                    [](const ClusterItem* a, const ClusterItem* b) { return a->zValue() < b->zValue(); });
-            }
-            for (; m_next < m_clusterOrder.size(); ++m_next) {
-                if (spent())
-                    break;
-                draw(m_clusterOrder.at(m_next));
-            }
-            if (m_next < m_clusterOrder.size())
-                break;
-        } else if (m_phase == 1) {
-            for (; m_next < m_edges.size(); ++m_next) {
-                if (spent())
-                    break;
-                draw(m_edges.at(m_next));
-            }
-            if (m_next < m_totalEdges) {
-                waiting = m_next == m_edges.size();
-                break;
-            }
-        } else {
-            for (; m_next < m_nodes.size(); ++m_next) {
-                if (spent())
-                    break;
-                draw(m_nodes.at(m_next));
-            }
-            if (m_next < m_totalNodes) {
-                waiting = m_next == m_nodes.size();
-                break;
-            }
+    // In stacking order: clusters (outer ones first), edges, boxes.
+    while (m_phase <= 2) {
+        if (m_phase == 0 && m_clusterOrder.isEmpty() && !m_clusters.isEmpty()) {
+            m_clusterOrder = m_clusters;
+            std::stable_sort(m_clusterOrder.begin(), m_clusterOrder.end(),
+                [](const ClusterItem* a, const ClusterItem* b) { return a->zValue() < b->zValue(); });
         }
+        const int count = m_phase == 0 ? m_clusterOrder.size() : m_phase == 1 ? m_edges.size() : m_nodes.size();
+        for (; m_next < count; ++m_next) {
+            if (spent())
+                break;
+            if (m_phase == 0)
+                draw(m_clusterOrder.at(m_next));
+            else if (m_phase == 1)
+                draw(m_edges.at(m_next));
+            else
+                draw(m_nodes.at(m_next));
+        }
+        if (m_next < count)
+            break;
         ++m_phase;
         m_next = 0;
     }
