@@ -667,25 +667,22 @@ private Q_SLOTS:
                               .boundingRect()
                               .adjusted(-4, -4, 4, 4)
                               .intersected(shot.rect());
-        int selectionColoured = 0;
-        for (int y = box.top(); y <= box.bottom(); ++y)
-            for (int x = box.left(); x <= box.right(); ++x) {
-                const QColor c = shot.pixelColor(x, y);
-                selectionColoured += c.blue() > 150 && c.red() < 120; // the selection's blue
-            }
-        QVERIFY2(selectionColoured > 0,
+        auto selectionColoured = [&] { // pixels of the selection's blue around the box
+            int n = 0;
+            for (int y = box.top(); y <= box.bottom(); ++y)
+                for (int x = box.left(); x <= box.right(); ++x) {
+                    const QColor c = shot.pixelColor(x, y);
+                    n += c.blue() > 150 && c.red() < 120;
+                }
+            return n;
+        };
+        QVERIFY2(selectionColoured() > 0,
             qPrintable(QStringLiteral("box %1,%2 %3x%4").arg(box.x()).arg(box.y()).arg(box.width()).arg(box.height())));
         // Without the selection the same place is the plain box of the image.
         scene.selectNode(-1);
         QVERIFY(scene.standOutItems().isEmpty());
         view.viewport()->render(&shot);
-        selectionColoured = 0;
-        for (int y = box.top(); y <= box.bottom(); ++y)
-            for (int x = box.left(); x <= box.right(); ++x) {
-                const QColor c = shot.pixelColor(x, y);
-                selectionColoured += c.blue() > 150 && c.red() < 120;
-            }
-        QCOMPARE(selectionColoured, 0);
+        QCOMPARE(selectionColoured(), 0);
     }
 
     void overviewRedrawnWhenLooksChange()
