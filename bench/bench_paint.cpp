@@ -2,8 +2,8 @@
 // scene and paint it once, against plain `dot -Tplain` on the same DOT text and against Netron painting the same
 // file, in one run. Each model is measured in a fresh process, as a user opens a file in a new window.
 //
-//   bench_paint [MODEL ...]      torchvision models by name (default resnet50), scripted by /usr/bin/python3 into the
-//                                working directory on first run, or paths of archives (.pt); or one archive given
+//   bench_paint [MODEL ...]      torchvision models by name (default resnet50), scripted by /usr/bin/python3 into
+//                                build/bench-models on first run, or paths of archives (.pt); or one archive given
 //                                by $JITSCOPE_BENCH_MODEL. Two views each: as the window opens an archive (grouped
 //                                by module; a big model as an overview, median of 3) and unfolded whole (every
 //                                module unfolded, as View > Unfold All Modules), with the resident memory (VmHWM)
@@ -430,7 +430,11 @@ int main(int argc, char** argv)
         if (arguments.isEmpty())
             arguments << QStringLiteral("resnet50");
         for (const QString& name : std::as_const(arguments)) {
-            const QString archive = name.endsWith(QLatin1String(".pt")) ? name : name + QStringLiteral(".pt");
+            // A bare model name is scripted once into the build tree, never into the folder the bench runs from.
+            QDir().mkpath(QStringLiteral(JITSCOPE_BENCH_MODELS));
+            const QString archive = name.endsWith(QLatin1String(".pt"))
+                ? name
+                : QStringLiteral(JITSCOPE_BENCH_MODELS "/") + name + QStringLiteral(".pt");
             if (!QFileInfo::exists(archive)
                 && QProcess::execute(QStringLiteral("/usr/bin/python3"),
                        { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"), name, archive })

@@ -7,6 +7,7 @@
 #include "trace/benchbaseline.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QProcess>
 
@@ -50,7 +51,9 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     QString model = qEnvironmentVariable("JITSCOPE_BENCH_MODEL");
     if (model.isEmpty()) {
-        model = QStringLiteral("resnet50.pt");
+        // Made once into the build tree, never into the folder the bench runs from.
+        QDir().mkpath(QStringLiteral(JITSCOPE_BENCH_MODELS));
+        model = QStringLiteral(JITSCOPE_BENCH_MODELS "/resnet50.pt");
         if (!QFileInfo::exists(model)) {
             std::printf("creating %s with /usr/bin/python3 and torchvision...\n", qPrintable(model));
             const int rc = QProcess::execute(QStringLiteral("/usr/bin/python3"),
