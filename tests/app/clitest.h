@@ -2,6 +2,7 @@
 
 // Running jitscope-cli as a user does, for the tests of app/.
 
+#include <QFile>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QString>
@@ -43,9 +44,8 @@ inline CliRun runCli(const QStringList& args, const QStringList& environment = {
 /// What `check --format html` wrote, as headless Chromium renders it.
 struct RenderedPage
 {
-    QString error; ///< why it could not be rendered (Chromium missing or failing), empty when it was
+    QString error; ///< what is wrong with the page, empty when nothing is (see renderReport)
     QString dom; ///< the page's DOM after rendering
-    QString log; ///< Chromium's log: console messages and uncaught errors show up there
 };
 
 /// A report is self-contained: no scripts, no style sheets, nothing from the network. Empty when it is, else
@@ -61,10 +61,22 @@ inline QString selfContainmentProblem(const QString& html)
     return {};
 }
 
-/// Renders @p page with headless Chromium (its profile in @p profileDir).
-inline RenderedPage renderInChromium(const QString& page, const QString& profileDir)
+/// Renders the report @p page with headless Chromium (its profile in @p profileDir). `error` says what is wrong:
+/// the page holds something from elsewhere, Chromium is missing or fails, or the page logs a console message or an
+/// uncaught error.
+inline RenderedPage renderReport(const QString& page, const QString& profileDir)
 {
     RenderedPage r;
+    QFile file(page);
+    if (!file.open(QIODevice::ReadOnly)) {
+        r.error = QStringLiteral("cannot read ") + page;
+        return r;
+    }
+    const QString leak = selfContainmentProblem(QString::fromUtf8(file.readAll()));
+    if (!leak.isEmpty()) {
+        r.error = QStringLiteral("the page holds ") + leak;
+        return r;
+    }
     const QString chromium = QStandardPaths::findExecutable(QStringLiteral("chromium"));
     if (chromium.isEmpty()) {
         r.error = QStringLiteral("chromium is missing: packaging/install-deps.sh installs it");
@@ -82,9 +94,11 @@ inline RenderedPage renderInChromium(const QString& page, const QString& profile
         return r;
     }
     r.dom = QString::fromUtf8(p.readAllStandardOutput());
-    r.log = QString::fromUtf8(p.readAllStandardError());
+    const QString log = QString::fromUtf8(p.readAllStandardError());
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
-        r.error = QStringLiteral("chromium exited with %1: %2").arg(p.exitCode()).arg(r.log.right(2000));
+        r.error = QStringLiteral("chromium exited with %1: %2").arg(p.exitCode()).arg(log.right(2000));
+    else if (log.contains(QLatin1String("CONSOLE")) || log.contains(QLatin1String("Uncaught")))
+        r.error = QStringLiteral("the page logged: ") + log.right(2000);
     return r;
 }
 
