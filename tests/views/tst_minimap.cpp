@@ -34,6 +34,25 @@ void makeGraph(int n, IrGraph& g, GraphLayout& layout)
     layout.bounds = QRectF(0, 0, (n / 40 + 1) * 200.0, 40 * 80.0);
 }
 
+/// A scene of makeGraph(@p n) in a shown 1000 x 700 view.
+struct ShownGraph
+{
+    explicit ShownGraph(int n)
+    {
+        view.setScene(&scene);
+        view.resize(1000, 700);
+        view.show();
+        exposed = QTest::qWaitForWindowExposed(&view);
+        IrGraph graph;
+        GraphLayout layout;
+        makeGraph(n, graph, layout);
+        scene.setGraph(graph, layout);
+    }
+    GraphScene scene;
+    GraphView view;
+    bool exposed = false;
+};
+
 } // namespace
 
 class TestMiniMap : public QObject
@@ -45,16 +64,10 @@ private Q_SLOTS:
     {
         // 9000 boxes: the scene draws its overview once; the minimap scales that down rather than painting every
         // item again (what it did, at 3.5 us an item, on every change of the scene).
-        GraphScene scene;
-        GraphView view;
-        view.setScene(&scene);
-        view.resize(1000, 700);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        IrGraph graph;
-        GraphLayout layout;
-        makeGraph(9000, graph, layout);
-        scene.setGraph(graph, layout);
+        ShownGraph shown(9000);
+        QVERIFY(shown.exposed);
+        GraphScene& scene = shown.scene;
+        GraphView& view = shown.view;
         QVERIFY(scene.overview());
         view.resetZoom();
         MiniMap* map = view.miniMap();
@@ -77,16 +90,10 @@ private Q_SLOTS:
 
     void followsTheViewAndMovesIt()
     {
-        GraphScene scene;
-        GraphView view;
-        view.setScene(&scene);
-        view.resize(1000, 700);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        IrGraph graph;
-        GraphLayout layout;
-        makeGraph(2000, graph, layout);
-        scene.setGraph(graph, layout);
+        ShownGraph shown(2000);
+        QVERIFY(shown.exposed);
+        GraphScene& scene = shown.scene;
+        GraphView& view = shown.view;
         MiniMap* map = view.miniMap();
 
         // The whole graph in view: no minimap.
