@@ -564,7 +564,17 @@ private:
                     return std::nullopt;
                 }
                 ++m_pos;
+                // Counted without overflow (found by tests/fuzz: 33 dimensions of 2 to 4143 pass 2^63).
+                qint64 n = 1;
+                bool overflow = false;
+                for (qint64 d : t.shape)
+                    overflow = overflow || __builtin_mul_overflow(n, d, &n);
+                // Inside a list, tuple or dict a ',' also separates items: the values stop at the count the shape
+                // holds (`[i64[2]=values:1,2, 3]` is a tensor and 3). At the top level they run to the last ',' so
+                // that one too many is named as such.
+                const bool bounded = m_depth > 0 && !overflow;
                 while (true) {
+                    skip();
                     auto d = number();
                     if (!d)
                         return std::nullopt;
@@ -573,16 +583,17 @@ private:
                         break;
                     }
                     t.values.push_back(*d);
-                    if (peek() != QLatin1Char(','))
+                    if (bounded && qint64(t.values.size()) >= n)
                         break;
+                    const int afterNumber = m_pos;
+                    skip();
+                    if (peek() != QLatin1Char(',')) {
+                        m_pos = afterNumber;
+                        break;
+                    }
                     ++m_pos;
                 }
                 if (t.fill == InputValue::Fill::Values) {
-                    // Counted without overflow (found by tests/fuzz: 33 dimensions of 2 to 4143 pass 2^63).
-                    qint64 n = 1;
-                    bool overflow = false;
-                    for (qint64 d : t.shape)
-                        overflow = overflow || __builtin_mul_overflow(n, d, &n);
                     if (overflow || n != t.values.size()) {
                         fail(QStringLiteral("%1 values given for a shape of %2 elements")
                                  .arg(t.values.size())

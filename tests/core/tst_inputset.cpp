@@ -33,6 +33,13 @@ private Q_SLOTS:
                                    << "(u8[4],)" << qint64(4);
         QTest::addRow("values") << "i64[2,2]=values:1,2,3,4"
                                 << "i64[2,2]=values:1,2,3,4" << qint64(32);
+        QTest::addRow("values spaced") << "f32[3]=values: 1, 2 ,3"
+                                       << "f32[3]=values:1,2,3" << qint64(12);
+        // In a list, tuple or dict the values stop at the shape's count: the ',' after them separates items.
+        QTest::addRow("values in a list") << "[i64[2]=values:1,2, 3]"
+                                          << "[i64[2]=values:1,2,3]" << qint64(16);
+        QTest::addRow("values in a dict") << "{a: i64[2]=values:1, 2, b: f32[1]=values:0.5}"
+                                          << "{a: i64[2]=values:1,2, b: f32[1]=values:0.5}" << qint64(20);
         QTest::addRow("bool and half") << "bool[2]; f16[2]; bf16[2]"
                                        << "bool[2]; f16[2]; bf16[2]" << qint64(2 + 4 + 4);
         // detectron2's inputs: a list of dicts; keys that are not names keep their quotes.
@@ -74,6 +81,8 @@ private Q_SLOTS:
         QTest::addRow("missing separator") << "f32[2] f32[3]" << 7 << "';'";
         QTest::addRow("full without value") << "f32[2]=full" << 11 << "':'";
         QTest::addRow("wrong value count") << "f32[3]=values:1,2" << 7 << "3 elements";
+        QTest::addRow("one value too many") << "f32[2]=values:1, 2, 3" << 7 << "3 values given for a shape of 2";
+        QTest::addRow("too few values in a list") << "[f32[3]=values:1,2]" << 8 << "2 values given for a shape of 3";
         QTest::addRow("unclosed tuple") << "(f32[2], 3" << 10 << "missing ')'";
         QTest::addRow("stray character") << "f32[2]; @" << 8 << "unexpected '@'";
         QTest::addRow("huge dim") << "f32[99999999999999999999]" << 4 << "too large";
@@ -147,6 +156,19 @@ private Q_SLOTS:
         const auto emptyFirst = parseInputSet(QStringLiteral("bool[0,9223372036854775807,9223372036854775807]"));
         QVERIFY(emptyFirst);
         QCOMPARE(emptyFirst->byteSize(), qint64(0));
+
+        // A values tensor in a list followed by another item, a space before the ',': it parsed, but its canonical
+        // form `[i64[3]=values:1,2,3,2.5]` did not (four values for three elements; found by fuzz_inputset in CI).
+        QFile list(test::dataDir() + QStringLiteral("/hostile/fuzz_values_in_list.txt"));
+        QVERIFY(list.open(QIODevice::ReadOnly));
+        const auto set = parseInputSet(QString::fromUtf8(list.readAll()), &error);
+        QVERIFY2(set, qPrintable(error.message));
+        const QString canonical = set->toString();
+        QCOMPARE(canonical, QStringLiteral("(f32[2],[i64[3]=values:1,2,3,2.5]); true"));
+        const auto again = parseInputSet(canonical, &error);
+        QVERIFY2(again, qPrintable(error.message));
+        QCOMPARE(again->toString(), canonical);
+        QCOMPARE(again->args.value(0).items.value(1).items.size(), 2);
     }
 
     void byteSizeSaturates()
