@@ -74,7 +74,7 @@ void GraphOverview::begin()
 {
     m_drawing = QImage(); // made by the first slice
     m_clusterOrder.clear();
-    m_phase = 0;
+    m_phase = Clusters;
     m_next = 0;
     if (m_first)
         m_complete = false;
@@ -92,23 +92,23 @@ void GraphOverview::clear()
     m_active = false;
     m_clusterOrder.clear();
     m_complete = false;
-    m_phase = 0;
+    m_phase = Clusters;
     m_next = 0;
 }
 
 bool GraphOverview::drawSlice(int budgetMs)
 {
-    if (m_phase == 3) {
+    if (m_phase == Halves) {
         // The image is whole: its halved copies, then done.
         QElapsedTimer clock;
         clock.start();
         if (halveSlice(clock, budgetMs))
             return true;
-        m_phase = 4;
+        m_phase = Done;
         Q_EMIT updated();
         return false;
     }
-    if (!m_active || m_phase > 3)
+    if (!m_active || m_phase == Done)
         return false;
     // Not before the scene has made every item: its slices come first, and a pass of the event loop does one of
     // theirs or one of these, not both.
@@ -142,30 +142,32 @@ bool GraphOverview::drawSlice(int budgetMs)
     };
     auto spent = [&] { return budgetMs >= 0 && ++drawn % 32 == 0 && clock.elapsed() >= budgetMs; };
     // In stacking order: clusters (outer ones first), edges, boxes.
-    while (m_phase <= 2) {
-        if (m_phase == 0 && m_clusterOrder.isEmpty() && !m_clusters.isEmpty()) {
+    while (m_phase < Halves) {
+        if (m_phase == Clusters && m_clusterOrder.isEmpty() && !m_clusters.isEmpty()) {
             m_clusterOrder = m_clusters;
             std::stable_sort(m_clusterOrder.begin(), m_clusterOrder.end(),
                 [](const ClusterItem* a, const ClusterItem* b) { return a->zValue() < b->zValue(); });
         }
-        const int count = m_phase == 0 ? m_clusterOrder.size() : m_phase == 1 ? m_edges.size() : m_nodes.size();
+        const int count = m_phase == Clusters ? m_clusterOrder.size()
+            : m_phase == Edges                ? m_edges.size()
+                                              : m_nodes.size();
         for (; m_next < count; ++m_next) {
             if (spent())
                 break;
-            if (m_phase == 0)
+            if (m_phase == Clusters)
                 draw(m_clusterOrder.at(m_next));
-            else if (m_phase == 1)
+            else if (m_phase == Edges)
                 draw(m_edges.at(m_next));
             else
                 draw(m_nodes.at(m_next));
         }
         if (m_next < count)
             break;
-        ++m_phase;
+        m_phase = Phase(m_phase + 1);
         m_next = 0;
     }
     painter.end();
-    if (m_phase == 3 && !m_drawing.isNull()) {
+    if (m_phase == Halves && !m_drawing.isNull()) {
         m_complete = true;
         m_shown = std::exchange(m_drawing, QImage());
         m_halves.clear();

@@ -54,7 +54,7 @@ public:
     /// Every item is in the image shown.
     bool isComplete() const { return m_complete; }
     /// Complete, with its halved copies made: nothing left to draw.
-    bool isFinished() const { return m_complete && m_phase == 4; }
+    bool isFinished() const { return m_complete && m_phase == Done; }
     /// The image shown (null until the first is begun), and the scene rectangle it covers.
     const QImage& image() const { return m_first ? m_drawing : m_shown; }
     /// The smallest of the image and its halved copies (made once it is whole) that still has @p
@@ -81,6 +81,9 @@ Q_SIGNALS:
     void completed();
 
 private:
+    /// What the next slice does: draw clusters, edges or boxes (their stacking order), halve the image, nothing.
+    enum Phase { Clusters, Edges, Nodes, Halves, Done };
+
     void begin();
     /// Makes rows of the next halved copy until @p clock passes @p budgetMs; false when none is left to make.
     bool halveSlice(const QElapsedTimer& clock, int budgetMs);
@@ -100,7 +103,7 @@ private:
     qreal m_scale = 0;
     int m_totalClusters = 0, m_totalEdges = 0, m_totalNodes = 0;
     QList<ClusterItem*> m_clusterOrder; ///< clusters by depth, once all are made
-    int m_phase = 0; ///< 0 clusters, 1 edges, 2 nodes, 3 halves, 4 done
+    Phase m_phase = Clusters;
     int m_next = 0; ///< next item of the phase
     bool m_complete = false;
     QTimer m_timer;
