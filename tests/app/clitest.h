@@ -2,7 +2,8 @@
 
 // Running jitscope-cli as a user does, for the tests of app/.
 
-#include <QFile>
+#include "testutil.h"
+
 #include <QProcess>
 #include <QStandardPaths>
 #include <QString>
@@ -67,12 +68,12 @@ inline QString selfContainmentProblem(const QString& html)
 inline RenderedPage renderReport(const QString& page, const QString& profileDir)
 {
     RenderedPage r;
-    QFile file(page);
-    if (!file.open(QIODevice::ReadOnly)) {
+    const QString html = readText(page);
+    if (html.isEmpty()) {
         r.error = QStringLiteral("cannot read ") + page;
         return r;
     }
-    const QString leak = selfContainmentProblem(QString::fromUtf8(file.readAll()));
+    const QString leak = selfContainmentProblem(html);
     if (!leak.isEmpty()) {
         r.error = QStringLiteral("the page holds ") + leak;
         return r;
