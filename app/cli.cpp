@@ -68,11 +68,14 @@ Python files as Python runs them (list, graph, trace, check and run):
   --python[=PATH]     run FILE under the system's PyTorch (/usr/bin/python3, or PATH,
                       or $JITSCOPE_PYTHON) and report the file's own torch.jit.trace and
                       torch.jit.script calls, modules and functions. This runs the file's
-                      code: give it only for files you trust. trace prints every recorded
-                      trace's graph; check diffs each call's traces across its check inputs
-                      and explains every divergence at its line (junit: a testsuite per
-                      call; markdown and html cover every call); graph prints the recorded
-                      graphs, --call N the Nth call's, --fn NAME a script graph.
+                      code: give it only for files you trust. Traces are the graphs
+                      PyTorch's own check compared, every submodule call inlined with its
+                      module scope. trace prints every recorded trace's graph; check diffs
+                      each call's traces across its check inputs and explains every
+                      divergence at its line (junit: a testsuite per call; markdown and
+                      html cover every call; a call that raised is an error, exit 2);
+                      graph prints the recorded graphs, --call N the Nth call's, --fn NAME
+                      a script graph, --modules (dot, svg) grouped by module.
   --fn NAME --inputs SET ...
                       with trace, check and run: after the file ran, trace NAME (`fn`,
                       `MyModule.forward`: the instance the file creates, or a fresh one)
@@ -855,6 +858,7 @@ int pythonCommand(const QString& command, Args& args, const QString& python, QTe
                 throw CliError { QStringLiteral("give --call N or --fn NAME, not both") };
         }
         pc.function = fn;
+        pc.modules = args.takeFlag(QStringLiteral("--modules"));
         checkFormat(pc.format,
             { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("svg") });
     } else if (command == QLatin1String("list")) {

@@ -251,15 +251,16 @@ int pythonGraphCommand(const PythonCommand& command, QTextStream& out, QTextStre
         QString title;
         const IrGraph* graph;
         QString text;
+        QHash<QString, QString> moduleTypes; ///< a traced module's submodule classes by path
     };
     QVector<Shown> shown;
     QString error;
     auto callGraph = [](const PythonCall& c) -> std::pair<const IrGraph*, QString> {
-        // A trace whose check failed still has the graph its example inputs recorded.
-        if (!c.text.isEmpty())
-            return { &c.graph, c.text };
+        // What the example inputs recorded, every submodule call inlined (also when the check failed).
         if (!c.traces.isEmpty() && c.traces[0].ok)
             return { &c.traces[0].graph, c.traces[0].text };
+        if (!c.text.isEmpty())
+            return { &c.graph, c.text };
         return { nullptr, QString() };
     };
     if (!command.function.isEmpty()) {
@@ -304,7 +305,7 @@ int pythonGraphCommand(const PythonCommand& command, QTextStream& out, QTextStre
             const PythonCall& c = run.calls[command.call - 1];
             const auto [graph, text] = callGraph(c);
             if (graph)
-                shown.push_back({ callTitle(c), graph, text });
+                shown.push_back({ callTitle(c), graph, text, c.moduleTypes });
             else
                 error = QStringLiteral("call %1 (%2) recorded no graph: %3")
                             .arg(command.call)
@@ -314,7 +315,7 @@ int pythonGraphCommand(const PythonCommand& command, QTextStream& out, QTextStre
         for (const PythonCall& c : run.calls) {
             const auto [graph, text] = callGraph(c);
             if (graph)
-                shown.push_back({ callTitle(c), graph, text });
+                shown.push_back({ callTitle(c), graph, text, c.moduleTypes });
         }
         if (shown.isEmpty())
             error = QStringLiteral("%1: the file made no torch.jit.trace or script call that recorded a graph")
@@ -339,6 +340,19 @@ int pythonGraphCommand(const PythonCommand& command, QTextStream& out, QTextStre
         } else if (command.format == QLatin1String("json")) {
             graphs.append(QJsonObject { { QStringLiteral("title"), g.title }, { QStringLiteral("text"), g.text },
                 { QStringLiteral("graph"), g.graph->toJson() } });
+        } else if (command.modules) {
+            // As the window lays a model out: grouped by module, a big graph module by module.
+            LayoutOptions options;
+            options.groupByModule = command.modules;
+            options.hideUnreachable = command.modules;
+            options.moduleTypes = g.moduleTypes;
+            QString layoutError;
+            const QByteArray data = renderGraph(*g.graph, options, command.format, &layoutError);
+            if (data.isEmpty()) {
+                err << "jitscope-cli: error: " << command.file << ": " << layoutError << "\n";
+                return 2;
+            }
+            out << QString::fromUtf8(data);
         } else {
             const QString dot = toDot(*g.graph);
             if (command.format == QLatin1String("dot")) {
@@ -404,8 +418,8 @@ int pythonTraceCommand(const PythonCommand& command, QTextStream& out, QTextStre
             continue;
         }
         out << "# " << callTitle(c) << "\n";
-        // A trace whose check failed still has the graph its example inputs recorded.
-        const QString text = !c.text.isEmpty() ? c.text : c.traces.isEmpty() ? QString() : c.traces[0].text;
+        // The graph the example inputs recorded, every submodule call inlined (also when the check failed).
+        const QString text = !c.traces.isEmpty() && !c.traces[0].text.isEmpty() ? c.traces[0].text : c.text;
         if (!text.isEmpty())
             out << text;
         if (!c.ok)
@@ -538,11 +552,15 @@ int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStre
     reportInput.source = source;
     reportInput.reference = QStringLiteral("the Python code");
     reportInput.htmlReport = command.htmlLink;
+    bool failedCall = false;
     for (const PythonCall& c : calls) {
-        if (c.api == QLatin1String("script") || c.traces.isEmpty())
+        if (c.api == QLatin1String("script") || (c.traces.isEmpty() && !c.raised()))
             continue;
         ++checked;
         const PythonCheck check = checkPythonCall(c, source);
+        // One conclusion per call: the trace raised (a broken export), its traces or outputs diverged, or neither.
+        const bool callError = c.raised();
+        failedCall |= callError;
         if (ciReport) {
             checkReports.push_back(pythonCheckReport(run, c, check));
             QStringList sets;
@@ -552,8 +570,11 @@ int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStre
             diverged |= !checkReports.back().consistent;
             continue;
         }
-        const bool callDiverged = !check.consistent || (c.checked && !c.checkPassed);
+        const bool callDiverged = !callError && (!check.consistent || (c.checked && !c.checkPassed));
         diverged |= callDiverged;
+        const QString verdict = callError ? QStringLiteral("error")
+            : callDiverged                ? QStringLiteral("diverged")
+                                          : QStringLiteral("consistent");
         if (command.format == QLatin1String("json")) {
             QJsonObject report = callJson(c);
             QJsonArray diffs;
@@ -567,9 +588,8 @@ int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStre
                     { QStringLiteral("equal"), d.equal }, { QStringLiteral("changes"), changes } });
             }
             report.insert(QStringLiteral("diffs"), diffs);
-            report.insert(QStringLiteral("consistent"), check.consistent);
-            report.insert(
-                QStringLiteral("verdict"), callDiverged ? QStringLiteral("diverged") : QStringLiteral("consistent"));
+            report.insert(QStringLiteral("verdict"), verdict);
+            report.insert(QStringLiteral("consistent"), verdict == QLatin1String("consistent"));
             if (builtIn) {
                 const SelfCheck self = selfCheckCall(command, c, *builtIn);
                 defect |= self.status == QLatin1String("defect");
@@ -625,7 +645,9 @@ int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStre
                 << (c.checkPassed ? QStringLiteral("passed")
                                   : c.checkMessage.section(QLatin1Char('\n'), 0, 1).simplified())
                 << "\n";
-        out << "verdict: " << (callDiverged ? "diverged" : "consistent") << "\n";
+        if (callError)
+            out << "\nthe call raised: " << c.error.toString() << "\n";
+        out << "verdict: " << verdict << "\n";
         if (builtIn) {
             const SelfCheck self = selfCheckCall(command, c, *builtIn);
             defect |= self.status == QLatin1String("defect");
@@ -645,7 +667,7 @@ int pythonCheckCommand(const PythonCommand& command, QTextStream& out, QTextStre
         writeJson(reports, out);
     else if (checked == 0)
         out << "# the file made no torch.jit.trace call to check\n";
-    return finish(run, defect ? 3 : diverged ? 1 : 0, err);
+    return finish(run, failedCall ? 2 : defect ? 3 : diverged ? 1 : 0, err);
 }
 
 } // namespace jitscope

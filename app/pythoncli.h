@@ -19,6 +19,9 @@ struct PythonCommand
     QString htmlLink; ///< check --format markdown: where the HTML report is
     int call = 0; ///< graph: the recorded call to show (1-based, in the order the file made them), 0: all
     QString function; ///< graph: the script graph of this function or `Class.method`
+    /// graph: dot, svg and png drawn grouped by module as the window draws them (the hierarchical layout), each
+    /// submodule's code a cluster named by its path and class.
+    bool modules = false;
     /// check: also trace each recorded call's target with JitScope's own executor, where its front end compiles it,
     /// and compare with the real trace node for node (a difference is a JitScope defect: exit status 3).
     bool selfCheck = false;

@@ -50,7 +50,8 @@ int timesRecorded(const IrGraph& g, const QHash<int, int>& lines, int line)
     QHash<QString, int> counts;
     int best = 0;
     for (int id : g.top.nodes)
-        if (lines.value(id) == line && g.node(id).kind != QLatin1String("prim::Constant"))
+        if (lines.value(id) == line && g.node(id).kind != QLatin1String("prim::Constant")
+            && g.node(id).kind != QLatin1String("prim::GetAttr")) // an inlined submodule's parameter reads
             best = std::max(best, ++counts[g.node(id).kind]);
     return best;
 }
@@ -270,6 +271,7 @@ CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, cons
     CheckReport r;
     r.file = call.location.file;
     r.function = call.target;
+    r.moduleTypes = call.moduleTypes;
     for (const PythonFunction& f : run.functions)
         if (f.name == call.target && f.scriptOk)
             r.script = f.graph;
@@ -296,6 +298,21 @@ CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, cons
         }
         return next;
     };
+    // A node recorded exactly at @p at, anywhere in the (inlined) graph: a library's line as well as the user's.
+    auto nodeExactlyAt = [](const IrGraph& g, const SourceLocation& at) {
+        for (const IrNode& n : g.nodes)
+            if (n.location.line == at.line && n.location.file == at.file && n.kind != QLatin1String("prim::Constant"))
+                return n.id;
+        return -1;
+    };
+    auto nodeAfter = [](const IrGraph& g, const SourceLocation& at) {
+        int best = -1;
+        for (const IrNode& n : g.nodes)
+            if (n.location.file == at.file && n.location.line > at.line && n.kind != QLatin1String("prim::Constant")
+                && (best < 0 || n.location.line < g.node(best).location.line))
+                best = n.id;
+        return best;
+    };
     auto toWarning = [&](const PythonWarning& w, int trace, const IrGraph* graph) {
         TraceWarning tw;
         tw.kind = pythonWarningKind(w);
@@ -303,8 +320,22 @@ CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, cons
         tw.traceIndex = trace;
         tw.location = w.location;
         tw.suggestion = warningFix(tw.kind);
-        if (graph && w.userCode)
-            tw.traceNode = nodeAtLine(*graph, w.location);
+        tw.occurrences = w.count;
+        for (const PythonFrame& f : w.stack)
+            tw.stack << f.location;
+        if (graph) {
+            // The node of the innermost frame that recorded one (torch._assert's line records none; the
+            // torchvision line that called it does).
+            tw.traceNode = nodeExactlyAt(*graph, w.location);
+            for (int f = 0; tw.traceNode < 0 && f < w.stack.size(); ++f)
+                tw.traceNode = nodeExactlyAt(*graph, w.stack[f].location);
+            if (tw.traceNode < 0 && w.userCode)
+                tw.traceNode = nodeAtLine(*graph, w.location);
+            // A frame whose line is a call recording nothing itself (a check before the op): the first node its
+            // file records after that line.
+            for (int f = 0; tw.traceNode < 0 && f < w.stack.size(); ++f)
+                tw.traceNode = nodeAfter(*graph, w.stack[f].location);
+        }
         return tw;
     };
 

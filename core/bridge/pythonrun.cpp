@@ -122,6 +122,14 @@ QVector<PythonWarning> warningsOf(const QJsonValue& v)
         pw.message = str(o, "message");
         pw.location = locationOf(o);
         pw.userCode = o.value(QLatin1String("user")).toBool();
+        for (const QJsonValue& f : o.value(QLatin1String("stack")).toArray()) {
+            const QJsonObject fo = f.toObject();
+            pw.stack.push_back(PythonFrame { locationOf(fo), str(fo, "function") });
+        }
+        if (o.contains(QLatin1String("user_line")))
+            pw.userLocation = SourceLocation { str(o, "user_file"), o.value(QLatin1String("user_line")).toInt(), 0 };
+        pw.count = std::max(1, o.value(QLatin1String("count")).toInt(1));
+        pw.hidden = o.value(QLatin1String("hidden")).toBool();
         out.push_back(pw);
     }
     return out;
@@ -159,6 +167,8 @@ PythonCall callOf(const QJsonObject& o, const QString& file)
         pt.outputsMessage = oc.value(pt.outputsCompared ? QLatin1String("message") : QLatin1String("error")).toString();
         pt.returned = str(to, "returned");
         pt.outputsElements = qint64(oc.value(QLatin1String("elements")).toDouble());
+        pt.tracedHere = to.value(QLatin1String("traced_here")).toBool();
+        pt.repeat = to.value(QLatin1String("repeat")).toBool();
         c.traces.push_back(pt);
     }
     c.warnings = warningsOf(o.value(QLatin1String("warnings")));
@@ -167,6 +177,9 @@ PythonCall callOf(const QJsonObject& o, const QString& file)
     c.checkPassed = verdict.value(QLatin1String("ok")).toBool(true);
     c.checkMessage = str(verdict, "message");
     c.archive = o.value(QLatin1String("archive")).toString();
+    const QJsonObject types = o.value(QLatin1String("module_types")).toObject();
+    for (auto it = types.constBegin(); it != types.constEnd(); ++it)
+        c.moduleTypes.insert(it.key(), it.value().toString());
     c.requested = o.value(QLatin1String("requested")).toBool();
     return c;
 }
@@ -410,6 +423,8 @@ PythonRun runPythonFile(const QString& path, const PythonOptions& options)
     // Its own process group, so that what the file starts (subprocesses, DataLoader workers) dies with it.
     child.setChildProcessModifier([] { ::setpgid(0, 0); });
     QStringList arguments { bridge, info.absoluteFilePath(), QStringLiteral("--out"), folder->dir.path() };
+    if (options.returnedValues || options.request.mode == PythonRequest::Mode::Trace)
+        arguments << QStringLiteral("--returned");
     if (options.request.mode != PythonRequest::Mode::None) {
         // Beside the record, so that it goes with the folder.
         QFile request(folder->dir.filePath(QStringLiteral("request.json")));

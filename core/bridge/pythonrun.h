@@ -3,6 +3,7 @@
 #include "inputs/inputset.h"
 #include "ir/irgraph.h"
 
+#include <QHash>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -34,9 +35,17 @@ struct PythonOptions
     PythonRequest request;
     QString python; ///< the interpreter; empty: $JITSCOPE_PYTHON, else /usr/bin/python3
     QString bridge; ///< the bridge script; empty: $JITSCOPE_BRIDGE, else the installed or source-tree copy
+    bool returnedValues = false; ///< run each recorded trace on its own set for PythonTrace::returned (`trace`)
     int timeoutMs = 600 * 1000; ///< the child is killed after this long (0: no limit)
     const std::atomic<bool>* cancel = nullptr; ///< polled every 50 ms; the child is killed when set
     qint64 maxOutputBytes = qint64(1) << 20; ///< of the file's stdout and of its stderr kept (head and tail)
+};
+
+/// One frame of the Python stack a warning was raised in.
+struct PythonFrame
+{
+    SourceLocation location; ///< column 0
+    QString function;
 };
 
 /// A TracerWarning (or any other warning) a call raised, at the place Python reported it.
@@ -46,6 +55,16 @@ struct PythonWarning
     QString message;
     SourceLocation location; ///< column 0: Python's warnings carry lines only
     bool userCode = false; ///< raised in the user's code, not inside torch
+    /// The Python stack where it was raised, innermost first, down to the code torch.jit.trace called (the
+    /// user's forward): torch/__init__.py:853, torchvision/ops/boxes.py:72, ..., the user's line.
+    QVector<PythonFrame> stack;
+    /// The innermost frame in the user's own files (the file run, or one beside it) when that is not
+    /// `location` itself: the line of theirs that led there. Invalid when none or the same.
+    SourceLocation userLocation;
+    int count = 1; ///< raised this many times at the same place with the same stack (folded into one)
+    /// Python's filters as they stood hid it (PyTorch hides the TracerWarnings of torch.nn and torchvision); it was
+    /// raised all the same, and may be the reason a trace differs.
+    bool hidden = false;
 };
 
 /// One trace of a recorded torch.jit.trace call, on the example inputs or on one check input.
@@ -64,6 +83,11 @@ struct PythonTrace
     QString outputsMessage; ///< assert_close's message, or why the outputs could not be compared
     qint64 outputsElements = 0; ///< the tensor elements compared, when they matched
     QString returned; ///< what the trace returned on its own set, as `jitscope-cli run` prints values
+    /// Traced here, not by PyTorch's check: the check stopped before this set (or the call did not check).
+    bool tracedHere = false;
+    /// The example inputs traced again by PyTorch's check (torch.jit.trace without check_inputs) where that trace
+    /// differs from the first: the model changed between the two calls.
+    bool repeat = false;
 };
 
 /// A torch.jit.trace / trace_module / script call the file made.
@@ -83,6 +107,11 @@ struct PythonCall
     IrGraph graph;
     QVector<PythonTrace> traces; ///< trace calls: one per input set, the example inputs first
     QVector<PythonWarning> warnings; ///< raised during the call itself (the trace and PyTorch's own check)
+    /// The class of each submodule of a traced module by path ("rpn.head" -> "RPNHead"), as the traces' module
+    /// scopes name them.
+    QHash<QString, QString> moduleTypes;
+    /// The call itself raised (the trace, not PyTorch's check of it): a broken export, whatever else it recorded.
+    bool raised() const { return !ok && !checked; }
     bool checked = false; ///< PyTorch checked the trace (check_trace, with or without check_inputs)
     bool checkPassed = true;
     QString checkMessage; ///< PyTorch's own text: "Tracing failed sanity checks! ..." or the output mismatch

@@ -3,6 +3,7 @@
 #include "diff/tracediff.h"
 #include "trace/trace.h"
 
+#include <QHash>
 #include <QJsonObject>
 #include <QVector>
 
@@ -71,6 +72,9 @@ struct CheckReport
     QVector<TraceWarning> warnings; ///< from every trace (traceIndex set) and from the checks
     QVector<TraceStatus> statuses; ///< one per trace
     bool consistent = true;
+    /// The class of each submodule by path ("rpn.head" -> "RPNHead") for the traces' module clusters: a recorded
+    /// Python call's; empty where the views ask the model (submoduleTypes()).
+    QHash<QString, QString> moduleTypes;
 
     QString verdict() const { return consistent ? QStringLiteral("consistent") : QStringLiteral("diverged"); }
     TraceStatus status(int trace) const { return statuses.value(trace, TraceStatus::Failed); }

@@ -279,14 +279,14 @@ QDataStream& operator<<(QDataStream& s, const TraceWarning& v)
 {
     writeEnum(s, v.kind);
     return s << v.message << v.traceIndex << v.traceNode << v.scriptNode << v.location << v.suggestion << v.detail
-             << v.count;
+             << v.count << v.stack << v.occurrences;
 }
 
 QDataStream& operator>>(QDataStream& s, TraceWarning& v)
 {
     readEnum(s, v.kind);
     return s >> v.message >> v.traceIndex >> v.traceNode >> v.scriptNode >> v.location >> v.suggestion >> v.detail
-        >> v.count;
+        >> v.count >> v.stack >> v.occurrences;
 }
 
 QDataStream& operator<<(QDataStream& s, const NodeChange& v)
@@ -341,7 +341,7 @@ QDataStream& operator<<(QDataStream& s, const CheckReport& v)
     s << qint32(v.statuses.size());
     for (TraceStatus status : v.statuses)
         writeEnum(s, status);
-    return s << v.consistent;
+    return s << v.consistent << v.moduleTypes;
 }
 
 QDataStream& operator>>(QDataStream& s, CheckReport& v)
@@ -355,7 +355,7 @@ QDataStream& operator>>(QDataStream& s, CheckReport& v)
         readEnum(s, status);
         v.statuses.push_back(status);
     }
-    return s >> v.consistent;
+    return s >> v.consistent >> v.moduleTypes;
 }
 
 } // namespace jitscope

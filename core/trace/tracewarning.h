@@ -57,6 +57,10 @@ struct TraceWarning
     QString suggestion; ///< how to fix it
     QString detail; ///< loops: the trip count ("x.size(0)"); branches: the condition; conversions: the value
     int count = -1; ///< loops: iterations run; branches: block taken (0 then, 1 else)
+    /// Recorded Python calls: the stack Python raised it in, innermost first (location is the first), down to the
+    /// user's line that led there; empty for JitScope's own traces.
+    QVector<SourceLocation> stack;
+    int occurrences = 1; ///< raised this many times at the same place with the same stack
 
     QString kindName() const { return warningKindName(kind); }
     WarningSeverity severity() const { return warningSeverity(kind); }

@@ -24,6 +24,7 @@ import os
 import random
 import re
 import sys
+import threading
 import traceback
 import types
 import warnings
@@ -226,6 +227,7 @@ class Places:
     def __init__(self, user_file):
         import torch
         self.user_file = os.path.realpath(user_file)
+        self.user_dir = os.path.dirname(self.user_file)
         self.torch_dir = os.path.dirname(os.path.realpath(torch.__file__))
 
     def is_user(self, filename):
@@ -234,6 +236,13 @@ class Places:
         path = os.path.realpath(filename)
         return path != BRIDGE_FILE and not path.startswith(self.torch_dir + os.sep) and "/importlib/" not in path \
             and os.path.basename(path) != "runpy.py"
+
+    def is_own(self, filename):
+        """The user's own code: the file run or a file beside it, not an installed package."""
+        if not filename or filename.startswith("<"):
+            return False
+        path = os.path.realpath(filename)
+        return self.is_user(path) and path.startswith(self.user_dir + os.sep) and "-packages" + os.sep not in path
 
     def caller(self, depth=2):
         """The nearest frame above this bridge's wrapper: (file, line) if it is the user's, else None."""
@@ -304,29 +313,172 @@ def _line_of(obj):
         return 0
 
 
+def _method_inputs(example, check_inputs):
+    """trace_module's inputs are per method ({"forward": x}): the forward's (or the one method's)."""
+    def pick(d):
+        if not isinstance(d, dict) or not d:
+            return d
+        return d["forward"] if "forward" in d else next(iter(d.values()))
+    return pick(example), None if check_inputs is None else [pick(c) for c in check_inputs]
+
+
+def _traced_forward(result):
+    """What holds the graph torch.jit.trace recorded (a ScriptModule's forward, a ScriptFunction), or None."""
+    return result if result is not None and hasattr(result, "inlined_graph") else None
+
+
+class _CallCapture:
+    """What PyTorch's own check makes inside one recorded torch.jit.trace call: the module it traced for each check
+    input (torch.jit._trace._check_trace calls torch.jit.trace or trace_module again, through the names this bridge
+    wraps), where in the call's warnings each of those traces begins and ends, and the outputs it compared
+    (torch.testing.assert_close, called by _check_trace's compare_outputs)."""
+
+    def __init__(self, caught, adapter=None):
+        self.caught = caught
+        self.adapter = adapter  # a TracingAdapter rebuilds each check input with that set's own structure
+        self.first = None  # what _check_trace checks: the call's own trace (a ScriptMethod or ScriptFunction)
+        self.checks = []  # (module or function PyTorch's check traced, or None, error) per check input reached
+        self.spans = []  # (first, end) indexes into caught of each check trace's warnings
+        self.compares = []  # per check input reached: {"ran", "equal", "message", "elements"}
+
+    def check_trace(self, real, args, kwargs):
+        first = len(self.caught)
+        self.compares.append({"ran": True, "equal": True, "elements": 0})
+        if self.adapter is not None:
+            self.adapter.current = len(self.checks) + 1  # stays for the check's run of the Python code
+        try:
+            result = real(*args, **kwargs)
+            self.checks.append((result, None))
+            return result
+        except Exception as e:  # noqa: BLE001 (the check trace fails as PyTorch makes it fail)
+            self.checks.append((None, e))
+            raise
+        finally:
+            self.spans.append((first, len(self.caught)))
+
+    def compared(self, real, what, actual, expected, args, kwargs):
+        """assert_close as _check_trace's compare_outputs calls it: trace 1 against the Python function."""
+        entry = self.compares[-1] if self.compares and what == "Python function" else None
+        try:
+            real(actual, expected, *args, **kwargs)
+            if entry is not None:
+                entry["elements"] += actual.numel()
+        except AssertionError as e:
+            if entry is not None and entry["equal"]:
+                entry["equal"] = False
+                entry["message"] = " ".join(str(e).split())[:1000]
+            raise
+
+
+_THREAD = threading.local()
+
+
+@contextlib.contextmanager
+def _quiet():
+    """What the file prints while JitScope runs its code again is not the file's output."""
+    with open(os.devnull, "w") as devnull, contextlib.redirect_stdout(devnull):
+        yield
+
+
+def _frames_of_warning(msg):
+    """The Python stack where a warning is raised, innermost first, up to the torch.jit code that ran the trace:
+    (file, line, function) of each frame, without this bridge's, the warnings module's and nn.Module's call
+    machinery; and the module Python's filters match the warning against (its frame's __name__)."""
+    frames = []
+    module = None
+    inside = True  # below the torch.jit code that runs the trace
+    f = sys._getframe(2)
+    while f is not None and (inside or module is None):
+        path = f.f_code.co_filename
+        if module is None and path == msg.filename and f.f_lineno == msg.lineno:
+            module = f.f_globals.get("__name__")
+        inside = inside and not path.endswith(_TRACE_MACHINERY)
+        if inside and len(frames) < 40 and not path.endswith(_CALL_MACHINERY) and path != BRIDGE_FILE \
+                and not path.startswith("<"):
+            frames.append((path, f.f_lineno, f.f_code.co_name))
+        f = f.f_back
+    return frames, module
+
+
+def _filtered(filters, msg, module):
+    """Whether @p filters (warnings.filters as they were) ignore the warning: Python would not have shown it."""
+    text = str(msg.message)
+    for action, message_re, category, module_re, lineno in filters:
+        if (message_re is None or message_re.match(text)) and issubclass(msg.category, category) \
+                and (module_re is None or module is None or module_re.match(module)) \
+                and (lineno == 0 or lineno == msg.lineno):
+            return action == "ignore"
+    return False
+
+
+_TRACE_MACHINERY = (os.sep + os.path.join("torch", "jit", "_trace.py"),)
+_CALL_MACHINERY = (os.sep + os.path.join("torch", "nn", "modules", "module.py"), os.sep + "warnings.py",
+                   os.sep + os.path.join("torch", "autograd", "grad_mode.py"))
+
+
 class Recorder:
-    def __init__(self, places, out_dir):
+    def __init__(self, places, out_dir, returned=False):
         self.places = places
         self.out_dir = out_dir
+        self.returned = returned  # run each trace on its own set for what it returns (`trace --python` prints it)
         self.calls = []
         self.traced = set()  # ids of what recorded trace calls returned: not the file's own definitions
-        self.depth = 0  # > 0 while inside a recorded call: PyTorch's own nested calls are not the file's
+        # One recorded call at a time: warnings' filters and hooks are the process's, not a thread's. Calls from
+        # any thread are recorded; PyTorch's own nested calls (its check) are not the file's.
+        self.lock = threading.RLock()
 
-    def _warnings(self, caught):
-        out = []
-        for w in caught:
-            d = {"category": w.category.__name__, "message": str(w.message), "file": os.path.realpath(w.filename)
-                 if w.filename else "", "line": w.lineno}
-            d["user"] = self.places.is_user(w.filename)
+    @staticmethod
+    def _depth():
+        return getattr(_THREAD, "depth", 0)
+
+    def _warning(self, w, stack, hidden):
+        path = os.path.realpath(w.filename) if w.filename else ""
+        d = {"category": w.category.__name__, "message": str(w.message), "file": path, "line": w.lineno,
+             "user": self.places.is_user(w.filename)}
+        if hidden:
+            d["hidden"] = True
+        if stack:
+            d["stack"] = [{"file": os.path.realpath(p), "line": n, "function": fn} for p, n, fn in stack]
+            own = next(((os.path.realpath(p), n) for p, n, _ in stack if self.places.is_own(p)), None)
+            if own is not None and (own[0], own[1]) != (path, w.lineno):
+                d["user_file"], d["user_line"] = own
+        return d
+
+    @staticmethod
+    def _fold(warnings_list):
+        """Duplicates (the same category, message, place and stack) folded into one with a count, in order."""
+        out, seen = [], {}
+        for d in warnings_list:
+            key = (d["category"], d["message"], d["file"], d["line"],
+                   tuple((f["file"], f["line"]) for f in d.get("stack", ())))
+            if key in seen:
+                seen[key]["count"] = seen[key].get("count", 1) + 1
+                continue
+            seen[key] = d
             out.append(d)
         return out
 
+    def _warnings(self, caught, first=0, end=None):
+        return self._fold([self._warning(w, stack, hidden) for w, stack, hidden in caught[first:end]])
+
     @contextlib.contextmanager
     def _catch(self):
-        import torch
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", torch.jit.TracerWarning)
-            torch.jit.TracerWarning.ignore_lib_warnings()  # as PyTorch does: library shape checks stay quiet
+        """Every warning raised inside, each time it is raised (duplicates are folded with a count later), with its
+        stack and whether Python's filters as they stood would have hidden it (PyTorch's own filter hides the
+        TracerWarnings of every module named torch* but torch.jit: torch.nn's, torchvision's)."""
+        with warnings.catch_warnings(record=True) as log:
+            filters = list(warnings.filters)
+            warnings.simplefilter("always")
+            caught = []
+
+            def shown(msg):
+                # Called as each warning is shown (Python's and libtorch's, which warn through Python): its stack
+                # is still there.
+                stack, module = _frames_of_warning(msg)
+                caught.append((msg, stack, _filtered(filters, msg, module)))
+
+            warnings._showwarnmsg_impl = shown
+            del log
             yield caught
 
     def _save(self, result, index):
@@ -342,18 +494,49 @@ class Recorder:
         recorder = self
 
         def wrapper(*args, **kwargs):
-            place = recorder.places.caller() if recorder.depth == 0 else None
+            capture = getattr(_THREAD, "capture", None)
+            caller = sys._getframe(1)
+            if capture is not None and api != "script" and caller.f_code.co_name == "_check_trace":
+                if capture.first is None:
+                    capture.first = caller.f_locals.get("traced_func")  # trace 1, kept when the check raises
+                return capture.check_trace(real, args, kwargs)
+            place = recorder.places.caller() if recorder._depth() == 0 else None
             if place is None:
                 return real(*args, **kwargs)
-            recorder.depth += 1
-            try:
-                return recorder.record(api, real, place, args, kwargs)
-            finally:
-                recorder.depth -= 1
+            with recorder.lock:
+                _THREAD.depth = 1
+                try:
+                    return recorder.record(api, real, place, args, kwargs)
+                finally:
+                    _THREAD.depth = 0
 
         wrapper.__wrapped__ = real
         wrapper.__doc__ = real.__doc__
         return wrapper
+
+    @contextlib.contextmanager
+    def _capturing(self, caught, obj):
+        """PyTorch's check inside the call observed: its traces and its output comparisons."""
+        import torch
+        capture = _CallCapture(caught, obj if getattr(obj, "jitscope_adapter", False) else None)
+        real_assert_close = torch.testing.assert_close
+
+        def assert_close(actual, expected, *args, **kwargs):
+            caller = sys._getframe(1)
+            if caller.f_code.co_name == "compare_outputs" and "match_what" in caller.f_locals:
+                return capture.compared(real_assert_close, caller.f_locals["match_what"], actual, expected, args,
+                                        kwargs)
+            return real_assert_close(actual, expected, *args, **kwargs)
+
+        _THREAD.capture = capture
+        torch.testing.assert_close = assert_close
+        try:
+            yield capture
+        finally:
+            torch.testing.assert_close = real_assert_close
+            _THREAD.capture = None
+            if capture.adapter is not None:
+                capture.adapter.current = 0
 
     def record(self, api, real, place, args, kwargs):
         import torch
@@ -365,23 +548,45 @@ class Recorder:
                                                                                   "inputs")}
         example = args[1] if len(args) > 1 else kwargs.get("example_inputs", kwargs.get("inputs"))
         check_inputs = kwargs.get("check_inputs") if api != "script" else None
+        if api == "trace_module":
+            example, check_inputs = _method_inputs(example, check_inputs)
         if api != "script":
             call["example_inputs"] = describe_args(example)
             if check_inputs is not None:
                 call["check_inputs"] = [describe_args(c) for c in check_inputs]
-        with self._catch() as caught:
+        if api != "script" and isinstance(obj, torch.nn.Module):
+            # Each submodule's class by path, as the traced graph's scopes name them (`rpn.head`).
+            call["module_types"] = {name: getattr(m, "original_name", type(m).__name__)
+                                    for name, m in obj.named_modules() if name}
+        error = None
+        with self._catch() as caught, self._capturing(caught, obj) as capture:
             try:
                 result = real(*args, **kwargs)
                 call["ok"] = True
             except Exception as e:  # noqa: BLE001 (the file's call fails the way PyTorch makes it fail)
                 call["ok"] = False
                 call["error"] = self.places.error(e)
+                err = call["error"]
+                if err.get("file") != place[0] or not err.get("line"):
+                    # Raised inside a library (or libtorch): the user's line is the call's, and the library's
+                    # place, where Python knows one, is said beside the message.
+                    if err.get("file") and err.get("line"):
+                        err["message"] = "%s (raised at %s:%d)" % (err["message"].split("\n", 1)[0], err["file"],
+                                                                   err["line"])
+                    err.pop("column", None)
+                    err.pop("summary", None)
+                    err["file"], err["line"] = place
                 if isinstance(e, torch.jit.TracingCheckError):
-                    call["verdict"] = {"checked": True, "ok": False, "message": _without_bridge_frames(str(e).strip())}
+                    call["verdict"] = {"checked": True, "ok": False, "check_error": True,
+                                       "message": _without_bridge_frames(str(e).strip())}
+                else:
+                    # Not the check's finding: the trace itself (or the check's run of it) raised.
+                    call["verdict"] = {"checked": False, "ok": False, "raised": True}
                 result = None
                 error = e
-        call["warnings"] = self._warnings(caught)
-        if api == "trace" and "verdict" not in call and call["ok"] and kwargs.get("check_trace", True) is not False:
+            trace_end = capture.spans[0][0] if capture.spans else len(caught)
+            call["warnings"] = self._warnings(caught)
+        if api != "script" and "verdict" not in call and call["ok"] and kwargs.get("check_trace", True) is not False:
             mismatch = [w for w in call["warnings"] if w["message"].startswith("Output nr ")]
             call["verdict"] = {"checked": True, "ok": not mismatch,
                                "message": "\n".join(w["message"] for w in mismatch)}
@@ -390,8 +595,12 @@ class Recorder:
                 self.traced.add(id(result))
             self._describe_result(call, api, result)
             call["archive"] = self._save(result, call["index"])
-        if api == "trace" and isinstance(example, (torch.Tensor, tuple)) and obj is not None:
-            self._check_traces(call, obj, example, check_inputs, kwargs)
+        if api != "script" and isinstance(example, (torch.Tensor, tuple, list, dict)) and obj is not None:
+            if isinstance(error, torch.jit.TracingCheckError) or error is None:
+                self._check_traces(call, obj, example, check_inputs, kwargs, result, caught, trace_end, capture)
+            else:
+                call["traces"] = [{"inputs": describe_args(example), "error": call["error"],
+                                   "warnings": self._warnings(caught)}]
         if not call["ok"]:
             raise error
         return result
@@ -406,47 +615,96 @@ class Recorder:
             call["methods"] = {name: graph_json(result._c._get_method(name).graph)
                                for name in result._c._method_names()}
 
-    def _check_traces(self, call, obj, example, check_inputs, kwargs):
-        """One real trace per input set, as torch.jit.trace's check traces each check input, with its warnings.
+    def _check_traces(self, call, obj, example, check_inputs, kwargs, result, caught, trace_end, capture):
+        """The graphs torch.jit.trace compared: the traced result's (trace 1, the example inputs) and the one its
+        check traced for each check input, each inlined, with the warnings raised while it was traced. Only the
+        check inputs PyTorch's check did not reach (it stops at the first difference; check_trace=False traces
+        none) are traced here, and trace 1 is run on them against the Python code as the check would have.
 
         The random state is put back afterwards: the rest of the file sees the numbers it would have seen."""
         import torch
         from torch.jit._trace import _clone_inputs
         sets = [example] + list(check_inputs or [])
-        state = torch.random.get_rng_state(), random.getstate()
+        # Without check inputs PyTorch traces the example inputs again: when that trace differs (the model changed
+        # between the two calls: its state, not its inputs), it is shown as trace 2 on the same set.
+        repeat = check_inputs is None and bool(capture.checks) and call.get("verdict", {}).get("check_error", False)
+        if repeat:
+            sets.append(example)
         tolerance = kwargs.get("check_tolerance", 1e-5)
-        traces = []
-        first = None
         adapter = getattr(obj, "jitscope_adapter", False)
-        for k, inputs in enumerate(sets):
+        first = _traced_forward(result) or _traced_forward(capture.first)
+        failed_message = call["verdict"].get("message", "") if call.get("verdict") else ""
+        traces = []
+        modules = [first]  # what recorded each trace, to run it on its own set
+        entry = {"inputs": describe_args(example), "warnings": self._warnings(caught, 0, trace_end)}
+        if first is not None:
+            entry["graph"] = graph_json(first.inlined_graph)
+        else:
+            entry["error"] = call.get("error", {"type": "", "message": "no trace"})
+        traces.append(entry)
+        state = None
+        reached = len(capture.checks) if check_inputs is not None or repeat else 0
+        for k, inputs in enumerate(sets[1:], 1):
             if isinstance(inputs, torch.Tensor):
                 inputs = (inputs,)
             entry = {"inputs": describe_args(inputs)}
-            if adapter:
-                obj.current = k
-            with self._catch() as caught, contextlib.redirect_stdout(open(os.devnull, "w")):
+            if repeat:
+                entry["repeat"] = True
+            if k <= reached:
+                module, error = capture.checks[k - 1]
+                modules.append(_traced_forward(module))
+                span = capture.spans[k - 1]
+                entry["warnings"] = self._warnings(caught, span[0], span[1])
+                if module is not None:
+                    entry["graph"] = graph_json(_traced_forward(module).inlined_graph)
+                else:
+                    entry["error"] = self.places.error(error)
+                compare = capture.compares[k - 1]
+                if "encountered an exception while running the trace" in failed_message and k == reached:
+                    compare = {"ran": False, "error": failed_message.split("Exception:", 1)[-1].strip()[:500]}
+                entry["output_check"] = compare
+            else:
+                if state is None:
+                    state = torch.random.get_rng_state(), random.getstate()
+                if adapter:
+                    obj.current = k
+                modules.append(None)
+                with self._catch() as own, _quiet():
+                    try:
+                        t = torch.jit.trace(obj, _clone_inputs(inputs), check_trace=False,
+                                            strict=kwargs.get("strict", True))
+                        modules[-1] = _traced_forward(t)
+                        entry["graph"] = graph_json(modules[-1].inlined_graph)
+                    except Exception as e:  # noqa: BLE001
+                        entry["error"] = self.places.error(e)
+                    if first is not None:
+                        entry["output_check"] = self._compare_outputs(first, obj, inputs, tolerance)
+                entry["warnings"] = self._warnings(own)
+                entry["traced_here"] = True
+            traces.append(entry)
+        if adapter or self.returned:
+            if state is None:
+                state = torch.random.get_rng_state(), random.getstate()
+            for k, (entry, inputs, t) in enumerate(zip(traces, sets, modules)):
+                if t is None:
+                    continue
+                if isinstance(inputs, torch.Tensor):
+                    inputs = (inputs,)
+                if adapter:
+                    obj.current = k
                 try:
-                    t = torch.jit.trace(obj, _clone_inputs(inputs), check_trace=False,
-                                        strict=kwargs.get("strict", True))
-                    # The adapter's own graph is one call of the user's module: show what that call records.
-                    entry["graph"] = graph_json(t.inlined_graph if adapter else t.graph)
-                    outputs = t(*_clone_inputs(inputs))
+                    with _quiet():
+                        outputs = t(*_clone_inputs(inputs))
                     entry["outputs"] = describe(outputs)
                     entry["returned"] = summary(rebuild(obj.output_schema, outputs) if adapter else outputs)
-                    if k == 0:
-                        first = t
-                except Exception as e:  # noqa: BLE001
-                    entry["error"] = self.places.error(e)
-                if k > 0 and first is not None:
-                    entry["output_check"] = self._compare_outputs(first, obj, inputs, tolerance)
-            entry["warnings"] = self._warnings(caught)
-            traces.append(entry)
-        if adapter:
-            obj.current = 0
-        torch.random.set_rng_state(state[0])
-        random.setstate(state[1])
+                except Exception:  # noqa: BLE001 (what it returned is a detail; the trace is recorded)
+                    pass
+            if adapter:
+                obj.current = 0
+        if state is not None:
+            torch.random.set_rng_state(state[0])
+            random.setstate(state[1])
         call["traces"] = traces
-
 
     @staticmethod
     def _compare_outputs(first, obj, inputs, tolerance):
@@ -713,10 +971,16 @@ def rebuild(schema, flat):
     return data
 
 
-def _plain(args):
-    """Arguments torch.jit.trace takes as they are: tensors only."""
+def _plain(args, depth=0):
+    """Arguments torch.jit.trace takes as they are: tensors, and tuples, lists and string-keyed dicts of them."""
     import torch
-    return all(isinstance(a, torch.Tensor) for a in args)
+    if isinstance(args, torch.Tensor):
+        return depth > 0
+    if isinstance(args, (tuple, list)):
+        return all(_plain(a, depth + 1) for a in args) and (depth > 0 or isinstance(args, tuple))
+    if isinstance(args, dict):
+        return depth > 0 and all(isinstance(k, str) and _plain(v, depth + 1) for k, v in args.items())
+    return False
 
 
 def make_adapter(target, sets):
@@ -853,7 +1117,7 @@ def serve_request(request, namespace, recorder, real_trace, places):
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def run(user_file, out_dir, request=None):
+def run(user_file, out_dir, request=None, returned=False):
     user_file = os.path.realpath(user_file)
     result = {"protocol": PROTOCOL, "file": user_file, "python": sys.version.split()[0]}
     try:
@@ -864,7 +1128,7 @@ def run(user_file, out_dir, request=None):
         return result
     result["torch"] = torch.__version__
     places = Places(user_file)
-    recorder = Recorder(places, out_dir)
+    recorder = Recorder(places, out_dir, returned)
     originals = {"trace": torch.jit.trace, "trace_module": torch.jit.trace_module, "script": torch.jit.script}
     for api, real in originals.items():
         setattr(torch.jit, api, recorder.wrap(api, real))
@@ -890,12 +1154,12 @@ def run(user_file, out_dir, request=None):
     except BaseException as e:  # noqa: BLE001 (the user's exception, reported with the user's frames)
         result["status"] = "error"
         result["error"] = places.error(e)
-    finally:
-        for api, real in originals.items():
-            setattr(torch.jit, api, real)
     if request and result["status"] != "exit" and (result["status"] == "ok" or any(
             c.get("ok") is False and c["line"] == result.get("error", {}).get("line") for c in recorder.calls)):
+        # Still wrapped: PyTorch's check of the requested trace is observed as the file's calls are.
         result["request"] = serve_request(request, namespace, recorder, originals["trace"], places)
+    for api, real in originals.items():
+        setattr(torch.jit, api, real)
     result["calls"] = recorder.calls
     if namespace.get("__name__") == "__main__":
         modules, functions, inputs = collect_definitions(namespace, places, out_dir, recorder.traced)
@@ -908,6 +1172,7 @@ def main():
     ap.add_argument("file")
     ap.add_argument("--out", required=True, help="folder for result.json and the archives")
     ap.add_argument("--request", help="a JSON file: trace, check or run one target on input sets")
+    ap.add_argument("--returned", action="store_true", help="run each trace on its own set for what it returns")
     a = ap.parse_args()
     out_dir = os.path.realpath(a.out)
     os.makedirs(out_dir, exist_ok=True)
@@ -915,7 +1180,7 @@ def main():
     if a.request:
         with open(a.request, encoding="utf-8") as f:
             request = json.load(f)
-    result = run(a.file, out_dir, request)
+    result = run(a.file, out_dir, request, a.returned)
     tmp = os.path.join(out_dir, "result.json.part")
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(result, f, indent=1, default=str)

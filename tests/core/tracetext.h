@@ -17,7 +17,7 @@ inline QString comparableTrace(const QString& dump)
     static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
     text.remove(mangle);
     static const QRegularExpression scope(QStringLiteral(", scope: [^\\n#]*"));
-    text.remove(scope);
+    text.replace(scope, QStringLiteral(" ")); // the space before a "# file:line:col" comment stays
     return canonicalizeDump(text);
 }
 

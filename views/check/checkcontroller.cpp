@@ -4,6 +4,9 @@
 #include "inputsetsmodel.h"
 
 #include <QElapsedTimer>
+#include <QSet>
+
+#include <algorithm>
 
 namespace jitscope {
 
@@ -78,12 +81,61 @@ void CheckController::showReport(const CheckReport& report, const QString& key)
     start(report.function, sets, QString(), &report, key);
 }
 
+namespace {
+
+/// The submodules whose code differs between any two traces of @p report, and every module holding one.
+QSet<QString> differingModules(const CheckReport& report)
+{
+    QSet<QString> modules;
+    auto add = [&](const TraceResult& trace, int node) {
+        if (node < 0 || node >= trace.graph.nodes.size())
+            return;
+        QString path = trace.graph.node(node).modulePath;
+        while (!path.isEmpty()) {
+            modules.insert(path);
+            const int dot = path.lastIndexOf(QLatin1Char('.'));
+            path = dot < 0 ? QString() : path.left(dot);
+        }
+    };
+    for (const TraceDiff& d : report.diffs)
+        for (const NodeChange& c : d.changes) {
+            add(report.traces.value(d.base), c.baseNode);
+            add(report.traces.value(d.other), c.otherNode);
+        }
+    return modules;
+}
+
+/// A recorded Python call's traces are inlined models: grouped by module as an archive is (clusters named by path
+/// and class, code that never reaches the outputs hidden), a big one as the folded overview with the modules that
+/// differ between the traces unfolded.
+void groupRecordedTraces(const CheckReport& report, LayoutOptions& options)
+{
+    if (report.traces.isEmpty() || !report.traces[0].ok)
+        return;
+    const IrGraph& first = report.traces[0].graph;
+    if (std::none_of(first.nodes.cbegin(), first.nodes.cend(), [](const IrNode& n) { return !n.modulePath.isEmpty(); }))
+        return;
+    options.groupByModule = true;
+    options.hideUnreachable = true;
+    options.moduleTypes = report.moduleTypes;
+    if (!options.foldedModules.isEmpty())
+        return;
+    const QSet<QString> differing = differingModules(report);
+    for (const QString& fold : overviewFolds(first, options))
+        if (!differing.contains(fold))
+            options.foldedModules << fold;
+}
+
+} // namespace
+
 void CheckController::start(const QString& function, const QVector<InputSet>& sets, const QString& setsKey,
     const CheckReport* reuse, const QString& external)
 {
     const bool relayoutOnly = reuse != nullptr;
     const CheckReport reused = reuse ? *reuse : CheckReport();
-    const LayoutOptions options = m_document->layoutOptions();
+    LayoutOptions options = m_document->layoutOptions();
+    if (!external.isEmpty() && reuse)
+        groupRecordedTraces(*reuse, options);
     const QString layoutKey = m_document->layoutOptionsKey();
     const int steps = int(sets.size()) + 1;
     auto work

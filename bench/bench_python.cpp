@@ -1,0 +1,91 @@
+// `jitscope-cli check FILE --python` against `python3 FILE` on real model files, whole processes, side by side:
+// the bridge records the graphs PyTorch's own check compared instead of tracing again, so the check should cost
+// little more than running the file (target: at most 1.2x, summed over the files).
+//
+//     bench_python [RUNS] [FILE.py ...]
+//
+// Default files: tests/data/python/models/*.py (torchvision's detection and segmentation models with
+// weights=None, torch.nn's packed LSTM and TransformerEncoder, ...). Each run times both commands alternately;
+// the median of RUNS (default 3) is printed per file, then the sums and their ratio.
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTextStream>
+
+#include <algorithm>
+
+namespace {
+
+double runMs(const QString& program, const QStringList& arguments, int* exitCode)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.setStandardOutputFile(QProcess::nullDevice());
+    QElapsedTimer timer;
+    timer.start();
+    p.start(program, arguments);
+    p.waitForFinished(-1);
+    *exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    return double(timer.nsecsElapsed()) / 1e6;
+}
+
+double median(QVector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.isEmpty() ? 0 : v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QCoreApplication app(argc, argv);
+    QStringList args = app.arguments().mid(1);
+    int runs = 3;
+    if (!args.isEmpty() && args.first().toInt() > 0)
+        runs = args.takeFirst().toInt();
+    if (args.isEmpty()) {
+        const QDir models(QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/python/models"));
+        for (const QString& f : models.entryList({ QStringLiteral("*.py") }, QDir::Files, QDir::Name))
+            if (f != QLatin1String("threads.py") && f != QLatin1String("tuple_arg.py"))
+                args << models.filePath(f);
+    }
+    const QString cli = QStringLiteral(JITSCOPE_BIN_DIR "/jitscope-cli");
+    const QString python = QStringLiteral("/usr/bin/python3");
+    QTextStream out(stdout);
+    out << QStringLiteral("%1 %2 %3 %4  exit (python, check)\n")
+               .arg(QStringLiteral("file"), -22)
+               .arg(QStringLiteral("python3 FILE"), 13)
+               .arg(QStringLiteral("check --python"), 15)
+               .arg(QStringLiteral("ratio"), 6);
+    double pythonSum = 0, checkSum = 0;
+    for (const QString& file : args) {
+        QVector<double> pythonMs, checkMs;
+        int pythonExit = 0, checkExit = 0;
+        for (int r = 0; r < runs; ++r) {
+            pythonMs << runMs(python, { file }, &pythonExit);
+            checkMs << runMs(cli, { QStringLiteral("check"), file, QStringLiteral("--python"), QStringLiteral("-q") },
+                &checkExit);
+        }
+        const double p = median(pythonMs), c = median(checkMs);
+        pythonSum += p;
+        checkSum += c;
+        out << QStringLiteral("%1 %2 %3 %4x  %5, %6\n")
+                   .arg(QFileInfo(file).fileName(), -22)
+                   .arg(QStringLiteral("%1 ms").arg(p, 0, 'f', 0), 13)
+                   .arg(QStringLiteral("%1 ms").arg(c, 0, 'f', 0), 15)
+                   .arg(c / p, 5, 'f', 2)
+                   .arg(pythonExit)
+                   .arg(checkExit)
+            << Qt::flush;
+    }
+    out << QStringLiteral("%1 %2 %3 %4x  (target: at most 1.20x)\n")
+               .arg(QStringLiteral("sum"), -22)
+               .arg(QStringLiteral("%1 ms").arg(pythonSum, 0, 'f', 0), 13)
+               .arg(QStringLiteral("%1 ms").arg(checkSum, 0, 'f', 0), 15)
+               .arg(checkSum / std::max(1.0, pythonSum), 5, 'f', 2);
+    return 0;
+}

@@ -1,0 +1,281 @@
+// Real models as people export them (tests/data/python/models/: torchvision's detection and segmentation models
+// with weights=None, torch.nn's LSTM over packed sequences and TransformerEncoder, a YOLO-style cached grid, ...),
+// recorded by the Python bridge: the graphs must be the ones PyTorch's own check compared, inlined with their
+// module scopes (fixtures: tests/oracle/generate_recorded.py, which records what torch.jit._trace's check
+// canonicalizes), every warning at its place with its stack, and every kind of outcome told apart.
+
+#include "bridge/pythoncheck.h"
+#include "bridge/pythonrun.h"
+#include "testutil.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTest>
+
+using namespace jitscope;
+
+namespace {
+
+QString modelFile(const QString& name)
+{
+    return test::dataDir() + QStringLiteral("/python/models/") + name + QStringLiteral(".py");
+}
+
+bool haveTorchvision()
+{
+    static const bool have = [] {
+        QProcess p;
+        p.start(QStringLiteral("/usr/bin/python3"), { QStringLiteral("-c"), QStringLiteral("import torchvision") });
+        return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    }();
+    return have;
+}
+
+/// Each node depth first as the fixture lists them: kind and attribute text, mangled class names aside.
+QStringList nodeRows(const IrGraph& g)
+{
+    static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
+    QStringList rows;
+    for (const IrNode& n : g.nodes)
+        rows << n.kind + QString(n.attributeText).remove(mangle);
+    return rows;
+}
+
+QStringList strings(const QJsonValue& v)
+{
+    QStringList out;
+    for (const QJsonValue& s : v.toArray())
+        out << s.toString();
+    return out;
+}
+
+/// The runs are slow (a detection model traces for seconds): each file is run once for all the tests.
+const PythonRun& recorded(const QString& name)
+{
+    static QHash<QString, PythonRun> runs;
+    auto it = runs.find(name);
+    if (it == runs.end())
+        it = runs.insert(name, runPythonFile(modelFile(name)));
+    return *it;
+}
+
+QVector<const PythonCall*> traceCalls(const PythonRun& run)
+{
+    QVector<const PythonCall*> calls;
+    for (const PythonCall& c : run.calls)
+        if (c.api != QLatin1String("script"))
+            calls << &c;
+    return calls;
+}
+
+const PythonWarning* findWarning(const PythonCall& call, const QString& fileEnd, int line)
+{
+    for (const PythonWarning& w : call.warnings)
+        if (w.location.file.endsWith(fileEnd) && w.location.line == line)
+            return &w;
+    return nullptr;
+}
+
+} // namespace
+
+class TestPythonModels : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    /// The traces of every recorded call are the graphs torch.jit.trace's check compared: the traced result's and,
+    /// for each check input its check reached, the one it traced, node for node, each node in its module's scope.
+    void graphsAreThoseThePyTorchCheckCompared_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("torchvision");
+        QTest::addColumn<bool>("diverged");
+        QTest::addRow("detection") << "detection" << true << true;
+        QTest::addRow("segmentation") << "segmentation" << true << false;
+        QTest::addRow("packed LSTM") << "lstm_packed" << false << true;
+        QTest::addRow("transformer with a mask") << "transformer_mask" << false << true;
+        QTest::addRow("dict output") << "dict_output" << false << false;
+        QTest::addRow("YOLO cached grid") << "yolo_grid" << false << true;
+        QTest::addRow("YOLO state") << "yolo_state" << false << true;
+        QTest::addRow("scripted helper") << "scripted_helper" << false << false;
+    }
+
+    void graphsAreThoseThePyTorchCheckCompared()
+    {
+        QFETCH(QString, name);
+        QFETCH(bool, torchvision);
+        QFETCH(bool, diverged);
+        if (torchvision && !haveTorchvision())
+            QSKIP("no torchvision (python3-torchvision) for /usr/bin/python3");
+        const QString fixturePath = test::dataDir() + QStringLiteral("/python/models/") + name
+            + QStringLiteral(".expected.json");
+        const QJsonObject fixture = QJsonDocument::fromJson(test::readText(fixturePath).toUtf8()).object();
+        const QJsonArray expectedCalls = fixture.value(QStringLiteral("calls")).toArray();
+        QVERIFY2(!expectedCalls.isEmpty(), qPrintable(fixturePath));
+
+        const PythonRun& run = recorded(name);
+        QVERIFY2(run.ok, qPrintable(run.error.toString() + run.stderrText));
+        const QVector<const PythonCall*> calls = traceCalls(run);
+        QCOMPARE(calls.size(), expectedCalls.size());
+        for (int c = 0; c < calls.size(); ++c) {
+            const PythonCall& call = *calls[c];
+            const QJsonObject expected = expectedCalls[c].toObject();
+            const QJsonArray pairs = expected.value(QStringLiteral("pairs")).toArray();
+            QCOMPARE(call.checked && !call.checkPassed, diverged);
+            QVERIFY(!pairs.isEmpty());
+            QVERIFY(call.traces.size() >= pairs.size() + 1);
+            QVERIFY2(call.traces[0].ok, qPrintable(call.traces[0].error.toString()));
+            for (int k = 0; k < pairs.size(); ++k) {
+                const QJsonObject pair = pairs[k].toObject();
+                const PythonTrace& checkTrace = call.traces[k + 1];
+                QVERIFY2(checkTrace.ok, qPrintable(checkTrace.error.toString()));
+                QVERIFY(!checkTrace.tracedHere); // PyTorch's own, not traced again
+                QCOMPARE(nodeRows(call.traces[0].graph), strings(pair.value(QStringLiteral("trace"))));
+                QCOMPARE(nodeRows(checkTrace.graph), strings(pair.value(QStringLiteral("check"))));
+                QStringList scopes;
+                for (const IrNode& n : checkTrace.graph.nodes)
+                    scopes << n.scope;
+                QCOMPARE(scopes, strings(pair.value(QStringLiteral("check_scopes"))));
+            }
+            // Every submodule's class, for the clusters.
+            for (const IrNode& n : call.traces[0].graph.nodes)
+                if (!n.modulePath.isEmpty())
+                    QVERIFY2(call.moduleTypes.contains(n.modulePath), qPrintable(n.modulePath));
+            const PythonCheck check = checkPythonCall(call, test::readText(modelFile(name)));
+            bool graphsDiffer = false;
+            for (const TraceDiff& d : check.diffs)
+                graphsDiffer |= !d.equal;
+            // JitScope's diff finds a difference where PyTorch's check found one, and only there.
+            bool pairsDiffer = false;
+            for (const QJsonValue& p : pairs)
+                pairsDiffer |= !p.toObject().value(QStringLiteral("equal")).toBool();
+            QCOMPARE(graphsDiffer, pairsDiffer);
+        }
+    }
+
+    /// The detection model whole: about 2,000 nodes inlined, in the scopes of its submodules, and the warnings
+    /// PyTorch raised inside torchvision (its own filter hides them from Python's output) at their places, with
+    /// the stack down to the user's line.
+    void detectionModelWhole()
+    {
+        if (!haveTorchvision())
+            QSKIP("no torchvision (python3-torchvision) for /usr/bin/python3");
+        const PythonRun& run = recorded(QStringLiteral("detection"));
+        QVERIFY(run.ok);
+        const PythonCall& call = *traceCalls(run).value(0);
+        QVERIFY(call.traces[0].graph.nodes.size() > 1500);
+        QCOMPARE(call.moduleTypes.value(QStringLiteral("model.rpn.head")), QStringLiteral("RPNHead"));
+        QVERIFY(std::any_of(call.traces[0].graph.nodes.cbegin(), call.traces[0].graph.nodes.cend(),
+            [](const IrNode& n) { return n.modulePath == QLatin1String("model.rpn.head.conv.0.0"); }));
+
+        // batched_nms's size test: a TracerWarning Python's filters hid, raised all the same.
+        const PythonWarning* nms = findWarning(call, QStringLiteral("torchvision/ops/boxes.py"), 72);
+        QVERIFY(nms);
+        QVERIFY(nms->hidden);
+        QCOMPARE(nms->category, QStringLiteral("TracerWarning"));
+        QCOMPARE(nms->userLocation.line, 15); // out = self.model([image])[0]
+        QVERIFY(nms->userLocation.file.endsWith(QLatin1String("models/detection.py")));
+        // torch._assert's tensor-to-bool, shown by Python: its stack names torchvision's caller and the user's line.
+        const PythonWarning* assertion = findWarning(call, QStringLiteral("torch/__init__.py"), 853);
+        QVERIFY(assertion);
+        QVERIFY(!assertion->hidden);
+        QVERIFY(assertion->count > 1); // duplicates folded with their count
+        QVERIFY(std::any_of(assertion->stack.cbegin(), assertion->stack.cend(),
+            [](const PythonFrame& f) { return f.location.file.endsWith(QLatin1String("torchvision/ops/_utils.py")); }));
+        QCOMPARE(assertion->userLocation.line, 15);
+
+        // In the report, that warning stands at a node: the innermost frame that recorded one.
+        const CheckReport report = pythonCheckReport(run, call, checkPythonCall(call));
+        bool placed = false;
+        for (const TraceWarning& w : report.warnings)
+            if (w.location.file.endsWith(QLatin1String("torch/__init__.py")) && w.traceIndex == 0) {
+                placed |= w.traceNode >= 0;
+                QVERIFY(w.stack.size() > 2);
+                QVERIFY(w.occurrences > 1);
+            }
+        QVERIFY(placed);
+        QCOMPARE(report.moduleTypes.value(QStringLiteral("model.backbone")), QStringLiteral("BackboneWithFPN"));
+    }
+
+    /// torch.nn's own TracerWarnings (hidden by PyTorch's filter) are why a packed LSTM bakes its batch size.
+    void libraryWarningsOfAPackedLstm()
+    {
+        const PythonRun& run = recorded(QStringLiteral("lstm_packed"));
+        QVERIFY(run.ok);
+        const PythonCall& call = *traceCalls(run).value(0);
+        int inRnn = 0;
+        for (const PythonWarning& w : call.warnings)
+            if (w.location.file.contains(QLatin1String("torch/nn/")) && w.category == QLatin1String("TracerWarning")) {
+                ++inRnn;
+                QVERIFY(w.hidden);
+                QVERIFY2(w.userLocation.file.endsWith(QLatin1String("lstm_packed.py")), qPrintable(w.message));
+            }
+        QVERIFY(inRnn > 0);
+    }
+
+    /// The state case: no check inputs, and PyTorch's check of the same input records another graph: shown as
+    /// trace 2 on the same set.
+    void stateChangeIsASecondTraceOfTheSameSet()
+    {
+        const PythonRun& run = recorded(QStringLiteral("yolo_state"));
+        const PythonCall& call = *traceCalls(run).value(0);
+        QCOMPARE(call.traces.size(), 2);
+        QVERIFY(call.traces[1].repeat);
+        QCOMPARE(call.traces[1].inputs, call.traces[0].inputs);
+        QVERIFY(call.checked && !call.checkPassed);
+    }
+
+    /// A trace that raises is an error, not a verdict: torchvision's detection model returns a list of dicts.
+    void traceThatRaisesIsAnError()
+    {
+        if (!haveTorchvision())
+            QSKIP("no torchvision (python3-torchvision) for /usr/bin/python3");
+        const PythonRun& run = recorded(QStringLiteral("trace_raises"));
+        QVERIFY(run.ok);
+        QCOMPARE(run.status, QStringLiteral("error"));
+        const PythonCall& call = *traceCalls(run).value(0);
+        QVERIFY(call.raised());
+        QVERIFY2(call.error.message.contains(QLatin1String("Only tensors, lists, tuples of tensors, or dictionary of "
+                                                           "tensors can be output from traced functions")),
+            qPrintable(call.error.message));
+        QCOMPARE(call.error.location.line, 9);
+        QCOMPARE(run.failedCall(), call.index);
+    }
+
+    /// Calls from other threads are recorded, every one.
+    void callsFromThreads()
+    {
+        const PythonRun& run = recorded(QStringLiteral("threads"));
+        QVERIFY(run.ok);
+        QCOMPARE(traceCalls(run).size(), 8);
+        for (const PythonCall* c : traceCalls(run)) {
+            QVERIFY(c->ok);
+            QCOMPARE(c->location.line, 14);
+            QVERIFY(c->traces.value(0).ok);
+        }
+    }
+
+    /// A tuple argument is traced as torch.jit.trace takes it, not through the flattening adapter.
+    void tupleArgumentsAsTheyAre()
+    {
+        PythonOptions options;
+        options.request.mode = PythonRequest::Mode::Trace;
+        options.request.target = QStringLiteral("blend");
+        options.request.sets = { *parseInputSet(QStringLiteral("f32[2,3]; (f32[2,3], f32[2,3])")) };
+        const PythonRun run = runPythonFile(modelFile(QStringLiteral("tuple_arg")), options);
+        QVERIFY2(run.request.ok, qPrintable(run.request.error.toString()));
+        QVERIFY(run.request.flattened.isEmpty());
+        const IrGraph& g = run.request.call.traces.value(0).graph;
+        QCOMPARE(g.top.inputs.size(), 2); // x and the tuple, as PyTorch records them
+        QVERIFY(std::any_of(g.nodes.cbegin(), g.nodes.cend(),
+            [](const IrNode& n) { return n.kind == QLatin1String("prim::TupleUnpack"); }));
+        // The file's own call, the same graph.
+        QCOMPARE(nodeRows(run.calls.value(0).traces.value(0).graph), nodeRows(g));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPythonModels)
+#include "tst_pythonmodels.moc"
