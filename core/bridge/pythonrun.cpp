@@ -264,7 +264,7 @@ PythonModule moduleOf(const QJsonObject& o, const QString& file)
     for (const QJsonValue& a : o.value(QLatin1String("attributes")).toArray())
         m.attributes.push_back({ str(a.toObject(), "name"), str(a.toObject(), "type"), str(a.toObject(), "value") });
     for (const QJsonValue& a : o.value(QLatin1String("constants")).toArray())
-        m.constants.push_back({ str(a.toObject(), "name"), QString(), str(a.toObject(), "value") });
+        m.constants.push_back({ str(a.toObject(), "name"), str(a.toObject(), "type"), str(a.toObject(), "value") });
     m.scriptOk = !o.contains(QLatin1String("script_error"));
     if (!m.scriptOk)
         m.scriptError = diagnosticOf(o.value(QLatin1String("script_error")).toObject(), file);
@@ -425,6 +425,8 @@ PythonRun runPythonFile(const QString& path, const PythonOptions& options)
     QStringList arguments { bridge, info.absoluteFilePath(), QStringLiteral("--out"), folder->dir.path() };
     if (options.returnedValues || options.request.mode == PythonRequest::Mode::Trace)
         arguments << QStringLiteral("--returned");
+    if (!options.definitions)
+        arguments << QStringLiteral("--no-definitions");
     if (options.request.mode != PythonRequest::Mode::None) {
         // Beside the record, so that it goes with the folder.
         QFile request(folder->dir.filePath(QStringLiteral("request.json")));

@@ -36,6 +36,9 @@ struct PythonOptions
     QString python; ///< the interpreter; empty: $JITSCOPE_PYTHON, else /usr/bin/python3
     QString bridge; ///< the bridge script; empty: $JITSCOPE_BRIDGE, else the installed or source-tree copy
     bool returnedValues = false; ///< run each recorded trace on its own set for PythonTrace::returned (`trace`)
+    /// List the file's classes and functions, each scripted as torch.jit.script would (PythonRun::modules,
+    /// functions): seconds for a big model, and a check of the recorded calls as text or JSON needs none of it.
+    bool definitions = true;
     int timeoutMs = 600 * 1000; ///< the child is killed after this long (0: no limit)
     const std::atomic<bool>* cancel = nullptr; ///< polled every 50 ms; the child is killed when set
     qint64 maxOutputBytes = qint64(1) << 20; ///< of the file's stdout and of its stderr kept (head and tail)
@@ -159,7 +162,7 @@ struct PythonModule
         QString value;
     };
     QVector<Attribute> attributes;
-    QVector<Attribute> constants; ///< Final and __constants__ (type empty)
+    QVector<Attribute> constants; ///< Final (the type inside Final[...]) and __constants__ (the value's type)
     bool scriptOk = false;
     Diagnostic scriptError;
     QString archive;

@@ -733,6 +733,17 @@ class Recorder:
 # What the file defines
 
 
+def _constant_type(cls, name, value):
+    """A constant's type as TorchScript takes it: `Final[int]`'s int, else (`__constants__`) its value's."""
+    for klass in cls.__mro__:
+        annotation = getattr(klass, "__annotations__", {}).get(name)
+        if annotation is not None:
+            args = getattr(annotation, "__args__", None)
+            inner = args[0] if args else annotation
+            return inner.__name__ if isinstance(inner, type) else str(inner).replace("typing.", "")
+    return type(value).__name__
+
+
 def _modifier(fn):
     import torch._jit_internal as ji
     m = ji.get_torchscript_modifier(fn)
@@ -740,10 +751,12 @@ def _modifier(fn):
             ji.FunctionModifiers.UNUSED: "unused"}.get(m, "")
 
 
-def collect_definitions(namespace, places, out_dir, traced):
+def collect_definitions(namespace, places, out_dir, traced, script=True):
+    """The file's modules, functions and input sets; without @p script, the input sets only (scripting every class
+    of a big model costs seconds, and a check of the file's calls needs none of it)."""
     import torch
     modules, functions = [], []
-    for name, obj in list(namespace.items()):
+    for name, obj in list(namespace.items()) if script else ():
         if inspect.isclass(obj) and issubclass(obj, torch.nn.Module) and obj.__module__ == "__main__":
             modules.append(_module_record(name, obj, namespace, places, out_dir, len(modules)))
         elif isinstance(obj, torch.jit.ScriptFunction) and id(obj) in traced:
@@ -828,7 +841,8 @@ def _module_record(name, cls, namespace, places, out_dir, index):
     ct = scripted._concrete_type
     rec["attributes"] = [{"name": a, "type": str(t[0]), "value": repr(getattr(instance, a, None))[:200]}
                          for a, t in ct.get_attributes().items() if not a.startswith("_")]
-    rec["constants"] = [{"name": k, "value": repr(v)[:200]} for k, v in ct.get_constants().items()]
+    rec["constants"] = [{"name": k, "type": _constant_type(type(instance), k, v), "value": repr(v)[:200]}
+                        for k, v in ct.get_constants().items()]
     rec["parameters"] = [{"name": n, "dtype": str(p.dtype).replace("torch.", ""), "shape": list(p.shape),
                           "kind": "parameter"} for n, p in instance.named_parameters()]
     rec["parameters"] += [{"name": n, "dtype": str(b.dtype).replace("torch.", ""), "shape": list(b.shape),
@@ -1117,7 +1131,7 @@ def serve_request(request, namespace, recorder, real_trace, places):
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def run(user_file, out_dir, request=None, returned=False):
+def run(user_file, out_dir, request=None, returned=False, definitions=True):
     user_file = os.path.realpath(user_file)
     result = {"protocol": PROTOCOL, "file": user_file, "python": sys.version.split()[0]}
     try:
@@ -1162,7 +1176,7 @@ def run(user_file, out_dir, request=None, returned=False):
         setattr(torch.jit, api, real)
     result["calls"] = recorder.calls
     if namespace.get("__name__") == "__main__":
-        modules, functions, inputs = collect_definitions(namespace, places, out_dir, recorder.traced)
+        modules, functions, inputs = collect_definitions(namespace, places, out_dir, recorder.traced, definitions)
         result.update(modules=modules, functions=functions, input_sets=inputs)
     return result
 
@@ -1173,6 +1187,8 @@ def main():
     ap.add_argument("--out", required=True, help="folder for result.json and the archives")
     ap.add_argument("--request", help="a JSON file: trace, check or run one target on input sets")
     ap.add_argument("--returned", action="store_true", help="run each trace on its own set for what it returns")
+    ap.add_argument("--no-definitions", action="store_true", help="do not list (and script) the file's classes and "
+                    "functions")
     a = ap.parse_args()
     out_dir = os.path.realpath(a.out)
     os.makedirs(out_dir, exist_ok=True)
@@ -1180,7 +1196,7 @@ def main():
     if a.request:
         with open(a.request, encoding="utf-8") as f:
             request = json.load(f)
-    result = run(a.file, out_dir, request, a.returned)
+    result = run(a.file, out_dir, request, a.returned, not a.no_definitions)
     tmp = os.path.join(out_dir, "result.json.part")
     with open(tmp, "w", encoding="utf-8") as f:
         json.dump(result, f, indent=1, default=str)

@@ -391,7 +391,7 @@ private Q_SLOTS:
         QVERIFY(list.out.contains(QLatin1String("    MyModule.helper  (line 28)  compiled: implicit\n")));
         QVERIFY(list.out.contains(QLatin1String("    MyModule.show  (line 31)  @torch.jit.ignore\n")));
         QVERIFY(list.out.contains(QLatin1String("    attribute counts: Dict[str, int] = {'a': 1}\n")));
-        QVERIFY(list.out.contains(QLatin1String("    constant scale = 2\n")));
+        QVERIFY(list.out.contains(QLatin1String("    constant scale: int = 2\n")));
         QVERIFY(list.out.contains(QLatin1String("  line 43: torch.jit.trace(MyModule.forward)  failed: ")));
 
         // A script call that fails (the module returns a tuple on one path) is what the file's list shows, with
