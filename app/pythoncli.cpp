@@ -93,7 +93,8 @@ bool runFile(const PythonCommand& command, PythonRun& run, QTextStream& err)
         err << run.stdoutText << run.stderrText << Qt::flush;
     if (!run.ok) {
         err << "jitscope-cli: error: " << run.error.toString() << "\n";
-        return false;
+        // Python crashed after some calls were recorded: those are reported, and finish() exits 2.
+        return !run.calls.isEmpty();
     }
     return true;
 }
@@ -139,6 +140,8 @@ bool requestServed(const PythonCommand& command, const PythonRun& run, QTextStre
 
 int finish(const PythonRun& run, int status, QTextStream& err)
 {
+    if (!run.ok)
+        return 2; // said by runFile()
     if (run.status == QLatin1String("exit") && run.exitCode != 0) {
         err << "jitscope-cli: error: " << run.error.location.file << ": the file called sys.exit(" << run.exitCode
             << ")\n";
@@ -560,6 +563,7 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
     reportInput.reference = QStringLiteral("the Python code");
     reportInput.htmlReport = command.htmlLink;
     bool failedCall = false;
+    Diagnostic failedCallError; // the first call whose trace raised: the report's conclusion, on stderr too
     for (const PythonCall& c : calls) {
         if (c.api == QLatin1String("script") || (c.traces.isEmpty() && !c.raised()))
             continue;
@@ -567,6 +571,8 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
         const PythonCheck check = checkPythonCall(c, source);
         // One conclusion per call: the trace raised (a broken export), its traces or outputs diverged, or neither.
         const bool callError = c.raised();
+        if (callError && !failedCall)
+            failedCallError = c.error;
         failedCall |= callError;
         if (ciReport) {
             checkReports.push_back(pythonCheckReport(run, c, check));
@@ -674,6 +680,8 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
         writeJson(reports, out);
     else if (checked == 0)
         out << "# the file made no torch.jit.trace call to check\n";
+    if (failedCall)
+        err << "jitscope-cli: error: " << failedCallError.toString() << "\n";
     return finish(run, failedCall ? 2 : defect ? 3 : diverged ? 1 : 0, err);
 }
 

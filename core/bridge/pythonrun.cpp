@@ -9,6 +9,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
+#include <QSet>
 #include <QTemporaryDir>
 
 #include <csignal>
@@ -319,6 +321,58 @@ QString lastErrorLine(const QString& stderrText)
     return {};
 }
 
+/// Python crashed (PyTorch's own check segfaults on a trace of a 20,000-step loop): the calls the bridge had
+/// completed (calls.jsonl), the one running and what it was doing (progress.json), and the place faulthandler
+/// printed (its innermost frame in the user's file, else its innermost frame).
+void salvageCrashedRun(const QDir& folder, const QString& file, PythonRun& run)
+{
+    QFile calls(folder.filePath(QStringLiteral("calls.jsonl")));
+    QSet<int> done;
+    if (calls.open(QIODevice::ReadOnly))
+        while (!calls.atEnd()) {
+            const QJsonObject o = QJsonDocument::fromJson(calls.readLine()).object();
+            if (o.isEmpty())
+                continue;
+            run.calls.push_back(callOf(o, file));
+            done.insert(run.calls.back().index);
+        }
+    static const QRegularExpression frame(QStringLiteral("^\\s*File \"(.*)\", line (\\d+) in (\\S+)"),
+        QRegularExpression::MultilineOption);
+    const int fatal = run.stderrText.lastIndexOf(QLatin1String("Fatal Python error"));
+    SourceLocation place;
+    for (auto it = frame.globalMatch(run.stderrText, std::max(0, fatal)); it.hasNext();) {
+        const auto m = it.next();
+        const SourceLocation at { m.captured(1), m.captured(2).toInt(), 0 };
+        if (!place.isValid())
+            place = at;
+        if (at.file == file) {
+            place = at;
+            break;
+        }
+    }
+    if (place.isValid()) {
+        run.error.location = place;
+        if (place.file != file)
+            run.error.location = SourceLocation { file, 0, 0 };
+    }
+    QFile progress(folder.filePath(QStringLiteral("progress.json")));
+    if (progress.open(QIODevice::ReadOnly)) {
+        const QJsonObject p = QJsonDocument::fromJson(progress.readAll()).object();
+        if (!p.isEmpty() && !done.contains(p.value(QLatin1String("index")).toInt())) {
+            run.error.message += QStringLiteral(", during torch.jit.%1 at line %2 (%3)")
+                                     .arg(str(p, "api"))
+                                     .arg(p.value(QLatin1String("line")).toInt())
+                                     .arg(str(p, "phase"));
+            if (!run.error.location.isValid())
+                run.error.location = SourceLocation { file, p.value(QLatin1String("line")).toInt(), 0 };
+        }
+    }
+    if (place.isValid() && place.file != file)
+        run.error.message += QStringLiteral("; Python was at %1:%2").arg(place.file).arg(place.line);
+    if (!done.isEmpty())
+        run.error.message += QStringLiteral("; the %1 call(s) recorded before it are kept").arg(done.size());
+}
+
 } // namespace
 
 QString pythonInterpreter(const PythonOptions& options)
@@ -492,6 +546,7 @@ PythonRun runPythonFile(const QString& path, const PythonOptions& options)
             : QStringLiteral("Python exited with status %1 before the bridge wrote its record%2")
                   .arg(child.exitCode())
                   .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why);
+        salvageCrashedRun(QDir(folder->dir.path()), info.absoluteFilePath(), run);
         return run;
     }
     QString parseError;

@@ -336,6 +336,7 @@ class _CallCapture:
     def __init__(self, caught, adapter=None):
         self.caught = caught
         self.adapter = adapter  # a TracingAdapter rebuilds each check input with that set's own structure
+        self.on_progress = None  # called with what PyTorch's check does next
         self.first = None  # what _check_trace checks: the call's own trace (a ScriptMethod or ScriptFunction)
         self.checks = []  # (module or function PyTorch's check traced, or None, error) per check input reached
         self.spans = []  # (first, end) indexes into caught of each check trace's warnings
@@ -343,12 +344,17 @@ class _CallCapture:
 
     def check_trace(self, real, args, kwargs):
         first = len(self.caught)
+        if self.on_progress is not None:
+            self.on_progress("PyTorch's check tracing check input %d" % (len(self.checks) + 1))
         self.compares.append({"ran": True, "equal": True, "elements": 0})
         if self.adapter is not None:
             self.adapter.current = len(self.checks) + 1  # stays for the check's run of the Python code
         try:
             result = real(*args, **kwargs)
             self.checks.append((result, None))
+            if self.on_progress is not None:
+                self.on_progress("PyTorch's check comparing trace 1 with the trace of check input %d"
+                                 % len(self.checks))
             return result
         except Exception as e:  # noqa: BLE001 (the check trace fails as PyTorch makes it fail)
             self.checks.append((None, e))
@@ -426,6 +432,7 @@ class Recorder:
         # One recorded call at a time: warnings' filters and hooks are the process's, not a thread's. Calls from
         # any thread are recorded; PyTorch's own nested calls (its check) are not the file's.
         self.lock = threading.RLock()
+        self.serving = False  # answering a request after the file ran
 
     @staticmethod
     def _depth():
@@ -542,6 +549,7 @@ class Recorder:
         import torch
         call = {"index": len(self.calls), "api": api, "file": place[0], "line": place[1]}
         self.calls.append(call)
+        self.progress(call, "tracing")
         obj = args[0] if args else kwargs.get("func", kwargs.get("mod", kwargs.get("obj")))
         call["target"] = _target(obj) if obj is not None else {"kind": "unknown", "name": "?"}
         call["kwargs"] = {k: repr(v)[:200] for k, v in kwargs.items() if k not in ("example_inputs", "check_inputs",
@@ -560,6 +568,7 @@ class Recorder:
                                     for name, m in obj.named_modules() if name}
         error = None
         with self._catch() as caught, self._capturing(caught, obj) as capture:
+            capture.on_progress = lambda phase: self.progress(call, phase)
             try:
                 result = real(*args, **kwargs)
                 call["ok"] = True
@@ -601,9 +610,29 @@ class Recorder:
             else:
                 call["traces"] = [{"inputs": describe_args(example), "error": call["error"],
                                    "warnings": self._warnings(caught)}]
+        self.completed(call)
         if not call["ok"]:
             raise error
         return result
+
+    def progress(self, call, phase):
+        """Where the recording is, for a crash of the interpreter (PyTorch's check segfaults on huge traces): the
+        call running and what it was doing, replaced at each step."""
+        try:
+            tmp = os.path.join(self.out_dir, "progress.json.part")
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump({"index": call["index"], "api": call["api"], "file": call["file"], "line": call["line"],
+                           "phase": phase}, f)
+            os.replace(tmp, os.path.join(self.out_dir, "progress.json"))
+        except OSError:
+            pass
+
+    def completed(self, call):
+        """A recorded call, complete: one line of calls.jsonl, so that a later crash loses none of it."""
+        if self.serving:
+            return  # a request's call is the request's answer, not one of the file's
+        with open(os.path.join(self.out_dir, "calls.jsonl"), "a", encoding="utf-8") as f:
+            f.write(json.dumps(call, default=str) + "\n")
 
     def _describe_result(self, call, api, result):
         import torch
@@ -1171,6 +1200,7 @@ def run(user_file, out_dir, request=None, returned=False, definitions=True):
     if request and result["status"] != "exit" and (result["status"] == "ok" or any(
             c.get("ok") is False and c["line"] == result.get("error", {}).get("line") for c in recorder.calls)):
         # Still wrapped: PyTorch's check of the requested trace is observed as the file's calls are.
+        recorder.serving = True
         result["request"] = serve_request(request, namespace, recorder, originals["trace"], places)
     for api, real in originals.items():
         setattr(torch.jit, api, real)

@@ -440,6 +440,14 @@ private Q_SLOTS:
         QTest::addRow("function raises") << QStringList { "run", py("report_model.py"), "--python", "--fn",
             "scale_rows", "--inputs", "(f32[2],3)" }
                                          << "report_model.py:12";
+        QTest::addRow("crash after a call") << QStringList { "check", py("crashes_in_trace.py"), "--python" }
+                                            << "crashes_in_trace.py:13:0: Python stopped abnormally (killed by a "
+                                               "signal): Fatal Python error: Segmentation fault, during "
+                                               "torch.jit.trace at line 18 (tracing); the 1 call(s) recorded before "
+                                               "it are kept";
+        QTest::addRow("trace raises") << QStringList { "check", py("models/trace_raises.py"), "--python" }
+                                      << "trace_raises.py:9:0: RuntimeError: Only tensors, lists, tuples of tensors, "
+                                         "or dictionary of tensors can be output from traced functions";
         QTest::addRow("not for an unknown command") << QStringList { "show", py("exits.py"), "--python" }
                                                     << "--python works with list, graph, trace, check, run, not show";
     }

@@ -208,6 +208,26 @@ private Q_SLOTS:
             QCOMPARE(QFileInfo(run.error.location.file).fileName(), file);
     }
 
+    /// Python crashing in the middle of a recorded call (PyTorch's own check segfaults on huge traces): the call
+    /// it was in and the place faulthandler printed are named, and the calls recorded before are kept.
+    void crashKeepsTheCallsBefore()
+    {
+        const PythonRun run = runPythonFile(pyFile("crashes_in_trace.py"));
+        QVERIFY(!run.ok);
+        QCOMPARE(run.status, QStringLiteral("crashed"));
+        QVERIFY2(run.error.message.startsWith(
+                     QLatin1String("Python stopped abnormally (killed by a signal): Fatal Python error: Segmentation "
+                                   "fault, during torch.jit.trace at line 18 (tracing); the 1 call(s) recorded before "
+                                   "it are kept")),
+            qPrintable(run.error.message));
+        QCOMPARE(run.error.location.line, 13); // ctypes.string_at(0), in crash()
+        QCOMPARE(QFileInfo(run.error.location.file).fileName(), QStringLiteral("crashes_in_trace.py"));
+        QCOMPARE(run.calls.size(), 1);
+        QCOMPARE(run.calls[0].location.line, 17);
+        QVERIFY(run.calls[0].ok);
+        QVERIFY(run.calls[0].traces.value(0).ok);
+    }
+
     void endlessLoopTimesOutAndCancels()
     {
         PythonOptions options;
