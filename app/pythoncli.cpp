@@ -537,6 +537,7 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
     // reports and the self-check use the script graphs).
     command.options.definitions = command.selfCheck
         || (command.format != QLatin1String("text") && command.format != QLatin1String("json"));
+    command.options.archives = false; // no debugger to open them
     PythonRun run;
     if (!runFile(command, run, err))
         return 2;

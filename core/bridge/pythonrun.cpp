@@ -481,6 +481,8 @@ PythonRun runPythonFile(const QString& path, const PythonOptions& options)
         arguments << QStringLiteral("--returned");
     if (!options.definitions)
         arguments << QStringLiteral("--no-definitions");
+    if (!options.archives)
+        arguments << QStringLiteral("--no-archives");
     if (options.request.mode != PythonRequest::Mode::None) {
         // Beside the record, so that it goes with the folder.
         QFile request(folder->dir.filePath(QStringLiteral("request.json")));

@@ -39,6 +39,7 @@ struct PythonOptions
     /// List the file's classes and functions, each scripted as torch.jit.script would (PythonRun::modules,
     /// functions): seconds for a big model, and a check of the recorded calls as text or JSON needs none of it.
     bool definitions = true;
+    bool archives = true; ///< torch.jit.save each recorded result (PythonCall::archive), for the debugger
     int timeoutMs = 600 * 1000; ///< the child is killed after this long (0: no limit)
     const std::atomic<bool>* cancel = nullptr; ///< polled every 50 ms; the child is killed when set
     qint64 maxOutputBytes = qint64(1) << 20; ///< of the file's stdout and of its stderr kept (head and tail)

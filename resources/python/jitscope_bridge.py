@@ -86,6 +86,7 @@ class _Snapshot:
         self.values = []
         self.nodes = []
         self.ids = {}
+        self.lines = None  # each node's line of the graph's text, in the order node() meets them
 
     def value_id(self, v, producer):
         key = v.unique()
@@ -123,7 +124,9 @@ class _Snapshot:
             o["schema"] = schema
         o["inputs"] = [self.value_id(v, -1) for v in n.inputs()]
         o["outputs"] = [self.value_id(v, nid) for v in n.outputs()]
-        first = str(n).split("\n", 1)[0]
+        first = next(self.lines, None) if self.lines is not None else None
+        if first is None:
+            first = str(n).split("\n", 1)[0]
         names = list(n.attributeNames())
         if names:
             head = " = " + n.kind()
@@ -148,11 +151,35 @@ class _Snapshot:
         return nid
 
 
+def _node_lines(text):
+    """The node lines of a graph's text, depth first as the graph prints them (its header, block headers, block
+    outputs and the return left out): str(node) for each node costs a print of the node (and its blocks)."""
+    lines = text.split("\n")
+    start = next((k for k, line in enumerate(lines) if line.endswith("):")), None)
+    if start is None:
+        return None
+    out = []
+    for line in lines[start + 1:]:
+        body = line.strip()
+        if not body or body.startswith(("block", "-> (", "return (")):
+            continue
+        out.append(body)
+    return out
+
+
+def _count_nodes(block):
+    return sum(1 + sum(_count_nodes(b) for b in n.blocks()) for n in block.nodes())
+
+
 def graph_json(graph):
     s = _Snapshot()
+    text = str(graph)
+    lines = _node_lines(text)
+    if lines is not None and len(lines) == _count_nodes(graph):
+        s.lines = iter(lines)
     top = s.block(graph, -1, -1)
     return {"inputs": top["inputs"], "outputs": top["outputs"], "nodes": top["nodes"], "values": s.values,
-            "node_table": s.nodes, "text": str(graph)}
+            "node_table": s.nodes, "text": text}
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -324,7 +351,8 @@ def _method_inputs(example, check_inputs):
 
 def _traced_forward(result):
     """What holds the graph torch.jit.trace recorded (a ScriptModule's forward, a ScriptFunction), or None."""
-    return result if result is not None and hasattr(result, "inlined_graph") else None
+    # On the type: hasattr on the object would compute the property (seconds for a big graph).
+    return result if result is not None and hasattr(type(result), "inlined_graph") else None
 
 
 class _CallCapture:
@@ -423,10 +451,11 @@ _CALL_MACHINERY = (os.sep + os.path.join("torch", "nn", "modules", "module.py"),
 
 
 class Recorder:
-    def __init__(self, places, out_dir, returned=False):
+    def __init__(self, places, out_dir, returned=False, archives=True):
         self.places = places
         self.out_dir = out_dir
         self.returned = returned  # run each trace on its own set for what it returns (`trace --python` prints it)
+        self.archives = archives  # torch.jit.save each result (the window opens them for debugging)
         self.calls = []
         self.traced = set()  # ids of what recorded trace calls returned: not the file's own definitions
         # One recorded call at a time: warnings' filters and hooks are the process's, not a thread's. Calls from
@@ -603,7 +632,8 @@ class Recorder:
             if api != "script":
                 self.traced.add(id(result))
             self._describe_result(call, api, result)
-            call["archive"] = self._save(result, call["index"])
+            if self.archives:
+                call["archive"] = self._save(result, call["index"])
         if api != "script" and isinstance(example, (torch.Tensor, tuple, list, dict)) and obj is not None:
             if isinstance(error, torch.jit.TracingCheckError) or error is None:
                 self._check_traces(call, obj, example, check_inputs, kwargs, result, caught, trace_end, capture)
@@ -641,8 +671,9 @@ class Recorder:
         elif isinstance(result, torch.jit.ScriptModule):
             if result._c._has_method("forward"):
                 call["graph"] = graph_json(result.graph)
-            call["methods"] = {name: graph_json(result._c._get_method(name).graph)
-                               for name in result._c._method_names()}
+            if api == "script":  # a trace's methods are its forward, recorded above and in its traces
+                call["methods"] = {name: graph_json(result._c._get_method(name).graph)
+                                   for name in result._c._method_names()}
 
     def _check_traces(self, call, obj, example, check_inputs, kwargs, result, caught, trace_end, capture):
         """The graphs torch.jit.trace compared: the traced result's (trace 1, the example inputs) and the one its
@@ -1160,7 +1191,7 @@ def serve_request(request, namespace, recorder, real_trace, places):
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def run(user_file, out_dir, request=None, returned=False, definitions=True):
+def run(user_file, out_dir, request=None, returned=False, definitions=True, archives=True):
     user_file = os.path.realpath(user_file)
     result = {"protocol": PROTOCOL, "file": user_file, "python": sys.version.split()[0]}
     try:
@@ -1171,7 +1202,7 @@ def run(user_file, out_dir, request=None, returned=False, definitions=True):
         return result
     result["torch"] = torch.__version__
     places = Places(user_file)
-    recorder = Recorder(places, out_dir, returned)
+    recorder = Recorder(places, out_dir, returned, archives)
     originals = {"trace": torch.jit.trace, "trace_module": torch.jit.trace_module, "script": torch.jit.script}
     for api, real in originals.items():
         setattr(torch.jit, api, recorder.wrap(api, real))
@@ -1219,6 +1250,7 @@ def main():
     ap.add_argument("--returned", action="store_true", help="run each trace on its own set for what it returns")
     ap.add_argument("--no-definitions", action="store_true", help="do not list (and script) the file's classes and "
                     "functions")
+    ap.add_argument("--no-archives", action="store_true", help="do not torch.jit.save the recorded results")
     a = ap.parse_args()
     out_dir = os.path.realpath(a.out)
     os.makedirs(out_dir, exist_ok=True)
@@ -1226,10 +1258,10 @@ def main():
     if a.request:
         with open(a.request, encoding="utf-8") as f:
             request = json.load(f)
-    result = run(a.file, out_dir, request, a.returned, not a.no_definitions)
+    result = run(a.file, out_dir, request, a.returned, not a.no_definitions, not a.no_archives)
     tmp = os.path.join(out_dir, "result.json.part")
     with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(result, f, indent=1, default=str)
+        f.write(json.dumps(result, default=str))  # one shot, compact: the C encoder (json.dump is Python's)
     os.replace(tmp, os.path.join(out_dir, "result.json"))
     sys.stdout.flush()
     # The user's file may leave threads or atexit handlers behind; the record is complete.
