@@ -31,10 +31,22 @@ QJsonObject diagnosticJson(const Diagnostic& d)
 QJsonArray warningsJson(const QVector<PythonWarning>& warnings)
 {
     QJsonArray out;
-    for (const PythonWarning& w : warnings)
-        out.append(QJsonObject { { QStringLiteral("category"), w.category }, { QStringLiteral("message"), w.message },
+    for (const PythonWarning& w : warnings) {
+        QJsonObject o { { QStringLiteral("category"), w.category }, { QStringLiteral("message"), w.message },
             { QStringLiteral("file"), w.location.file }, { QStringLiteral("line"), w.location.line },
-            { QStringLiteral("user_code"), w.userCode } });
+            { QStringLiteral("user_code"), w.userCode }, { QStringLiteral("count"), w.count },
+            { QStringLiteral("hidden"), w.hidden } };
+        if (w.userLocation.isValid())
+            o.insert(QStringLiteral("user_place"), QJsonObject { { QStringLiteral("file"), w.userLocation.file },
+                                                       { QStringLiteral("line"), w.userLocation.line } });
+        QJsonArray stack;
+        for (const PythonFrame& f : w.stack)
+            stack.append(QJsonObject { { QStringLiteral("file"), f.location.file },
+                { QStringLiteral("line"), f.location.line }, { QStringLiteral("function"), f.function } });
+        if (!stack.isEmpty())
+            o.insert(QStringLiteral("stack"), stack);
+        out.append(o);
+    }
     return out;
 }
 
@@ -157,6 +169,19 @@ int finish(const PythonRun& run, int status, QTextStream& err)
 QString sourceLine(const QStringList& lines, int line)
 {
     return line >= 1 && line <= lines.size() ? lines[line - 1] : QString();
+}
+
+/// A library file's lines (torchvision's, torch.nn's), read once.
+const QStringList& libraryLines(const QString& path)
+{
+    static QHash<QString, QStringList> files;
+    auto it = files.find(path);
+    if (it == files.end()) {
+        QFile f(path);
+        it = files.insert(path,
+            f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).split(QLatin1Char('\n')) : QStringList());
+    }
+    return *it;
 }
 
 QString readSource(const QString& path)
@@ -616,6 +641,8 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
         for (int k = 0; k < c.traces.size(); ++k) {
             const PythonTrace& t = c.traces[k];
             out << "  trace " << k + 1 << ": " << t.inputs;
+            if (t.repeat)
+                out << "  (the example inputs again)";
             if (t.ok)
                 out << "  (" << t.graph.nodes.size() << " nodes)\n";
             else
@@ -636,7 +663,11 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
                 if (ch.cause != lastCause) {
                     out << "    cause: " << ch.cause << "\n";
                     out << "    --> " << ch.location.file << ":" << ch.location.line << "\n";
-                    out << "    " << ch.location.line << " | " << sourceLine(lines, ch.location.line) << "\n";
+                    if (ch.location.line > 0)
+                        out << "    " << ch.location.line << " | "
+                            << sourceLine(ch.location.file == c.location.file ? lines : libraryLines(ch.location.file),
+                                   ch.location.line)
+                            << "\n";
                     lastCause = ch.cause;
                 }
             }
@@ -651,8 +682,17 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
         if (!warnings.isEmpty())
             out << "\nwarnings:\n";
         for (const PythonWarning& w : warnings) {
-            out << "  [" << w.category << "] " << w.message.section(QLatin1Char('\n'), 0, 0) << "\n";
+            QStringList notes;
+            if (w.count > 1)
+                notes << QStringLiteral("%1 times").arg(w.count);
+            if (w.hidden)
+                notes << QStringLiteral("hidden by PyTorch's warning filter");
+            out << "  [" << w.category << "] " << w.message.section(QLatin1Char('\n'), 0, 0)
+                << (notes.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(notes.join(QStringLiteral(", "))))
+                << "\n";
             out << "    --> " << w.location.file << ":" << w.location.line << "\n";
+            if (w.userLocation.isValid())
+                out << "    from " << w.userLocation.file << ":" << w.userLocation.line << "\n";
         }
         if (c.checked)
             out << "\nPyTorch's check: "

@@ -2,6 +2,7 @@
 
 #include <QHash>
 #include <QRegularExpression>
+#include <QSet>
 #include <QStringList>
 
 #include <optional>
@@ -195,6 +196,40 @@ QString explain(int line, const PythonTrace& base, const PythonTrace& other, int
     return QStringLiteral("line %1 recorded different operations in %2 and %3").arg(line).arg(t1, t2);
 }
 
+/// The node standing for node @p id of @p g where it has no place of its own (the tuples an inlined call passes
+/// its values in carry neither a place nor a module): the first node after it that has a place, within a few.
+int placedNode(const IrGraph& g, int id)
+{
+    if (g.node(id).location.isValid())
+        return id;
+    // Along the data flow: the nodes using its outputs, breadth first.
+    QHash<int, QVector<int>> users; // value id -> the nodes taking it
+    for (const IrNode& n : g.nodes)
+        for (int v : n.inputs)
+            users[v] << n.id;
+    QVector<int> queue { id };
+    QSet<int> seen { id };
+    for (int head = 0; head < queue.size() && head < 256; ++head) {
+        const IrNode& n = g.node(queue[head]);
+        if (n.location.isValid())
+            return n.id;
+        for (int v : n.outputs)
+            for (int user : users.value(v))
+                if (!seen.contains(user)) {
+                    seen.insert(user);
+                    queue << user;
+                }
+    }
+    return id;
+}
+
+/// Where node @p id of @p g was recorded: its own place or its placedNode()'s, else the user's file.
+SourceLocation placeOf(const IrGraph& g, int id, const QString& file)
+{
+    const IrNode& n = g.node(placedNode(g, id));
+    return n.location.isValid() ? n.location : SourceLocation { file, 0, 0 };
+}
+
 } // namespace
 
 PythonCheck checkPythonCall(const PythonCall& call, const QString& source)
@@ -208,6 +243,12 @@ PythonCheck checkPythonCall(const PythonCall& call, const QString& source)
     const PythonTrace& base = call.traces[0];
     const IrGraph baseGraph = withoutMangling(base.graph);
     const QHash<int, int> baseLines = userLines(baseGraph, file);
+    // A trace of the example inputs again (PyTorch's check without check inputs, or JitScope's after a check that
+    // found another graph) that differs from trace 1: the model changed between the calls.
+    bool stateChanged = false;
+    for (int k = 1; k < call.traces.size(); ++k)
+        if (call.traces[k].repeat && call.traces[k].ok)
+            stateChanged |= !diffTraces(baseGraph, withoutMangling(call.traces[k].graph)).equal;
     for (int k = 1; k < call.traces.size(); ++k) {
         const PythonTrace& other = call.traces[k];
         if (!other.ok)
@@ -233,8 +274,62 @@ PythonCheck checkPythonCall(const PythonCall& call, const QString& source)
             causes.insert(it.key(),
                 explain(it.key(), base, other, k, baseGraph, otherGraph, baseLines, otherLines, it.value().first,
                     it.value().second, lines));
-        for (NodeChange& c : diff.changes)
+        // A changed node with no place of its own (the tuples an inlined call passes its values in) belongs with
+        // the next changed node that has one: the op those values reach.
+        QVector<QPair<int, int>> placed; // (base or other node id, change index), in node order
+        for (int i = 0; i < diff.changes.size(); ++i) {
+            const NodeChange& c = diff.changes[i];
+            const bool inserted = c.op == NodeChange::Op::Insert;
+            const int id = inserted ? c.otherNode : c.baseNode;
+            if ((inserted ? otherGraph : baseGraph).node(id).location.isValid())
+                placed << qMakePair(id, i);
+        }
+        auto standIn = [&](const IrGraph& g, int id) {
+            const NodeChange* after = nullptr;
+            for (const auto& p : placed)
+                if (p.first >= id) {
+                    after = &diff.changes[p.second];
+                    break;
+                }
+            if (!after && !placed.isEmpty())
+                after = &diff.changes[placed.last().second];
+            if (!after)
+                return std::make_pair(&g, placedNode(g, id));
+            const bool inserted = after->op == NodeChange::Op::Insert;
+            return std::make_pair(inserted ? &otherGraph : &baseGraph, inserted ? after->otherNode : after->baseNode);
+        };
+        for (NodeChange& c : diff.changes) {
             c.cause = causes.value(c.location.line);
+            if (c.location.line > 0 && !other.repeat)
+                continue;
+            // Library code the user's file recorded nothing around (a submodule's call in torchvision): the
+            // node's own place and module say where.
+            const bool inserted = c.op == NodeChange::Op::Insert;
+            const IrGraph& g = inserted ? otherGraph : baseGraph;
+            const int id = inserted ? c.otherNode : c.baseNode;
+            const auto [standInGraph, standInNode] = standIn(g, id);
+            if (c.location.line == 0)
+                c.location = placeOf(*standInGraph, standInNode, file);
+            const QString module = standInGraph->node(standInNode).modulePath;
+            const QString where = module.isEmpty()
+                ? QStringLiteral("the top module")
+                : QStringLiteral("module `%1`%2").arg(module,
+                      call.moduleTypes.contains(module)
+                          ? QStringLiteral(" (%1)").arg(call.moduleTypes.value(module))
+                          : QString());
+            if (other.repeat)
+                c.cause = QStringLiteral("module state: the same inputs traced again record another graph in %1; "
+                                         "the model changed between the calls (a cache or counter its first call "
+                                         "made), not its inputs")
+                              .arg(where);
+            else
+                c.cause = QStringLiteral("%1 recorded different operations in trace 1 and trace %2%3")
+                              .arg(where)
+                              .arg(k + 1)
+                              .arg(stateChanged ? QStringLiteral(": module state, the example inputs traced again "
+                                                                 "differ too")
+                                                : QString());
+        }
         check.consistent &= diff.equal;
         check.diffs.push_back(diff);
     }

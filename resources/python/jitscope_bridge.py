@@ -349,6 +349,19 @@ def _method_inputs(example, check_inputs):
     return pick(example), None if check_inputs is None else [pick(c) for c in check_inputs]
 
 
+def _same_graph(a, b):
+    """What torch.jit._trace's check compares: the graphs canonicalized, inlined, without shapes or mangles."""
+    import torch
+
+    def text(graph):
+        g = torch._C._jit_pass_canonicalize(graph)
+        torch._C._jit_pass_inline(g)
+        torch._C._jit_pass_erase_shape_information(g)
+        return re.sub(r"___torch_mangle_[0-9]+\.", "", str(g))
+
+    return text(a) == text(b)
+
+
 def _traced_forward(result):
     """What holds the graph torch.jit.trace recorded (a ScriptModule's forward, a ScriptFunction), or None."""
     # On the type: hasattr on the object would compute the property (seconds for a big graph).
@@ -690,6 +703,11 @@ class Recorder:
         repeat = check_inputs is None and bool(capture.checks) and call.get("verdict", {}).get("check_error", False)
         if repeat:
             sets.append(example)
+        # With check inputs, a check that found another graph is traced once more on the example inputs: a graph
+        # that differs from trace 1 again is the model's state (a cache made by the first call), not the shapes.
+        again = check_inputs is not None and call.get("verdict", {}).get("check_error", False)
+        if again:
+            sets.append(example)
         tolerance = kwargs.get("check_tolerance", 1e-5)
         adapter = getattr(obj, "jitscope_adapter", False)
         first = _traced_forward(result) or _traced_forward(capture.first)
@@ -708,9 +726,10 @@ class Recorder:
             if isinstance(inputs, torch.Tensor):
                 inputs = (inputs,)
             entry = {"inputs": describe_args(inputs)}
-            if repeat:
+            is_repeat = repeat or (again and k == len(sets) - 1)
+            if is_repeat:
                 entry["repeat"] = True
-            if k <= reached:
+            if k <= reached and not (again and k == len(sets) - 1):
                 module, error = capture.checks[k - 1]
                 modules.append(_traced_forward(module))
                 span = capture.spans[k - 1]
@@ -727,7 +746,7 @@ class Recorder:
                 if state is None:
                     state = torch.random.get_rng_state(), random.getstate()
                 if adapter:
-                    obj.current = k
+                    obj.current = 0 if is_repeat else k
                 modules.append(None)
                 with self._catch() as own, _quiet():
                     try:
@@ -737,11 +756,18 @@ class Recorder:
                         entry["graph"] = graph_json(modules[-1].inlined_graph)
                     except Exception as e:  # noqa: BLE001
                         entry["error"] = self.places.error(e)
-                    if first is not None:
+                    if first is not None and not is_repeat:
                         entry["output_check"] = self._compare_outputs(first, obj, inputs, tolerance)
                 entry["warnings"] = self._warnings(own)
                 entry["traced_here"] = True
             traces.append(entry)
+        if again and len(traces) == len(sets) and "graph" in traces[-1] and first is not None:
+            # The example inputs again record trace 1's graph: not state. Said on the call, not shown as a trace.
+            again_module = modules[-1]
+            if again_module is not None and _same_graph(first.graph, again_module.graph):
+                traces.pop()
+                modules.pop()
+                call["state_checked"] = True
         if adapter or self.returned:
             if state is None:
                 state = torch.random.get_rng_state(), random.getstate()

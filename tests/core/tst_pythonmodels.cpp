@@ -13,6 +13,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QSet>
 #include <QTest>
 
 using namespace jitscope;
@@ -198,6 +199,27 @@ private Q_SLOTS:
             }
         QVERIFY(placed);
         QCOMPARE(report.moduleTypes.value(QStringLiteral("model.backbone")), QStringLiteral("BackboneWithFPN"));
+
+        // The check found another graph, so the example inputs were traced once more: that differs from trace 1
+        // too, in the same module. The model's first call left state behind (PyTorch's 12 values against 8).
+        QCOMPARE(call.traces.size(), 3);
+        QVERIFY(call.traces[2].repeat);
+        QVERIFY(call.traces[2].tracedHere);
+        QCOMPARE(call.traces[2].inputs, call.traces[0].inputs);
+        const PythonCheck check = checkPythonCall(call, test::readText(modelFile(QStringLiteral("detection"))));
+        QCOMPARE(check.diffs.size(), 2);
+        QSet<QString> causes;
+        for (const TraceDiff& d : check.diffs) {
+            QVERIFY(!d.equal);
+            for (const NodeChange& c : d.changes)
+                causes.insert(c.cause);
+        }
+        QCOMPARE(causes.size(), 2); // one per diff: every changed node in the one module
+        for (const QString& cause : causes) {
+            QVERIFY2(cause.contains(QLatin1String("module `model.roi_heads.box_roi_pool` (MultiScaleRoIAlign)")),
+                qPrintable(cause));
+            QVERIFY2(cause.contains(QLatin1String("module state")), qPrintable(cause));
+        }
     }
 
     /// torch.nn's own TracerWarnings (hidden by PyTorch's filter) are why a packed LSTM bakes its batch size.
