@@ -264,6 +264,48 @@ private Q_SLOTS:
         QCOMPARE(window.report().traces.at(1).inputs.toString(), QStringLiteral("f32[3]"));
     }
 
+    /// A real model's recorded call (torchvision's detection model, traced at 320x320 and checked at 256x384): its
+    /// 2,000-node traces are shown as an archive is, grouped by module with the submodules folded into an
+    /// overview, and Compare opens on the modules that differ, unfolded.
+    void detectionModelGroupedAndCompared()
+    {
+        QProcess probe;
+        probe.start(QStringLiteral("/usr/bin/python3"), { QStringLiteral("-c"), QStringLiteral("import torchvision") });
+        if (!probe.waitForFinished(60000) || probe.exitCode() != 0)
+            QSKIP("no torchvision (python3-torchvision) for /usr/bin/python3");
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(pyFile("models/detection.py"));
+        QVERIFY(waitPython(window));
+        QVERIFY(window.hasReport());
+        const CheckReport& report = window.report();
+        QVERIFY2(report.ok, qPrintable(report.error.toString()));
+        QVERIFY(report.traces[0].graph.nodes.size() > 1500);
+        QCOMPARE(window.currentView(), MainWindow::View::Compare);
+        QCOMPARE(report.diffs.size(), 1);
+        QVERIFY(!report.diffs[0].equal);
+        const QVector<GraphLayout>& layouts = window.traceLayouts();
+        QCOMPARE(layouts.size(), 2);
+        const GraphLayout& first = layouts[0];
+        QVERIFY2(first.error.isEmpty(), qPrintable(first.error));
+        // Grouped: module clusters named by path and class, and folded submodules.
+        QVERIFY(std::any_of(first.clusters.cbegin(), first.clusters.cend(),
+            [](const LayoutCluster& c) { return c.module == QLatin1String("model"); }));
+        QVERIFY(std::any_of(first.nodes.cbegin(), first.nodes.cend(),
+            [](const LayoutNode& n) { return n.role == LayoutNode::Role::Module; }));
+        // Every changed node of trace 1 is drawn as itself, not inside a folded module's box.
+        for (const NodeChange& c : report.diffs[0].changes) {
+            if (c.baseNode < 0)
+                continue;
+            const int box = first.boxShowing(c.baseNode);
+            QVERIFY2(box >= 0, qPrintable(report.traces[0].graph.nodeLine(c.baseNode)));
+            QCOMPARE(first.nodes[box].role, LayoutNode::Role::Node);
+        }
+    }
+
     void recordedArchiveOpensForDebugging()
     {
         MainWindow window;

@@ -95,6 +95,8 @@ public:
     bool isChecking() const { return m_check->isChecking(); }
     bool hasReport() const { return m_check->hasReport(); }
     const CheckReport& report() const { return m_check->report(); }
+    /// The shown check's layouts, trace k's at k.
+    const QVector<GraphLayout>& traceLayouts() const { return m_check->traceLayouts(); }
     /// Trace k's tab contents; nullptr when there is no such trace.
     GraphScene* traceScene(int trace) const;
     GraphView* traceView(int trace) const;
