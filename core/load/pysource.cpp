@@ -102,11 +102,51 @@ QString rewriteFStrings(const QString& line)
     return out;
 }
 
+/// Python's frontend takes a comprehension's tuple target (`[a * b for a, b in zip(xs, ys)]`); libtorch's C++ parser
+/// takes it parenthesized only. `for a, b in` becomes `for(a, b)in`: the same length, so every column stays.
+/// @p depth is the bracket depth before the line (a comprehension is inside brackets; a for statement is not).
+QString parenthesizeComprehensionTargets(const QString& line, int& depth)
+{
+    static const QRegularExpression target(
+        QStringLiteral("\\bfor(\\s)([A-Za-z_]\\w*(?:\\s*,\\s*[A-Za-z_]\\w*)+\\s*?)(\\s)in\\b"));
+    QString out = line;
+    QChar quote;
+    for (int i = 0; i < out.size(); ++i) {
+        const QChar c = out[i];
+        if (!quote.isNull()) {
+            if (c == QLatin1Char('\\'))
+                ++i;
+            else if (c == quote)
+                quote = QChar();
+            continue;
+        }
+        if (c == QLatin1Char('#'))
+            break;
+        if (c == QLatin1Char('"') || c == QLatin1Char('\''))
+            quote = c;
+        else if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{'))
+            ++depth;
+        else if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}'))
+            depth = std::max(0, depth - 1);
+        else if (depth > 0 && c == QLatin1Char('f') && out.mid(i, 3) == QLatin1String("for")) {
+            const auto m = target.match(out, i, QRegularExpression::NormalMatch,
+                QRegularExpression::AnchorAtOffsetMatchOption);
+            if (m.hasMatch()) {
+                out[m.capturedStart(1)] = QLatin1Char('(');
+                out[m.capturedStart(3)] = QLatin1Char(')');
+                i = m.capturedEnd(0) - 1;
+            }
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 QString PyFileScan::defSource(const PyDef& def) const
 {
     QStringList body;
+    int depth = 0;
     const bool typingModule = aliases.value(QStringLiteral("typing")) == QLatin1String("typing");
     for (int line = def.defLine; line <= def.lastLine && line <= lines.size(); ++line) {
         QString text = lines.at(line - 1);
@@ -116,6 +156,7 @@ QString PyFileScan::defSource(const PyDef& def) const
         if (text.contains(QLatin1String("f\"")) || text.contains(QLatin1String("f'"))
             || text.contains(QLatin1String("F\"")) || text.contains(QLatin1String("F'")))
             text = rewriteFStrings(text);
+        text = parenthesizeComprehensionTargets(text, depth);
         body << text;
     }
     return body.join(QLatin1Char('\n')) + QLatin1Char('\n');

@@ -62,6 +62,33 @@ private Q_SLOTS:
         QVERIFY(scan.defSource(scan.defs[0]).startsWith(QLatin1String("def first(x):")));
     }
 
+    /// libtorch's C++ parser takes a comprehension's tuple target only in parentheses: the compiled text has them,
+    /// in the same columns, in comprehensions only (a string or comment is left alone).
+    void comprehensionTuplesParenthesized_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("compiled");
+        QTest::addRow("zip") << "    return [a * b for a, b in zip(xs, ys)]"
+                             << "    return [a * b for(a, b)in zip(xs, ys)]";
+        QTest::addRow("three names") << "    return {k: v + w for k, v,  w in t}"
+                                     << "    return {k: v + w for(k, v,  w)in t}";
+        QTest::addRow("nested") << "    return [[i * j for i, j in p] for p, q in r]"
+                                << "    return [[i * j for(i, j)in p] for(p, q)in r]";
+        QTest::addRow("statement") << "    for a, b in zip(xs, ys):" << "    for a, b in zip(xs, ys):";
+        QTest::addRow("string") << "    s = \"[x for a, b in y]\"" << "    s = \"[x for a, b in y]\"";
+        QTest::addRow("comment") << "    x = f(y)  # [x for a, b in y]" << "    x = f(y)  # [x for a, b in y]";
+    }
+
+    void comprehensionTuplesParenthesized()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, compiled);
+        const PyFileScan scan = scanPythonSource(QStringLiteral("def f(xs, ys):\n") + line + QStringLiteral("\n"),
+            QStringLiteral("f.py"));
+        QCOMPARE(scan.defs.size(), 1);
+        QCOMPARE(scan.defSource(scan.defs[0]).section(QLatin1Char('\n'), 1, 1), compiled);
+    }
+
     void inputSets_data()
     {
         QTest::addColumn<QString>("source");

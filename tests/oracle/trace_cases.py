@@ -184,4 +184,10 @@ CASES = [
      "sets": ["[f32[2,3],f32[1,3]]", "[f32[1,3],f32[1,3],f32[4,3]]"]},
     {"name": "new_methods", "source": "corpus/binding_edges.py", "function": "new_methods",
      "sets": ["f32[2,3]", "f64[4]", "i64[3,1]"]},
+
+    # ---- library code: comprehensions with tuple targets (issue 21) --------------------------
+    {"name": "pair_products", "source": "corpus/comprehensions.py", "function": "pair_products",
+     "sets": ["f32[3,4]; f32[3,4]", "f32[2,5]; f32[2,5]"]},
+    {"name": "scaled_rows", "source": "corpus/comprehensions.py", "function": "scaled_rows",
+     "sets": ["f32[3,4]", "f32[5,2]"]},
 ]
