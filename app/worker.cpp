@@ -8,12 +8,14 @@
 #include "check/check.h"
 #include "debug/debugsession.h"
 #include "ir/activity.h"
+#include "layout/graphlayout.h"
 #include "load/model.h"
 #include "protocol/protocol.h"
 
 #include <QFile>
 #include <QHash>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -84,6 +86,8 @@ private:
     QHash<int, std::shared_ptr<ModelSlot>> m_models;
     QHash<quint64, std::shared_ptr<std::atomic<bool>>> m_cancels;
     QHash<quint64, std::shared_ptr<DebugEntry>> m_debug; ///< by the window's session id
+    /// Module cluster layouts across the window's requests (folding one module lays out that module alone).
+    std::shared_ptr<LayoutCache> m_layouts = std::make_shared<LayoutCache>();
     std::atomic<int> m_busy { 0 }; ///< requests running and debug sessions not finished
 };
 
@@ -183,6 +187,21 @@ void Worker::dispatch(const Message& m)
             s->loaded.notify_all();
             send(MessageType::Answer, id, pack(r));
         });
+        return;
+    }
+    case MessageType::Layout: {
+        IrGraph graph;
+        LayoutOptions options;
+        QString what;
+        if (!unpack(m.payload, graph, options, what))
+            return fail(QStringLiteral("a malformed layout request"));
+        spawn(
+            m.id, [this, id = m.id, graph = std::move(graph), options, what](const std::atomic<bool>& cancel) mutable {
+                activity::setPhase(0, "laying out %s (%d nodes)", what.toUtf8().constData(), int(graph.nodes.size()));
+                options.cancel = &cancel;
+                options.cache = m_layouts;
+                send(MessageType::Answer, id, pack(layoutGraph(graph, options)));
+            });
         return;
     }
     case MessageType::DebugStart:
@@ -360,7 +379,7 @@ void Worker::debugCommand(const Message& m)
 
 int Worker::run(int in)
 {
-    send(MessageType::Hello, 0, pack(qint64(::getpid())));
+    send(MessageType::Hello, 0, pack(qint64(::getpid()), libtorchVersion(), graphvizVersion()));
     std::thread([this] { heartbeat(); }).detach();
     FrameReader reader;
     QByteArray buffer(64 * 1024, Qt::Uninitialized);
@@ -393,6 +412,9 @@ int runWorker()
             return 3;
         }
     }
+    // For tests of the window's start-up: a worker as slow to say hello as a loaded machine's.
+    if (const int delay = qEnvironmentVariableIntValue("JITSCOPE_WORKER_DELAY_MS"); delay > 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::min(delay, 60000)));
     // The frames go to a copy of stdout; stdout itself becomes stderr, so that what a model prints cannot corrupt
     // them.
     const int out = ::dup(STDOUT_FILENO);

@@ -3,7 +3,7 @@
 // edge positioned (pos, bb) goes through Graphviz's nop2 layout (neato -n2), which keeps them, instead of one dot
 // run over the whole graph (vit_b_16 grouped by module: 23.6 s).
 
-#include "layout/graphlayout_p.h"
+#include "layout/dotlayout_p.h"
 
 #include <graphviz/gvc.h>
 
@@ -149,7 +149,7 @@ QByteArray renderGraph(
     } else {
         if (hierarchical)
             place(g, layout);
-        if (gvLayout(gvc, g, hierarchical ? "nop2" : "dot") != 0) {
+        if (runGraphviz(gvc, g, hierarchical ? "nop2" : "dot") != 0) {
             problem = QStringLiteral("Graphviz layout failed");
         } else {
             char* data = nullptr;
