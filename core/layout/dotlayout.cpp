@@ -10,6 +10,9 @@
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
+#include <QRegularExpression>
+#include <QStringList>
+
 #include <cstring>
 #include <mutex>
 
@@ -21,12 +24,78 @@ std::mutex& graphvizMutex()
     return m;
 }
 
-int runGraphviz(GVC_t* gvc, Agraph_t* g, const char* engine)
+namespace {
+
+/// What Graphviz reported during the dot run in progress (under graphvizMutex()).
+QByteArray g_graphvizMessages;
+
+int collectMessage(char* message)
 {
+    if (g_graphvizMessages.size() < 4096)
+        g_graphvizMessages += message;
+    return 0;
+}
+
+/// Edge labels as xlabels: placed after ranking instead of ranked as nodes of their own.
+QByteArray withExternalEdgeLabels(const QByteArray& dot)
+{
+    static const QRegularExpression edgeLabel(QStringLiteral("(\\[id=\"[0-9]+\"), label=\""));
+    QString text = QString::fromUtf8(dot);
+    text.replace(edgeLabel, QStringLiteral("\\1, xlabel=\""));
+    const qsizetype end = text.lastIndexOf(QLatin1Char('}'));
+    if (end >= 0)
+        text.insert(end, QStringLiteral("  graph [forcelabels=true];\n"));
+    return text.toUtf8();
+}
+
+} // namespace
+
+int runGraphviz(GVC_t* gvc, Agraph_t* g, const char* engine, QString* error)
+{
+    g_graphvizMessages.clear();
+    agreseterrors();
+    const agusererrf previous = agseterrf(collectMessage);
     activity::setOperator(std::strcmp(engine, "dot") == 0 ? "graphviz::dot" : "graphviz::layout", nullptr, 0);
-    const int status = gvLayout(gvc, g, engine);
+    int status = gvLayout(gvc, g, engine);
     activity::clearOperator();
+    agseterrf(previous);
+    // Graphviz 2.42 goes on after "trouble in init_rank" and returns 0 with a layout that gvFreeLayout() frees twice.
+    if (status == 0 && agerrors() >= AGERR)
+        status = -1;
+    if (status != 0 && error) {
+        QStringList errors;
+        for (const QByteArray& line : g_graphvizMessages.split('\n'))
+            if (line.startsWith("Error: "))
+                errors << QString::fromUtf8(line.mid(7)).trimmed();
+        *error = QStringLiteral("Graphviz layout failed")
+            + (errors.isEmpty() ? QString() : QStringLiteral(": ") + errors.join(QStringLiteral("; ")));
+    }
     return status;
+}
+
+Agraph_t* layOutDot(GVC_t* gvc, const QByteArray& dot, QString* error)
+{
+    for (const bool external : { false, true }) {
+        const QByteArray text = external ? withExternalEdgeLabels(dot) : dot;
+        if (external && text == dot)
+            break;
+        Agraph_t* g = agmemread(text.constData());
+        if (!g) {
+            *error = QStringLiteral("Graphviz could not parse the generated graph");
+            return nullptr;
+        }
+        if (runGraphviz(gvc, g, "dot", error) == 0)
+            return g;
+        // Left as it is: freeing what a failed run left behind frees memory twice (2.42), a leak does not hurt.
+    }
+    return nullptr;
+}
+
+const textlabel_t* edgeLabel(Agedge_t* e)
+{
+    if (ED_label(e))
+        return ED_label(e);
+    return ED_xlabel(e) && ED_xlabel(e)->set ? ED_xlabel(e) : nullptr;
 }
 
 void readClusters(Agraph_t* g, double height, QVector<LayoutCluster>& clusters)
@@ -62,17 +131,9 @@ GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options)
 
     std::lock_guard<std::mutex> lock(graphvizMutex());
     GVC_t* gvc = gvContext();
-    const QByteArray dot = build.dot.toUtf8();
-    Agraph_t* g = agmemread(dot.constData());
+    Agraph_t* g = layOutDot(gvc, build.dot.toUtf8(), &layout.error);
     if (!g) {
         gvFreeContext(gvc);
-        layout.error = QStringLiteral("Graphviz could not parse the generated graph");
-        return layout;
-    }
-    if (runGraphviz(gvc, g, "dot") != 0) {
-        agclose(g);
-        gvFreeContext(gvc);
-        layout.error = QStringLiteral("Graphviz layout failed");
         return layout;
     }
     layout.stats.dotRuns = 1;
@@ -103,8 +164,8 @@ GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options)
                 if (bz.eflag)
                     edge.points.push_back(QPointF(bz.ep.x, height - bz.ep.y));
             }
-            if (ED_label(e))
-                edge.labelPos = QPointF(ED_label(e)->pos.x, height - ED_label(e)->pos.y);
+            if (const textlabel_t* label = edgeLabel(e))
+                edge.labelPos = QPointF(label->pos.x, height - label->pos.y);
         }
     }
     readClusters(g, height, layout.clusters);
@@ -118,16 +179,12 @@ QByteArray renderDotToSvg(const QString& dot, QString* error)
 {
     std::lock_guard<std::mutex> lock(graphvizMutex());
     GVC_t* gvc = gvContext();
-    const QByteArray text = dot.toUtf8();
-    Agraph_t* g = agmemread(text.constData());
+    QString problem;
+    Agraph_t* g = layOutDot(gvc, dot.toUtf8(), &problem);
     QByteArray svg;
     if (!g) {
         if (error)
-            *error = QStringLiteral("Graphviz could not parse the DOT text");
-    } else if (runGraphviz(gvc, g, "dot") != 0) {
-        if (error)
-            *error = QStringLiteral("Graphviz layout failed");
-        agclose(g);
+            *error = problem;
     } else {
         char* data = nullptr;
         unsigned int length = 0;

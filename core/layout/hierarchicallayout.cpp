@@ -75,17 +75,9 @@ void readClusterBoxes(Agraph_t* g, double height, double left, QVector<QRectF>& 
 GeometryPtr layoutCluster(
     GVC_t* gvc, const QString& text, int nodes, int children, int clusters, int edges, QString* error)
 {
-    const QByteArray dot = text.toUtf8();
-    Agraph_t* g = agmemread(dot.constData());
-    if (!g) {
-        *error = QStringLiteral("Graphviz could not parse the generated graph");
+    Agraph_t* g = layOutDot(gvc, text.toUtf8(), error);
+    if (!g)
         return {};
-    }
-    if (runGraphviz(gvc, g, "dot") != 0) {
-        agclose(g);
-        *error = QStringLiteral("Graphviz layout failed");
-        return {};
-    }
     auto geometry = std::make_shared<ClusterGeometry>();
     geometry->nodes.resize(nodes);
     geometry->children.resize(children);
@@ -118,8 +110,8 @@ GeometryPtr layoutCluster(
                 if (bz.eflag)
                     geometry->edges[id].push_back(at(bz.ep));
             }
-            if (ED_label(e))
-                geometry->labels[id] = at(ED_label(e)->pos);
+            if (const textlabel_t* label = edgeLabel(e))
+                geometry->labels[id] = at(label->pos);
         }
     }
     readClusterBoxes(g, height, left, geometry->clusters);
