@@ -109,7 +109,7 @@ private Q_SLOTS:
         // Left (issue #23): views/python's PythonController calls loadModel() and selfCheckCall() in the window's
         // process, and core/bridge/selfcheck.cpp keeps selfCheckText() (which PythonView shows) beside
         // selfCheckCall(); both are being changed by another branch. Everything else the window calls reaches no
-        // libtorch (the map of a probe link names only those two roots).
+        // libtorch: the stage libraries do not link it, and with those two calls taken out the window links without.
         if (library.startsWith(QLatin1String("libtorch")) || library == QLatin1String("libc10"))
             QEXPECT_FAIL("", "the Python run's self-check still runs in the window's process", Continue);
         QVERIFY2(!ldd.out.contains(library), qPrintable(ldd.out));
