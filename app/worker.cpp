@@ -77,7 +77,7 @@ private:
     void startDebug(const Message& m);
     void debugCommand(const Message& m);
     /// Runs @p work on a thread of its own, counted as busy, with the request's cancel flag.
-    void spawn(quint64 id, std::function<void(const std::atomic<bool>& cancel)> work);
+    void spawn(quint64 id, MessageType type, std::function<void(const std::atomic<bool>& cancel)> work);
     std::shared_ptr<ModelSlot> slot(int model);
 
     int m_out;
@@ -142,7 +142,7 @@ std::shared_ptr<ModelSlot> Worker::slot(int model)
     return m_models.value(model);
 }
 
-void Worker::spawn(quint64 id, std::function<void(const std::atomic<bool>& cancel)> work)
+void Worker::spawn(quint64 id, MessageType type, std::function<void(const std::atomic<bool>& cancel)> work)
 {
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     {
@@ -150,8 +150,16 @@ void Worker::spawn(quint64 id, std::function<void(const std::atomic<bool>& cance
         m_cancels.insert(id, cancel);
     }
     ++m_busy;
-    std::thread([this, id, cancel, work = std::move(work)] {
+    std::thread([this, id, type, cancel, work = std::move(work)] {
+        const auto started = std::chrono::steady_clock::now();
         work(*cancel);
+        // JITSCOPE_TIMELINE (bench_open): what each request cost here, beside the window's own timeline.
+        static const bool timeline = qEnvironmentVariableIsSet("JITSCOPE_TIMELINE");
+        if (timeline)
+            std::fprintf(stderr, "jitscope-worker: timeline: request %d took %lld ms\n", int(type),
+                (long long)std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::steady_clock::now() - started)
+                    .count());
         {
             std::lock_guard<std::mutex> lock(m_mutex);
             m_cancels.remove(id);
@@ -176,7 +184,7 @@ void Worker::dispatch(const Message& m)
             std::lock_guard<std::mutex> lock(m_mutex);
             m_models.insert(model, s);
         }
-        spawn(m.id, [this, id = m.id, s, path, options](const std::atomic<bool>&) {
+        spawn(m.id, m.type, [this, id = m.id, s, path, options](const std::atomic<bool>&) {
             activity::setFile(QFile::encodeName(path).constData());
             LoadResult r = loadModel(path, options);
             {
@@ -195,8 +203,8 @@ void Worker::dispatch(const Message& m)
         QString what;
         if (!unpack(m.payload, graph, options, what))
             return fail(QStringLiteral("a malformed layout request"));
-        spawn(
-            m.id, [this, id = m.id, graph = std::move(graph), options, what](const std::atomic<bool>& cancel) mutable {
+        spawn(m.id, m.type,
+            [this, id = m.id, graph = std::move(graph), options, what](const std::atomic<bool>& cancel) mutable {
                 activity::setPhase(0, "laying out %s (%d nodes)", what.toUtf8().constData(), int(graph.nodes.size()));
                 options.cancel = &cancel;
                 options.cache = m_layouts;
@@ -234,7 +242,7 @@ void Worker::dispatch(const Message& m)
         send(MessageType::UnknownModel, m.id, pack(model));
         return;
     }
-    spawn(m.id, [this, m, s, function, sets, options](const std::atomic<bool>& cancel) {
+    spawn(m.id, m.type, [this, m, s, function, sets, options](const std::atomic<bool>& cancel) {
         QString error;
         const std::optional<ModelInfo> info = s->wait(&error);
         if (!info) {
