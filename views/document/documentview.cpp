@@ -167,11 +167,14 @@ void DocumentView::displayFunction(
     if (!fn)
         return;
     if (!layout.error.isEmpty()) {
-        // Graphviz crashed or ran past its limit (in the model worker, which was restarted): the window and the
-        // model stay, and a layout that worked is a click away.
+        // Graphviz crashed or ran past its limit (in the model worker, which was restarted), or failed: the window
+        // and the model stay, and a layout that worked is a click away.
+        const bool workerStopped = layout.error.startsWith(QLatin1String("the model worker"));
         showWithAction(tr("Could not lay out %1").arg(name),
             layout.error.trimmed() + QLatin1Char('\n')
-                + tr("The model, input sets and breakpoints are kept; the next layout runs in a new model worker."),
+                + (workerStopped ? tr("The model, input sets and breakpoints are kept; the next layout runs in a new "
+                                      "model worker.")
+                                 : tr("The model, input sets and breakpoints are kept.")),
             true, m_document->canShowOverview() ? PageAction::ShowOverview : PageAction::LayOutAgain);
         Q_EMIT statusMessage(tr("Layout failed: %1").arg(elidedText(layout.error, 200)));
         return;
