@@ -321,6 +321,9 @@ int main(int argc, char* argv[])
         QObject::connect(
             worker, &jitscope::WorkerClient::workerReady, worker, [] { mark("worker ready"); }, Qt::DirectConnection);
     }
+    // A screenshot is one look: no spare worker to share the cores with.
+    if (screenshotMode)
+        worker->setSpareDelay(-1);
     worker->warmUp();
     jitscope::MainWindow window(worker);
     std::optional<PaintTimeline> paints;

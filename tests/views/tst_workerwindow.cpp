@@ -223,6 +223,41 @@ private Q_SLOTS:
         QVERIFY(opBoxes(window) > overviewOps);
     }
 
+    /// A trace's layout that crashes costs that trace's picture: its tab says why, the report and the other traces
+    /// stay, and the next run lays it out again without tracing again.
+    void survivesATraceLayoutCrash()
+    {
+        MainWindow window;
+        window.workerClient()->setStallTimeout(1000);
+        QVERIFY(openAndWait(window, twoSets()));
+        QVERIFY(window.hasReport() && window.report().ok);
+        const int traces = window.report().traces.size();
+        QVERIFY(traces >= 2);
+        // The restarted worker's first dot run is trace 1's layout.
+        qputenv("JITSCOPE_WORKER_FAULT", "segv@graphviz::dot");
+        window.workerClient()->restart();
+        qunsetenv("JITSCOPE_WORKER_FAULT");
+        QSignalSpy checked(&window, &MainWindow::checkFinished);
+        window.runCheck();
+        QVERIFY(checked.wait(kJobTimeoutMs));
+        QVERIFY(waitIdle(window));
+        QVERIFY2(window.report().ok, qPrintable(window.report().error.toString()));
+        QCOMPARE(window.traceTabCount(), traces);
+        QVERIFY2(window.traceScene(0)->messageTitle().contains(QLatin1String("could not lay out trace 1")),
+            qPrintable(window.traceScene(0)->messageTitle()));
+        QVERIFY2(window.traceScene(0)->messageText().contains(QLatin1String("crashed (SIGSEGV) while running "
+                                                                            "graphviz::dot (laying out trace 1")),
+            qPrintable(window.traceScene(0)->messageText()));
+        for (int k = 1; k < traces; ++k)
+            QVERIFY2(window.traceScene(k)->messageTitle().isEmpty(), qPrintable(window.traceScene(k)->messageText()));
+
+        window.runCheck(false);
+        QVERIFY(checked.wait(kJobTimeoutMs));
+        QVERIFY(waitIdle(window));
+        QVERIFY(window.traceScene(0)->messageTitle().isEmpty());
+        QVERIFY(!window.traceScene(0)->nodeItems().isEmpty());
+    }
+
     /// A dot run that never ends: the Script tab's Cancel ends its worker within the grace, the window says so and
     /// offers the overview, and the next layout works.
     void cancelStopsALayoutThatNeverEnds()

@@ -5,6 +5,8 @@
 
 #include <QElapsedTimer>
 
+#include <algorithm>
+
 namespace jitscope {
 
 CheckController::CheckController(const DocumentController* document, const InputSetsModel* inputSets, QObject* parent)
@@ -144,8 +146,11 @@ void CheckController::cancel()
 void CheckController::apply(const CheckJobResult& r)
 {
     if ((!r.external.isEmpty() || r.function == m_document->currentFunction()) && !r.canceled) {
+        // A layout that failed (Graphviz crashed in the worker) is laid out again by the next run, the traces kept.
+        const bool laidOut = std::all_of(
+            r.layouts.cbegin(), r.layouts.cend(), [](const GraphLayout& l) { return l.error.isEmpty(); });
         if (r.external.isEmpty() && r.report.ok && r.layouts.size() == r.report.traces.size())
-            m_cache.insert(r.function, { r.setsKey, r.report, r.layoutKey, r.layouts });
+            m_cache.insert(r.function, { r.setsKey, r.report, laidOut ? r.layoutKey : QString(), r.layouts });
         m_externalKey = r.external;
         m_scriptLayout = r.scriptLayout;
         m_report = r.report;
