@@ -22,9 +22,10 @@ std::mutex& graphvizMutex();
 int runGraphviz(GVC_t* gvc, Agraph_t* g, const char* engine, QString* error = nullptr);
 
 /// Parses @p dot and lays it out with dot: the graph (the caller frees its layout and closes it), or null and
-/// @p error. Graphviz 2.42 fails to rank some graphs whose labelled edges run between clusters ("trouble in
-/// init_rank": each label is ranked as a node of its own; a detection model's trace with batched_nms's `If` blocks
-/// is one): those are laid out again with the edge labels as xlabels, placed after ranking.
+/// @p error. Graphviz 2.42 fails to rank some graphs with labelled edges and clusters ("trouble in init_rank": each
+/// label is ranked as a node of its own; a detection model's trace with batched_nms's `If` blocks is one), and then
+/// corrupts the heap: a graph with clusters gets its edge labels as xlabels, placed after ranking. One without that
+/// still fails is laid out again that way.
 Agraph_t* layOutDot(GVC_t* gvc, const QByteArray& dot, QString* error);
 
 /// The label of @p e as laid out: its label, or its xlabel once placed; null when it has none.

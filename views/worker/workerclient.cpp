@@ -134,6 +134,7 @@ private:
     void dropSpare();
     void write(const Message& m);
     void onOutput();
+    void handle(const Message& m);
     void onErrorOutput();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void watch();
@@ -149,6 +150,8 @@ private:
     WorkerChannel* m_channel;
     QProcess* m_process = nullptr;
     QProcess* m_spare = nullptr;
+    FrameReader m_spareReader; ///< the spare's output until it is taken: its hello is kept, its heartbeats dropped
+    std::optional<Message> m_spareHello;
     QTimer* m_watch = nullptr;
     FrameReader m_reader;
     QHash<quint64, Pending> m_pending;
@@ -349,10 +352,13 @@ void WorkerIo::start()
     if (QProcess* spare = std::exchange(m_spare, nullptr)) {
         m_channel->sparePid = 0;
         spare->disconnect(this);
-        if (spare->state() == QProcess::Running)
+        if (spare->state() == QProcess::Running) {
             m_process = spare;
-        else
+            // The rest of what it said goes on from there (a frame may be half read).
+            m_reader = std::exchange(m_spareReader, FrameReader());
+        } else {
             spare->deleteLater();
+        }
     }
     if (!m_process)
         m_process = launch();
@@ -365,9 +371,10 @@ void WorkerIo::start()
     m_channel->pid = m_process->processId();
     m_sinceMessage.start();
     m_channel->lifecycle(false);
-    // A spare taken over may have said hello already.
-    if (m_process->bytesAvailable() > 0)
-        onOutput();
+    // A spare taken over may have said hello already (the heartbeats since are of no interest).
+    if (const std::optional<Message> hello = std::exchange(m_spareHello, std::nullopt))
+        handle(*hello);
+    onOutput();
 }
 
 QProcess* WorkerIo::launch()
@@ -397,7 +404,15 @@ void WorkerIo::startSpare()
     if (!m_spare)
         return;
     m_channel->sparePid = m_spare->processId();
+    m_spareReader = FrameReader();
+    m_spareHello.reset();
     QProcess* spare = m_spare;
+    connect(spare, &QProcess::readyReadStandardOutput, this, [this, spare] {
+        m_spareReader.append(spare->readAllStandardOutput());
+        while (const auto m = m_spareReader.next())
+            if (m->type == MessageType::Hello)
+                m_spareHello = *m;
+    });
     connect(spare, &QProcess::readyReadStandardError, this, [spare] {
         const QByteArray bytes = spare->readAllStandardError();
         [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, bytes.constData(), size_t(bytes.size()));
@@ -505,54 +520,58 @@ void WorkerIo::release(int model)
 void WorkerIo::onOutput()
 {
     m_reader.append(m_process->readAllStandardOutput());
-    while (const auto m = m_reader.next()) {
-        m_sinceMessage.restart();
-        switch (m->type) {
-        case MessageType::Hello: {
-            m_greeted = true;
-            qint64 pid = 0;
-            QString torch, graphviz;
-            if (unpack(m->payload, pid, torch, graphviz))
-                m_channel->setVersions(torch, graphviz);
-            m_channel->lifecycle(true);
-            if (const int delay = m_channel->spareDelayMs.load(); delay >= 0 && !m_spare)
-                QTimer::singleShot(delay, this, [this] { startSpare(); });
-            break;
-        }
-        case MessageType::Heartbeat:
-            unpack(m->payload, m_beat);
-            m_channel->setActivity(m_beat.activity);
-            break;
-        case MessageType::DebugPause: {
-            DebugSession::Pause pause;
-            const auto it = m_debug.constFind(m->id);
-            if (it != m_debug.constEnd() && unpack(m->payload, pause))
-                it.value()(pause);
-            break;
-        }
-        case MessageType::Answer:
-        case MessageType::Failure:
-        case MessageType::UnknownModel: {
-            const Pending p = m_pending.take(m->id);
-            if (!p.call)
-                break; // a load sent again after a restart, or an answer to a call that failed already
-            if (m->type == MessageType::Answer) {
-                p.call->finish(true, m->payload, {});
-            } else if (m->type == MessageType::Failure) {
-                QString message;
-                unpack(m->payload, message);
-                p.call->finish(false, {}, message);
-            } else {
-                p.call->finish(false, {}, QStringLiteral("the model worker holds no such model"));
-            }
-            break;
-        }
-        default:
-            break;
-        }
-    }
+    while (const auto m = m_reader.next())
+        handle(*m);
     if (!m_reader.error().isEmpty())
         stop(QStringLiteral("the model worker sent %1").arg(m_reader.error()));
+}
+
+void WorkerIo::handle(const Message& m)
+{
+    m_sinceMessage.restart();
+    switch (m.type) {
+    case MessageType::Hello: {
+        m_greeted = true;
+        qint64 pid = 0;
+        QString torch, graphviz;
+        if (unpack(m.payload, pid, torch, graphviz))
+            m_channel->setVersions(torch, graphviz);
+        m_channel->lifecycle(true);
+        if (const int delay = m_channel->spareDelayMs.load(); delay >= 0 && !m_spare)
+            QTimer::singleShot(delay, this, [this] { startSpare(); });
+        break;
+    }
+    case MessageType::Heartbeat:
+        unpack(m.payload, m_beat);
+        m_channel->setActivity(m_beat.activity);
+        break;
+    case MessageType::DebugPause: {
+        DebugSession::Pause pause;
+        const auto it = m_debug.constFind(m.id);
+        if (it != m_debug.constEnd() && unpack(m.payload, pause))
+            it.value()(pause);
+        break;
+    }
+    case MessageType::Answer:
+    case MessageType::Failure:
+    case MessageType::UnknownModel: {
+        const Pending p = m_pending.take(m.id);
+        if (!p.call)
+            break; // a load sent again after a restart, or an answer to a call that failed already
+        if (m.type == MessageType::Answer) {
+            p.call->finish(true, m.payload, {});
+        } else if (m.type == MessageType::Failure) {
+            QString message;
+            unpack(m.payload, message);
+            p.call->finish(false, {}, message);
+        } else {
+            p.call->finish(false, {}, QStringLiteral("the model worker holds no such model"));
+        }
+        break;
+    }
+    default:
+        break;
+    }
 }
 
 void WorkerIo::onErrorOutput()
