@@ -5,6 +5,8 @@
 
 #include "debugcontroller.h"
 #include "graphscene.h"
+#include "graphview.h"
+#include "workerclient.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -16,13 +18,81 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <optional>
+#include <unistd.h>
 
 #ifndef JITSCOPE_VERSION
 #define JITSCOPE_VERSION "dev"
 #endif
 
 namespace {
+
+/// JITSCOPE_TIMELINE: the start-up's events on stderr, in ms since the process started (before the dynamic loader:
+/// /proc/self/stat's start time), for tests/app/tst_gui and bench/bench_open.
+bool g_timeline = false;
+
+long long msSinceProcessStart()
+{
+    static const long long startMs = [] {
+        FILE* stat = std::fopen("/proc/self/stat", "r");
+        unsigned long long ticks = 0;
+        if (stat) {
+            // Field 22 (starttime, clock ticks after boot); the command name (field 2) may hold spaces: skip past ')'.
+            int c;
+            while ((c = std::fgetc(stat)) != EOF && c != ')') { }
+            for (int field = 2; field < 22 && c != EOF;)
+                field += (c = std::fgetc(stat)) == ' ';
+            if (std::fscanf(stat, "%llu", &ticks) != 1)
+                ticks = 0;
+            std::fclose(stat);
+        }
+        return (long long)(ticks * 1000 / (unsigned long long)sysconf(_SC_CLK_TCK));
+    }();
+    timespec now {};
+    clock_gettime(CLOCK_BOOTTIME, &now);
+    return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000 - startMs;
+}
+
+void mark(const char* event)
+{
+    if (g_timeline)
+        std::fprintf(stderr, "jitscope: timeline: %lld ms: %s\n", msSinceProcessStart(), event);
+}
+
+/// Marks the window's first paint, and the first paint of the script graph once it shows one.
+class PaintTimeline : public QObject
+{
+public:
+    explicit PaintTimeline(jitscope::MainWindow* window)
+        : m_window(window)
+    {
+        QObject::connect(window->scriptScene(), &jitscope::GraphScene::contentsReplaced, this,
+            [this] { m_graphArmed = m_window->scriptScene()->messageTitle().isEmpty(); });
+        qApp->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject* object, QEvent* event) override
+    {
+        if (event->type() != QEvent::Paint || !object->isWidgetType())
+            return false;
+        if (!m_painted && static_cast<QWidget*>(object)->window() == m_window) {
+            m_painted = true;
+            mark("first paint");
+        }
+        if (m_graphArmed && object == m_window->scriptView()->viewport()) {
+            m_graphArmed = false;
+            mark("graph shown");
+        }
+        return false;
+    }
+
+private:
+    jitscope::MainWindow* m_window;
+    bool m_painted = false;
+    bool m_graphArmed = false;
+};
 
 std::optional<jitscope::MainWindow::View> parseView(const QString& name)
 {
@@ -38,13 +108,13 @@ std::optional<jitscope::MainWindow::View> parseView(const QString& name)
 }
 
 // Grabs the window once every job is done, writes the PNG and ends the event loop with the exit code.
+/// A file that did not load is still written as the user sees it (the error where the graph would be, the place in
+/// the source), and the exit status is 2 as the CLI's.
 void takeScreenshot(jitscope::MainWindow* window, const QString& out, std::optional<jitscope::MainWindow::View> view)
 {
-    if (!window->lastError().isEmpty()) {
-        std::fprintf(stderr, "jitscope: %s\n", qPrintable(window->lastError().simplified()));
-        QCoreApplication::exit(2);
-        return;
-    }
+    const QString loadError = window->lastError();
+    if (!loadError.isEmpty())
+        std::fprintf(stderr, "jitscope: %s\n", qPrintable(loadError.simplified()));
     // The file loaded, so the screenshot (showing the compile error) is still worth writing; say so on stderr.
     if (const jitscope::FunctionInfo* fn = window->model().function(window->currentFunction()); fn && !fn->ok)
         std::fprintf(stderr, "jitscope: warning: %s\n", qPrintable(fn->error.toString().simplified()));
@@ -78,7 +148,8 @@ void takeScreenshot(jitscope::MainWindow* window, const QString& out, std::optio
         QCoreApplication::exit(2);
         return;
     }
-    QCoreApplication::exit(0);
+    mark("screenshot written");
+    QCoreApplication::exit(loadError.isEmpty() ? 0 : 2);
 }
 
 /// For screenshots of a debug session: once the file is loaded and checked, sets the breakpoints, presses F11
@@ -130,6 +201,8 @@ void debugThenScreenshot(jitscope::MainWindow* window, int steps, const QList<in
 
 int main(int argc, char* argv[])
 {
+    g_timeline = qEnvironmentVariableIsSet("JITSCOPE_TIMELINE");
+    mark("main");
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("JitScope"));
     QApplication::setApplicationName(QStringLiteral("JitScope"));
@@ -238,13 +311,27 @@ int main(int argc, char* argv[])
         std::fprintf(stderr, "jitscope: --fn needs a FILE\n");
         return 2;
     }
-    if (!file.isEmpty() && !QFileInfo(file).isFile()) {
-        std::fprintf(stderr, "jitscope: %s: no such file\n", qPrintable(file));
-        if (screenshotMode)
-            return 2;
-    }
 
-    jitscope::MainWindow window;
+    // The model worker first: libtorch loads in it while Qt builds the window.
+    auto* worker = new jitscope::WorkerClient;
+    if (g_timeline) {
+        QObject::connect(
+            worker, &jitscope::WorkerClient::workerStarted, worker, [] { mark("worker started"); },
+            Qt::DirectConnection);
+        QObject::connect(
+            worker, &jitscope::WorkerClient::workerReady, worker, [] { mark("worker ready"); }, Qt::DirectConnection);
+    }
+    // A screenshot is one look: no spare worker to share the cores with.
+    if (screenshotMode)
+        worker->setSpareDelay(-1);
+    worker->warmUp();
+    jitscope::MainWindow window(worker);
+    std::optional<PaintTimeline> paints;
+    if (g_timeline) {
+        paints.emplace(&window);
+        QObject::connect(&window, &jitscope::MainWindow::fileLoaded, &window, [] { mark("loaded"); });
+        QObject::connect(&window, &jitscope::MainWindow::idle, &window, [] { mark("idle"); });
+    }
     if (screenshotMode) {
         // A fixed size and no restored state keep screenshots comparable between machines and runs.
         window.resize(1400, 900);
@@ -260,6 +347,7 @@ int main(int argc, char* argv[])
     if (!pythonPath.isEmpty())
         window.setPythonInterpreter(pythonPath);
     window.show();
+    mark("shown");
 
     if (debugSteps > 0)
         window.debugAction(jitscope::MainWindow::DebugAction::TraceWhileDebugging)

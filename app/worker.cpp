@@ -8,12 +8,14 @@
 #include "check/check.h"
 #include "debug/debugsession.h"
 #include "ir/activity.h"
+#include "layout/graphlayout.h"
 #include "load/model.h"
 #include "protocol/protocol.h"
 
 #include <QFile>
 #include <QHash>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -75,7 +77,7 @@ private:
     void startDebug(const Message& m);
     void debugCommand(const Message& m);
     /// Runs @p work on a thread of its own, counted as busy, with the request's cancel flag.
-    void spawn(quint64 id, std::function<void(const std::atomic<bool>& cancel)> work);
+    void spawn(quint64 id, MessageType type, std::function<void(const std::atomic<bool>& cancel)> work);
     std::shared_ptr<ModelSlot> slot(int model);
 
     int m_out;
@@ -84,6 +86,8 @@ private:
     QHash<int, std::shared_ptr<ModelSlot>> m_models;
     QHash<quint64, std::shared_ptr<std::atomic<bool>>> m_cancels;
     QHash<quint64, std::shared_ptr<DebugEntry>> m_debug; ///< by the window's session id
+    /// Module cluster layouts across the window's requests (folding one module lays out that module alone).
+    std::shared_ptr<LayoutCache> m_layouts = std::make_shared<LayoutCache>();
     std::atomic<int> m_busy { 0 }; ///< requests running and debug sessions not finished
 };
 
@@ -138,7 +142,7 @@ std::shared_ptr<ModelSlot> Worker::slot(int model)
     return m_models.value(model);
 }
 
-void Worker::spawn(quint64 id, std::function<void(const std::atomic<bool>& cancel)> work)
+void Worker::spawn(quint64 id, MessageType type, std::function<void(const std::atomic<bool>& cancel)> work)
 {
     auto cancel = std::make_shared<std::atomic<bool>>(false);
     {
@@ -146,8 +150,16 @@ void Worker::spawn(quint64 id, std::function<void(const std::atomic<bool>& cance
         m_cancels.insert(id, cancel);
     }
     ++m_busy;
-    std::thread([this, id, cancel, work = std::move(work)] {
+    std::thread([this, id, type, cancel, work = std::move(work)] {
+        const auto started = std::chrono::steady_clock::now();
         work(*cancel);
+        // JITSCOPE_TIMELINE (bench_open): what each request cost here, beside the window's own timeline.
+        static const bool timeline = qEnvironmentVariableIsSet("JITSCOPE_TIMELINE");
+        if (timeline)
+            std::fprintf(stderr, "jitscope-worker: timeline: request %d took %lld ms\n", int(type),
+                (long long)std::chrono::duration_cast<std::chrono::milliseconds>(
+                    std::chrono::steady_clock::now() - started)
+                    .count());
         {
             std::lock_guard<std::mutex> lock(m_mutex);
             m_cancels.remove(id);
@@ -172,7 +184,7 @@ void Worker::dispatch(const Message& m)
             std::lock_guard<std::mutex> lock(m_mutex);
             m_models.insert(model, s);
         }
-        spawn(m.id, [this, id = m.id, s, path, options](const std::atomic<bool>&) {
+        spawn(m.id, m.type, [this, id = m.id, s, path, options](const std::atomic<bool>&) {
             activity::setFile(QFile::encodeName(path).constData());
             LoadResult r = loadModel(path, options);
             {
@@ -183,6 +195,21 @@ void Worker::dispatch(const Message& m)
             s->loaded.notify_all();
             send(MessageType::Answer, id, pack(r));
         });
+        return;
+    }
+    case MessageType::Layout: {
+        IrGraph graph;
+        LayoutOptions options;
+        QString what;
+        if (!unpack(m.payload, graph, options, what))
+            return fail(QStringLiteral("a malformed layout request"));
+        spawn(m.id, m.type,
+            [this, id = m.id, graph = std::move(graph), options, what](const std::atomic<bool>& cancel) mutable {
+                activity::setPhase(0, "laying out %s (%d nodes)", what.toUtf8().constData(), int(graph.nodes.size()));
+                options.cancel = &cancel;
+                options.cache = m_layouts;
+                send(MessageType::Answer, id, pack(layoutGraph(graph, options)));
+            });
         return;
     }
     case MessageType::DebugStart:
@@ -215,7 +242,7 @@ void Worker::dispatch(const Message& m)
         send(MessageType::UnknownModel, m.id, pack(model));
         return;
     }
-    spawn(m.id, [this, m, s, function, sets, options](const std::atomic<bool>& cancel) {
+    spawn(m.id, m.type, [this, m, s, function, sets, options](const std::atomic<bool>& cancel) {
         QString error;
         const std::optional<ModelInfo> info = s->wait(&error);
         if (!info) {
@@ -360,7 +387,7 @@ void Worker::debugCommand(const Message& m)
 
 int Worker::run(int in)
 {
-    send(MessageType::Hello, 0, pack(qint64(::getpid())));
+    send(MessageType::Hello, 0, pack(qint64(::getpid()), libtorchVersion(), graphvizVersion()));
     std::thread([this] { heartbeat(); }).detach();
     FrameReader reader;
     QByteArray buffer(64 * 1024, Qt::Uninitialized);
@@ -393,6 +420,9 @@ int runWorker()
             return 3;
         }
     }
+    // For tests of the window's start-up: a worker as slow to say hello as a loaded machine's.
+    if (const int delay = qEnvironmentVariableIntValue("JITSCOPE_WORKER_DELAY_MS"); delay > 0)
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::min(delay, 60000)));
     // The frames go to a copy of stdout; stdout itself becomes stderr, so that what a model prints cannot corrupt
     // them.
     const int out = ::dup(STDOUT_FILENO);

@@ -1,6 +1,4 @@
 #include "check/check.h"
-#include "check/outputcheck_p.h"
-#include "ir/activity.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -150,107 +148,6 @@ QString explain(const NodeChange& c, const TraceResult& base, const TraceResult&
               : QStringLiteral("%1 recorded only in trace 1").arg(bn->kind);
 }
 
-const QSet<QString>& nondeterministicKinds()
-{
-    static const QSet<QString> kinds = {
-        QStringLiteral("aten::rand"),
-        QStringLiteral("aten::randn"),
-        QStringLiteral("aten::randint"),
-        QStringLiteral("aten::rand_like"),
-        QStringLiteral("aten::randn_like"),
-        QStringLiteral("aten::randint_like"),
-        QStringLiteral("aten::randperm"),
-        QStringLiteral("aten::bernoulli"),
-        QStringLiteral("aten::bernoulli_"),
-        QStringLiteral("aten::normal"),
-        QStringLiteral("aten::normal_"),
-        QStringLiteral("aten::uniform_"),
-        QStringLiteral("aten::multinomial"),
-        QStringLiteral("aten::dropout"),
-        QStringLiteral("aten::feature_dropout"),
-        QStringLiteral("aten::alpha_dropout"),
-        QStringLiteral("aten::poisson"),
-        QStringLiteral("aten::rrelu"),
-        QStringLiteral("aten::exponential_"),
-        QStringLiteral("aten::geometric_"),
-        QStringLiteral("aten::log_normal_"),
-        QStringLiteral("aten::cauchy_"),
-        QStringLiteral("aten::random_"),
-    };
-    return kinds;
-}
-
-const QSet<QString>& viewKinds()
-{
-    static const QSet<QString> kinds = {
-        QStringLiteral("aten::select"),
-        QStringLiteral("aten::slice"),
-        QStringLiteral("aten::view"),
-        QStringLiteral("aten::expand"),
-        QStringLiteral("aten::transpose"),
-        QStringLiteral("aten::permute"),
-        QStringLiteral("aten::narrow"),
-        QStringLiteral("aten::as_strided"),
-        QStringLiteral("aten::unsqueeze"),
-        QStringLiteral("aten::squeeze"),
-        QStringLiteral("aten::t"),
-        QStringLiteral("aten::diagonal"),
-        QStringLiteral("aten::unfold"),
-        QStringLiteral("aten::reshape"),
-        QStringLiteral("aten::flatten"),
-    };
-    return kinds;
-}
-
-/// Warnings read off a finished trace: nondeterministic ops, in-place ops on inputs and on views.
-void traceGraphWarnings(TraceResult& t, int index)
-{
-    QStringList nondeterministic;
-    for (int id : t.graph.top.nodes) {
-        const IrNode& n = t.graph.node(id);
-        if (nondeterministicKinds().contains(n.kind))
-            nondeterministic << n.kind;
-        const bool inplace
-            = n.kind.endsWith(QLatin1Char('_')) && !n.kind.endsWith(QLatin1String("__")) && !n.inputs.isEmpty();
-        if (!inplace)
-            continue;
-        const IrValue& self = t.graph.value(n.inputs.first());
-        TraceWarning w;
-        w.traceIndex = index;
-        w.traceNode = id;
-        w.scriptNode = n.originNode;
-        w.location = n.location;
-        if (self.producer < 0 && t.graph.top.inputs.contains(self.id)) {
-            w.kind = WarningKind::InPlaceOnInput;
-            w.message = warningMessage(w.kind, { n.kind, self.name });
-            w.suggestion = warningFix(w.kind);
-            t.warnings.push_back(w);
-        } else if (self.producer >= 0 && viewKinds().contains(t.graph.node(self.producer).kind)) {
-            w.kind = WarningKind::InPlaceOnView;
-            w.message = warningMessage(w.kind, { n.kind, t.graph.node(self.producer).kind });
-            w.suggestion = warningFix(w.kind);
-            t.warnings.push_back(w);
-        }
-    }
-    if (!nondeterministic.isEmpty()) {
-        nondeterministic.removeDuplicates();
-        TraceWarning w;
-        w.kind = WarningKind::NondeterministicOp;
-        w.traceIndex = index;
-        w.message = warningMessage(w.kind, { nondeterministic.join(QStringLiteral(", ")) });
-        w.suggestion = warningFix(w.kind);
-        for (int id : t.graph.top.nodes) {
-            if (nondeterministicKinds().contains(t.graph.node(id).kind)) {
-                w.traceNode = id;
-                w.scriptNode = t.graph.node(id).originNode;
-                w.location = t.graph.node(id).location;
-                break;
-            }
-        }
-        t.warnings.push_back(w);
-    }
-}
-
 } // namespace
 
 void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult& other, const IrGraph& script)
@@ -265,97 +162,6 @@ void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult&
             c.location = n.location;
         c.cause = explain(c, base, other, script, diff.other, baseLoops, otherLoops);
     }
-}
-
-CheckReport checkFunction(
-    const ModelInfo& model, const QString& function, const QVector<InputSet>& sets, const CheckOptions& options)
-{
-    CheckReport r;
-    r.file = model.path;
-    r.function = function;
-    if (const FunctionInfo* fn = model.function(function))
-        r.script = fn->graph;
-    if (sets.isEmpty()) {
-        r.error = { QStringLiteral("no input sets to check"), { model.path, 0, 0 } };
-        return r;
-    }
-    // Trace 1's recorded program stays here, for running it on the other sets; it never goes into the report.
-    std::shared_ptr<TracedProgram> program;
-    const QByteArray name = function.toUtf8();
-    for (int i = 0; i < sets.size(); ++i) {
-        // For a crash line (the CLI's, the window's model worker's): which set was being traced.
-        activity::setPhase(0, "checking `%s`: tracing input set %d", name.constData(), i + 1);
-        TraceResult t = traceFunction(model, function, sets[i], options.exec, i == 0 ? &program : nullptr);
-        if (!t.ok && i == 0) {
-            r.error = t.error;
-            return r;
-        }
-        for (TraceWarning& w : t.warnings) {
-            w.traceIndex = i;
-            for (int id : t.graph.top.nodes) {
-                if (t.graph.node(id).originNode == w.scriptNode && w.scriptNode >= 0) {
-                    w.traceNode = id;
-                    break;
-                }
-            }
-        }
-        if (t.ok)
-            traceGraphWarnings(t, i);
-        r.traces.push_back(t);
-    }
-    r.ok = true;
-    r.statuses.push_back(TraceStatus::Reference);
-    const TraceResult& first = r.traces.first();
-    for (int k = 1; k < r.traces.size(); ++k) {
-        const TraceResult& t = r.traces[k];
-        if (!t.ok) {
-            r.consistent = false;
-            r.statuses.push_back(TraceStatus::Failed);
-            TraceWarning w;
-            w.kind = WarningKind::TraceFailed;
-            w.traceIndex = k;
-            w.message = warningMessage(w.kind, { QString::number(k + 1), sets[k].toString(), t.error.message });
-            w.location = t.error.location;
-            r.warnings.push_back(w);
-            continue;
-        }
-        TraceDiff diff = diffTraces(first.graph, t.graph);
-        diff.base = 0;
-        diff.other = k;
-        explainChanges(diff, first, t, r.script);
-        r.consistent &= diff.equal;
-        r.diffs.push_back(diff);
-
-        OutputCheck out;
-        activity::setPhase(0, "checking `%s`: running trace 1 on input set %d", name.constData(), k + 1);
-        if (program)
-            out = checkTraceOutputs(model, function, *program, sets[k], options.exec, options.rtol, options.atol);
-        else
-            out.error = QStringLiteral("no trace to run");
-        const bool wrongOutput = !out.ran || !out.comparison.equal;
-        r.statuses.push_back(!diff.equal ? TraceStatus::Diverged
-                : wrongOutput            ? TraceStatus::WrongOutput
-                                         : TraceStatus::Same);
-        if (wrongOutput) {
-            r.consistent = false;
-            TraceWarning w;
-            w.kind = WarningKind::OutputMismatch;
-            w.traceIndex = k;
-            w.message = out.ran
-                ? warningMessage(w.kind, { QString::number(k + 1), sets[k].toString(), out.comparison.message })
-                : out.error;
-            w.suggestion = warningFix(w.kind, { QString::number(k + 1) });
-            w.location = { model.path, 0, 0 };
-            r.warnings.push_back(w);
-        }
-        r.outputs.push_back(out);
-    }
-    // Every trace's warnings, in trace order, before the check's own.
-    QVector<TraceWarning> all;
-    for (const TraceResult& t : r.traces)
-        all += t.warnings;
-    r.warnings = all + r.warnings;
-    return r;
 }
 
 std::optional<WarningSeverity> traceSeverity(TraceStatus status)
@@ -397,45 +203,6 @@ QVector<int> CheckReport::differingTraces() const
         if (statuses[k] != TraceStatus::Reference && statuses[k] != TraceStatus::Same)
             traces.push_back(k);
     return traces;
-}
-
-CheckReport checkModel(
-    const ModelInfo& model, const QString& function, const QVector<InputSet>& sets, const CheckOptions& options)
-{
-    const FunctionInfo* fn = function.isEmpty() ? model.defaultFunction() : model.function(function);
-    auto failed = [&](const QString& message) {
-        CheckReport r;
-        r.file = model.path;
-        r.function = function;
-        r.error = { message, { model.path, 0, 0 } };
-        return r;
-    };
-    if (!fn)
-        return failed(function.isEmpty() ? QStringLiteral("no default function: name one")
-                                         : QStringLiteral("no function or method named '%1'").arg(function));
-    // A def that does not compile with its parameters as Tensor may with the sets' tuples and lists (traceFunction
-    // compiles it again with their types, as torch.jit.trace takes whatever it is given); else it is the error.
-    const bool sequences
-        = std::any_of(sets.cbegin(), sets.cend(), [](const InputSet& s) { return s.hasSequenceArgument(); });
-    if (!fn->ok && !sequences) {
-        CheckReport r = failed(fn->error.message);
-        r.function = fn->name;
-        r.error = fn->error;
-        return r;
-    }
-    const bool inlineCalls = options.inlineCalls.value_or(model.kind == ModelInfo::Kind::Archive);
-    if (!inlineCalls || fn->inlined)
-        return checkFunction(model, fn->name, sets, options);
-    // The caller's model stays as it is: the check runs on a copy holding the inlined function.
-    ModelInfo inlined = model;
-    for (FunctionInfo& f : inlined.functions) {
-        if (f.name != fn->name)
-            continue;
-        QString error;
-        if (!inlineFunction(inlined.handle, f, &error))
-            return failed(error);
-    }
-    return checkFunction(inlined, fn->name, sets, options);
 }
 
 QJsonObject warningJson(const TraceWarning& w)

@@ -6,9 +6,6 @@
 #include <QRegularExpression>
 #include <QSet>
 
-#include <graphviz/cgraph.h>
-#include <graphviz/gvc.h>
-
 #include <algorithm>
 #include <limits>
 #include <memory>
@@ -755,97 +752,6 @@ DotBuild dotBuild(const IrGraph& graph, const LayoutOptions& options, bool marke
     return buildDot(graph, options, marked);
 }
 
-std::mutex& graphvizMutex()
-{
-    static std::mutex m;
-    return m;
-}
-
-void readClusters(Agraph_t* g, double height, QVector<LayoutCluster>& clusters)
-{
-    for (Agraph_t* sub = agfstsubg(g); sub; sub = agnxtsubg(sub)) {
-        const QString name = QString::fromUtf8(agnameof(sub));
-        if (name.startsWith(QLatin1String("cluster_"))) {
-            bool ok = false;
-            const int index = name.mid(8).toInt(&ok);
-            if (ok && index >= 0 && index < clusters.size()) {
-                const boxf bb = GD_bb(sub);
-                clusters[index].box = QRectF(bb.LL.x, height - bb.UR.y, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y);
-            }
-        }
-        readClusters(sub, height, clusters);
-    }
-}
-
-GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options)
-{
-    DotBuild build = buildDot(graph, options, options.groupByModule);
-    if (build.marked) {
-        if (build.nodes.size() > options.hierarchicalAbove)
-            return layoutHierarchically(build, options);
-        build.dot.remove(QChar(1));
-        build.dot.remove(QChar(2));
-    }
-    GraphLayout layout;
-    layout.nodes = build.nodes;
-    layout.edges = build.edges;
-    layout.clusters = build.clusters;
-    layout.boxOfNode = build.boxOfNode;
-
-    std::lock_guard<std::mutex> lock(graphvizMutex());
-    GVC_t* gvc = gvContext();
-    const QByteArray dot = build.dot.toUtf8();
-    Agraph_t* g = agmemread(dot.constData());
-    if (!g) {
-        gvFreeContext(gvc);
-        layout.error = QStringLiteral("Graphviz could not parse the generated graph");
-        return layout;
-    }
-    if (gvLayout(gvc, g, "dot") != 0) {
-        agclose(g);
-        gvFreeContext(gvc);
-        layout.error = QStringLiteral("Graphviz layout failed");
-        return layout;
-    }
-    layout.stats.dotRuns = 1;
-    const boxf bb = GD_bb(g);
-    const double height = bb.UR.y;
-    layout.bounds = QRectF(bb.LL.x, 0, bb.UR.x - bb.LL.x, bb.UR.y - bb.LL.y);
-    for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) {
-        const QString name = QString::fromUtf8(agnameof(n));
-        if (!name.startsWith(QLatin1Char('n')))
-            continue;
-        bool ok = false;
-        const int index = name.mid(1).toInt(&ok);
-        if (!ok || index < 0 || index >= layout.nodes.size())
-            continue;
-        const pointf c = ND_coord(n);
-        const double w = ND_width(n) * 72.0, h = ND_height(n) * 72.0;
-        layout.nodes[index].box = QRectF(c.x - w / 2, height - c.y - h / 2, w, h);
-        for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e)) {
-            const int id = QString::fromUtf8(agget(e, const_cast<char*>("id"))).toInt(&ok);
-            if (!ok || id < 0 || id >= layout.edges.size() || !ED_spl(e))
-                continue;
-            LayoutEdge& edge = layout.edges[id];
-            const splines* spl = ED_spl(e);
-            for (int bi = 0; bi < spl->size; ++bi) {
-                const bezier& bz = spl->list[bi];
-                for (size_t pi = 0; pi < bz.size; ++pi)
-                    edge.points.push_back(QPointF(bz.list[pi].x, height - bz.list[pi].y));
-                if (bz.eflag)
-                    edge.points.push_back(QPointF(bz.ep.x, height - bz.ep.y));
-            }
-            if (ED_label(e))
-                edge.labelPos = QPointF(ED_label(e)->pos.x, height - ED_label(e)->pos.y);
-        }
-    }
-    readClusters(g, height, layout.clusters);
-    gvFreeLayout(gvc, g);
-    agclose(g);
-    gvFreeContext(gvc);
-    return layout;
-}
-
 QStringList overviewFolds(const IrGraph& graph, const LayoutOptions& options, int bigBoxes, int overviewBoxes)
 {
     // What becomes a box: every node shown but what folds into its users (constants, attribute reads, int lists),
@@ -887,45 +793,6 @@ QStringList overviewFolds(const IrGraph& graph, const LayoutOptions& options, in
     }
     best.sort();
     return best;
-}
-
-QByteArray renderDotToSvg(const QString& dot, QString* error)
-{
-    std::lock_guard<std::mutex> lock(graphvizMutex());
-    GVC_t* gvc = gvContext();
-    const QByteArray text = dot.toUtf8();
-    Agraph_t* g = agmemread(text.constData());
-    QByteArray svg;
-    if (!g) {
-        if (error)
-            *error = QStringLiteral("Graphviz could not parse the DOT text");
-    } else if (gvLayout(gvc, g, "dot") != 0) {
-        if (error)
-            *error = QStringLiteral("Graphviz layout failed");
-        agclose(g);
-    } else {
-        char* data = nullptr;
-        unsigned int length = 0;
-        if (gvRenderData(gvc, g, "svg", &data, &length) == 0 && data)
-            svg = QByteArray(data, qsizetype(length));
-        else if (error)
-            *error = QStringLiteral("Graphviz could not render SVG");
-        if (data)
-            gvFreeRenderData(data);
-        gvFreeLayout(gvc, g);
-        agclose(g);
-    }
-    gvFreeContext(gvc);
-    return svg;
-}
-
-QString graphvizVersion()
-{
-    std::lock_guard<std::mutex> lock(graphvizMutex());
-    GVC_t* gvc = gvContext();
-    const QString v = QString::fromUtf8(gvcVersion(gvc));
-    gvFreeContext(gvc);
-    return v;
 }
 
 } // namespace jitscope

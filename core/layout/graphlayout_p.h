@@ -5,22 +5,15 @@
 
 #include "layout/graphlayout.h"
 
-#include <graphviz/cgraph.h>
-
 #include <QHash>
 #include <QPair>
 #include <QString>
 #include <QVector>
 
-#include <mutex>
-
 namespace jitscope {
 
 /// Above this many nodes dot's x placement (network simplex) gets a bound on its iterations (nslimit).
 constexpr int kBoundedPlacementNodes = 300;
-
-/// Graphviz keeps global state and is not thread-safe: every call into it goes through this.
-std::mutex& graphvizMutex();
 
 struct DotBuild
 {
@@ -46,9 +39,6 @@ struct DotBuild
 
 /// The DOT text of @p graph and what the layout fills in; with @p marked, names marked for the hierarchical layout.
 DotBuild dotBuild(const IrGraph& graph, const LayoutOptions& options, bool marked);
-
-/// Fills the boxes of the "cluster_<i>" subgraphs of a laid-out @p g (scene coordinates, y down).
-void readClusters(Agraph_t* g, double height, QVector<LayoutCluster>& clusters);
 
 /// Lays @p build out module by module, bottom up, each distinct module once (LayoutOptions::cache).
 GraphLayout layoutHierarchically(const DotBuild& build, const LayoutOptions& options);

@@ -3,7 +3,7 @@
 // edge positioned (pos, bb) goes through Graphviz's nop2 layout (neato -n2), which keeps them, instead of one dot
 // run over the whole graph (vit_b_16 grouped by module: 23.6 s).
 
-#include "layout/graphlayout_p.h"
+#include "layout/dotlayout_p.h"
 
 #include <graphviz/gvc.h>
 
@@ -141,28 +141,30 @@ QByteArray renderGraph(
     std::lock_guard<std::mutex> lock(graphvizMutex());
     GVC_t* gvc = gvContext();
     const QByteArray text = build.dot.toUtf8();
-    Agraph_t* g = agmemread(text.constData());
     QByteArray out;
     QString problem;
-    if (!g) {
+    Agraph_t* g = nullptr;
+    if (!hierarchical) {
+        g = layOutDot(gvc, text, &problem);
+    } else if (!(g = agmemread(text.constData()))) {
         problem = QStringLiteral("Graphviz could not parse the generated graph");
     } else {
-        if (hierarchical)
-            place(g, layout);
-        if (gvLayout(gvc, g, hierarchical ? "nop2" : "dot") != 0) {
-            problem = QStringLiteral("Graphviz layout failed");
-        } else {
-            char* data = nullptr;
-            unsigned int length = 0;
-            const QByteArray renderer = format.toUtf8();
-            if (gvRenderData(gvc, g, renderer.constData(), &data, &length) == 0 && data)
-                out = QByteArray(data, qsizetype(length));
-            else
-                problem = QStringLiteral("Graphviz could not render %1").arg(format.toUpper());
-            if (data)
-                gvFreeRenderData(data);
-            gvFreeLayout(gvc, g);
-        }
+        place(g, layout);
+        // A failed run's graph is left as it is (see runGraphviz()).
+        if (runGraphviz(gvc, g, "nop2", &problem) != 0)
+            g = nullptr;
+    }
+    if (g) {
+        char* data = nullptr;
+        unsigned int length = 0;
+        const QByteArray renderer = format.toUtf8();
+        if (gvRenderData(gvc, g, renderer.constData(), &data, &length) == 0 && data)
+            out = QByteArray(data, qsizetype(length));
+        else
+            problem = QStringLiteral("Graphviz could not render %1").arg(format.toUpper());
+        if (data)
+            gvFreeRenderData(data);
+        gvFreeLayout(gvc, g);
         agclose(g);
     }
     gvFreeContext(gvc);

@@ -1,4 +1,5 @@
-#include "layout/graphlayout_p.h"
+#include "layout/dotlayout_p.h"
+#include "layout/layoutcache_p.h"
 
 #include <QCryptographicHash>
 #include <QRegularExpression>
@@ -12,82 +13,6 @@
 #include <vector>
 
 namespace jitscope {
-
-namespace {
-
-/// One module cluster laid out on its own: its frame's top-left at (0, 0), y down, everything by local names.
-struct ClusterGeometry
-{
-    QSizeF size;
-    QVector<QRectF> nodes; ///< "n<j>"
-    QVector<QRectF> children; ///< child module placeholders "c<j>"
-    QVector<QRectF> clusters; ///< control-flow clusters "cluster_<j>"
-    QVector<QVector<QPointF>> edges; ///< by local edge id
-    QVector<QPointF> labels;
-};
-using GeometryPtr = std::shared_ptr<const ClusterGeometry>;
-
-} // namespace
-
-struct LayoutCache::Private
-{
-    mutable std::mutex mutex;
-    int capacity = 0;
-    quint64 clock = 0;
-    struct Entry
-    {
-        GeometryPtr geometry;
-        quint64 used = 0;
-    };
-    QHash<QByteArray, Entry> entries;
-
-    GeometryPtr find(const QByteArray& key)
-    {
-        std::lock_guard<std::mutex> lock(mutex);
-        auto it = entries.find(key);
-        if (it == entries.end())
-            return {};
-        it->used = ++clock;
-        return it->geometry;
-    }
-    void insert(const QByteArray& key, GeometryPtr geometry)
-    {
-        std::lock_guard<std::mutex> lock(mutex);
-        entries.insert(key, { std::move(geometry), ++clock });
-        if (entries.size() <= capacity)
-            return;
-        // Drop the least recently used quarter at once, not one entry per insert.
-        std::vector<quint64> used;
-        used.reserve(entries.size());
-        for (const Entry& e : std::as_const(entries))
-            used.push_back(e.used);
-        const size_t drop = used.size() - size_t(capacity) * 3 / 4;
-        std::nth_element(used.begin(), used.begin() + drop, used.end());
-        const quint64 threshold = used[drop];
-        for (auto it = entries.begin(); it != entries.end();)
-            it = it->used < threshold ? entries.erase(it) : std::next(it);
-    }
-};
-
-LayoutCache::LayoutCache(int capacity)
-    : m_d(std::make_unique<Private>())
-{
-    m_d->capacity = std::max(1, capacity);
-}
-
-LayoutCache::~LayoutCache() = default;
-
-int LayoutCache::size() const
-{
-    std::lock_guard<std::mutex> lock(m_d->mutex);
-    return int(m_d->entries.size());
-}
-
-void LayoutCache::clear()
-{
-    std::lock_guard<std::mutex> lock(m_d->mutex);
-    m_d->entries.clear();
-}
 
 namespace {
 
@@ -150,17 +75,9 @@ void readClusterBoxes(Agraph_t* g, double height, double left, QVector<QRectF>& 
 GeometryPtr layoutCluster(
     GVC_t* gvc, const QString& text, int nodes, int children, int clusters, int edges, QString* error)
 {
-    const QByteArray dot = text.toUtf8();
-    Agraph_t* g = agmemread(dot.constData());
-    if (!g) {
-        *error = QStringLiteral("Graphviz could not parse the generated graph");
+    Agraph_t* g = layOutDot(gvc, text.toUtf8(), error);
+    if (!g)
         return {};
-    }
-    if (gvLayout(gvc, g, "dot") != 0) {
-        agclose(g);
-        *error = QStringLiteral("Graphviz layout failed");
-        return {};
-    }
     auto geometry = std::make_shared<ClusterGeometry>();
     geometry->nodes.resize(nodes);
     geometry->children.resize(children);
@@ -193,8 +110,8 @@ GeometryPtr layoutCluster(
                 if (bz.eflag)
                     geometry->edges[id].push_back(at(bz.ep));
             }
-            if (ED_label(e))
-                geometry->labels[id] = at(ED_label(e)->pos);
+            if (const textlabel_t* label = edgeLabel(e))
+                geometry->labels[id] = at(label->pos);
         }
     }
     readClusterBoxes(g, height, left, geometry->clusters);

@@ -163,6 +163,21 @@ JITSCOPE_SERIALIZE(DebugSession::Pause, PAUSE_FIELDS)
 #define BREAKPOINT_FIELDS(OP) s OP v.line OP v.iteration
 JITSCOPE_SERIALIZE(DebugSession::Breakpoint, BREAKPOINT_FIELDS)
 
+#define LAYOUTOPTIONS_FIELDS(OP)                                                                                       \
+    s OP v.foldConstants OP v.showBlocks OP v.groupByModule OP v.foldedModules OP v.moduleTypes OP v.foldedNodes OP    \
+        v.hideUnreachable OP v.fontName OP v.fontSize OP v.hierarchicalAbove
+JITSCOPE_SERIALIZE(LayoutOptions, LAYOUTOPTIONS_FIELDS)
+#define LAYOUTEDGE_FIELDS(OP)                                                                                          \
+    s OP v.fromNode OP v.toNode OP v.valueId OP v.label OP v.points OP v.labelPos OP v.hasArrow
+JITSCOPE_SERIALIZE(LayoutEdge, LAYOUTEDGE_FIELDS)
+#define LAYOUTCLUSTER_FIELDS(OP) s OP v.nodeId OP v.blockIndex OP v.module OP v.parentCluster OP v.title OP v.box
+JITSCOPE_SERIALIZE(LayoutCluster, LAYOUTCLUSTER_FIELDS)
+#define LAYOUTSTATS_FIELDS(OP) s OP v.hierarchical OP v.clusters OP v.dotRuns OP v.reused OP v.cached
+JITSCOPE_SERIALIZE(GraphLayout::Stats, LAYOUTSTATS_FIELDS)
+#define GRAPHLAYOUT_FIELDS(OP)                                                                                         \
+    s OP v.bounds OP v.nodes OP v.edges OP v.clusters OP v.error OP v.cancelled OP v.stats OP v.boxOfNode
+JITSCOPE_SERIALIZE(GraphLayout, GRAPHLAYOUT_FIELDS)
+
 #undef JITSCOPE_SERIALIZE
 
 // Types with enums or optionals, written by hand.
@@ -356,6 +371,24 @@ QDataStream& operator>>(QDataStream& s, CheckReport& v)
         v.statuses.push_back(status);
     }
     return s >> v.consistent >> v.moduleTypes;
+}
+
+QDataStream& operator<<(QDataStream& s, const LayoutNode& v)
+{
+    s << v.nodeId;
+    writeEnum(s, v.role);
+    s << v.module << v.folded << v.title << v.details;
+    writeEnum(s, v.category);
+    return s << v.box;
+}
+
+QDataStream& operator>>(QDataStream& s, LayoutNode& v)
+{
+    s >> v.nodeId;
+    readEnum(s, v.role);
+    s >> v.module >> v.folded >> v.title >> v.details;
+    readEnum(s, v.category);
+    return s >> v.box;
 }
 
 } // namespace jitscope

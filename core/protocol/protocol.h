@@ -7,6 +7,7 @@
 
 #include "check/check.h"
 #include "debug/debugsession.h"
+#include "layout/graphlayout.h"
 #include "load/model.h"
 
 #include <QByteArray>
@@ -23,12 +24,12 @@ namespace protocol {
 
 constexpr quint32 kMagic = 0x4a53574b; ///< "JSWK"
 /// Bumped whenever a message or a value's fields change: both ends must be built from the same sources.
-constexpr quint16 kVersion = 1;
+constexpr quint16 kVersion = 2;
 /// Frames larger than this are refused as corrupt (a report of a big model's traces is tens of megabytes).
 constexpr quint32 kMaxFrame = 1u << 30;
 
 enum class MessageType : quint16 {
-    Hello = 1, ///< worker -> window, once at start: payload qint64 pid
+    Hello = 1, ///< worker -> window, once at start: qint64 pid, QString libtorch version, QString Graphviz version
     Load, ///< window -> worker: int model, QString path, LoadOptions; answer: LoadResult
     Inline, ///< int model, QString function; answer: bool ok, FunctionInfo, QString error
     Suggest, ///< int model, QString function; answer: std::optional<InputSuggestion>
@@ -47,6 +48,9 @@ enum class MessageType : quint16 {
     /// breakpoints (Breakpoints)
     DebugCommand,
     DebugPause, ///< worker -> window: debug session id paused or finished: DebugSession::Pause
+    /// window -> worker: IrGraph, LayoutOptions (laid out by Graphviz there, where a crash of dot costs the worker,
+    /// not the window); answer: GraphLayout
+    Layout,
 };
 
 enum class DebugOp : qint32 { Resume, Breakpoints, Stop, End };
@@ -181,5 +185,18 @@ QDataStream& operator<<(QDataStream& s, const DebugSession::Breakpoint& v);
 QDataStream& operator>>(QDataStream& s, DebugSession::Breakpoint& v);
 QDataStream& operator<<(QDataStream& s, const CheckReport& v);
 QDataStream& operator>>(QDataStream& s, CheckReport& v);
+/// The options that shape the picture (not the cancel flag or the cache: the worker keeps a cache of its own).
+QDataStream& operator<<(QDataStream& s, const LayoutOptions& v);
+QDataStream& operator>>(QDataStream& s, LayoutOptions& v);
+QDataStream& operator<<(QDataStream& s, const LayoutNode& v);
+QDataStream& operator>>(QDataStream& s, LayoutNode& v);
+QDataStream& operator<<(QDataStream& s, const LayoutEdge& v);
+QDataStream& operator>>(QDataStream& s, LayoutEdge& v);
+QDataStream& operator<<(QDataStream& s, const LayoutCluster& v);
+QDataStream& operator>>(QDataStream& s, LayoutCluster& v);
+QDataStream& operator<<(QDataStream& s, const GraphLayout::Stats& v);
+QDataStream& operator>>(QDataStream& s, GraphLayout::Stats& v);
+QDataStream& operator<<(QDataStream& s, const GraphLayout& v);
+QDataStream& operator>>(QDataStream& s, GraphLayout& v);
 
 } // namespace jitscope

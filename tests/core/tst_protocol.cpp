@@ -177,6 +177,39 @@ QString dump(const CheckReport& r)
         list(r.statuses, [](TraceStatus s) { return QString::number(int(s)); }), QString::number(r.consistent) });
 }
 
+QString dump(const QRectF& r)
+{
+    return numbers(QVector<double> { r.x(), r.y(), r.width(), r.height() });
+}
+
+QString dump(const QPointF& p)
+{
+    return numbers(QVector<double> { p.x(), p.y() });
+}
+
+QString dump(const GraphLayout& l)
+{
+    const QString nodes = list(l.nodes, [](const LayoutNode& n) {
+        return join({ QString::number(n.nodeId), QString::number(int(n.role)), n.module, QString::number(n.folded),
+            n.title, n.details.join(QLatin1Char(',')), QString::number(int(n.category)), dump(n.box) });
+    });
+    const QString edges = list(l.edges, [](const LayoutEdge& e) {
+        return join({ QString::number(e.fromNode), QString::number(e.toNode), QString::number(e.valueId), e.label,
+            list(e.points, [](const QPointF& p) { return dump(p); }), dump(e.labelPos), QString::number(e.hasArrow) });
+    });
+    const QString clusters = list(l.clusters, [](const LayoutCluster& c) {
+        return join({ QString::number(c.nodeId), QString::number(c.blockIndex), c.module,
+            QString::number(c.parentCluster), c.title, dump(c.box) });
+    });
+    QStringList boxes;
+    for (auto it = l.boxOfNode.cbegin(); it != l.boxOfNode.cend(); ++it)
+        boxes << QStringLiteral("%1:%2").arg(it.key()).arg(it.value());
+    boxes.sort();
+    return join({ dump(l.bounds), nodes, edges, clusters, l.error, QString::number(l.cancelled),
+        QString::number(l.stats.hierarchical), QString::number(l.stats.clusters), QString::number(l.stats.dotRuns),
+        QString::number(l.stats.reused), QString::number(l.stats.cached), boxes.join(QLatin1Char(',')) });
+}
+
 QString dump(const ExecFrame& f)
 {
     return join({ QString::number(int(f.kind)), f.name, QString::number(f.line), QString::number(f.scriptNode),
@@ -507,6 +540,50 @@ private Q_SLOTS:
         QCOMPARE(beatBack.operatorMs, beat.operatorMs);
         QCOMPARE(beatBack.operatorCalls, beat.operatorCalls);
         QCOMPARE(beatBack.busy, beat.busy);
+    }
+
+    /// A layout and its options cross whole: the window draws what the worker's Graphviz laid out.
+    void layoutsCross()
+    {
+        LoadOptions load;
+        load.inlineCalls = true;
+        const LoadResult r = loadModel(test::dataDir() + QStringLiteral("/archives/dense_residual.pt"), load);
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        const FunctionInfo* fn = r.model.defaultFunction();
+        QVERIFY(fn);
+        LayoutOptions options;
+        options.groupByModule = true;
+        options.hideUnreachable = true;
+        options.foldConstants = false;
+        options.foldedNodes = { 3, 9 };
+        options.moduleTypes = submoduleTypes(r.model, fn->name);
+        options.fontName = QStringLiteral("DejaVu Sans");
+        options.fontSize = 11.5;
+        options.hierarchicalAbove = 7;
+        const LayoutOptions optionsBack = roundTrip(options);
+        QCOMPARE(optionsBack.groupByModule, options.groupByModule);
+        QCOMPARE(optionsBack.hideUnreachable, options.hideUnreachable);
+        QCOMPARE(optionsBack.foldConstants, options.foldConstants);
+        QCOMPARE(optionsBack.showBlocks, options.showBlocks);
+        QCOMPARE(optionsBack.foldedNodes, options.foldedNodes);
+        QCOMPARE(optionsBack.moduleTypes, options.moduleTypes);
+        QCOMPARE(optionsBack.fontName, options.fontName);
+        QCOMPARE(optionsBack.fontSize, options.fontSize);
+        QCOMPARE(optionsBack.hierarchicalAbove, options.hierarchicalAbove);
+        options.foldedModules = overviewFolds(fn->graph, options, 0, 1000);
+        QVERIFY(!options.foldedModules.isEmpty());
+        QCOMPARE(roundTrip(options).foldedModules, options.foldedModules);
+
+        for (const LayoutOptions& o : { options, optionsBack }) {
+            const GraphLayout layout = layoutGraph(fn->graph, o);
+            QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
+            QVERIFY(!layout.nodes.isEmpty() && !layout.edges.isEmpty());
+            QCOMPARE(dump(roundTrip(layout)), dump(layout));
+        }
+        GraphLayout failed;
+        failed.error = QStringLiteral("the model worker stopped: crashed (SIGSEGV) while running graphviz::dot");
+        failed.cancelled = true;
+        QCOMPARE(dump(roundTrip(failed)), dump(failed));
     }
 
     void realModels_data()

@@ -158,6 +158,33 @@ private Q_SLOTS:
         QVERIFY(client.workerPid() != firstPid);
     }
 
+    /// Once the worker is up and idle a spare starts (its libtorch loading meanwhile): the worker that follows a
+    /// crash is that spare, taken at once, and it works.
+    void aRestartTakesTheSpare()
+    {
+        WorkerClient client;
+        client.setStallTimeout(1000);
+        client.setSpareDelay(0);
+        armFault(client, "segv@aten::mul#2");
+        WorkerModelRef model;
+        const LoadResult load = client.worker()->load(twoSets(), {}, &model);
+        QVERIFY2(load.ok, qPrintable(load.error.toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(client.sparePid() != 0, 20000);
+        const qint64 spare = client.sparePid();
+        QVERIFY(spare != client.workerPid());
+        const CheckReport failed = client.worker()->check(model, QStringLiteral("f"), load.model.inputSets, {});
+        QVERIFY2(failed.error.message.contains(QLatin1String("crashed (SIGSEGV)")), qPrintable(failed.error.message));
+        QTRY_COMPARE(client.workerPid(), spare);
+        const CheckReport again = client.worker()->check(model, QStringLiteral("f"), load.model.inputSets, {});
+        QVERIFY2(again.ok, qPrintable(again.error.toString()));
+        // A restart asked for starts a new worker with the environment as it is now, not the spare.
+        QTRY_VERIFY_WITH_TIMEOUT(client.sparePid() != 0, 20000);
+        const qint64 second = client.sparePid();
+        client.restart();
+        QVERIFY(client.workerPid() != second);
+        QVERIFY(client.workerPid() != 0);
+    }
+
     /// A canceled check stuck in an operator that never returns ends with its worker, a few seconds later.
     void cancelEndsARunaway()
     {

@@ -5,6 +5,7 @@
 
 #include "comparewidget.h"
 #include "debugcontroller.h"
+#include "graphscene.h"
 #include "inputsetseditor.h"
 #include "inputsetsmodel.h"
 #include "windowtest.h"
@@ -21,6 +22,20 @@ namespace {
 QString twoSets()
 {
     return QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/worker/two_sets.py");
+}
+
+QString denseResidual()
+{
+    return QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/dense_residual.pt");
+}
+
+/// The boxes of the Script tab that are ops (not folded modules or terminals).
+int opBoxes(const MainWindow& window)
+{
+    int ops = 0;
+    for (const NodeItem* n : window.scriptScene()->nodeItems())
+        ops += n->role() == LayoutNode::Role::Node;
+    return ops;
 }
 
 } // namespace
@@ -145,6 +160,138 @@ private Q_SLOTS:
         window.runCheck();
         QVERIFY(checked.wait(kJobTimeoutMs));
         QVERIFY2(window.report().ok, qPrintable(window.report().error.toString()));
+    }
+
+    /// Graphviz runs in the worker: a dot run that crashes costs that layout. The Script tab says what happened where
+    /// the graph would be and offers the folded overview, which laid out; the model stays, and the next layout runs
+    /// on a new worker.
+    void survivesALayoutCrash_data()
+    {
+        QTest::addColumn<QByteArray>("fault");
+        QTest::addColumn<QString>("how");
+        QTest::addRow("segv") << QByteArray("segv@graphviz::dot") << QStringLiteral("crashed (SIGSEGV)");
+        QTest::addRow("abort") << QByteArray("abort@graphviz::dot") << QStringLiteral("crashed (SIGABRT)");
+    }
+
+    void survivesALayoutCrash()
+    {
+        QFETCH(QByteArray, fault);
+        QFETCH(QString, how);
+        MainWindow window;
+        window.setOverviewLimits(5, 20);
+        QVERIFY(openAndWait(window, denseResidual()));
+        const QStringList overview = window.foldedModules();
+        QVERIFY(!overview.isEmpty());
+        const int overviewOps = opBoxes(window);
+        QVERIFY(overviewOps > 0);
+        const qint64 firstWorker = window.workerClient()->workerPid();
+
+        qputenv("JITSCOPE_WORKER_FAULT", fault);
+        window.workerClient()->restart();
+        qunsetenv("JITSCOPE_WORKER_FAULT");
+        window.unfoldAllModules();
+        QVERIFY(waitIdle(window));
+        QVERIFY(window.isVisible());
+        QVERIFY(window.hasModel());
+        GraphPage* page = window.scriptPage();
+        QVERIFY2(page->scene()->messageTitle().contains(QLatin1String("Could not lay out forward")),
+            qPrintable(page->scene()->messageTitle()));
+        const QString text = page->scene()->messageText();
+        for (const QString& part :
+            { how, QStringLiteral("graphviz::dot"), QStringLiteral("laying out `forward`"), QStringLiteral("kept") })
+            QVERIFY2(text.contains(part), qPrintable(part + QStringLiteral(" not in: ") + text));
+        // The status bar too (the worker's stop or the layout's failure, whichever came last).
+        QTRY_VERIFY2(window.statusText().contains(how + QStringLiteral(" while running graphviz::dot")),
+            qPrintable(window.statusText()));
+        QTRY_VERIFY(window.workerClient()->workerPid() != 0);
+        QVERIFY(window.workerClient()->workerPid() != firstWorker);
+
+        // The overview that laid out, one click away (from the window's cache: no worker involved).
+        QCOMPARE(page->messageAction(), QStringLiteral("Show the Folded Overview"));
+        page->triggerAction();
+        QVERIFY(waitIdle(window));
+        QVERIFY(page->scene()->messageTitle().isEmpty());
+        QCOMPARE(window.foldedModules(), overview);
+        QCOMPARE(opBoxes(window), overviewOps);
+        QVERIFY(page->messageAction().isEmpty());
+
+        // The next layout runs on the new worker.
+        window.unfoldAllModules();
+        QVERIFY(waitIdle(window));
+        QVERIFY2(page->scene()->messageTitle().isEmpty(), qPrintable(page->scene()->messageText()));
+        QVERIFY(window.foldedModules().isEmpty());
+        QVERIFY(opBoxes(window) > overviewOps);
+    }
+
+    /// A trace's layout that crashes costs that trace's picture: its tab says why, the report and the other traces
+    /// stay, and the next run lays it out again without tracing again.
+    void survivesATraceLayoutCrash()
+    {
+        MainWindow window;
+        window.workerClient()->setStallTimeout(1000);
+        QVERIFY(openAndWait(window, twoSets()));
+        QVERIFY(window.hasReport() && window.report().ok);
+        const int traces = window.report().traces.size();
+        QVERIFY(traces >= 2);
+        // The restarted worker's first dot run is trace 1's layout.
+        qputenv("JITSCOPE_WORKER_FAULT", "segv@graphviz::dot");
+        window.workerClient()->restart();
+        qunsetenv("JITSCOPE_WORKER_FAULT");
+        QSignalSpy checked(&window, &MainWindow::checkFinished);
+        window.runCheck();
+        QVERIFY(checked.wait(kJobTimeoutMs));
+        QVERIFY(waitIdle(window));
+        QVERIFY2(window.report().ok, qPrintable(window.report().error.toString()));
+        QCOMPARE(window.traceTabCount(), traces);
+        QVERIFY2(window.traceScene(0)->messageTitle().contains(QLatin1String("could not lay out trace 1")),
+            qPrintable(window.traceScene(0)->messageTitle()));
+        QVERIFY2(window.traceScene(0)->messageText().contains(QLatin1String("crashed (SIGSEGV) while running "
+                                                                            "graphviz::dot (laying out trace 1")),
+            qPrintable(window.traceScene(0)->messageText()));
+        for (int k = 1; k < traces; ++k)
+            QVERIFY2(window.traceScene(k)->messageTitle().isEmpty(), qPrintable(window.traceScene(k)->messageText()));
+
+        window.runCheck(false);
+        QVERIFY(checked.wait(kJobTimeoutMs));
+        QVERIFY(waitIdle(window));
+        QVERIFY(window.traceScene(0)->messageTitle().isEmpty());
+        QVERIFY(!window.traceScene(0)->nodeItems().isEmpty());
+    }
+
+    /// A dot run that never ends: the Script tab's Cancel ends its worker within the grace, the window says so and
+    /// offers the overview, and the next layout works.
+    void cancelStopsALayoutThatNeverEnds()
+    {
+        MainWindow window;
+        window.workerClient()->setStallTimeout(600 * 1000);
+        window.setOverviewLimits(5, 20);
+        QVERIFY(openAndWait(window, denseResidual()));
+        const QStringList overview = window.foldedModules();
+        qputenv("JITSCOPE_WORKER_FAULT", "hang@graphviz::dot");
+        window.workerClient()->restart();
+        qunsetenv("JITSCOPE_WORKER_FAULT");
+        window.unfoldAllModules();
+        QTRY_VERIFY_WITH_TIMEOUT(window.workerClient()->activity().contains(QLatin1String("graphviz::dot")), 20000);
+        QVERIFY(!window.isIdle());
+        GraphPage* page = window.scriptPage();
+        QVERIFY2(page->scene()->messageTitle().contains(QLatin1String("Laying out forward")),
+            qPrintable(page->scene()->messageTitle()));
+        QCOMPARE(page->messageAction(), QStringLiteral("Cancel"));
+        page->triggerAction();
+        QVERIFY(waitIdle(window));
+        QVERIFY2(page->scene()->messageTitle().contains(QLatin1String("was canceled")),
+            qPrintable(page->scene()->messageTitle()));
+        QVERIFY(window.hasModel());
+        QCOMPARE(page->messageAction(), QStringLiteral("Show the Folded Overview"));
+        page->triggerAction();
+        QVERIFY(waitIdle(window));
+        QCOMPARE(window.foldedModules(), overview);
+        QVERIFY(page->scene()->messageTitle().isEmpty());
+
+        window.unfoldAllModules();
+        QVERIFY(waitIdle(window));
+        QVERIFY2(page->scene()->messageTitle().isEmpty(), qPrintable(page->scene()->messageText()));
+        QVERIFY(window.foldedModules().isEmpty());
     }
 };
 

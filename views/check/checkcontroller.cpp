@@ -8,6 +8,8 @@
 
 #include <algorithm>
 
+#include <algorithm>
+
 namespace jitscope {
 
 CheckController::CheckController(const DocumentController* document, const InputSetsModel* inputSets, QObject* parent)
@@ -139,8 +141,8 @@ void CheckController::start(const QString& function, const QVector<InputSet>& se
     const QString layoutKey = m_document->layoutOptionsKey();
     const int steps = int(sets.size()) + 1;
     auto work
-        = [model = m_document->model(), worker = m_document->worker(), workerModel = m_document->workerModel(),
-              function, sets, setsKey, layoutKey, options, reused, relayoutOnly, steps, external](JobControl& control) {
+        = [engine = m_document->engine(), engineModel = m_document->engineModel(), function, sets, setsKey, layoutKey,
+              options, reused, relayoutOnly, steps, external](JobControl& control) {
               CheckJobResult r;
               r.function = function;
               r.external = external;
@@ -158,10 +160,9 @@ void CheckController::start(const QString& function, const QVector<InputSet>& se
                   check.exec.timeoutMs = kTimeoutMs;
                   // The pipeline jitscope-cli check runs too: the function prepared the same way (the model holds it
                   // inlined when grouped by module), so one file gives one report.
-                  // In the window's model worker when it has one: a crash in libtorch then ends the worker, and the
-                  // report says what it was doing.
-                  r.report = worker ? worker->check(workerModel, function, sets, check, control.cancelFlag())
-                                    : checkModel(model, function, sets, check);
+                  // In the window's model worker: a crash in libtorch then ends the worker, and the report says
+                  // what it was doing.
+                  r.report = engine->check(engineModel, function, sets, check, control.cancelFlag());
                   r.checkMs = timer.restart();
               }
               for (int k = 0; k < r.report.traces.size(); ++k) {
@@ -170,10 +171,12 @@ void CheckController::start(const QString& function, const QVector<InputSet>& se
                   control.setProgress(k + 2, steps + 1,
                       QStringLiteral("Laying out trace %1 of %2").arg(k + 1).arg(r.report.traces.size()));
                   const TraceResult& trace = r.report.traces.at(k);
-                  r.layouts.append(trace.ok ? layoutGraph(trace.graph, options) : GraphLayout());
+                  // Graphviz in the model worker too: its crash costs a layout, not the window.
+                  const QString what = QStringLiteral("trace %1 of `%2`").arg(k + 1).arg(function);
+                  r.layouts.append(trace.ok ? engine->layout(trace.graph, options, what) : GraphLayout());
               }
               if (!external.isEmpty() && !r.report.script.nodes.isEmpty() && !control.canceled())
-                  r.scriptLayout = layoutGraph(r.report.script, options);
+                  r.scriptLayout = engine->layout(r.report.script, options, QStringLiteral("the script graph"));
               r.layoutMs = timer.elapsed();
               r.canceled = control.canceled();
               return r;
@@ -195,8 +198,11 @@ void CheckController::cancel()
 void CheckController::apply(const CheckJobResult& r)
 {
     if ((!r.external.isEmpty() || r.function == m_document->currentFunction()) && !r.canceled) {
+        // A layout that failed (Graphviz crashed in the worker) is laid out again by the next run, the traces kept.
+        const bool laidOut = std::all_of(
+            r.layouts.cbegin(), r.layouts.cend(), [](const GraphLayout& l) { return l.error.isEmpty(); });
         if (r.external.isEmpty() && r.report.ok && r.layouts.size() == r.report.traces.size())
-            m_cache.insert(r.function, { r.setsKey, r.report, r.layoutKey, r.layouts });
+            m_cache.insert(r.function, { r.setsKey, r.report, laidOut ? r.layoutKey : QString(), r.layouts });
         m_externalKey = r.external;
         m_scriptLayout = r.scriptLayout;
         m_report = r.report;

@@ -19,8 +19,8 @@ DebugController::~DebugController()
     m_retired.clear();
 }
 
-void DebugController::start(const ModelInfo& model, const QString& function, const InputSet& inputs, bool tracing,
-    const WorkerModelRef& workerModel)
+void DebugController::start(const ModelEngineRef& engine, const EngineModelRef& model, const QString& function,
+    const InputSet& inputs, bool tracing)
 {
     if (m_current.session) {
         m_current.session->stop();
@@ -33,10 +33,7 @@ void DebugController::start(const ModelInfo& model, const QString& function, con
     }
     m_current = Entry();
     m_current.id = m_nextId++;
-    if (workerModel)
-        m_current.session = std::make_unique<RemoteDebugSession>(workerModel, function, inputs, tracing);
-    else
-        m_current.session = std::make_unique<LocalDebugSession>(model, function, inputs, tracing);
+    m_current.session = engine->debug(model, function, inputs, tracing);
     m_function = function;
     m_inputs = inputs;
     m_tracing = tracing;

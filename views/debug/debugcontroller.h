@@ -1,7 +1,7 @@
 #pragma once
 
 #include "debug/debugsession.h"
-#include "workerclient.h"
+#include "modelengine.h"
 
 #include <QObject>
 
@@ -30,11 +30,11 @@ public:
     /// Stops every session and waits for their threads (each ends at its next node).
     ~DebugController() override;
 
-    /// Starts @p function of @p model on @p inputs, paused before the first node; a session still running is
-    /// stopped first and forgotten. With @p workerModel, the session runs in the model worker on its copy of the
-    /// model (a crash there ends the session with an error, not the window).
-    void start(const ModelInfo& model, const QString& function, const InputSet& inputs, bool tracing,
-        const WorkerModelRef& workerModel = {});
+    /// Starts @p function of @p model on @p inputs in @p engine, paused before the first node; a session still
+    /// running is stopped first and forgotten. In the model worker a crash ends the session with an error, not the
+    /// window.
+    void start(const ModelEngineRef& engine, const EngineModelRef& model, const QString& function,
+        const InputSet& inputs, bool tracing);
     /// Resumes the paused session; ignored unless paused.
     void resume(DebugSession::Command command, int line = 0);
     /// Ends the session at its next node, even inside an endless loop; finished() follows.

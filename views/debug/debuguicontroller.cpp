@@ -279,7 +279,7 @@ bool DebugUiController::startSession()
     // The graph with the marker: the Script tab, unless the user is following the live trace.
     if (m_parts.tabs->currentWidget() != m_live->page() || !m_live->page())
         showScriptTab();
-    m_debugger->start(m_document->model(), fn->name, sets.first(), tracing, m_document->workerModel());
+    m_debugger->start(m_document->engine(), m_document->engineModel(), fn->name, sets.first(), tracing);
     applyBreakpoints();
     Q_EMIT statusMessage(tr("Debugging %1 on %2\u2026").arg(fn->name, sets.first().toString()));
     updateActions();
@@ -336,7 +336,7 @@ void DebugUiController::showPause(const DebugSession::Pause& pause)
     valuesModel()->setValues(pause.values);
     applyMarkers();
     if (m_debugger->isTracing())
-        m_live->update(pause.traceSoFar, m_document->layoutOptions(), false);
+        m_live->update(pause.traceSoFar, m_document->layoutOptions(), false, m_document->engine());
     Q_EMIT statusMessage(describePause(pause));
 }
 
@@ -400,7 +400,7 @@ void DebugUiController::onFinished()
     }
     if (tracing && m_live->page()) {
         if (pause.trace.ok)
-            m_live->update(pause.trace.graph, m_document->layoutOptions(), true);
+            m_live->update(pause.trace.graph, m_document->layoutOptions(), true, m_document->engine());
         else if (!m_debugger->wasStopped())
             m_live->showFailed(error.toString().trimmed());
         else

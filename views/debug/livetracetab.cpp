@@ -80,17 +80,18 @@ void LiveTraceTab::remove()
     m_keys.clear();
 }
 
-void LiveTraceTab::update(const IrGraph& snapshot, const LayoutOptions& options, bool final)
+void LiveTraceTab::update(
+    const IrGraph& snapshot, const LayoutOptions& options, bool final, const ModelEngineRef& engine)
 {
     if (!m_page)
         return;
     m_jobs->start(
         // Pause::traceSoFar carries each node's script node and loop iterations, as a finished trace does.
-        [snapshot, options, final](JobControl&) {
+        [snapshot, options, final, engine](JobControl&) {
             LiveTraceJob job;
             job.final = final;
             job.graph = snapshot;
-            job.layout = layoutGraph(job.graph, options);
+            job.layout = engine->layout(job.graph, options, QStringLiteral("the live trace"));
             return job;
         },
         [this](LiveTraceJob& job) {

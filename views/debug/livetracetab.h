@@ -3,6 +3,7 @@
 #include "ir/irgraph.h"
 #include "jobtracker.h"
 #include "layout/graphlayout.h"
+#include "modelengine.h"
 
 #include <QHash>
 #include <QObject>
@@ -33,7 +34,8 @@ public:
     void remove();
     /// Lays out @p snapshot (it carries each node's script node) off the GUI thread and shows it; @p final: the
     /// finished trace.
-    void update(const IrGraph& snapshot, const LayoutOptions& options, bool final);
+    /// Lays @p snapshot out in @p engine (the window's: the model worker, where Graphviz runs).
+    void update(const IrGraph& snapshot, const LayoutOptions& options, bool final, const ModelEngineRef& engine);
     /// The session ended without a trace: an error, or stopped (the last snapshot stays).
     void showFailed(const QString& error);
     void showStopped();

@@ -35,6 +35,13 @@ void foldForOverview(const IrGraph& graph, LayoutOptions& options, DocumentJob& 
     options.foldedModules = r.overviewFolds;
 }
 
+/// Lays @p graph out in @p engine (the model worker: a crash of Graphviz costs the worker, not the window).
+GraphLayout layOut(
+    const ModelEngineRef& engine, const IrGraph& graph, const LayoutOptions& options, const QString& function)
+{
+    return engine->layout(graph, options, QLatin1Char('`') + function + QLatin1Char('`'));
+}
+
 /// The function opened when none is named: "forward" or the only one, else the first that compiled.
 const FunctionInfo* pickFunction(const ModelInfo& model)
 {
@@ -49,15 +56,19 @@ const FunctionInfo* pickFunction(const ModelInfo& model)
 
 /// The load job: the model, its function and that function's first layout.
 DocumentJob loadJob(const QString& absolute, const QString& functionName, const LayoutOptions& layoutOptions,
-    const LoadOptions& loadOptions, QPoint limits, const ModelWorkerRef& worker, const JobControl& control)
+    const LoadOptions& loadOptions, QPoint limits, const ModelEngineRef& engine, const JobControl& control)
 {
     DocumentJob r;
     r.kind = DocumentJob::Kind::Load;
     r.path = absolute;
     QElapsedTimer timer;
     timer.start();
-    r.load = worker ? worker->load(absolute, loadOptions, &r.workerModel, control.cancelFlag())
-                    : loadModel(absolute, loadOptions);
+    if (engine) {
+        r.load = engine->load(absolute, loadOptions, &r.engineModel, control.cancelFlag());
+    } else {
+        r.load = LoadResult();
+        r.load.error = { QStringLiteral("no model engine to load it with"), { absolute, 0, 0 } };
+    }
     r.loadMs = timer.elapsed();
     if (!r.load.ok) {
         QFile file(absolute);
@@ -85,24 +96,20 @@ DocumentJob loadJob(const QString& absolute, const QString& functionName, const 
     if (loadOptions.inlineCalls && !fn->inlined) { // a submodule's method (--fn layer1.0.forward)
         for (FunctionInfo& f : r.load.model.functions)
             if (&f == fn) {
-                if (worker)
-                    worker->inlineFunction(r.workerModel, f);
-                else
-                    inlineFunction(r.load.model.handle, f);
+                engine->inlineFunction(r.engineModel, f);
             }
     }
     r.functionName = fn->name;
     r.nodeCount = fn->graph.nodes.size();
     if (r.load.model.inputSets.isEmpty() && fn->ok)
-        r.suggestion = worker ? worker->suggestInputSet(r.workerModel, fn->name) : suggestInputSet(r.load.model, *fn);
+        r.suggestion = engine->suggestInputSet(r.engineModel, fn->name);
     if (fn->ok) {
         timer.restart();
         LayoutOptions options = layoutOptions;
         options.cancel = control.cancelFlag();
-        options.moduleTypes
-            = worker ? worker->submoduleTypes(r.workerModel, fn->name) : submoduleTypes(r.load.model, fn->name);
+        options.moduleTypes = engine->submoduleTypes(r.engineModel, fn->name);
         foldForOverview(fn->graph, options, r, limits);
-        r.layout = layoutGraph(fn->graph, options);
+        r.layout = layOut(engine, fn->graph, options, fn->name);
         r.layoutMs = timer.elapsed();
         r.hasLayout = true;
         r.layoutKey = fn->name + optionsKey(options);
@@ -150,21 +157,22 @@ void DocumentController::open(const QString& path, const QString& functionName)
     m_lastError.clear();
     m_hasModel = false;
     m_model = ModelInfo();
-    m_workerModel.reset();
+    m_engineModel.reset();
     m_sourceMap = SourceMap();
     m_layoutCache.clear();
     m_shownFunction.clear();
     m_foldedNodes.clear();
     m_foldedModules.clear();
+    m_goodFolds.reset();
     Q_EMIT aboutToOpen(absolute);
 
     const LayoutOptions layoutOptions = this->layoutOptions();
     LoadOptions loadOptions;
     // Submodule code only shows up in the caller's graph once the calls are inlined.
     loadOptions.inlineCalls = layoutOptions.groupByModule;
-    startJob([absolute, functionName, layoutOptions, loadOptions, limits = overviewLimits(), worker = m_worker](
+    startJob([absolute, functionName, layoutOptions, loadOptions, limits = overviewLimits(), engine = m_engine](
                  JobControl& control) {
-        return loadJob(absolute, functionName, layoutOptions, loadOptions, limits, worker, control);
+        return loadJob(absolute, functionName, layoutOptions, loadOptions, limits, engine, control);
     });
 }
 
@@ -188,12 +196,19 @@ void DocumentController::onJobDone(DocumentJob& r)
                 if (f.name == r.inlined->name)
                     f = std::move(*r.inlined);
         }
-        if (r.layout.cancelled)
+        if (r.layout.cancelled) {
+            if (r.functionName == m_currentFunction)
+                Q_EMIT layoutCanceled(r.functionName);
             return;
-        m_layoutCache.insert(r.layoutKey, r.layout);
+        }
+        // A layout that failed (Graphviz crashed in the worker, or ran past its limit) is tried again next time.
+        if (r.layout.error.isEmpty())
+            m_layoutCache.insert(r.layoutKey, r.layout);
         if (r.functionName == m_currentFunction) {
             if (!r.overviewFolds.isEmpty())
                 m_foldedModules = QSet<QString>(r.overviewFolds.begin(), r.overviewFolds.end());
+            if (r.layout.error.isEmpty())
+                m_goodFolds = m_foldedModules;
             Q_EMIT layoutReady(r.functionName, r.layout, r.layoutMs, r.overviewFolds);
         }
         return;
@@ -202,13 +217,15 @@ void DocumentController::onJobDone(DocumentJob& r)
         m_lastError = r.load.error.toString();
     } else {
         m_model = std::move(r.load.model);
-        m_workerModel = r.workerModel;
+        m_engineModel = r.engineModel;
         m_sourceMap = SourceMap(m_model);
         m_hasModel = true;
         m_lastError = r.functionError;
         m_foldedModules = QSet<QString>(r.overviewFolds.begin(), r.overviewFolds.end());
-        if (r.hasLayout && !r.layout.cancelled)
+        if (r.hasLayout && !r.layout.cancelled && r.layout.error.isEmpty()) {
             m_layoutCache.insert(r.layoutKey, r.layout);
+            m_goodFolds = m_foldedModules;
+        }
         m_currentFunction = r.functionName;
     }
     // Listeners ask isReloading() while they handle it.
@@ -240,6 +257,7 @@ void DocumentController::showFunction(const QString& name)
         // Folds name nodes of one function.
         m_foldedNodes.clear();
         m_foldedModules.clear();
+        m_goodFolds.reset();
     }
     const QString key = name + layoutOptionsKey();
     const auto cached = m_layoutCache.constFind(key);
@@ -255,16 +273,15 @@ void DocumentController::showFunction(const QString& name)
     std::optional<FunctionInfo> toInline;
     if (options.groupByModule && !fn->inlined)
         toInline = *fn;
-    startJob([graph = fn->graph, toInline, model = m_model, name, options, key, firstShown, limits = overviewLimits(),
-                 worker = m_worker, workerModel = m_workerModel](JobControl& control) mutable {
+    startJob([graph = fn->graph, toInline, name, options, key, firstShown, limits = overviewLimits(), engine = m_engine,
+                 engineModel = m_engineModel](JobControl& control) mutable {
         DocumentJob r;
         r.kind = DocumentJob::Kind::Layout;
         r.functionName = name;
         QElapsedTimer timer;
         timer.start();
-        options.moduleTypes = worker ? worker->submoduleTypes(workerModel, name) : submoduleTypes(model, name);
-        if (toInline
-            && (worker ? worker->inlineFunction(workerModel, *toInline) : inlineFunction(model.handle, *toInline))) {
+        options.moduleTypes = engine->submoduleTypes(engineModel, name);
+        if (toInline && engine->inlineFunction(engineModel, *toInline)) {
             graph = toInline->graph;
             r.inlined = std::move(toInline);
         }
@@ -272,7 +289,7 @@ void DocumentController::showFunction(const QString& name)
         if (firstShown)
             foldForOverview(graph, options, r, limits);
         options.cancel = control.cancelFlag();
-        r.layout = layoutGraph(graph, options);
+        r.layout = layOut(engine, graph, options, name);
         r.layoutMs = timer.elapsed();
         r.hasLayout = true;
         r.layoutKey = r.overviewFolds.isEmpty() ? key : name + optionsKey(options);
@@ -287,6 +304,11 @@ void DocumentController::relayout()
     const QString name = m_currentFunction;
     m_currentFunction.clear();
     showFunction(name);
+}
+
+void DocumentController::cancelLayout()
+{
+    m_jobs->cancel();
 }
 
 void DocumentController::toggleFold(int nodeId, const QString& module)
@@ -306,6 +328,31 @@ void DocumentController::unfoldAllModules()
     if (m_foldedModules.isEmpty() || !m_hasModel || m_currentFunction.isEmpty())
         return;
     m_foldedModules.clear();
+    relayout();
+}
+
+bool DocumentController::canShowOverview() const
+{
+    const FunctionInfo* fn = m_hasModel ? m_model.function(m_currentFunction) : nullptr;
+    if (!fn || !fn->ok || !m_groupByModule)
+        return false;
+    if (m_goodFolds && *m_goodFolds != m_foldedModules)
+        return true;
+    const QStringList folds = overviewFolds(fn->graph, layoutOptions(), 0, m_overviewLimits.y());
+    return !folds.isEmpty() && QSet<QString>(folds.begin(), folds.end()) != m_foldedModules;
+}
+
+void DocumentController::showOverview()
+{
+    if (!canShowOverview())
+        return;
+    if (m_goodFolds && *m_goodFolds != m_foldedModules) {
+        m_foldedModules = *m_goodFolds;
+    } else {
+        const QStringList folds
+            = overviewFolds(m_model.function(m_currentFunction)->graph, layoutOptions(), 0, m_overviewLimits.y());
+        m_foldedModules = QSet<QString>(folds.begin(), folds.end());
+    }
     relayout();
 }
 

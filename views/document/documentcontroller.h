@@ -4,7 +4,7 @@
 #include "layout/graphlayout.h"
 #include "load/model.h"
 #include "load/sourcemap.h"
-#include "workerclient.h"
+#include "modelengine.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -39,7 +39,7 @@ struct DocumentJob
     std::optional<FunctionInfo> inlined; ///< Kind::Layout: the function, inlined for Group by Module on the way
     QStringList overviewFolds; ///< a big model's submodules folded for its first layout (overviewFolds())
     std::optional<InputSuggestion> suggestion; ///< Kind::Load: a set for a file that records none
-    WorkerModelRef workerModel; ///< Kind::Load with a worker: the model as the worker holds it
+    EngineModelRef engineModel; ///< Kind::Load: the model as the engine holds it
 };
 
 /// The open document: the model file loaded off the GUI thread (and loaded again when it changes on disk), the
@@ -62,9 +62,17 @@ public:
     void showFunction(const QString& name);
     /// Lays the current function out again (the layout options changed).
     void relayout();
+    /// Stops the running layout (a dot run that never ends: its worker is ended after a grace); layoutCanceled()
+    /// follows.
+    void cancelLayout();
     /// Folds a loop/if (@p nodeId) or a submodule (@p module) of the shown graph into one box, or unfolds it.
     void toggleFold(int nodeId, const QString& module);
     void unfoldAllModules();
+    /// Whether showOverview() has folds to offer: the last ones the current function laid out with when they differ
+    /// from the current ones (a layout that crashed after an unfold), else the overview's.
+    bool canShowOverview() const;
+    /// Folds the current function's submodules back to what last laid out, or to the overview of a big model.
+    void showOverview();
     /// Submodules drawn as one box (sorted).
     QStringList foldedModules() const;
     /// A model grouped by module with more than @p bigBoxes boxes opens folded to at most @p overviewBoxes.
@@ -85,12 +93,12 @@ public:
     /// The cached layout of @p function with the current options (empty when there is none).
     GraphLayout cachedLayout(const QString& function) const;
 
-    /// Runs the model work (loading, inlining, suggestions, submodule types) in @p worker instead of this process;
-    /// the model's ModelInfo::handle then stays empty and workerModel() names the worker's model.
-    void setWorker(ModelWorkerRef worker) { m_worker = std::move(worker); }
-    const ModelWorkerRef& worker() const { return m_worker; }
-    /// The loaded model in the worker (null without a worker or a model).
-    const WorkerModelRef& workerModel() const { return m_workerModel; }
+    /// Runs the model work (loading, inlining, suggestions, submodule types, layouts) in @p engine: the window's is
+    /// its model worker (the model's ModelInfo::handle then stays empty). Default: ModelEngine::inProcess().
+    void setEngine(ModelEngineRef engine) { m_engine = std::move(engine); }
+    const ModelEngineRef& engine() const { return m_engine; }
+    /// The loaded model as the engine holds it (null without a model).
+    const EngineModelRef& engineModel() const { return m_engineModel; }
 
     bool hasModel() const { return m_hasModel; }
     const ModelInfo& model() const { return m_model; }
@@ -122,6 +130,8 @@ Q_SIGNALS:
     void layoutStarted(const QString& function);
     /// @p function is laid out (from a job or the cache); @p folds are the overview folds a big model opened with.
     void layoutReady(const QString& function, const GraphLayout& layout, qint64 elapsedMs, const QStringList& folds);
+    /// The layout of @p function was canceled (cancelLayout()): nothing new to show.
+    void layoutCanceled(const QString& function);
     /// The current function changed to @p function (already shown or being laid out).
     void currentFunctionChanged(const QString& function);
     /// The current function is another one than the one shown: what was shown of the old one is stale.
@@ -145,8 +155,8 @@ private:
     QDateTime m_lastModified; ///< of the open file when it was loaded
     bool m_reloading = false;
 
-    ModelWorkerRef m_worker;
-    WorkerModelRef m_workerModel;
+    ModelEngineRef m_engine = ModelEngine::inProcess();
+    EngineModelRef m_engineModel;
     ModelInfo m_model;
     SourceMap m_sourceMap;
     bool m_hasModel = false;
@@ -159,6 +169,7 @@ private:
     std::shared_ptr<LayoutCache> m_clusterLayouts = std::make_shared<LayoutCache>();
     QSet<int> m_foldedNodes; ///< loops and ifs of the shown function drawn folded
     QSet<QString> m_foldedModules; ///< submodules drawn as one box (with Group by Module)
+    std::optional<QSet<QString>> m_goodFolds; ///< the folds of the current function's last layout that worked
     QPoint m_overviewLimits { 800, 250 };
     bool m_unfoldAllOnOpen = false;
     QPoint overviewLimits() const

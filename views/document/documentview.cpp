@@ -37,8 +37,23 @@ DocumentView::DocumentView(const Parts& parts, DocumentController* document, Ses
         [this](const QModelIndex& current) { onTreeCurrentChanged(current); });
     connect(parts.inputSets, &InputSetsEditor::resetRequested, this, &DocumentView::resetInputSets);
     connect(parts.inputSets->model(), &InputSetsModel::setsEdited, this, &DocumentView::onInputSetsEdited);
+    connect(parts.script, &GraphPage::actionTriggered, this, [this] {
+        const PageAction action = std::exchange(m_pageAction, PageAction::None);
+        if (action == PageAction::CancelLayout)
+            m_document->cancelLayout();
+        else if (action == PageAction::ShowOverview)
+            m_document->showOverview();
+        else if (action == PageAction::LayOutAgain)
+            m_document->relayout();
+    });
+    connect(document, &DocumentController::layoutCanceled, this, [this](const QString& name) {
+        showWithAction(tr("The layout of %1 was canceled").arg(name),
+            tr("Everything else is kept. Fold modules (double-click a module box) to lay out less."), false,
+            m_document->canShowOverview() ? PageAction::ShowOverview : PageAction::LayOutAgain);
+        Q_EMIT statusMessage(tr("Layout of %1 canceled").arg(name));
+    });
     connect(document, &DocumentController::layoutStarted, this, [this](const QString& name) {
-        m_parts.script->showMessage(tr("Laying out %1\u2026").arg(name));
+        showWithAction(tr("Laying out %1\u2026").arg(name), QString(), false, PageAction::CancelLayout);
         Q_EMIT statusMessage(tr("Laying out %1\u2026").arg(name));
     });
     connect(document, &DocumentController::layoutReady, this, &DocumentView::displayFunction);
@@ -132,12 +147,38 @@ void DocumentView::showLoaded(const DocumentJob& r)
         Q_EMIT statusMessage(r.functionError);
 }
 
+void DocumentView::showWithAction(const QString& title, const QString& text, bool isError, PageAction action)
+{
+    m_pageAction = action;
+    QString button;
+    if (action == PageAction::CancelLayout)
+        button = tr("Cancel");
+    else if (action == PageAction::ShowOverview)
+        button = tr("Show the Folded Overview");
+    else if (action == PageAction::LayOutAgain)
+        button = tr("Lay Out Again");
+    m_parts.script->showMessage(title, text, isError, button);
+}
+
 void DocumentView::displayFunction(
     const QString& name, const GraphLayout& layout, qint64 elapsedMs, const QStringList& folds)
 {
     const FunctionInfo* fn = m_document->model().function(name);
     if (!fn)
         return;
+    if (!layout.error.isEmpty()) {
+        // Graphviz crashed or ran past its limit (in the model worker, which was restarted), or failed: the window
+        // and the model stay, and a layout that worked is a click away.
+        const bool workerStopped = layout.error.startsWith(QLatin1String("the model worker"));
+        showWithAction(tr("Could not lay out %1").arg(name),
+            layout.error.trimmed() + QLatin1Char('\n')
+                + (workerStopped ? tr("The model, input sets and breakpoints are kept; the next layout runs in a new "
+                                      "model worker.")
+                                 : tr("The model, input sets and breakpoints are kept.")),
+            true, m_document->canShowOverview() ? PageAction::ShowOverview : PageAction::LayOutAgain);
+        Q_EMIT statusMessage(tr("Layout failed: %1").arg(elidedText(layout.error, 200)));
+        return;
+    }
     if (m_parts.script->showLayout(fn->graph, layout, name, tr("%1 has an empty graph").arg(name))
         != GraphPage::Shown::Graph) {
         Q_EMIT statusMessage(

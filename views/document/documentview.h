@@ -64,7 +64,13 @@ private:
     void selectFunctionInTree(const QString& name);
     void onTreeCurrentChanged(const QModelIndex& current);
 
+    /// What the script page's button does (GraphPage::showMessage()'s action).
+    enum class PageAction { None, CancelLayout, ShowOverview, LayOutAgain };
+    /// Shows @p title and @p text where the graph would be, with the button for @p action.
+    void showWithAction(const QString& title, const QString& text, bool isError, PageAction action);
+
     Parts m_parts;
+    PageAction m_pageAction = PageAction::None;
     DocumentController* m_document = nullptr;
     SessionStore* m_session = nullptr;
     QStringList m_initialInputSets;

@@ -5,6 +5,8 @@
 #include "layout/graphlayout.h"
 #include "legendbar.h"
 
+#include <QHBoxLayout>
+#include <QPushButton>
 #include <QVBoxLayout>
 
 namespace jitscope {
@@ -26,6 +28,16 @@ GraphPage::GraphPage(Legend legend, QWidget* parent)
     box->setContentsMargins(0, 0, 0, 0);
     box->setSpacing(0);
     box->addWidget(m_view, 1);
+    m_actionBar = new QWidget;
+    auto* actionRow = new QHBoxLayout(m_actionBar);
+    actionRow->setContentsMargins(6, 6, 6, 6);
+    m_action = new QPushButton;
+    actionRow->addStretch(1);
+    actionRow->addWidget(m_action);
+    actionRow->addStretch(1);
+    m_actionBar->hide();
+    connect(m_action, &QPushButton::clicked, this, &GraphPage::actionTriggered);
+    box->addWidget(m_actionBar);
     if (legend == Legend::Shown) {
         m_legend = new LegendBar;
         m_legend->setScene(m_scene);
@@ -38,8 +50,10 @@ void GraphPage::setHeader(QWidget* header)
     static_cast<QVBoxLayout*>(layout())->insertWidget(0, header);
 }
 
-void GraphPage::showMessage(const QString& title, const QString& text, bool isError)
+void GraphPage::showMessage(const QString& title, const QString& text, bool isError, const QString& action)
 {
+    m_action->setText(action);
+    m_actionBar->setVisible(!action.isEmpty());
     m_scene->showMessage(title, text, isError);
     if (m_frame)
         m_view->showMessage();
@@ -56,12 +70,25 @@ GraphPage::Shown GraphPage::showLayout(const IrGraph& graph, const GraphLayout& 
         showMessage(emptyTitle, emptyText);
         return Shown::Empty;
     }
+    m_actionBar->hide();
+    m_action->setText(QString());
     // A big graph's items are made in slices of a few ms: the window stays responsive while they are.
     m_scene->setGraph(
         graph, layout, layout.nodes.size() > kSlicedAbove ? GraphScene::Build::InSlices : GraphScene::Build::AtOnce);
     if (m_frame)
         m_view->showGraph();
     return Shown::Graph;
+}
+
+QString GraphPage::messageAction() const
+{
+    return m_action->text();
+}
+
+void GraphPage::triggerAction()
+{
+    if (!m_action->text().isEmpty())
+        m_action->click();
 }
 
 } // namespace jitscope

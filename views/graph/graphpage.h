@@ -2,6 +2,8 @@
 
 #include <QWidget>
 
+class QPushButton;
+
 namespace jitscope {
 
 class GraphScene;
@@ -28,8 +30,14 @@ public:
     /// Frames the graph or message it shows; off for pages whose framing someone else does (Compare's panes).
     void setFramesContents(bool frame) { m_frame = frame; }
 
-    /// A message instead of a graph: "Loading…", a compile error (@p isError: drawn as an error).
-    void showMessage(const QString& title, const QString& text = QString(), bool isError = false);
+    /// A message instead of a graph: "Loading…", a compile error (@p isError: drawn as an error). With @p action, a
+    /// button under the graph's place offers it (actionTriggered()) until the page shows something else.
+    void showMessage(
+        const QString& title, const QString& text = QString(), bool isError = false, const QString& action = QString());
+    /// The action the message offers, empty when none.
+    QString messageAction() const;
+    /// Presses the action button (as a user would).
+    void triggerAction();
     /// What showLayout() showed.
     enum class Shown { Graph, LayoutError, Empty };
     /// Shows @p graph laid out as @p layout; when Graphviz failed (layout.error), "Graphviz could not lay out
@@ -37,7 +45,13 @@ public:
     Shown showLayout(const IrGraph& graph, const GraphLayout& layout, const QString& what, const QString& emptyTitle,
         const QString& emptyText = QString());
 
+Q_SIGNALS:
+    /// The button of showMessage()'s action was pressed.
+    void actionTriggered();
+
 private:
+    QWidget* m_actionBar = nullptr;
+    QPushButton* m_action = nullptr;
     GraphScene* m_scene = nullptr;
     GraphView* m_view = nullptr;
     LegendBar* m_legend = nullptr;

@@ -49,16 +49,26 @@
 namespace jitscope {
 
 MainWindow::MainWindow(QWidget* parent)
+    : MainWindow(nullptr, parent)
+{ }
+
+MainWindow::MainWindow(WorkerClient* worker, QWidget* parent)
     : QMainWindow(parent)
     , m_session(new SessionStore(this))
     , m_document(new DocumentController(this))
 {
-    // Loading and checking run in the model worker: a crash in libtorch ends it, not the window. Without the worker
-    // program (a partial build), they run here as before.
-    if (QFileInfo(WorkerClient::workerProgram()).isExecutable()) {
+    // Loading, checking, debugging and layout run in the model worker: a crash in libtorch or Graphviz ends it, not
+    // the window, whose process loads neither. Without the worker program (a partial build) they run in this
+    // process where a program links the in-process engine (tests); else the worker's start error says why.
+    if (worker) {
+        m_worker = worker;
+        m_worker->setParent(this);
+    } else if (QFileInfo(WorkerClient::workerProgram()).isExecutable() || !ModelEngine::inProcess()) {
         m_worker = new WorkerClient(this);
+    }
+    if (m_worker) {
         m_worker->warmUp();
-        m_document->setWorker(m_worker->worker());
+        m_document->setEngine(m_worker->worker());
     }
     setWindowTitle(QStringLiteral("JitScope"));
     setAcceptDrops(true);
@@ -708,8 +718,9 @@ void MainWindow::about()
            "<tr><td>libtorch</td><td>%3</td></tr>"
            "<tr><td>Graphviz</td><td>%4</td></tr>"
            "</table>")
-            .arg(QStringLiteral(JITSCOPE_VERSION), QString::fromLatin1(qVersion()), libtorchVersion(),
-                graphvizVersion()));
+            .arg(QStringLiteral(JITSCOPE_VERSION), QString::fromLatin1(qVersion()),
+                m_worker ? m_worker->libtorchVersion() : tr("in process"),
+                m_worker ? m_worker->graphvizVersion() : tr("in process")));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)

@@ -57,6 +57,9 @@ public:
     enum class View { Script, Trace, Compare, LiveTrace };
     using DebugAction = jitscope::DebugAction;
     explicit MainWindow(QWidget* parent = nullptr);
+    /// With @p worker, started before the window (its libtorch loads while Qt builds the widgets): the window takes
+    /// it over.
+    explicit MainWindow(WorkerClient* worker, QWidget* parent = nullptr);
     ~MainWindow() override;
 
     /// Loads @p path off the GUI thread and shows @p functionName (or the default function) once laid out.
@@ -80,6 +83,8 @@ public:
     WorkerClient* workerClient() const { return m_worker; }
 
     GraphScene* scriptScene() const { return m_script->scene(); }
+    /// The Script tab: its graph, or why there is none (with the button its message offers).
+    GraphPage* scriptPage() const { return m_script; }
     GraphView* scriptView() const { return m_script->view(); }
     ModelTreeModel* treeModel() const { return m_treeModel; }
     QTreeView* treeView() const { return m_treeView; }

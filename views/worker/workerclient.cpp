@@ -85,6 +85,12 @@ Diagnostic stopDiagnostic(const QString& message, const QString& path)
     return { text, { path, m.captured(1).toInt(), 0 } };
 }
 
+/// The worker's model behind @p model (null for a model of another engine).
+const WorkerModel* workerModel(const EngineModelRef& model)
+{
+    return dynamic_cast<const WorkerModel*>(model.get());
+}
+
 constexpr int kStartupMs = 30 * 1000; ///< a worker that has not said hello by then counts as stuck
 constexpr int kCancelGraceMs = 3000; ///< a canceled check that runs on past this ends with its worker
 
@@ -120,8 +126,15 @@ public:
 
 private:
     void start();
+    /// A new worker process with the environment as it is now; null and m_startError set when it cannot start.
+    QProcess* launch();
+    /// A spare worker, started once the worker said hello and has nothing to do: libtorch loads in it while the
+    /// window works, and the next start() (after a crash) takes it instead of waiting for a new one.
+    void startSpare();
+    void dropSpare();
     void write(const Message& m);
     void onOutput();
+    void handle(const Message& m);
     void onErrorOutput();
     void onFinished(int exitCode, QProcess::ExitStatus status);
     void watch();
@@ -136,6 +149,9 @@ private:
 
     WorkerChannel* m_channel;
     QProcess* m_process = nullptr;
+    QProcess* m_spare = nullptr;
+    FrameReader m_spareReader; ///< the spare's output until it is taken: its hello is kept, its heartbeats dropped
+    std::optional<Message> m_spareHello;
     QTimer* m_watch = nullptr;
     FrameReader m_reader;
     QHash<quint64, Pending> m_pending;
@@ -177,6 +193,7 @@ public:
         m_thread.quit();
         m_thread.wait();
         setNotify({});
+        setLifecycle({});
     }
 
     template <typename F> void post(F f)
@@ -212,13 +229,17 @@ public:
             if (!canceledAt) {
                 canceledAt = Clock::now();
                 post([this, id] { m_io->cancel(id); });
-            } else if (type == MessageType::Check
+            } else if ((type == MessageType::Check || type == MessageType::Layout)
                 && Clock::now() - *canceledAt > std::chrono::milliseconds(kCancelGraceMs)) {
-                // An operator that runs on (a kernel never checks the flag): the worker goes, a new one comes.
+                // An operator that runs on (a kernel, or one dot run, never checks the flag): the worker goes, a
+                // new one comes.
                 canceledAt = Clock::time_point::max() - std::chrono::hours(1);
-                post([this] {
-                    m_io->stop(QStringLiteral("the check was canceled; the model worker did not stop "
-                                              "within %1 s and was restarted")
+                const QString what
+                    = type == MessageType::Check ? QStringLiteral("the check") : QStringLiteral("the layout");
+                post([this, what] {
+                    m_io->stop(QStringLiteral("%1 was canceled; the model worker did not stop "
+                                              "within %2 s and was restarted")
+                                   .arg(what)
                                    .arg(kCancelGraceMs / 1000));
                 });
             }
@@ -246,6 +267,24 @@ public:
             m_notify(message);
     }
 
+    /// On the I/O thread: a worker started (false) or said hello (true).
+    void setLifecycle(std::function<void(bool)> lifecycle)
+    {
+        std::lock_guard<std::mutex> lock(m_notifyMutex);
+        m_lifecycle = std::move(lifecycle);
+    }
+
+    void lifecycle(bool ready)
+    {
+        std::function<void(bool)> f;
+        {
+            std::lock_guard<std::mutex> lock(m_notifyMutex);
+            f = m_lifecycle;
+        }
+        if (f)
+            f(ready);
+    }
+
     WorkerIo* io() const { return m_io; }
 
     void setActivity(const QString& text)
@@ -260,7 +299,22 @@ public:
         return m_activity;
     }
 
+    void setVersions(const QString& torch, const QString& graphviz)
+    {
+        std::lock_guard<std::mutex> lock(m_notifyMutex);
+        m_versions = { torch, graphviz };
+    }
+
+    QPair<QString, QString> versions() const
+    {
+        std::lock_guard<std::mutex> lock(m_notifyMutex);
+        return m_versions;
+    }
+
     std::atomic<qint64> pid { 0 };
+    std::atomic<qint64> sparePid { 0 };
+    /// How long after a worker's hello its spare starts (once it is idle); negative: no spare.
+    std::atomic<int> spareDelayMs { 1500 };
     std::atomic<int> restarts { 0 };
     std::atomic<int> stallMs { 5000 }; ///< silence: the heartbeat comes every 200 ms
     /// One operator: a big convolution or matmul on a large input takes seconds, so a minute; Cancel ends one
@@ -275,7 +329,9 @@ private:
     std::atomic<int> m_nextModel { 0 };
     mutable std::mutex m_notifyMutex; ///< m_notify, m_activity
     std::function<void(const QString&)> m_notify;
+    std::function<void(bool)> m_lifecycle;
     QString m_activity;
+    QPair<QString, QString> m_versions { QStringLiteral("unknown"), QStringLiteral("unknown") }; ///< libtorch, Graphviz
 };
 
 void WorkerIo::start()
@@ -293,23 +349,94 @@ void WorkerIo::start()
         connect(m_watch, &QTimer::timeout, this, [this] { watch(); });
         m_watch->start();
     }
-    const QString program = WorkerClient::workerProgram();
-    m_process = new QProcess(this);
-    m_process->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    if (QProcess* spare = std::exchange(m_spare, nullptr)) {
+        m_channel->sparePid = 0;
+        spare->disconnect(this);
+        if (spare->state() == QProcess::Running) {
+            m_process = spare;
+            // The rest of what it said goes on from there (a frame may be half read).
+            m_reader = std::exchange(m_spareReader, FrameReader());
+        } else {
+            spare->deleteLater();
+        }
+    }
+    if (!m_process)
+        m_process = launch();
+    if (!m_process)
+        return;
     connect(m_process, &QProcess::readyReadStandardOutput, this, [this] { onOutput(); });
     connect(m_process, &QProcess::readyReadStandardError, this, [this] { onErrorOutput(); });
     connect(m_process, &QProcess::finished, this,
         [this](int code, QProcess::ExitStatus status) { onFinished(code, status); });
-    m_process->start(program, {});
-    if (!m_process->waitForStarted(kStartupMs)) {
-        m_startError = QStringLiteral("cannot start the model worker %1: %2").arg(program, m_process->errorString());
-        m_process->disconnect(this);
-        m_process->deleteLater();
-        m_process = nullptr;
-        return;
-    }
     m_channel->pid = m_process->processId();
     m_sinceMessage.start();
+    m_channel->lifecycle(false);
+    // A spare taken over may have said hello already (the heartbeats since are of no interest).
+    if (const std::optional<Message> hello = std::exchange(m_spareHello, std::nullopt))
+        handle(*hello);
+    onOutput();
+}
+
+QProcess* WorkerIo::launch()
+{
+    const QString program = WorkerClient::workerProgram();
+    auto* process = new QProcess(this);
+    process->setProcessEnvironment(QProcessEnvironment::systemEnvironment());
+    process->start(program, {});
+    if (!process->waitForStarted(kStartupMs)) {
+        m_startError = QStringLiteral("cannot start the model worker %1: %2").arg(program, process->errorString());
+        delete process;
+        return nullptr;
+    }
+    return process;
+}
+
+void WorkerIo::startSpare()
+{
+    if (m_spare || !m_process || !m_greeted || m_channel->spareDelayMs.load() < 0)
+        return;
+    if (!m_pending.isEmpty() || !m_debug.isEmpty()) {
+        // Not while the worker works: both would share the cores.
+        QTimer::singleShot(500, this, [this] { startSpare(); });
+        return;
+    }
+    m_spare = launch();
+    if (!m_spare)
+        return;
+    m_channel->sparePid = m_spare->processId();
+    m_spareReader = FrameReader();
+    m_spareHello.reset();
+    QProcess* spare = m_spare;
+    connect(spare, &QProcess::readyReadStandardOutput, this, [this, spare] {
+        m_spareReader.append(spare->readAllStandardOutput());
+        while (const auto m = m_spareReader.next())
+            if (m->type == MessageType::Hello)
+                m_spareHello = *m;
+    });
+    connect(spare, &QProcess::readyReadStandardError, this, [spare] {
+        const QByteArray bytes = spare->readAllStandardError();
+        [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, bytes.constData(), size_t(bytes.size()));
+    });
+    connect(spare, &QProcess::finished, this, [this, spare] {
+        // A spare that died (killed from outside) is not replaced until the next worker's hello.
+        if (m_spare == spare) {
+            m_spare = nullptr;
+            m_channel->sparePid = 0;
+        }
+        spare->deleteLater();
+    });
+}
+
+void WorkerIo::dropSpare()
+{
+    if (QProcess* spare = std::exchange(m_spare, nullptr)) {
+        m_channel->sparePid = 0;
+        spare->disconnect(this);
+        spare->closeWriteChannel();
+        spare->kill();
+        spare->waitForFinished(2000);
+        delete spare;
+    }
 }
 
 void WorkerIo::write(const Message& m)
@@ -393,46 +520,58 @@ void WorkerIo::release(int model)
 void WorkerIo::onOutput()
 {
     m_reader.append(m_process->readAllStandardOutput());
-    while (const auto m = m_reader.next()) {
-        m_sinceMessage.restart();
-        switch (m->type) {
-        case MessageType::Hello:
-            m_greeted = true;
-            break;
-        case MessageType::Heartbeat:
-            unpack(m->payload, m_beat);
-            m_channel->setActivity(m_beat.activity);
-            break;
-        case MessageType::DebugPause: {
-            DebugSession::Pause pause;
-            const auto it = m_debug.constFind(m->id);
-            if (it != m_debug.constEnd() && unpack(m->payload, pause))
-                it.value()(pause);
-            break;
-        }
-        case MessageType::Answer:
-        case MessageType::Failure:
-        case MessageType::UnknownModel: {
-            const Pending p = m_pending.take(m->id);
-            if (!p.call)
-                break; // a load sent again after a restart, or an answer to a call that failed already
-            if (m->type == MessageType::Answer) {
-                p.call->finish(true, m->payload, {});
-            } else if (m->type == MessageType::Failure) {
-                QString message;
-                unpack(m->payload, message);
-                p.call->finish(false, {}, message);
-            } else {
-                p.call->finish(false, {}, QStringLiteral("the model worker holds no such model"));
-            }
-            break;
-        }
-        default:
-            break;
-        }
-    }
+    while (const auto m = m_reader.next())
+        handle(*m);
     if (!m_reader.error().isEmpty())
         stop(QStringLiteral("the model worker sent %1").arg(m_reader.error()));
+}
+
+void WorkerIo::handle(const Message& m)
+{
+    m_sinceMessage.restart();
+    switch (m.type) {
+    case MessageType::Hello: {
+        m_greeted = true;
+        qint64 pid = 0;
+        QString torch, graphviz;
+        if (unpack(m.payload, pid, torch, graphviz))
+            m_channel->setVersions(torch, graphviz);
+        m_channel->lifecycle(true);
+        if (const int delay = m_channel->spareDelayMs.load(); delay >= 0 && !m_spare)
+            QTimer::singleShot(delay, this, [this] { startSpare(); });
+        break;
+    }
+    case MessageType::Heartbeat:
+        unpack(m.payload, m_beat);
+        m_channel->setActivity(m_beat.activity);
+        break;
+    case MessageType::DebugPause: {
+        DebugSession::Pause pause;
+        const auto it = m_debug.constFind(m.id);
+        if (it != m_debug.constEnd() && unpack(m.payload, pause))
+            it.value()(pause);
+        break;
+    }
+    case MessageType::Answer:
+    case MessageType::Failure:
+    case MessageType::UnknownModel: {
+        const Pending p = m_pending.take(m.id);
+        if (!p.call)
+            break; // a load sent again after a restart, or an answer to a call that failed already
+        if (m.type == MessageType::Answer) {
+            p.call->finish(true, m.payload, {});
+        } else if (m.type == MessageType::Failure) {
+            QString message;
+            unpack(m.payload, message);
+            p.call->finish(false, {}, message);
+        } else {
+            p.call->finish(false, {}, QStringLiteral("the model worker holds no such model"));
+        }
+        break;
+    }
+    default:
+        break;
+    }
 }
 
 void WorkerIo::onErrorOutput()
@@ -541,6 +680,8 @@ void WorkerIo::onFinished(int exitCode, QProcess::ExitStatus status)
 
 void WorkerIo::restart()
 {
+    // A new worker with the environment as it is now: not the spare, started with an older one.
+    dropSpare();
     if (m_process) {
         m_quiet = true;
         m_process->kill();
@@ -555,6 +696,7 @@ void WorkerIo::restart()
 
 void WorkerIo::shutdown()
 {
+    dropSpare();
     m_quiet = true;
     failAll(QStringLiteral("the window is closing"));
     if (m_process) {
@@ -584,6 +726,12 @@ WorkerClient::WorkerClient(QObject* parent)
         QMetaObject::invokeMethod(
             this, [this, message] { Q_EMIT workerStopped(message); }, Qt::QueuedConnection);
     });
+    m_channel->setLifecycle([this](bool ready) {
+        if (ready)
+            Q_EMIT workerReady();
+        else
+            Q_EMIT workerStarted();
+    });
 }
 
 WorkerClient::~WorkerClient()
@@ -601,7 +749,7 @@ QString WorkerClient::workerProgram()
 }
 
 LoadResult ModelWorker::load(
-    const QString& path, const LoadOptions& options, WorkerModelRef* model, const std::atomic<bool>* cancel) const
+    const QString& path, const LoadOptions& options, EngineModelRef* model, const std::atomic<bool>* cancel) const
 {
     const int id = m_channel->newModelId();
     auto ref = std::make_shared<WorkerModel>();
@@ -622,8 +770,9 @@ LoadResult ModelWorker::load(
     return r;
 }
 
-bool ModelWorker::inlineFunction(const WorkerModelRef& model, FunctionInfo& fn, QString* error) const
+bool ModelWorker::inlineFunction(const EngineModelRef& engineModel, FunctionInfo& fn, QString* error) const
 {
+    const WorkerModel* model = workerModel(engineModel);
     QString message;
     bool ok = false;
     FunctionInfo inlined;
@@ -639,8 +788,10 @@ bool ModelWorker::inlineFunction(const WorkerModelRef& model, FunctionInfo& fn, 
     return false;
 }
 
-std::optional<InputSuggestion> ModelWorker::suggestInputSet(const WorkerModelRef& model, const QString& function) const
+std::optional<InputSuggestion> ModelWorker::suggestInputSet(
+    const EngineModelRef& engineModel, const QString& function) const
 {
+    const WorkerModel* model = workerModel(engineModel);
     QString error;
     std::optional<InputSuggestion> suggestion;
     if (!model)
@@ -651,8 +802,9 @@ std::optional<InputSuggestion> ModelWorker::suggestInputSet(const WorkerModelRef
     return suggestion;
 }
 
-QHash<QString, QString> ModelWorker::submoduleTypes(const WorkerModelRef& model, const QString& function) const
+QHash<QString, QString> ModelWorker::submoduleTypes(const EngineModelRef& engineModel, const QString& function) const
 {
+    const WorkerModel* model = workerModel(engineModel);
     QString error;
     QHash<QString, QString> types;
     if (!model)
@@ -664,9 +816,10 @@ QHash<QString, QString> ModelWorker::submoduleTypes(const WorkerModelRef& model,
     return types;
 }
 
-CheckReport ModelWorker::check(const WorkerModelRef& model, const QString& function, const QVector<InputSet>& sets,
-    const CheckOptions& options, const std::atomic<bool>* cancel) const
+CheckReport ModelWorker::check(const EngineModelRef& engineModel, const QString& function,
+    const QVector<InputSet>& sets, const CheckOptions& options, const std::atomic<bool>* cancel) const
 {
+    const WorkerModel* model = workerModel(engineModel);
     CheckReport r;
     r.function = function;
     if (!model) {
@@ -686,6 +839,19 @@ CheckReport ModelWorker::check(const WorkerModelRef& model, const QString& funct
             : stopDiagnostic(error, model->path);
     }
     return r;
+}
+
+GraphLayout ModelWorker::layout(const IrGraph& graph, const LayoutOptions& options, const QString& what) const
+{
+    QString error;
+    GraphLayout layout;
+    const auto answer = m_channel->call(MessageType::Layout, -1, pack(graph, options, what), options.cancel, &error);
+    if (!answer || !unpack(*answer, layout)) {
+        layout = GraphLayout();
+        layout.error = answer ? QStringLiteral("a malformed answer from the model worker") : error;
+        layout.cancelled = !answer && options.cancel && options.cancel->load();
+    }
+    return layout;
 }
 
 void WorkerClient::setStallTimeout(int ms)
@@ -714,7 +880,25 @@ QString WorkerClient::activity() const
     return m_channel->activity();
 }
 
-RemoteDebugSession::RemoteDebugSession(WorkerModelRef model, QString function, InputSet inputs, bool tracing)
+QString WorkerClient::libtorchVersion() const
+{
+    return m_channel->versions().first;
+}
+
+QString WorkerClient::graphvizVersion() const
+{
+    return m_channel->versions().second;
+}
+
+std::unique_ptr<DebugBackend> ModelWorker::debug(
+    const EngineModelRef& model, const QString& function, const InputSet& inputs, bool tracing) const
+{
+    return std::make_unique<RemoteDebugSession>(
+        std::dynamic_pointer_cast<const WorkerModel>(model), function, inputs, tracing);
+}
+
+RemoteDebugSession::RemoteDebugSession(
+    std::shared_ptr<const WorkerModel> model, QString function, InputSet inputs, bool tracing)
     : m_model(std::move(model))
     , m_function(std::move(function))
     , m_inputs(std::move(inputs))
@@ -791,6 +975,16 @@ void RemoteDebugSession::setPauseCallback(std::function<void(const DebugSession:
 qint64 WorkerClient::workerPid() const
 {
     return m_channel->pid;
+}
+
+qint64 WorkerClient::sparePid() const
+{
+    return m_channel->sparePid;
+}
+
+void WorkerClient::setSpareDelay(int ms)
+{
+    m_channel->spareDelayMs = ms;
 }
 
 int WorkerClient::restarts() const

@@ -1,8 +1,6 @@
 #pragma once
 
-#include "check/check.h"
-#include "debug/debugsession.h"
-#include "load/model.h"
+#include "modelengine.h"
 
 #include <QHash>
 #include <QObject>
@@ -21,20 +19,21 @@ class WorkerChannel;
 /// The window's hold on a model loaded in its worker (what ModelInfo::handle is in the process that loaded it):
 /// requests name it, the worker forgets it when the last copy goes. A restarted worker loads it again on its first
 /// request.
-struct WorkerModel
+struct WorkerModel : EngineModel
 {
     std::weak_ptr<WorkerChannel> channel;
     int id = -1;
     QString path;
     LoadOptions options;
-    ~WorkerModel();
+    ~WorkerModel() override;
 };
-using WorkerModelRef = std::shared_ptr<const WorkerModel>;
+/// What ModelWorker::load() sets: an EngineModelRef holding a WorkerModel.
+using WorkerModelRef = EngineModelRef;
 
 /// The blocking calls into the model worker, for jobs on the thread pool (any thread but the window's: the answer
 /// comes on a thread of the client's own). Shared by the jobs, so that a job that outlives the window finds its
 /// calls failing ("the window is closing") rather than a dangling client.
-class ModelWorker
+class ModelWorker : public ModelEngine
 {
 public:
     explicit ModelWorker(std::shared_ptr<WorkerChannel> channel)
@@ -42,56 +41,29 @@ public:
     { }
 
     /// Loads @p path in the worker; @p model is set to the worker's model when it loads.
-    LoadResult load(const QString& path, const LoadOptions& options, WorkerModelRef* model,
-        const std::atomic<bool>* cancel = nullptr) const;
+    LoadResult load(const QString& path, const LoadOptions& options, EngineModelRef* model,
+        const std::atomic<bool>* cancel = nullptr) const override;
     /// inlineFunction() in the worker, which keeps the inlined graph for later checks.
-    bool inlineFunction(const WorkerModelRef& model, FunctionInfo& fn, QString* error = nullptr) const;
-    std::optional<InputSuggestion> suggestInputSet(const WorkerModelRef& model, const QString& function) const;
-    QHash<QString, QString> submoduleTypes(const WorkerModelRef& model, const QString& function) const;
+    bool inlineFunction(const EngineModelRef& model, FunctionInfo& fn, QString* error = nullptr) const override;
+    std::optional<InputSuggestion> suggestInputSet(const EngineModelRef& model, const QString& function) const override;
+    QHash<QString, QString> submoduleTypes(const EngineModelRef& model, const QString& function) const override;
     /// checkModel() in the worker; a canceled check whose worker does not stop within a few seconds is ended by
     /// restarting the worker. A worker that stops reports the stop in CheckReport::error.
-    CheckReport check(const WorkerModelRef& model, const QString& function, const QVector<InputSet>& sets,
-        const CheckOptions& options, const std::atomic<bool>* cancel = nullptr) const;
+    CheckReport check(const EngineModelRef& model, const QString& function, const QVector<InputSet>& sets,
+        const CheckOptions& options, const std::atomic<bool>* cancel = nullptr) const override;
+    /// layoutGraph() in the worker: Graphviz crashing or running past the limit costs the worker, not the window.
+    /// @p options' cancel flag is read between clusters, and a canceled layout whose worker does not stop within a
+    /// few seconds (one dot run that never ends) ends with its worker. A worker that stops reports it in
+    /// GraphLayout::error.
+    GraphLayout layout(const IrGraph& graph, const LayoutOptions& options, const QString& what) const override;
+    /// A RemoteDebugSession on the worker's model.
+    std::unique_ptr<DebugBackend> debug(
+        const EngineModelRef& model, const QString& function, const InputSet& inputs, bool tracing) const override;
 
 private:
     std::shared_ptr<WorkerChannel> m_channel;
 };
 using ModelWorkerRef = std::shared_ptr<const ModelWorker>;
-
-/// What DebugController drives: a DebugSession in this process, or one in the model worker.
-class DebugBackend
-{
-public:
-    virtual ~DebugBackend() = default;
-    virtual void start() = 0;
-    virtual void setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints) = 0;
-    virtual void resume(DebugSession::Command command, int line = 0) = 0;
-    virtual void stop() = 0;
-    /// Called on another thread at each pause and at the end.
-    virtual void setPauseCallback(std::function<void(const DebugSession::Pause&)> callback) = 0;
-};
-
-class LocalDebugSession : public DebugBackend
-{
-public:
-    LocalDebugSession(ModelInfo model, QString function, InputSet inputs, bool tracing)
-        : m_session(std::move(model), std::move(function), std::move(inputs), tracing)
-    { }
-    void start() override { m_session.start(); }
-    void setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints) override
-    {
-        m_session.setBreakpoints(std::move(breakpoints));
-    }
-    void resume(DebugSession::Command command, int line) override { m_session.resume(command, line); }
-    void stop() override { m_session.stop(); }
-    void setPauseCallback(std::function<void(const DebugSession::Pause&)> callback) override
-    {
-        m_session.setPauseCallback(std::move(callback));
-    }
-
-private:
-    DebugSession m_session;
-};
 
 /// A DebugSession run in the model worker on its copy of @p model: commands and breakpoints go there, its pauses
 /// (frames, live values, the trace so far) come back. A worker that stops ends the session with a finished pause
@@ -99,7 +71,7 @@ private:
 class RemoteDebugSession : public DebugBackend
 {
 public:
-    RemoteDebugSession(WorkerModelRef model, QString function, InputSet inputs, bool tracing);
+    RemoteDebugSession(std::shared_ptr<const WorkerModel> model, QString function, InputSet inputs, bool tracing);
     ~RemoteDebugSession() override;
     void start() override;
     void setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints) override;
@@ -110,7 +82,7 @@ public:
 private:
     void send(const QByteArray& payload);
 
-    WorkerModelRef m_model;
+    std::shared_ptr<const WorkerModel> m_model;
     QString m_function;
     InputSet m_inputs;
     bool m_tracing = false;
@@ -149,12 +121,24 @@ public:
     void restart();
     /// The worker's process id, 0 while none runs.
     qint64 workerPid() const;
+    /// The spare worker's process id, 0 while there is none. Once the worker said hello and is idle for a moment,
+    /// a spare starts (its libtorch loads while the window works): a restart after a crash takes it at once.
+    qint64 sparePid() const;
+    /// How long after a worker's hello its spare starts (default 1.5 s, once idle); negative: no spare.
+    void setSpareDelay(int ms);
     /// Workers started after one stopped.
     int restarts() const;
     /// What the worker said last it was doing (its heartbeat's activity line), empty while it is idle.
     QString activity() const;
+    /// The versions of the libraries the worker runs on, from its hello ("unknown" until a worker said it).
+    QString libtorchVersion() const;
+    QString graphvizVersion() const;
 
 Q_SIGNALS:
+    /// A worker process started (on the client's I/O thread: connect with Qt::DirectConnection to time it).
+    void workerStarted();
+    /// The worker said hello: libtorch is loaded and it takes requests (on the client's I/O thread, as above).
+    void workerReady();
     /// The worker stopped while working: @p message says how and what it was doing ("the model worker stopped:
     /// model.py:7: crashed (SIGSEGV) while running aten::mul (checking `f`: tracing input set 2)").
     void workerStopped(const QString& message);

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "check/check.h"
+#include "debug/debugsession.h"
+#include "layout/graphlayout.h"
+#include "load/model.h"
+
+#include <QHash>
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace jitscope {
+
+/// A model as an engine holds it (in the model worker, or in this process): what requests about it name.
+struct EngineModel
+{
+    virtual ~EngineModel() = default;
+};
+using EngineModelRef = std::shared_ptr<const EngineModel>;
+
+/// What DebugController drives: a DebugSession in this process, or one in the model worker.
+class DebugBackend
+{
+public:
+    virtual ~DebugBackend() = default;
+    virtual void start() = 0;
+    virtual void setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints) = 0;
+    virtual void resume(DebugSession::Command command, int line = 0) = 0;
+    virtual void stop() = 0;
+    /// Called on another thread at each pause and at the end.
+    virtual void setPauseCallback(std::function<void(const DebugSession::Pause&)> callback) = 0;
+};
+
+/// Everything the window's jobs ask of core's engines (libtorch, Graphviz), called blocking from the thread pool.
+/// The window's is the model worker (ModelWorker: a crash costs a request, not the window, and the window's process
+/// loads neither library); the in-process one (LocalEngine, in jitscope_localengine, which only tests and tools
+/// link) registers itself as inProcess().
+class ModelEngine
+{
+public:
+    virtual ~ModelEngine() = default;
+
+    /// Loads @p path; @p model is set to the engine's model when it loads.
+    virtual LoadResult load(const QString& path, const LoadOptions& options, EngineModelRef* model,
+        const std::atomic<bool>* cancel = nullptr) const = 0;
+    /// inlineFunction(): the engine's model keeps the inlined graph for later checks.
+    virtual bool inlineFunction(const EngineModelRef& model, FunctionInfo& fn, QString* error = nullptr) const = 0;
+    virtual std::optional<InputSuggestion> suggestInputSet(
+        const EngineModelRef& model, const QString& function) const = 0;
+    virtual QHash<QString, QString> submoduleTypes(const EngineModelRef& model, const QString& function) const = 0;
+    /// checkModel() of @p function of the engine's model; an engine that stops says so in CheckReport::error.
+    virtual CheckReport check(const EngineModelRef& model, const QString& function, const QVector<InputSet>& sets,
+        const CheckOptions& options, const std::atomic<bool>* cancel = nullptr) const = 0;
+    /// layoutGraph() (@p what names the graph for the engine's activity line: "`forward`", "trace 2 of `f`"). An
+    /// engine that stops (Graphviz crashed, or ran past its limit) says so in GraphLayout::error.
+    virtual GraphLayout layout(const IrGraph& graph, const LayoutOptions& options, const QString& what) const = 0;
+    /// A debug session of @p function of the engine's model, not started yet.
+    virtual std::unique_ptr<DebugBackend> debug(
+        const EngineModelRef& model, const QString& function, const InputSet& inputs, bool tracing) const = 0;
+
+    /// The engine controllers use when none is set: LocalEngine where jitscope_localengine is linked, else null
+    /// (the window then gives its controllers the model worker).
+    static std::shared_ptr<const ModelEngine> inProcess();
+    static void setInProcess(std::shared_ptr<const ModelEngine> engine);
+};
+using ModelEngineRef = std::shared_ptr<const ModelEngine>;
+
+} // namespace jitscope
