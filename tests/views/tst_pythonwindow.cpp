@@ -285,10 +285,11 @@ private Q_SLOTS:
         QVERIFY2(report.ok, qPrintable(report.error.toString()));
         QVERIFY(report.traces[0].graph.nodes.size() > 1500);
         QCOMPARE(window.currentView(), MainWindow::View::Compare);
-        QCOMPARE(report.diffs.size(), 1);
-        QVERIFY(!report.diffs[0].equal);
+        // Trace 2 (256x384) and the example inputs traced again (the model's state) both differ from trace 1.
+        QCOMPARE(report.diffs.size(), 2);
+        QVERIFY(!report.diffs[0].equal && !report.diffs[1].equal);
         const QVector<GraphLayout>& layouts = window.traceLayouts();
-        QCOMPARE(layouts.size(), 2);
+        QCOMPARE(layouts.size(), 3);
         const GraphLayout& first = layouts[0];
         QVERIFY2(first.error.isEmpty(), qPrintable(first.error));
         // Grouped: module clusters named by path and class, and folded submodules.
@@ -297,13 +298,14 @@ private Q_SLOTS:
         QVERIFY(std::any_of(first.nodes.cbegin(), first.nodes.cend(),
             [](const LayoutNode& n) { return n.role == LayoutNode::Role::Module; }));
         // Every changed node of trace 1 is drawn as itself, not inside a folded module's box.
-        for (const NodeChange& c : report.diffs[0].changes) {
-            if (c.baseNode < 0)
-                continue;
-            const int box = first.boxShowing(c.baseNode);
-            QVERIFY2(box >= 0, qPrintable(report.traces[0].graph.nodeLine(c.baseNode)));
-            QCOMPARE(first.nodes[box].role, LayoutNode::Role::Node);
-        }
+        for (const TraceDiff& d : report.diffs)
+            for (const NodeChange& c : d.changes) {
+                if (c.baseNode < 0)
+                    continue;
+                const int box = first.boxShowing(c.baseNode);
+                QVERIFY2(box >= 0, qPrintable(report.traces[0].graph.nodeLine(c.baseNode)));
+                QCOMPARE(first.nodes[box].role, LayoutNode::Role::Node);
+            }
     }
 
     void recordedArchiveOpensForDebugging()
