@@ -212,6 +212,25 @@ void Worker::dispatch(const Message& m)
             });
         return;
     }
+    case MessageType::SelfCheck: {
+        QString file, python, bridge, folder;
+        int timeoutMs = 0;
+        QVector<int> calls;
+        if (!unpack(m.payload, file, python, bridge, timeoutMs, folder, calls))
+            return fail(QStringLiteral("a malformed self-check request"));
+        spawn(m.id, m.type,
+            [this, id = m.id, file, python, bridge, timeoutMs, folder, calls](const std::atomic<bool>& cancel) {
+                activity::setFile(QFile::encodeName(file).constData());
+                activity::setPhase(0, "self-checking %d recorded call(s)", int(calls.size()));
+                PythonOptions options;
+                options.python = python;
+                options.bridge = bridge;
+                options.timeoutMs = timeoutMs;
+                options.cancel = &cancel;
+                send(MessageType::Answer, id, pack(selfCheckRecordedCalls(file, options, folder, calls)));
+            });
+        return;
+    }
     case MessageType::DebugStart:
         return startDebug(m);
     case MessageType::DebugCommand:

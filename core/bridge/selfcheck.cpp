@@ -2,7 +2,11 @@
 
 #include "trace/trace.h"
 
+#include <QDir>
+#include <QFile>
 #include <QRegularExpression>
+
+#include <algorithm>
 
 namespace jitscope {
 
@@ -111,16 +115,37 @@ SelfCheck selfCheckCall(const QString& file, const PythonOptions& options, const
     return r;
 }
 
-QString selfCheckText(const SelfCheck& s)
+QVector<SelfCheck> selfCheckRecordedCalls(
+    const QString& file, const PythonOptions& options, const QString& folder, const QVector<int>& calls)
 {
-    if (s.status == QLatin1String("agrees"))
-        return QStringLiteral("JitScope's own trace equals PyTorch's node for node on %1 set(s)").arg(s.sets);
-    if (s.status == QLatin1String("skipped"))
-        return QStringLiteral("not compared: %1").arg(s.reason);
-    return QStringLiteral("JitScope defect: its own trace differs from PyTorch's on %1; the first differing %2:\n"
-                          "      JitScope: %3\n      PyTorch:  %4")
-        .arg(s.reason, s.inputs ? QStringLiteral("line of the graph's inputs") : QStringLiteral("node"))
-        .arg(s.jitscope, s.pytorch);
+    QVector<SelfCheck> checks;
+    PythonRun run;
+    QFile record(QDir(folder).filePath(QStringLiteral("result.json")));
+    QString error;
+    if (!record.open(QIODevice::ReadOnly) || !parsePythonRecord(record.readAll(), run, &error)) {
+        SelfCheck skipped;
+        skipped.status = QStringLiteral("skipped");
+        skipped.reason = QStringLiteral("the run's record could not be read: %1")
+                             .arg(error.isEmpty() ? record.errorString() : error);
+        return QVector<SelfCheck>(calls.size(), skipped);
+    }
+    // The file as JitScope's front end compiles it: the traces to compare are its own.
+    const LoadResult builtIn = loadModel(file);
+    for (int index : calls) {
+        if (options.cancel && options.cancel->load())
+            break;
+        const auto call = std::find_if(
+            run.calls.cbegin(), run.calls.cend(), [&](const PythonCall& c) { return c.index == index; });
+        if (call == run.calls.cend()) {
+            SelfCheck skipped;
+            skipped.status = QStringLiteral("skipped");
+            skipped.reason = QStringLiteral("the run recorded no call %1").arg(index + 1);
+            checks << skipped;
+            continue;
+        }
+        checks << selfCheckCall(file, options, *call, builtIn);
+    }
+    return checks;
 }
 
 } // namespace jitscope

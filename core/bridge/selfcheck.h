@@ -4,6 +4,7 @@
 #include "load/model.h"
 
 #include <QString>
+#include <QVector>
 
 #include <functional>
 
@@ -33,6 +34,12 @@ using SelfCheckProgress = std::function<void(const QString& text, int step, int 
 /// only after consent.
 SelfCheck selfCheckCall(const QString& file, const PythonOptions& options, const PythonCall& call,
     const LoadResult& builtIn, const SelfCheckProgress& progress = {});
+
+/// The window's self-check of a run: selfCheckCall() of each recorded call whose PythonCall::index is in @p calls,
+/// the run read back from its record in @p folder (PythonRun::folder), the file loaded by JitScope's front end once.
+/// What the model worker does for the window (ModelEngine::selfCheck), so that only plain values cross.
+QVector<SelfCheck> selfCheckRecordedCalls(
+    const QString& file, const PythonOptions& options, const QString& folder, const QVector<int>& calls);
 
 /// One line (a defect: three) saying what the self-check found, as `check --self-check` prints it.
 QString selfCheckText(const SelfCheck& check);

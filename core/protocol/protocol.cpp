@@ -350,6 +350,16 @@ QDataStream& operator>>(QDataStream& s, CheckOptions& v)
     return s;
 }
 
+QDataStream& operator<<(QDataStream& s, const SelfCheck& v)
+{
+    return s << v.status << v.reason << v.set << v.line << v.inputs << v.jitscope << v.pytorch << v.sets;
+}
+
+QDataStream& operator>>(QDataStream& s, SelfCheck& v)
+{
+    return s >> v.status >> v.reason >> v.set >> v.line >> v.inputs >> v.jitscope >> v.pytorch >> v.sets;
+}
+
 QDataStream& operator<<(QDataStream& s, const CheckReport& v)
 {
     s << v.ok << v.error << v.file << v.function << v.script << v.traces << v.diffs << v.outputs << v.warnings;

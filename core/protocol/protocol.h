@@ -5,6 +5,7 @@
 // without its ModelHandle, FunctionInfo and IrGraph, InputSuggestion, submodule types, CheckReport, diagnostics)
 // are written field by field by the operators below, plain Qt code: no libtorch here.
 
+#include "bridge/selfcheck.h"
 #include "check/check.h"
 #include "debug/debugsession.h"
 #include "layout/graphlayout.h"
@@ -24,7 +25,7 @@ namespace protocol {
 
 constexpr quint32 kMagic = 0x4a53574b; ///< "JSWK"
 /// Bumped whenever a message or a value's fields change: both ends must be built from the same sources.
-constexpr quint16 kVersion = 2;
+constexpr quint16 kVersion = 3;
 /// Frames larger than this are refused as corrupt (a report of a big model's traces is tens of megabytes).
 constexpr quint32 kMaxFrame = 1u << 30;
 
@@ -51,6 +52,9 @@ enum class MessageType : quint16 {
     /// window -> worker: IrGraph, LayoutOptions (laid out by Graphviz there, where a crash of dot costs the worker,
     /// not the window); answer: GraphLayout
     Layout,
+    /// window -> worker: QString file, QString python, QString bridge, int timeoutMs, QString record folder,
+    /// QVector<int> call indexes (selfCheckRecordedCalls()); answer: QVector<SelfCheck>
+    SelfCheck,
 };
 
 enum class DebugOp : qint32 { Resume, Breakpoints, Stop, End };
@@ -183,6 +187,8 @@ QDataStream& operator<<(QDataStream& s, const DebugSession::Pause& v);
 QDataStream& operator>>(QDataStream& s, DebugSession::Pause& v);
 QDataStream& operator<<(QDataStream& s, const DebugSession::Breakpoint& v);
 QDataStream& operator>>(QDataStream& s, DebugSession::Breakpoint& v);
+QDataStream& operator<<(QDataStream& s, const SelfCheck& v);
+QDataStream& operator>>(QDataStream& s, SelfCheck& v);
 QDataStream& operator<<(QDataStream& s, const CheckReport& v);
 QDataStream& operator>>(QDataStream& s, CheckReport& v);
 /// The options that shape the picture (not the cancel flag or the cache: the worker keeps a cache of its own).

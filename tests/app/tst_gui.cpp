@@ -106,12 +106,6 @@ private Q_SLOTS:
         const Run ldd = run(QStringLiteral("ldd"), { gui() });
         QCOMPARE(ldd.exitCode, 0);
         QVERIFY2(ldd.out.contains(QLatin1String("libQt6Widgets")), qPrintable(ldd.out));
-        // Left (issue #23): views/python's PythonController calls loadModel() and selfCheckCall() in the window's
-        // process, and core/bridge/selfcheck.cpp keeps selfCheckText() (which PythonView shows) beside
-        // selfCheckCall(); both are being changed by another branch. Everything else the window calls reaches no
-        // libtorch: the stage libraries do not link it, and with those two calls taken out the window links without.
-        if (library.startsWith(QLatin1String("libtorch")) || library == QLatin1String("libc10"))
-            QEXPECT_FAIL("", "the Python run's self-check still runs in the window's process", Continue);
         QVERIFY2(!ldd.out.contains(library), qPrintable(ldd.out));
         // The worker has them: the window's engine is there.
         const Run worker = run(QStringLiteral("ldd"), { QStringLiteral(JITSCOPE_BIN_DIR "/jitscope-worker") });

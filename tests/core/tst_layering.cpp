@@ -33,7 +33,7 @@ const QHash<QString, QSet<QString>>& allowedIncludes()
         { QStringLiteral("protocol"),
             { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
                 QStringLiteral("trace"), QStringLiteral("diff"), QStringLiteral("check"), QStringLiteral("debug"),
-                QStringLiteral("layout") } },
+                QStringLiteral("layout"), QStringLiteral("bridge") } },
         { QStringLiteral("debug"),
             { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
                 QStringLiteral("trace") } },

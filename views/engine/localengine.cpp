@@ -118,6 +118,12 @@ CheckReport LocalEngine::check(const EngineModelRef& model, const QString& funct
     return checkModel(local->snapshot(), function, sets, check);
 }
 
+QVector<SelfCheck> LocalEngine::selfCheck(
+    const QString& file, const PythonOptions& options, const QString& folder, const QVector<int>& calls) const
+{
+    return selfCheckRecordedCalls(file, options, folder, calls);
+}
+
 GraphLayout LocalEngine::layout(const IrGraph& graph, const LayoutOptions& options, const QString&) const
 {
     if (options.cache)

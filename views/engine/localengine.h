@@ -22,6 +22,8 @@ public:
     CheckReport check(const EngineModelRef& model, const QString& function, const QVector<InputSet>& sets,
         const CheckOptions& options, const std::atomic<bool>* cancel = nullptr) const override;
     GraphLayout layout(const IrGraph& graph, const LayoutOptions& options, const QString& what) const override;
+    QVector<SelfCheck> selfCheck(const QString& file, const PythonOptions& options, const QString& folder,
+        const QVector<int>& calls) const override;
     std::unique_ptr<DebugBackend> debug(
         const EngineModelRef& model, const QString& function, const InputSet& inputs, bool tracing) const override;
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "bridge/selfcheck.h"
 #include "check/check.h"
 #include "debug/debugsession.h"
 #include "layout/graphlayout.h"
@@ -58,6 +59,11 @@ public:
     /// layoutGraph() (@p what names the graph for the engine's activity line: "`forward`", "trace 2 of `f`"). An
     /// engine that stops (Graphviz crashed, or ran past its limit) says so in GraphLayout::error.
     virtual GraphLayout layout(const IrGraph& graph, const LayoutOptions& options, const QString& what) const = 0;
+    /// selfCheckRecordedCalls(): the recorded calls @p calls of the Python run of @p file whose record is in
+    /// @p folder, each traced by JitScope's executor and compared with PyTorch's (runs the file again: after
+    /// consent). An engine that stops says so in each SelfCheck's reason.
+    virtual QVector<SelfCheck> selfCheck(const QString& file, const PythonOptions& options, const QString& folder,
+        const QVector<int>& calls) const = 0;
     /// A debug session of @p function of the engine's model, not started yet.
     virtual std::unique_ptr<DebugBackend> debug(
         const EngineModelRef& model, const QString& function, const InputSet& inputs, bool tracing) const = 0;

@@ -102,17 +102,18 @@ void PythonController::startSelfCheck(const PythonJobResult& run)
     if (calls.isEmpty())
         return;
     PythonOptions options = m_options;
-    auto work = [path = run.path, calls, options](JobControl& control) mutable {
+    QVector<int> indexes;
+    for (const PythonCall& c : calls)
+        indexes << c.index;
+    // In the engine (the model worker): JitScope's own traces need libtorch, which the window does not load.
+    auto work = [path = run.path, folder = run.run.folder, keep = run.run.folderHandle, indexes, options,
+                    engine = m_engine](JobControl& control) mutable {
         SelfCheckJobResult r;
         r.path = path;
         options.cancel = control.cancelFlag();
-        // The file as JitScope's front end compiles it: the traces to compare are its own.
-        const LoadResult builtIn = loadModel(path);
-        for (const PythonCall& c : calls) {
-            if (control.canceled())
-                break;
-            r.calls << c.index;
-            r.checks << selfCheckCall(path, options, c, builtIn);
+        if (engine) {
+            r.checks = engine->selfCheck(path, options, folder, indexes);
+            r.calls = indexes.mid(0, r.checks.size());
         }
         r.canceled = control.canceled();
         return r;

@@ -5,6 +5,7 @@
 #include "bridge/selfcheck.h"
 #include "check/check.h"
 #include "jobtracker.h"
+#include "modelengine.h"
 
 #include <QObject>
 #include <QVector>
@@ -51,6 +52,9 @@ class PythonController : public QObject
     Q_OBJECT
 public:
     explicit PythonController(QObject* parent = nullptr);
+    /// Where the self-check of a run traces (JitScope's executor needs libtorch): the window's model worker; the
+    /// in-process engine where one is linked (tests).
+    void setEngine(ModelEngineRef engine) { m_engine = std::move(engine); }
 
     /// The interpreter and bridge to use (PythonOptions::python / bridge; empty: the defaults).
     void setOptions(const PythonOptions& options) { m_options = options; }
@@ -89,6 +93,7 @@ private:
     void startSelfCheck(const PythonJobResult& run);
 
     PythonOptions m_options;
+    ModelEngineRef m_engine = ModelEngine::inProcess();
     JobTracker<PythonJobResult>* m_jobs = nullptr;
     PythonJobResult m_result;
     bool m_hasResult = false;

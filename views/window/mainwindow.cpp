@@ -203,6 +203,8 @@ void MainWindow::createDocks()
     tabifyDockWidget(warningsDock, outputDock);
     warningsDock->raise();
     m_python = new PythonController(this);
+    if (m_worker)
+        m_python->setEngine(m_worker->worker());
     m_pythonView = new PythonView(
         { m_pythonBar, m_pythonOutput, outputDock, m_treeModel, m_treeView, m_sourceView, m_tabs, m_compare },
         m_document, m_check, m_python, m_session, this);

@@ -854,6 +854,23 @@ GraphLayout ModelWorker::layout(const IrGraph& graph, const LayoutOptions& optio
     return layout;
 }
 
+QVector<SelfCheck> ModelWorker::selfCheck(
+    const QString& file, const PythonOptions& options, const QString& folder, const QVector<int>& calls) const
+{
+    QString error;
+    QVector<SelfCheck> checks;
+    const auto answer = m_channel->call(MessageType::SelfCheck, -1,
+        pack(file, pythonInterpreter(options), bridgeScript(options), options.timeoutMs, folder, calls), options.cancel,
+        &error);
+    if (!answer || !unpack(*answer, checks)) {
+        SelfCheck failed;
+        failed.status = QStringLiteral("skipped");
+        failed.reason = answer ? QStringLiteral("a malformed answer from the model worker") : error;
+        checks = QVector<SelfCheck>(calls.size(), failed);
+    }
+    return checks;
+}
+
 void WorkerClient::setStallTimeout(int ms)
 {
     m_channel->stallMs = ms;

@@ -56,6 +56,8 @@ public:
     /// few seconds (one dot run that never ends) ends with its worker. A worker that stops reports it in
     /// GraphLayout::error.
     GraphLayout layout(const IrGraph& graph, const LayoutOptions& options, const QString& what) const override;
+    QVector<SelfCheck> selfCheck(const QString& file, const PythonOptions& options, const QString& folder,
+        const QVector<int>& calls) const override;
     /// A RemoteDebugSession on the worker's model.
     std::unique_ptr<DebugBackend> debug(
         const EngineModelRef& model, const QString& function, const InputSet& inputs, bool tracing) const override;
