@@ -154,6 +154,10 @@ private Q_SLOTS:
             QStringList({ QStringLiteral("torch.jit.script(MyModule.forward) | line 41 \u00b7 scripted"),
                 QStringLiteral("torch.jit.trace(MyModule.forward) | line 43 \u00b7 2 input sets \u00b7 diverged") }));
         QCOMPARE(tree->index(1, 0, calls).data(ModelTreeModel::PythonCallRole).toInt(), 1);
+        // The traced module's submodules under its call (after PyTorch's error), with their classes.
+        const QStringList underCall = rowsUnder(tree, tree->index(1, 0, calls));
+        QCOMPARE(underCall.size(), 2);
+        QCOMPARE(underCall.last(), QStringLiteral("lin | Linear"));
         QCOMPARE(tree->index(1, 0, calls).data(ModelTreeModel::SourceLineRole).toInt(), 43);
 
         const QModelIndex module

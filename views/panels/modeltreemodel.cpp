@@ -1,5 +1,7 @@
 #include "modeltreemodel.h"
 
+#include <algorithm>
+
 #include <QBrush>
 #include <QColor>
 #include <QFont>
@@ -164,6 +166,20 @@ void ModelTreeModel::addPythonRows()
         const int id = addRow(calls, row);
         if (!c.ok)
             addErrorRow(id, c.error);
+        // The traced model's submodules, nested by path as the traces' module clusters are.
+        QStringList paths = c.moduleTypes.keys();
+        std::sort(paths.begin(), paths.end());
+        QHash<QString, int> rowOfPath;
+        for (const QString& path : paths) {
+            const int dot = path.lastIndexOf(QLatin1Char('.'));
+            Row module;
+            module.kind = ItemKind::PythonMember;
+            module.call = c.index;
+            module.name = path.mid(dot + 1);
+            module.details = c.moduleTypes.value(path);
+            module.toolTip = QStringLiteral("%1 \u00b7 %2").arg(path, module.details);
+            rowOfPath.insert(path, addRow(dot < 0 ? id : rowOfPath.value(path.left(dot), id), module));
+        }
     }
 
     const int classes = group(tr("Classes"), ItemKind::PythonClass, run.modules.size());
