@@ -753,6 +753,12 @@ class Recorder:
                         t = torch.jit.trace(obj, _clone_inputs(inputs), check_trace=False,
                                             strict=kwargs.get("strict", True))
                         modules[-1] = _traced_forward(t)
+                        if is_repeat and again and first is not None and _same_graph(first.graph, modules[-1].graph):
+                            # The example inputs again record trace 1's graph: not state. Said on the call, not
+                            # shown as a trace (and not snapshotted).
+                            call["state_checked"] = True
+                            modules.pop()
+                            break
                         entry["graph"] = graph_json(modules[-1].inlined_graph)
                     except Exception as e:  # noqa: BLE001
                         entry["error"] = self.places.error(e)
@@ -761,13 +767,6 @@ class Recorder:
                 entry["warnings"] = self._warnings(own)
                 entry["traced_here"] = True
             traces.append(entry)
-        if again and len(traces) == len(sets) and "graph" in traces[-1] and first is not None:
-            # The example inputs again record trace 1's graph: not state. Said on the call, not shown as a trace.
-            again_module = modules[-1]
-            if again_module is not None and _same_graph(first.graph, again_module.graph):
-                traces.pop()
-                modules.pop()
-                call["state_checked"] = True
         if adapter or self.returned:
             if state is None:
                 state = torch.random.get_rng_state(), random.getstate()
