@@ -1,6 +1,7 @@
 #include "bridge/pythoncheck.h"
 
 #include <QHash>
+#include <QMap>
 #include <QRegularExpression>
 #include <QSet>
 #include <QStringList>
@@ -196,17 +197,25 @@ QString explain(int line, const PythonTrace& base, const PythonTrace& other, int
     return QStringLiteral("line %1 recorded different operations in %2 and %3").arg(line).arg(t1, t2);
 }
 
-/// The node standing for node @p id of @p g where it has no place of its own (the tuples an inlined call passes
-/// its values in carry neither a place nor a module): the first node after it that has a place, within a few.
-int placedNode(const IrGraph& g, int id)
+/// The nodes taking each value of a graph (value id -> node ids), for placedNode().
+using Users = QHash<int, QVector<int>>;
+
+Users usersOf(const IrGraph& g)
 {
-    if (g.node(id).location.isValid())
-        return id;
-    // Along the data flow: the nodes using its outputs, breadth first.
-    QHash<int, QVector<int>> users; // value id -> the nodes taking it
+    Users users;
     for (const IrNode& n : g.nodes)
         for (int v : n.inputs)
             users[v] << n.id;
+    return users;
+}
+
+/// The node standing for node @p id of @p g where it has no place of its own (the tuples an inlined call passes
+/// its values in carry neither a place nor a module): the nearest node with a place along the data flow (the nodes
+/// using its outputs, breadth first; @p users: usersOf(g)), else @p id.
+int placedNode(const IrGraph& g, const Users& users, int id)
+{
+    if (g.node(id).location.isValid())
+        return id;
     QVector<int> queue { id };
     QSet<int> seen { id };
     for (int head = 0; head < queue.size() && head < 256; ++head) {
@@ -223,13 +232,6 @@ int placedNode(const IrGraph& g, int id)
     return id;
 }
 
-/// Where node @p id of @p g was recorded: its own place or its placedNode()'s, else the user's file.
-SourceLocation placeOf(const IrGraph& g, int id, const QString& file)
-{
-    const IrNode& n = g.node(placedNode(g, id));
-    return n.location.isValid() ? n.location : SourceLocation { file, 0, 0 };
-}
-
 } // namespace
 
 PythonCheck checkPythonCall(const PythonCall& call, const QString& source)
@@ -243,19 +245,26 @@ PythonCheck checkPythonCall(const PythonCall& call, const QString& source)
     const PythonTrace& base = call.traces[0];
     const IrGraph baseGraph = withoutMangling(base.graph);
     const QHash<int, int> baseLines = userLines(baseGraph, file);
-    // A trace of the example inputs again (PyTorch's check without check inputs, or JitScope's after a check that
-    // found another graph) that differs from trace 1: the model changed between the calls.
+    // Every trace diffed once, before any is explained: a trace of the example inputs again (PyTorch's check
+    // without check inputs, or JitScope's after a check that found another graph) that differs from trace 1 says
+    // the model changed between the calls, which the other diffs' causes say too.
+    QVector<IrGraph> graphs(call.traces.size());
+    QVector<TraceDiff> diffs(call.traces.size());
     bool stateChanged = false;
-    for (int k = 1; k < call.traces.size(); ++k)
-        if (call.traces[k].repeat && call.traces[k].ok)
-            stateChanged |= !diffTraces(baseGraph, withoutMangling(call.traces[k].graph)).equal;
+    for (int k = 1; k < call.traces.size(); ++k) {
+        if (!call.traces[k].ok)
+            continue;
+        graphs[k] = withoutMangling(call.traces[k].graph);
+        diffs[k] = diffTraces(baseGraph, graphs[k]);
+        stateChanged |= call.traces[k].repeat && !diffs[k].equal;
+    }
     for (int k = 1; k < call.traces.size(); ++k) {
         const PythonTrace& other = call.traces[k];
         if (!other.ok)
             continue;
-        const IrGraph otherGraph = withoutMangling(other.graph);
+        const IrGraph& otherGraph = graphs[k];
         const QHash<int, int> otherLines = userLines(otherGraph, file);
-        TraceDiff diff = diffTraces(baseGraph, otherGraph);
+        TraceDiff& diff = diffs[k];
         diff.base = 0;
         diff.other = k;
         // Changes by the user's line they stand for, each line explained once from all of its changes.
@@ -284,6 +293,7 @@ PythonCheck checkPythonCall(const PythonCall& call, const QString& source)
             if ((inserted ? otherGraph : baseGraph).node(id).location.isValid())
                 placed << qMakePair(id, i);
         }
+        std::optional<Users> baseUsers, otherUsers; // made when a change with no place has no placed change
         auto standIn = [&](const IrGraph& g, int id) {
             const NodeChange* after = nullptr;
             for (const auto& p : placed)
@@ -293,8 +303,12 @@ PythonCheck checkPythonCall(const PythonCall& call, const QString& source)
                 }
             if (!after && !placed.isEmpty())
                 after = &diff.changes[placed.last().second];
-            if (!after)
-                return std::make_pair(&g, placedNode(g, id));
+            if (!after) {
+                std::optional<Users>& users = &g == &baseGraph ? baseUsers : otherUsers;
+                if (!users)
+                    users = usersOf(g);
+                return std::make_pair(&g, placedNode(g, *users, id));
+            }
             const bool inserted = after->op == NodeChange::Op::Insert;
             return std::make_pair(inserted ? &otherGraph : &baseGraph, inserted ? after->otherNode : after->baseNode);
         };
@@ -308,15 +322,17 @@ PythonCheck checkPythonCall(const PythonCall& call, const QString& source)
             const IrGraph& g = inserted ? otherGraph : baseGraph;
             const int id = inserted ? c.otherNode : c.baseNode;
             const auto [standInGraph, standInNode] = standIn(g, id);
+            const IrNode& standing = standInGraph->node(standInNode);
             if (c.location.line == 0)
-                c.location = placeOf(*standInGraph, standInNode, file);
-            const QString module = standInGraph->node(standInNode).modulePath;
+                c.location = standing.location.isValid() ? standing.location : SourceLocation { file, 0, 0 };
+            const QString module = standing.modulePath;
             const QString where = module.isEmpty()
                 ? QStringLiteral("the top module")
-                : QStringLiteral("module `%1`%2").arg(module,
-                      call.moduleTypes.contains(module)
-                          ? QStringLiteral(" (%1)").arg(call.moduleTypes.value(module))
-                          : QString());
+                : QStringLiteral("module `%1`%2")
+                      .arg(module,
+                          call.moduleTypes.contains(module)
+                              ? QStringLiteral(" (%1)").arg(call.moduleTypes.value(module))
+                              : QString());
             if (other.repeat)
                 c.cause = QStringLiteral("module state: the same inputs traced again record another graph in %1; "
                                          "the model changed between the calls (a cache or counter its first call "
@@ -393,20 +409,34 @@ CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, cons
         }
         return next;
     };
-    // A node recorded exactly at @p at, anywhere in the (inlined) graph: a library's line as well as the user's.
-    auto nodeExactlyAt = [](const IrGraph& g, const SourceLocation& at) {
-        for (const IrNode& n : g.nodes)
-            if (n.location.line == at.line && n.location.file == at.file && n.kind != QLatin1String("prim::Constant"))
-                return n.id;
-        return -1;
+    // Per file, each line that recorded a node (constants aside) with the first such node, anywhere in the
+    // (inlined) graph: a library's lines as well as the user's. Made once per trace: a model raises hundreds of
+    // warnings, each looked up at every frame of its stack.
+    QHash<const IrGraph*, QHash<QString, QMap<int, int>>> placesOf;
+    auto places = [&](const IrGraph& g) -> const QHash<QString, QMap<int, int>>& {
+        auto it = placesOf.find(&g);
+        if (it == placesOf.end()) {
+            QHash<QString, QMap<int, int>> byFile;
+            for (const IrNode& n : g.nodes)
+                if (n.location.isValid() && n.kind != QLatin1String("prim::Constant")) {
+                    QMap<int, int>& lines = byFile[n.location.file];
+                    if (!lines.contains(n.location.line))
+                        lines.insert(n.location.line, n.id);
+                }
+            it = placesOf.insert(&g, byFile);
+        }
+        return *it;
     };
-    auto nodeAfter = [](const IrGraph& g, const SourceLocation& at) {
-        int best = -1;
-        for (const IrNode& n : g.nodes)
-            if (n.location.file == at.file && n.location.line > at.line && n.kind != QLatin1String("prim::Constant")
-                && (best < 0 || n.location.line < g.node(best).location.line))
-                best = n.id;
-        return best;
+    // The first node recorded exactly at @p at.
+    auto nodeExactlyAt
+        = [&](const IrGraph& g, const SourceLocation& at) { return places(g).value(at.file).value(at.line, -1); };
+    // The first node of the nearest line after @p at in its file.
+    auto nodeAfter = [&](const IrGraph& g, const SourceLocation& at) {
+        const auto file = places(g).constFind(at.file);
+        if (file == places(g).constEnd())
+            return -1;
+        const auto next = file->upperBound(at.line);
+        return next == file->constEnd() ? -1 : next.value();
     };
     auto toWarning = [&](const PythonWarning& w, int trace, const IrGraph* graph) {
         TraceWarning tw;
