@@ -333,7 +333,8 @@ int main(int argc, char* argv[])
         QObject::connect(&window, &jitscope::MainWindow::fileLoaded, &window, [] { mark("loaded"); });
         QObject::connect(&window, &jitscope::MainWindow::idle, &window, [] { mark("idle"); });
         // A .py file run under Python: the window's part is from here to the next "idle" (the recorded call shown).
-        QObject::connect(window.python(), &jitscope::PythonController::finished, &window, [] { mark("python finished"); });
+        QObject::connect(
+            window.python(), &jitscope::PythonController::finished, &window, [] { mark("python finished"); });
     }
     if (screenshotMode) {
         // A fixed size and no restored state keep screenshots comparable between machines and runs.

@@ -37,8 +37,9 @@ QJsonArray warningsJson(const QVector<PythonWarning>& warnings)
             { QStringLiteral("user_code"), w.userCode }, { QStringLiteral("count"), w.count },
             { QStringLiteral("hidden"), w.hidden } };
         if (w.userLocation.isValid())
-            o.insert(QStringLiteral("user_place"), QJsonObject { { QStringLiteral("file"), w.userLocation.file },
-                                                       { QStringLiteral("line"), w.userLocation.line } });
+            o.insert(QStringLiteral("user_place"),
+                QJsonObject {
+                    { QStringLiteral("file"), w.userLocation.file }, { QStringLiteral("line"), w.userLocation.line } });
         QJsonArray stack;
         for (const PythonFrame& f : w.stack)
             stack.append(QJsonObject { { QStringLiteral("file"), f.location.file },
@@ -477,9 +478,8 @@ int pythonListCommand(const PythonCommand& command, QTextStream& out, QTextStrea
                 attributes.append(QJsonObject { { QStringLiteral("name"), a.name }, { QStringLiteral("type"), a.type },
                     { QStringLiteral("value"), a.value } });
             for (const auto& a : m.constants)
-                constants.append(
-                    QJsonObject { { QStringLiteral("name"), a.name }, { QStringLiteral("type"), a.type },
-                        { QStringLiteral("value"), a.value } });
+                constants.append(QJsonObject { { QStringLiteral("name"), a.name }, { QStringLiteral("type"), a.type },
+                    { QStringLiteral("value"), a.value } });
             QJsonObject mo { { QStringLiteral("class"), m.className }, { QStringLiteral("line"), m.line },
                 { QStringLiteral("instances"), QJsonArray::fromStringList(m.instances) },
                 { QStringLiteral("methods"), methods }, { QStringLiteral("attributes"), attributes },
@@ -560,8 +560,8 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
     PythonCommand command = commandGiven;
     // Text and JSON say what the recorded calls did: the file's classes need not be scripted for them (the CI
     // reports and the self-check use the script graphs).
-    command.options.definitions = command.selfCheck
-        || (command.format != QLatin1String("text") && command.format != QLatin1String("json"));
+    command.options.definitions
+        = command.selfCheck || (command.format != QLatin1String("text") && command.format != QLatin1String("json"));
     command.options.archives = false; // no debugger to open them
     PythonRun run;
     if (!runFile(command, run, err))

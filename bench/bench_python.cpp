@@ -67,8 +67,8 @@ int main(int argc, char** argv)
         int pythonExit = 0, checkExit = 0;
         for (int r = 0; r < runs; ++r) {
             pythonMs << runMs(python, { file }, &pythonExit);
-            checkMs << runMs(cli, { QStringLiteral("check"), file, QStringLiteral("--python"), QStringLiteral("-q") },
-                &checkExit);
+            checkMs << runMs(
+                cli, { QStringLiteral("check"), file, QStringLiteral("--python"), QStringLiteral("-q") }, &checkExit);
         }
         const double p = median(pythonMs), c = median(checkMs);
         pythonSum += p;

@@ -336,8 +336,8 @@ void salvageCrashedRun(const QDir& folder, const QString& file, PythonRun& run)
             run.calls.push_back(callOf(o, file));
             done.insert(run.calls.back().index);
         }
-    static const QRegularExpression frame(QStringLiteral("^\\s*File \"(.*)\", line (\\d+) in (\\S+)"),
-        QRegularExpression::MultilineOption);
+    static const QRegularExpression frame(
+        QStringLiteral("^\\s*File \"(.*)\", line (\\d+) in (\\S+)"), QRegularExpression::MultilineOption);
     const int fatal = run.stderrText.lastIndexOf(QLatin1String("Fatal Python error"));
     SourceLocation place;
     for (auto it = frame.globalMatch(run.stderrText, std::max(0, fatal)); it.hasNext();) {
