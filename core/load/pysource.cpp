@@ -1,4 +1,5 @@
 #include "load/pysource.h"
+#include "load/sourceguards_p.h"
 
 #include <QRegularExpression>
 
@@ -110,34 +111,17 @@ QString parenthesizeComprehensionTargets(const QString& line, int& depth)
     static const QRegularExpression target(
         QStringLiteral("\\bfor(\\s)([A-Za-z_]\\w*(?:\\s*,\\s*[A-Za-z_]\\w*)+\\s*?)(\\s)in\\b"));
     QString out = line;
-    QChar quote;
-    for (int i = 0; i < out.size(); ++i) {
-        const QChar c = out[i];
-        if (!quote.isNull()) {
-            if (c == QLatin1Char('\\'))
-                ++i;
-            else if (c == quote)
-                quote = QChar();
-            continue;
-        }
-        if (c == QLatin1Char('#'))
-            break;
-        if (c == QLatin1Char('"') || c == QLatin1Char('\''))
-            quote = c;
-        else if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{'))
-            ++depth;
-        else if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}'))
-            depth = std::max(0, depth - 1);
-        else if (depth > 0 && c == QLatin1Char('f') && out.mid(i, 3) == QLatin1String("for")) {
-            const auto m = target.match(out, i, QRegularExpression::NormalMatch,
-                QRegularExpression::AnchorAtOffsetMatchOption);
-            if (m.hasMatch()) {
-                out[m.capturedStart(1)] = QLatin1Char('(');
-                out[m.capturedStart(3)] = QLatin1Char(')');
-                i = m.capturedEnd(0) - 1;
-            }
-        }
-    }
+    forEachCodeChar(line, depth, [&](int i, int depthHere) {
+        if (depthHere == 0 || line[i] != QLatin1Char('f') || line.mid(i, 3) != QLatin1String("for"))
+            return i;
+        const auto m
+            = target.match(line, i, QRegularExpression::NormalMatch, QRegularExpression::AnchorAtOffsetMatchOption);
+        if (!m.hasMatch())
+            return i;
+        out[m.capturedStart(1)] = QLatin1Char('(');
+        out[m.capturedStart(3)] = QLatin1Char(')');
+        return int(m.capturedEnd(0)) - 1;
+    });
     return out;
 }
 

@@ -8,6 +8,8 @@
 
 #include <QString>
 
+#include <algorithm>
+
 namespace torch {
 namespace jit {
 struct Def;
@@ -21,6 +23,36 @@ struct LocatedError
 {
     Diagnostic diagnostic;
 };
+
+/// Walks the code of one line of Python (outside string literals, up to a comment), calling
+/// @p visit(index, depth) for each character with the bracket depth after it; @p depth carries the depth from line
+/// to line (a bracket left open continues the statement). @p visit returns the index to go on from (its own to go
+/// on with the next character).
+template <typename Visit> void forEachCodeChar(const QString& line, int& depth, Visit&& visit)
+{
+    QChar quote;
+    for (int k = 0; k < line.size(); ++k) {
+        const QChar c = line[k];
+        if (!quote.isNull()) {
+            if (c == QLatin1Char('\\'))
+                ++k;
+            else if (c == quote)
+                quote = QChar();
+            continue;
+        }
+        if (c == QLatin1Char('#'))
+            return;
+        if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
+            quote = c;
+            continue;
+        }
+        if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{'))
+            ++depth;
+        else if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}'))
+            depth = std::max(0, depth - 1);
+        k = visit(k, depth);
+    }
+}
 
 /// On the text of a def starting at @p firstLine: more than 200 nested brackets (Python's limit) or more than 1000
 /// prefix operators in a row. Throws LocatedError.

@@ -97,24 +97,7 @@ void refuseHostileClassBodiesImpl(const QString& text, const QString& path)
     for (int i = 0; i < lines.size(); ++i) {
         const QString& line = lines[i];
         const int depthAtStart = depth;
-        QChar quote;
-        for (int k = 0; k < line.size(); ++k) {
-            const QChar c = line[k];
-            if (!quote.isNull()) {
-                if (c == QLatin1Char('\\'))
-                    ++k;
-                else if (c == quote)
-                    quote = QChar();
-            } else if (c == QLatin1Char('#')) {
-                break;
-            } else if (c == QLatin1Char('\'') || c == QLatin1Char('"')) {
-                quote = c;
-            } else if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{')) {
-                ++depth;
-            } else if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}')) {
-                depth = std::max(0, depth - 1);
-            }
-        }
+        forEachCodeChar(line, depth, [](int k, int) { return k; });
         const QString trimmed = line.trimmed();
         if (depthAtStart > 0 || trimmed.isEmpty() || trimmed.startsWith(QLatin1Char('#')))
             continue;
