@@ -41,11 +41,14 @@ Commands:
         Trace the function once per input set, as torch.jit.trace would; text prints
         each trace graph as libtorch dumps it. Without --inputs, the file's own
         `inputs` and `check_inputs`.
-  check FILE [--fn NAME] [--inputs SET ...] [--rtol R] [--atol A]
+  check FILE [--fn NAME] [--inputs SET ...] [--rtol R] [--atol A] [--verbose]
         [--format text|json|junit|markdown|html] [-o OUT] [--html-link URL]
         torch.jit.trace's check_inputs, explained: the first set is traced, the rest
         are check inputs (default: the file's `inputs` and `check_inputs`). Every
-        trace is diffed node by node against the first and the first trace is run
+        trace is diffed node by node against the first, the differences grouped into
+        divergences (a loop unrolled, a branch frozen, a number or tensor baked in,
+        module state, unexplained), each with its module, line, stack and evidence
+        (--verbose: with its node rows), and the first trace is run
         on every other set against the script function. Exit 0 when all traces
         agree and outputs match, 1 when anything diverged, 2 on error. junit gives
         a testsuite with a testcase per input set for CI; html one self-contained page
@@ -441,6 +444,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     const QString outPath = args.takeValue({ QStringLiteral("-o"), QStringLiteral("--output") });
     const QStringList specs = args.takeValues({ QStringLiteral("--inputs"), QStringLiteral("-i") });
     const QString htmlLink = args.takeValue({ QStringLiteral("--html-link") });
+    const bool verbose = args.takeFlag(QStringLiteral("--verbose")) || args.takeFlag(QStringLiteral("-v"));
     checkFormat(format,
         { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("junit"), QStringLiteral("markdown"),
             QStringLiteral("html") });
@@ -494,25 +498,19 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
             else
                 s << "  FAILED: " << t.error.message << "\n";
         }
+        const auto sourceLine = [&](const SourceLocation& at) {
+            if (model.kind != ModelInfo::Kind::PythonSource || at.file != model.path)
+                return QString();
+            return model.source.section(QLatin1Char('\n'), at.line - 1, at.line - 1);
+        };
         for (const TraceDiff& d : report.diffs) {
             s << "\ntrace " << d.other + 1 << " vs trace 1: "
-              << (d.equal ? QStringLiteral("same graph") : QStringLiteral("%1 difference(s)").arg(d.changes.size()))
-              << "\n";
-            const TraceResult& base = report.traces[d.base];
-            const TraceResult& other = report.traces[d.other];
-            QString lastCause;
-            for (const NodeChange& c : d.changes) {
-                if (c.baseNode >= 0)
-                    s << "  - " << base.graph.nodeLine(c.baseNode) << "\n";
-                if (c.otherNode >= 0)
-                    s << "  + " << other.graph.nodeLine(c.otherNode) << "\n";
-                if (c.cause != lastCause) {
-                    s << "    cause: " << c.cause << "\n";
-                    if (c.location.isValid())
-                        s << "    --> " << c.location.toString() << "\n" << sourceExcerpt(model, c.location);
-                    lastCause = c.cause;
-                }
-            }
+              << (d.equal ? QStringLiteral("same graph")
+                          : QStringLiteral("%1 divergence(s), %2 node difference(s)")
+                                .arg(d.divergences.size())
+                                .arg(d.changes.size()))
+              << "\n"
+              << divergencesText(report, d, sourceLine, verbose);
         }
         if (!report.outputs.isEmpty()) {
             s << "\noutputs (trace 1 run on each check set vs the script function):\n";
@@ -520,7 +518,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
                 const OutputCheck& o = report.outputs[k];
                 s << "  set " << k + 2 << ": ";
                 if (!o.ran)
-                    s << o.error << "\n";
+                    s << o.error << "\n" << traceFailureText(report, k + 1);
                 else if (o.comparison.equal)
                     s << "match (" << o.comparison.total << " elements)\n";
                 else
@@ -814,6 +812,7 @@ int pythonCommand(const QString& command, Args& args, const QString& python, QTe
     const QString outPath = args.takeValue({ QStringLiteral("-o"), QStringLiteral("--output") });
     pc.htmlLink = args.takeValue({ QStringLiteral("--html-link") });
     pc.selfCheck = args.takeFlag(QStringLiteral("--self-check"));
+    pc.verbose = args.takeFlag(QStringLiteral("--verbose")) || args.takeFlag(QStringLiteral("-v"));
     if (pc.selfCheck
         && (command != QLatin1String("check")
             || (pc.format != QLatin1String("text") && pc.format != QLatin1String("json"))))

@@ -614,19 +614,11 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
         const QString verdict = callError ? QStringLiteral("error")
             : callDiverged                ? QStringLiteral("diverged")
                                           : QStringLiteral("consistent");
+        // The same report as the window's and the CI formats': every diff's divergences.
+        const CheckReport checkReport = pythonCheckReport(run, c, check);
         if (command.format == QLatin1String("json")) {
             QJsonObject report = callJson(c);
-            QJsonArray diffs;
-            for (const TraceDiff& d : check.diffs) {
-                QJsonArray changes;
-                for (const NodeChange& ch : d.changes)
-                    changes.append(QJsonObject { { QStringLiteral("op"), nodeChangeOpName(ch.op) },
-                        { QStringLiteral("base_node"), ch.baseNode }, { QStringLiteral("other_node"), ch.otherNode },
-                        { QStringLiteral("line"), ch.location.line }, { QStringLiteral("cause"), ch.cause } });
-                diffs.append(QJsonObject { { QStringLiteral("base"), d.base }, { QStringLiteral("other"), d.other },
-                    { QStringLiteral("equal"), d.equal }, { QStringLiteral("changes"), changes } });
-            }
-            report.insert(QStringLiteral("diffs"), diffs);
+            report.insert(QStringLiteral("diffs"), checkReportJson(checkReport).value(QStringLiteral("diffs")));
             report.insert(QStringLiteral("verdict"), verdict);
             report.insert(QStringLiteral("consistent"), verdict == QLatin1String("consistent"));
             if (builtIn) {
@@ -648,30 +640,19 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
             else
                 out << "  failed: " << t.error.toString() << "\n";
         }
-        for (const TraceDiff& d : check.diffs) {
+        const auto lineOf = [&](const SourceLocation& at) {
+            return sourceLine(at.file == c.location.file ? lines : libraryLines(at.file), at.line);
+        };
+        for (const TraceDiff& d : checkReport.diffs) {
             if (d.equal)
                 continue;
-            out << "\ntrace " << d.other + 1 << " vs trace 1: " << d.changes.size() << " difference(s)\n";
-            const IrGraph& base = c.traces[d.base].graph;
-            const IrGraph& other = c.traces[d.other].graph;
-            QString lastCause;
-            for (const NodeChange& ch : d.changes) {
-                if (ch.op != NodeChange::Op::Insert)
-                    out << "  - " << base.nodeLine(ch.baseNode) << "\n";
-                if (ch.op != NodeChange::Op::Delete)
-                    out << "  + " << other.nodeLine(ch.otherNode) << "\n";
-                if (ch.cause != lastCause) {
-                    out << "    cause: " << ch.cause << "\n";
-                    out << "    --> " << ch.location.file << ":" << ch.location.line << "\n";
-                    if (ch.location.line > 0)
-                        out << "    " << ch.location.line << " | "
-                            << sourceLine(ch.location.file == c.location.file ? lines : libraryLines(ch.location.file),
-                                   ch.location.line)
-                            << "\n";
-                    lastCause = ch.cause;
-                }
-            }
+            out << "\ntrace " << d.other + 1 << " vs trace 1: " << d.divergences.size() << " divergence(s), "
+                << d.changes.size() << " node difference(s)\n"
+                << divergencesText(checkReport, d, lineOf, command.verbose);
         }
+        for (int k = 1; k < checkReport.traces.size(); ++k)
+            if (const QString failure = traceFailureText(checkReport, k); !failure.isEmpty())
+                out << "\n" << failure;
         QVector<PythonWarning> warnings;
         for (const PythonTrace& t : c.traces)
             for (const PythonWarning& w : t.warnings)

@@ -25,6 +25,7 @@ struct PythonCommand
     /// check: also trace each recorded call's target with JitScope's own executor, where its front end compiles it,
     /// and compare with the real trace node for node (a difference is a JitScope defect: exit status 3).
     bool selfCheck = false;
+    bool verbose = false; ///< check text: each divergence's node rows
     PythonOptions options;
 };
 

@@ -9,6 +9,8 @@
 #include <QStringList>
 #include <QXmlStreamWriter>
 
+#include <functional>
+
 namespace jitscope {
 
 namespace {
@@ -18,13 +20,12 @@ QString shortWhere(const SourceLocation& l)
     return l.isValid() ? QStringLiteral("%1:%2").arg(QFileInfo(l.file).fileName()).arg(l.line) : QString();
 }
 
-/// The causes of a diff, each once, in order.
+/// The divergences' messages of a diff, in order.
 QStringList causes(const TraceDiff& d)
 {
     QStringList out;
-    for (const NodeChange& c : d.changes)
-        if (!c.cause.isEmpty() && !out.contains(c.cause))
-            out << c.cause;
+    for (const Divergence& v : d.divergences)
+        out << v.message;
     return out;
 }
 
@@ -36,26 +37,10 @@ const TraceDiff* diffOf(const CheckReport& r, int trace)
     return nullptr;
 }
 
-/// Set k's divergences as text: every changed node with its cause and place.
+/// Set k's divergences as text: each with its place and evidence, then its changed nodes.
 QString divergenceText(const CheckReport& r, const TraceDiff& d)
 {
-    QString s;
-    const IrGraph& base = r.traces[d.base].graph;
-    const IrGraph& other = r.traces[d.other].graph;
-    QString lastCause;
-    for (const NodeChange& c : d.changes) {
-        if (c.baseNode >= 0)
-            s += QStringLiteral("- %1\n").arg(base.nodeLine(c.baseNode));
-        if (c.otherNode >= 0)
-            s += QStringLiteral("+ %1\n").arg(other.nodeLine(c.otherNode));
-        if (c.cause != lastCause) {
-            s += QStringLiteral("  cause: %1\n").arg(c.cause);
-            if (c.location.isValid())
-                s += QStringLiteral("  at %1\n").arg(c.location.toString());
-            lastCause = c.cause;
-        }
-    }
-    return s;
+    return divergencesText(r, d, {}, true);
 }
 
 /// Why set @p k (0-based, k >= 1) fails, or empty when it passes.
@@ -318,26 +303,18 @@ QByteArray markdownReport(const ReportInput& in)
             s += QStringLiteral("| %1 | `%2` | %3 |\n").arg(k + 1).arg(e.sets.value(k), result.toHtmlEscaped());
         }
         QString rows;
-        for (const TraceDiff& d : r.diffs) {
-            QHash<QString, int> counts;
-            QHash<QString, SourceLocation> places;
-            QStringList order;
-            for (const NodeChange& c : d.changes) {
-                if (!counts.contains(c.cause)) {
-                    order << c.cause;
-                    places.insert(c.cause, c.location);
-                }
-                ++counts[c.cause];
-            }
-            for (const QString& cause : order)
-                rows += QStringLiteral("| %1 vs 1 | %2 | %3 | %4 |\n")
+        for (const TraceDiff& d : r.diffs)
+            for (const Divergence& v : d.divergences)
+                rows += QStringLiteral("| %1 vs 1 | `%2` | %3 | %4 | %5 | %6 |\n")
                             .arg(d.other + 1)
-                            .arg(cause.isEmpty() ? QStringLiteral("(unexplained)") : cause.toHtmlEscaped())
-                            .arg(shortWhere(places.value(cause)))
-                            .arg(counts.value(cause));
-        }
+                            .arg(divergenceKindName(v.kind), v.message.toHtmlEscaped(),
+                                v.scope.isEmpty() ? QString() : QStringLiteral("`%1`").arg(v.scope),
+                                shortWhere(v.location))
+                            .arg(v.changes.size());
         if (!rows.isEmpty())
-            s += QStringLiteral("\n**Divergences**\n\n| traces | cause | line | nodes |\n|---|---|---|---|\n") + rows;
+            s += QStringLiteral("\n**Divergences**\n\n| traces | kind | cause | module | line | nodes |\n"
+                                "|---|---|---|---|---|---|\n")
+                + rows;
         if (!r.warnings.isEmpty()) {
             s += QStringLiteral("\n**Warnings**\n\n");
             for (const TraceWarning& w : r.warnings)
@@ -420,12 +397,26 @@ QByteArray htmlReport(const ReportInput& in)
             if (d.equal)
                 continue;
             any = true;
-            s += QStringLiteral(
-                "<%1>Trace %2 vs trace 1: %3 difference(s)</%1>\n<table><tr><th></th><th>node</th><th>cause</th>"
-                "<th>where</th></tr>\n")
+            s += QStringLiteral("<%1>Trace %2 vs trace 1: %3 divergence(s), %4 node difference(s)</%1>\n")
                      .arg(h3)
                      .arg(d.other + 1)
+                     .arg(d.divergences.size())
                      .arg(d.changes.size());
+            s += QStringLiteral("<table><tr><th>kind</th><th>cause</th><th>module</th><th>where</th><th>nodes</th>"
+                                "</tr>\n");
+            for (const Divergence& v : d.divergences) {
+                QString evidence;
+                for (const QString& e : v.evidence)
+                    evidence += QStringLiteral("<br><small>%1</small>").arg(esc(e));
+                s += QStringLiteral("<tr><td><code>%1</code></td><td>%2%3</td><td><code>%4</code></td><td>%5</td>"
+                                    "<td>%6</td></tr>\n")
+                         .arg(divergenceKindName(v.kind), esc(v.message), evidence,
+                             esc(v.scope + (v.scopeType.isEmpty() ? QString() : QStringLiteral(" · ") + v.scopeType)),
+                             link(v.location))
+                         .arg(v.changes.size());
+            }
+            s += QStringLiteral("</table>\n<details><summary>Node differences</summary>\n<table><tr><th></th>"
+                                "<th>node</th><th>cause</th><th>where</th></tr>\n");
             const IrGraph& base = r.traces[d.base].graph;
             const IrGraph& other = r.traces[d.other].graph;
             for (const NodeChange& c : d.changes) {
@@ -438,7 +429,7 @@ QByteArray htmlReport(const ReportInput& in)
                                                                   : QStringLiteral("~"))
                          .arg(esc(node), esc(c.cause), link(c.location));
             }
-            s += QStringLiteral("</table>\n");
+            s += QStringLiteral("</table></details>\n");
             QHash<int, Mark> baseMarks, otherMarks;
             for (const NodeChange& c : d.changes) {
                 if (c.op == NodeChange::Op::Insert)
@@ -514,6 +505,72 @@ QByteArray htmlReport(const ReportInput& in)
     }
     s += QStringLiteral("<p><small>Made by jitscope-cli check --format html.</small></p>\n</body></html>\n");
     return s.toUtf8();
+}
+
+QString divergencesText(const CheckReport& r, const TraceDiff& d,
+    const std::function<QString(const SourceLocation&)>& sourceLine, bool verbose)
+{
+    QString s;
+    const IrGraph& base = r.traces[d.base].graph;
+    const IrGraph& other = r.traces[d.other].graph;
+    for (const Divergence& v : d.divergences) {
+        s += QStringLiteral("  [%1] %2\n").arg(divergenceKindName(v.kind), v.message);
+        if (!v.scope.isEmpty())
+            s += QStringLiteral("    in %1%2\n")
+                     .arg(v.scope, v.scopeType.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(v.scopeType));
+        if (v.location.isValid()) {
+            s += QStringLiteral("    --> %1:%2\n").arg(v.location.file).arg(v.location.line);
+            const QString line = sourceLine ? sourceLine(v.location) : QString();
+            if (!line.isEmpty())
+                s += QStringLiteral("    %1 | %2\n").arg(v.location.line).arg(line);
+        }
+        if (v.stack.size() > 1) {
+            QStringList frames;
+            for (const SourceLocation& f : v.stack.mid(1))
+                frames << QStringLiteral("%1:%2").arg(QFileInfo(f.file).fileName()).arg(f.line);
+            s += QStringLiteral("    called from %1\n").arg(frames.join(QStringLiteral(" < ")));
+        }
+        for (const QString& e : v.evidence)
+            s += QStringLiteral("    evidence: %1\n").arg(e);
+        s += QStringLiteral("    nodes: %1 in trace 1, %2 in trace %3\n")
+                 .arg(v.baseNodes.size())
+                 .arg(v.otherNodes.size())
+                 .arg(d.other + 1);
+        if (!verbose)
+            continue;
+        for (int i : v.changes) {
+            const NodeChange& c = d.changes[i];
+            if (c.baseNode >= 0)
+                s += QStringLiteral("    - %1\n").arg(base.nodeLine(c.baseNode));
+            if (c.otherNode >= 0)
+                s += QStringLiteral("    + %1\n").arg(other.nodeLine(c.otherNode));
+        }
+    }
+    return s;
+}
+
+QString traceFailureText(const CheckReport& r, int set)
+{
+    if (set < 1 || set - 1 >= r.outputs.size() || !r.outputs[set - 1].failure.isValid() || r.traces.isEmpty())
+        return {};
+    const TraceFailure& f = r.outputs[set - 1].failure;
+    const IrGraph& g = r.traces[0].graph;
+    QStringList outputs;
+    for (int v : g.node(f.node).outputs)
+        outputs << QLatin1Char('%') + g.value(v).name;
+    QString s = QStringLiteral("  trace 1 fails on set %1 at %2 = %3\n")
+                    .arg(set + 1)
+                    .arg(outputs.join(QStringLiteral(", ")), f.kind);
+    if (!f.error.isEmpty())
+        s += QStringLiteral("    error: %1\n").arg(f.error);
+    if (f.location.isValid())
+        s += QStringLiteral("    --> %1:%2%3\n")
+                 .arg(f.location.file)
+                 .arg(f.location.line)
+                 .arg(f.scope.isEmpty() ? QString() : QStringLiteral(" (in %1)").arg(f.scope));
+    for (const QString& op : f.operands)
+        s += QStringLiteral("    operand %1\n").arg(op);
+    return s;
 }
 
 } // namespace jitscope

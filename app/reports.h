@@ -7,6 +7,8 @@
 #include <QStringList>
 #include <QVector>
 
+#include <functional>
+
 namespace jitscope {
 
 /// One checked function or recorded trace call of a report.
@@ -46,5 +48,15 @@ QByteArray markdownReport(const ReportInput& in);
 /// inline SVG with inserted / deleted / changed nodes coloured as in the window, the divergences with their causes
 /// linked to the numbered source, the warnings and the output comparison; the source once. Printable.
 QByteArray htmlReport(const ReportInput& in);
+
+/// A diff's divergences as `check` prints them in text: each in a few lines (kind and message, module, place with
+/// its source line from @p sourceLine, the stack, the evidence, how many nodes it covers) and, @p verbose, its node
+/// rows. The built-in check and `check --python` both print this.
+QString divergencesText(const CheckReport& r, const TraceDiff& d,
+    const std::function<QString(const SourceLocation&)>& sourceLine, bool verbose);
+
+/// Where trace 1 failed on the input set of trace @p set (0-based, >= 1), as text: the node, the error, its
+/// place and each operand with where it came from; empty when it did not fail or the node is not known.
+QString traceFailureText(const CheckReport& r, int set);
 
 } // namespace jitscope

@@ -1,5 +1,6 @@
 #include "bridge/pythoncheck.h"
 
+#include <QFile>
 #include <QHash>
 #include <QMap>
 #include <QRegularExpression>
@@ -23,45 +24,79 @@ IrGraph withoutMangling(IrGraph g)
     return g;
 }
 
-/// For every top-level node, the line of the user's file it stands for: its own, or for library code (a
-/// submodule's forward in torch/nn) the user's line recorded last before it.
-QHash<int, int> userLines(const IrGraph& g, const QString& file)
+QString frameKey(const SourceLocation& f)
 {
-    QHash<int, int> lines;
-    int last = 0;
-    for (int id : g.top.nodes) {
-        const SourceLocation& l = g.node(id).location;
-        if (l.isValid() && l.file == file)
-            last = l.line;
-        lines.insert(id, last);
-    }
-    // Library code before the first user line belongs to the line after it.
-    int next = 0;
-    for (auto it = g.top.nodes.crbegin(); it != g.top.nodes.crend(); ++it) {
-        if (lines.value(*it) > 0)
-            next = lines.value(*it);
-        else
-            lines[*it] = next;
-    }
-    return lines;
+    return f.file + QLatin1Char(':') + QString::number(f.line);
 }
 
-/// How many times line @p line ran in a trace: the count of its most frequent op (constants aside).
-int timesRecorded(const IrGraph& g, const QHash<int, int>& lines, int line)
+QVector<SourceLocation> framesOf(const IrNode& n)
 {
-    QHash<QString, int> counts;
-    int best = 0;
-    for (int id : g.top.nodes)
-        if (lines.value(id) == line && g.node(id).kind != QLatin1String("prim::Constant")
-            && g.node(id).kind != QLatin1String("prim::GetAttr")) // an inlined submodule's parameter reads
-            best = std::max(best, ++counts[g.node(id).kind]);
-    return best;
+    if (!n.stack.isEmpty())
+        return n.stack;
+    if (n.location.isValid())
+        return { n.location };
+    return {};
 }
 
-bool warnedAt(const PythonTrace& t, int line, const QString& prefix)
+quint64 mixHash(quint64 h, quint64 v)
+{
+    return (h ^ v) * 0x100000001b3ULL + (h >> 29);
+}
+
+/// How a trace's Python stacks ran each (file, line): how many times it ran (the nodes recorded under it whose op
+/// and inner stack are those of the first one: one per iteration of a loop around it), and the constant values
+/// recorded at it (constants and an inlined submodule's parameter reads aside from the first).
+struct FrameStats
+{
+    struct Line
+    {
+        quint64 first = 0; ///< the op and inner stack of the first node recorded under the line
+        int runs = 0;
+        QSet<QString> constants; ///< values of the constants recorded at the line itself
+    };
+    QHash<QString, Line> lines;
+
+    explicit FrameStats(const IrGraph& g)
+    {
+        for (const IrNode& n : g.nodes) {
+            const QVector<SourceLocation> frames = framesOf(n);
+            if (n.kind == QLatin1String("prim::Constant")) {
+                if (!frames.isEmpty() && !n.attributes.isEmpty())
+                    lines[frameKey(frames.first())].constants.insert(
+                        n.attributes.first().data.isEmpty() ? n.attributes.first().value : n.attributes.first().data);
+                continue;
+            }
+            if (n.kind == QLatin1String("prim::GetAttr"))
+                continue;
+            quint64 inner = qHash(n.kind);
+            QSet<QString> seen; // a recursive call passes a line twice: count the node once
+            for (const SourceLocation& f : frames) {
+                const QString key = frameKey(f);
+                if (!seen.contains(key)) {
+                    seen.insert(key);
+                    Line& line = lines[key];
+                    if (line.runs == 0)
+                        line.first = inner;
+                    if (line.first == inner)
+                        ++line.runs;
+                }
+                inner = mixHash(inner, qHash(key));
+            }
+        }
+    }
+    int runs(const SourceLocation& f) const { return lines.value(frameKey(f)).runs; }
+    bool ran(const SourceLocation& f) const
+    {
+        const auto it = lines.constFind(frameKey(f));
+        return it != lines.constEnd() && (it->runs > 0 || !it->constants.isEmpty());
+    }
+    QSet<QString> constants(const SourceLocation& f) const { return lines.value(frameKey(f)).constants; }
+};
+
+bool warnedAt(const PythonTrace& t, const SourceLocation& at, const QString& prefix)
 {
     for (const PythonWarning& w : t.warnings)
-        if (w.location.line == line && w.message.startsWith(prefix))
+        if (w.location.line == at.line && w.location.file == at.file && w.message.startsWith(prefix))
             return true;
     return false;
 }
@@ -120,116 +155,302 @@ QString quoted(const QStringList& lines, int line)
     return QStringLiteral(" (`%1`)").arg(lines[line - 1].trimmed());
 }
 
-/// The value of the first constant at @p line whose value is not among @p other's there, for "baked as".
-std::optional<QString> bakedValue(const IrGraph& g, const QVector<int>& nodes)
+/// "line 22" in the user's file, "torchvision/ops/boxes.py:72" elsewhere.
+QString placeName(const SourceLocation& at, const QString& userFile)
 {
-    for (int id : nodes)
-        if (id >= 0 && g.node(id).kind == QLatin1String("prim::Constant")
-            && g.node(id).hasAttribute(QStringLiteral("value")))
-            return g.node(id).attribute(QStringLiteral("value"));
-    return std::nullopt;
+    if (at.file == userFile)
+        return QStringLiteral("line %1").arg(at.line);
+    const QStringList parts = at.file.split(QLatin1Char('/'));
+    const int from = std::max(0, int(parts.size()) - 3);
+    QStringList tail = parts.mid(from);
+    // From the package down: torchvision/models/detection/transform.py.
+    for (int i = int(parts.size()) - 2; i >= 0; --i)
+        if (parts[i] == QLatin1String("dist-packages") || parts[i] == QLatin1String("site-packages")) {
+            tail = parts.mid(i + 1);
+            break;
+        }
+    return QStringLiteral("%1:%2").arg(tail.join(QLatin1Char('/'))).arg(at.line);
 }
 
-QString explain(int line, const PythonTrace& base, const PythonTrace& other, int otherIndex, const IrGraph& baseGraph,
-    const IrGraph& otherGraph, const QHash<int, int>& baseLines, const QHash<int, int>& otherLines,
-    const QVector<int>& baseNodes, const QVector<int>& otherNodes, const QStringList& source)
+/// The source lines of the files a trace's stacks name: the user's file as given, the others read once from disk.
+class Sources
+{
+public:
+    Sources(const QString& userFile, const QString& userSource)
+    {
+        m_lines.insert(userFile, userSource.split(QLatin1Char('\n')));
+    }
+    const QStringList& lines(const QString& file)
+    {
+        auto it = m_lines.find(file);
+        if (it == m_lines.end()) {
+            QFile f(file);
+            QStringList lines;
+            if (f.size() < 8 << 20 && f.open(QIODevice::ReadOnly))
+                lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+            it = m_lines.insert(file, lines);
+        }
+        return *it;
+    }
+
+private:
+    QHash<QString, QStringList> m_lines;
+};
+
+struct Cause
+{
+    DivergenceKind kind = DivergenceKind::Unexplained;
+    QString text;
+    SourceLocation at;
+};
+
+/// What one of the frames a changed node was recorded in says about the difference, if anything: the innermost
+/// frame that does is the cause (a line of torchvision's that warned, or the user's loop around the call).
+std::optional<Cause> explainFrame(const SourceLocation& f, const PythonTrace& base, const PythonTrace& other,
+    int otherIndex, const FrameStats& baseStats, const FrameStats& otherStats, Sources& sources,
+    const QString& userFile)
 {
     const QString t1 = QStringLiteral("trace 1");
     const QString t2 = QStringLiteral("trace %1").arg(otherIndex + 1);
-    const int nBase = timesRecorded(baseGraph, baseLines, line);
-    const int nOther = timesRecorded(otherGraph, otherLines, line);
+    const int nBase = baseStats.runs(f);
+    const int nOther = otherStats.runs(f);
+    const QStringList& lines = sources.lines(f.file);
     static const QString toBool = QStringLiteral("Converting a tensor to a Python boolean");
+    auto at = [&](int line) { return SourceLocation { f.file, line, 0 }; };
 
     // A branch frozen by a tensor-to-bool conversion: the line ran in one trace only, or is the condition itself.
-    int branch = warnedAt(base, line, toBool) || warnedAt(other, line, toBool) ? line : 0;
-    if (!branch && (nBase == 0 || nOther == 0)) {
+    const bool warnedHere = warnedAt(base, f, toBool) || warnedAt(other, f, toBool);
+    int branch = 0;
+    if (warnedHere && nBase != nOther)
+        branch = f.line;
+    else if (nBase == 0 || nOther == 0) {
         const int header
-            = enclosing(source, line, { QStringLiteral("if "), QStringLiteral("elif "), QStringLiteral("else") });
+            = enclosing(lines, f.line, { QStringLiteral("if "), QStringLiteral("elif "), QStringLiteral("else") });
         int condition = header;
-        if (header && source.value(header - 1).trimmed().startsWith(QLatin1String("else")))
-            condition = matchingIf(source, header);
-        if (condition && (warnedAt(base, condition, toBool) || warnedAt(other, condition, toBool)))
+        if (header && lines.value(header - 1).trimmed().startsWith(QLatin1String("else")))
+            condition = matchingIf(lines, header);
+        if (condition && (warnedAt(base, at(condition), toBool) || warnedAt(other, at(condition), toBool)))
             branch = condition;
-        else if (condition == 0 && header)
-            branch = header;
     }
-    if (branch && (nBase == 0 || nOther == 0 || branch == line))
-        return QStringLiteral("branch at line %1%2 frozen by a tensor-to-bool conversion: %3 and %4 took different "
-                              "paths (TracerWarning at line %1)")
-            .arg(branch)
-            .arg(quoted(source, branch), t1, t2);
+    if (branch)
+        return Cause { DivergenceKind::BranchFrozen,
+            QStringLiteral("branch at %1%2 frozen by a tensor-to-bool conversion: %3 and %4 took different paths")
+                .arg(placeName(at(branch), userFile), quoted(lines, branch), t1, t2),
+            at(branch) };
 
     if (nBase != nOther && nBase > 0 && nOther > 0) {
-        const int loop = enclosing(source, line, { QStringLiteral("for "), QStringLiteral("while ") });
+        const int loop = enclosing(lines, f.line, { QStringLiteral("for "), QStringLiteral("while ") });
         if (loop)
-            return QStringLiteral("loop at line %1%2 unrolled %3 times in %4 but %5 times in %6: the tracer records "
-                                  "every iteration, so the trip count was baked from the inputs")
-                .arg(loop)
-                .arg(quoted(source, loop))
-                .arg(nBase)
-                .arg(t1)
-                .arg(nOther)
-                .arg(t2);
-        return QStringLiteral("line %1 recorded %2 times in %3 but %4 times in %5: a loop the tracer unrolled")
-            .arg(line)
-            .arg(nBase)
-            .arg(t1)
-            .arg(nOther)
-            .arg(t2);
+            return Cause { DivergenceKind::LoopUnrolled,
+                QStringLiteral("loop at %1%2 unrolled %3 times in %4 but %5 times in %6: the tracer records every "
+                               "iteration, so the trip count was baked from the inputs")
+                    .arg(placeName(at(loop), userFile), quoted(lines, loop))
+                    .arg(nBase)
+                    .arg(t1)
+                    .arg(nOther)
+                    .arg(t2),
+                at(loop) };
     }
-
-    const auto v1 = bakedValue(baseGraph, baseNodes);
-    const auto v2 = bakedValue(otherGraph, otherNodes);
-    const QString values = v1 && v2 ? QStringLiteral(": %1 in %2, %3 in %4").arg(*v1, t1, *v2, t2) : QString();
-    if (warnedAt(base, line, QStringLiteral("Using len to get tensor shape"))
-        || warnedAt(other, line, QStringLiteral("Using len to get tensor shape")))
-        return QStringLiteral("`len()` of a tensor at line %1 baked as a constant%2 (TracerWarning at line %1)")
-            .arg(line)
-            .arg(values);
-    if (warnedAt(base, line, QStringLiteral("Converting a tensor to a Python"))
-        || warnedAt(other, line, QStringLiteral("Converting a tensor to a Python")))
-        return QStringLiteral("a tensor converted to a Python number at line %1 baked as a constant%2 (TracerWarning "
-                              "at line %1)")
-            .arg(line)
-            .arg(values);
-    if (v1 || v2)
-        return QStringLiteral("a Python value at line %1 baked as a constant%2").arg(line).arg(values);
-    return QStringLiteral("line %1 recorded different operations in %2 and %3").arg(line).arg(t1, t2);
+    // A number baked here: only where both traces ran the line and baked different values (a value baked alike
+    // in both, or a line one trace never ran, is not what makes them differ).
+    const QSet<QString> baseConstants = baseStats.constants(f), otherConstants = otherStats.constants(f);
+    if (baseConstants.isEmpty() || otherConstants.isEmpty() || baseConstants == otherConstants)
+        return std::nullopt;
+    static const QString len = QStringLiteral("Using len to get tensor shape");
+    if (warnedAt(base, f, len) || warnedAt(other, f, len))
+        return Cause { DivergenceKind::NumberBaked,
+            QStringLiteral("`len()` of a tensor at %1%2 baked as a constant")
+                .arg(placeName(f, userFile), quoted(lines, f.line)),
+            f };
+    static const QString toNumber = QStringLiteral("Converting a tensor to a Python");
+    if (!warnedHere && (warnedAt(base, f, toNumber) || warnedAt(other, f, toNumber)))
+        return Cause { DivergenceKind::NumberBaked,
+            QStringLiteral("a tensor converted to a Python number at %1%2 baked as a constant")
+                .arg(placeName(f, userFile), quoted(lines, f.line)),
+            f };
+    return std::nullopt;
 }
 
-/// The nodes taking each value of a graph (value id -> node ids), for placedNode().
-using Users = QHash<int, QVector<int>>;
-
-Users usersOf(const IrGraph& g)
+/// The attributes the call changed, as evidence of the divergences in their modules: a module state divergence
+/// names those of its module and the modules around it (every one when none is there), a branch those its condition
+/// reads (`self.grid`).
+void addStateEvidence(TraceDiff& diff, const PythonCall& call)
 {
-    Users users;
-    for (const IrNode& n : g.nodes)
-        for (int v : n.inputs)
-            users[v] << n.id;
-    return users;
+    auto text = [](const PythonStateChange& s) {
+        return QStringLiteral("the call changed %1%2: %3 before, %4 after")
+            .arg(s.module.isEmpty() ? QStringLiteral("self.") : s.module + QLatin1Char('.'), s.attribute,
+                s.before.left(100), s.after.left(100));
+    };
+    auto related = [](const QString& a, const QString& b) {
+        return a == b || a.startsWith(b + QLatin1Char('.')) || b.startsWith(a + QLatin1Char('.')) || b.isEmpty();
+    };
+    for (Divergence& d : diff.divergences) {
+        QStringList found;
+        if (d.kind == DivergenceKind::ModuleState) {
+            for (const PythonStateChange& s : call.stateChanges)
+                if (related(d.scope, s.module) && !s.module.isEmpty())
+                    found << text(s);
+            if (found.isEmpty())
+                for (const PythonStateChange& s : call.stateChanges)
+                    found << text(s);
+        } else if (d.kind == DivergenceKind::BranchFrozen && !d.message.isEmpty()) {
+            for (const PythonStateChange& s : call.stateChanges)
+                if (d.message.contains(QStringLiteral("self.%1").arg(s.attribute)))
+                    found << text(s);
+        }
+        for (const QString& f : found.mid(0, 4))
+            if (!d.evidence.contains(f))
+                d.evidence << f;
+        if (d.kind == DivergenceKind::ModuleState && !found.isEmpty()) {
+            QStringList attributes;
+            for (const QString& f : std::as_const(found))
+                attributes << f.section(QLatin1Char(':'), 0, 0).mid(int(qstrlen("the call changed ")));
+            d.message += QStringLiteral(" (the call changed %1)").arg(attributes.join(QStringLiteral(", ")));
+        }
+    }
 }
 
-/// The node standing for node @p id of @p g where it has no place of its own (the tuples an inlined call passes
-/// its values in carry neither a place nor a module): the nearest node with a place along the data flow (the nodes
-/// using its outputs, breadth first; @p users: usersOf(g)), else @p id.
-int placedNode(const IrGraph& g, const Users& users, int id)
+/// The `def` line of the function holding @p line: the nearest line above, less indented, starting with `def `.
+int enclosingDef(const QStringList& lines, int line)
 {
-    if (g.node(id).location.isValid())
-        return id;
-    QVector<int> queue { id };
-    QSet<int> seen { id };
-    for (int head = 0; head < queue.size() && head < 256; ++head) {
-        const IrNode& n = g.node(queue[head]);
-        if (n.location.isValid())
-            return n.id;
-        for (int v : n.outputs)
-            for (int user : users.value(v))
-                if (!seen.contains(user)) {
-                    seen.insert(user);
-                    queue << user;
+    if (line < 1 || line > lines.size())
+        return 0;
+    int indent = indentOf(lines[line - 1]);
+    for (int k = line - 1; k >= 1 && indent > 0; --k) {
+        const QString stripped = lines[k - 1].trimmed();
+        if (stripped.isEmpty() || stripped.startsWith(QLatin1Char('#')))
+            continue;
+        const int ind = indentOf(lines[k - 1]);
+        if (ind >= indent)
+            continue;
+        indent = ind;
+        if (stripped.startsWith(QLatin1String("def ")) || stripped.startsWith(QLatin1String("async def ")))
+            return k;
+    }
+    return 0;
+}
+
+/// The last line of the function whose `def` is at @p def.
+int functionEnd(const QStringList& lines, int def)
+{
+    const int indent = indentOf(lines.value(def - 1));
+    int last = def;
+    for (int k = def + 1; k <= lines.size(); ++k) {
+        const QString stripped = lines[k - 1].trimmed();
+        if (stripped.isEmpty() || stripped.startsWith(QLatin1Char('#')))
+            continue;
+        if (indentOf(lines[k - 1]) <= indent)
+            break;
+        last = k;
+    }
+    return last;
+}
+
+/// The lines of @p file between @p from and @p to that ran in exactly one of two traces.
+QVector<int> linesRunInOne(const FrameStats& a, const FrameStats& b, const QString& file, int from, int to)
+{
+    QVector<int> out;
+    for (int line = from; line <= to; ++line) {
+        const SourceLocation at { file, line, 0 };
+        if (a.ran(at) != b.ran(at))
+            out << line;
+    }
+    return out;
+}
+
+/// Where the code path of a node recorded in one trace only (@p mine ran its frames, @p theirs is the other trace)
+/// leaves what both traces ran: the innermost frame the other trace never ran whose caller it ran. In that frame's
+/// function, the first line only one trace ran is under the branch that went another way (an early `return` in a
+/// branch shows up so too); no branch there: the function's path differs, from its first such line.
+std::optional<Cause> pathCause(const QVector<SourceLocation>& frames, const FrameStats& mine, const FrameStats& theirs,
+    Sources& sources, const QString& userFile, int otherIndex)
+{
+    if (frames.isEmpty() || theirs.ran(frames.first()))
+        return std::nullopt;
+    int i = 0;
+    while (i + 1 < frames.size() && !theirs.ran(frames[i + 1]))
+        ++i;
+    const SourceLocation& f = frames[i];
+    const QStringList& lines = sources.lines(f.file);
+    const int def = enclosingDef(lines, f.line);
+    if (def == 0)
+        return std::nullopt;
+    const QVector<int> differing = linesRunInOne(mine, theirs, f.file, def + 1, functionEnd(lines, def));
+    const int first = differing.isEmpty() ? f.line : differing.first();
+    auto at = [&](int line) { return SourceLocation { f.file, line, 0 }; };
+    const QString t2 = QStringLiteral("trace %1").arg(otherIndex + 1);
+    int header = enclosing(lines, first, { QStringLiteral("if "), QStringLiteral("elif "), QStringLiteral("else") });
+    if (header && lines.value(header - 1).trimmed().startsWith(QLatin1String("else")))
+        header = matchingIf(lines, header);
+    if (header > def)
+        return Cause { DivergenceKind::BranchFrozen,
+            QStringLiteral("branch at %1%2 took different paths in trace 1 and %3: its condition is a Python value "
+                           "the tracer does not record (no TracerWarning), frozen in each trace")
+                .arg(placeName(at(header), userFile), quoted(lines, header), t2),
+            at(header) };
+    const QString name = lines.value(def - 1).trimmed().section(QLatin1Char('('), 0, 0).section(QLatin1Char(' '), -1);
+    return Cause { DivergenceKind::Unexplained,
+        QStringLiteral("`%1` (%2) runs other lines in trace 1 than in %3 from %4%5")
+            .arg(name, placeName(at(def), userFile), t2, placeName(at(first), userFile), quoted(lines, first)),
+        at(def) };
+}
+
+/// The constants a node takes (its own value for a constant), by input position.
+QStringList constantArguments(const IrGraph& g, int node)
+{
+    auto valueOf = [&g](int id) {
+        const IrNode& n = g.node(id);
+        return n.attributes.isEmpty()
+            ? QStringLiteral("None")
+            : (n.attributes.first().data.isEmpty() ? n.attributes.first().value : n.attributes.first().data);
+    };
+    const IrNode& n = g.node(node);
+    if (n.kind == QLatin1String("prim::Constant"))
+        return { valueOf(node) };
+    QStringList out;
+    for (int in : n.inputs) {
+        const int p = g.value(in).producer;
+        out << (p >= 0 && g.node(p).kind == QLatin1String("prim::Constant") ? valueOf(p) : QString());
+    }
+    return out;
+}
+
+/// A node recorded in both traces with different constants: the tensor-to-number or len() conversion that made
+/// the number, searched from the node's line up its function (innermost frame first); else the node's own line.
+Cause bakedCause(const QVector<SourceLocation>& frames, const PythonTrace& base, const PythonTrace& other,
+    Sources& sources, const QString& userFile)
+{
+    for (const SourceLocation& f : frames) {
+        const QStringList& lines = sources.lines(f.file);
+        const int def = enclosingDef(lines, f.line);
+        int best = 0;
+        QString what;
+        for (const PythonTrace* t : { &base, &other })
+            for (const PythonWarning& w : t->warnings) {
+                if (w.location.file != f.file || w.location.line < def || w.location.line > f.line
+                    || w.location.line <= best)
+                    continue;
+                const WarningKind kind = pythonWarningKind(w);
+                if (kind == WarningKind::TensorToNumber || kind == WarningKind::TensorToIndex
+                    || kind == WarningKind::LenOfTensor) {
+                    best = w.location.line;
+                    what = kind == WarningKind::LenOfTensor ? QStringLiteral("`len()` of a tensor")
+                                                            : QStringLiteral("a tensor converted to a Python number");
                 }
+            }
+        if (best > 0) {
+            const SourceLocation at { f.file, best, 0 };
+            return Cause { DivergenceKind::NumberBaked,
+                QStringLiteral("%1 at %2%3 baked as a constant, used at %4")
+                    .arg(what, placeName(at, userFile), quoted(lines, best), placeName(f, userFile)),
+                at };
+        }
     }
-    return id;
+    const SourceLocation& f = frames.first();
+    return Cause { DivergenceKind::NumberBaked,
+        QStringLiteral("a Python value at %1%2 baked as a constant")
+            .arg(placeName(f, userFile), quoted(sources.lines(f.file), f.line)),
+        f };
 }
 
 } // namespace
@@ -240,11 +461,11 @@ PythonCheck checkPythonCall(const PythonCall& call, const QString& source)
     check.call = call.index;
     if (call.traces.isEmpty() || !call.traces[0].ok)
         return check;
-    const QStringList lines = source.split(QLatin1Char('\n'));
     const QString file = call.location.file;
+    Sources sources(file, source);
     const PythonTrace& base = call.traces[0];
     const IrGraph baseGraph = withoutMangling(base.graph);
-    const QHash<int, int> baseLines = userLines(baseGraph, file);
+    const FrameStats baseStats(baseGraph);
     // Every trace diffed once, before any is explained: a trace of the example inputs again (PyTorch's check
     // without check inputs, or JitScope's after a check that found another graph) that differs from trace 1 says
     // the model changed between the calls, which the other diffs' causes say too.
@@ -258,93 +479,155 @@ PythonCheck checkPythonCall(const PythonCall& call, const QString& source)
         diffs[k] = diffTraces(baseGraph, graphs[k]);
         stateChanged |= call.traces[k].repeat && !diffs[k].equal;
     }
+    auto moduleName = [&call](const QString& module) {
+        return module.isEmpty()
+            ? QStringLiteral("the top module")
+            : QStringLiteral("module `%1`%2")
+                  .arg(module,
+                      call.moduleTypes.contains(module) ? QStringLiteral(" (%1)").arg(call.moduleTypes.value(module))
+                                                        : QString());
+    };
     for (int k = 1; k < call.traces.size(); ++k) {
         const PythonTrace& other = call.traces[k];
         if (!other.ok)
             continue;
         const IrGraph& otherGraph = graphs[k];
-        const QHash<int, int> otherLines = userLines(otherGraph, file);
+        const FrameStats otherStats(otherGraph);
         TraceDiff& diff = diffs[k];
         diff.base = 0;
         diff.other = k;
-        // Changes by the user's line they stand for, each line explained once from all of its changes.
-        QHash<int, QPair<QVector<int>, QVector<int>>> byLine;
-        for (NodeChange& c : diff.changes) {
-            const int line = c.otherNode >= 0 && c.op == NodeChange::Op::Insert ? otherLines.value(c.otherNode)
-                                                                                : baseLines.value(c.baseNode);
-            c.location = SourceLocation { file, line, 0 };
-            if (c.baseNode >= 0)
-                byLine[line].first << c.baseNode;
-            if (c.otherNode >= 0)
-                byLine[line].second << c.otherNode;
+        QHash<int, int> changeOfBase, changeOfOther;
+        for (int i = 0; i < diff.changes.size(); ++i) {
+            if (diff.changes[i].baseNode >= 0)
+                changeOfBase.insert(diff.changes[i].baseNode, i);
+            if (diff.changes[i].otherNode >= 0)
+                changeOfOther.insert(diff.changes[i].otherNode, i);
         }
-        QHash<int, QString> causes;
-        for (auto it = byLine.cbegin(); it != byLine.cend(); ++it)
-            causes.insert(it.key(),
-                explain(it.key(), base, other, k, baseGraph, otherGraph, baseLines, otherLines, it.value().first,
-                    it.value().second, lines));
+        // 1. What the code says, node by node: the innermost frame with a cause (a warned branch or conversion, a
+        // loop run another number of times), else where the node's path leaves what both traces ran, else the
+        // conversion that baked a different constant. Each frame is explained once.
+        QHash<QString, std::optional<Cause>> frameCauses;
+        QVector<std::optional<Cause>> causes(diff.changes.size());
+        QVector<bool> placed(diff.changes.size(), false);
+        // The cause one side's node shows: its innermost frame with one, else where its path leaves the other's.
+        auto explainNode = [&](const IrNode& n, bool inOther) -> std::optional<Cause> {
+            const QVector<SourceLocation> frames = framesOf(n);
+            for (const SourceLocation& f : frames) {
+                const QString key = frameKey(f);
+                auto it = frameCauses.find(key);
+                if (it == frameCauses.end())
+                    it = frameCauses.insert(key, explainFrame(f, base, other, k, baseStats, otherStats, sources, file));
+                if (*it)
+                    return *it;
+            }
+            return inOther ? pathCause(frames, otherStats, baseStats, sources, file, k)
+                           : pathCause(frames, baseStats, otherStats, sources, file, k);
+        };
+        for (int i = 0; i < diff.changes.size(); ++i) {
+            NodeChange& c = diff.changes[i];
+            const bool inserted = c.op == NodeChange::Op::Insert;
+            const IrNode& n = inserted ? otherGraph.node(c.otherNode) : baseGraph.node(c.baseNode);
+            const QVector<SourceLocation> frames = framesOf(n);
+            c.location = frames.isEmpty() ? n.location : frames.first();
+            c.scope = n.modulePath;
+            placed[i] = !frames.isEmpty();
+            std::optional<Cause>& cause = causes[i];
+            // A change pairs a deleted node with an inserted one (of another kind, or with other constants): the
+            // trace that has more to say about it, the other first.
+            if (c.otherNode >= 0)
+                cause = explainNode(otherGraph.node(c.otherNode), true);
+            if (!cause && c.baseNode >= 0)
+                cause = explainNode(baseGraph.node(c.baseNode), false);
+            if (!cause && c.op == NodeChange::Op::Change && !frames.isEmpty()
+                && baseGraph.node(c.baseNode).kind == otherGraph.node(c.otherNode).kind) {
+                // The same op with other constants: a number baked in. A constant itself counts where both traces
+                // ran its line and baked other values there (a pooled constant the diff pairs with another does
+                // not).
+                const QStringList a = constantArguments(baseGraph, c.baseNode);
+                const QStringList b = constantArguments(otherGraph, c.otherNode);
+                const bool constant = n.kind == QLatin1String("prim::Constant");
+                const QSet<QString> ca = baseStats.constants(frames.first()), cb = otherStats.constants(frames.first());
+                if (a != b && a.size() == b.size() && (!constant || (!ca.isEmpty() && !cb.isEmpty() && ca != cb)))
+                    cause = bakedCause(frames, base, other, sources, file);
+            }
+        }
+        // 2. A node with no cause of its own that takes a value of a changed node with one differs because of it.
+        for (int i = 0; i < diff.changes.size(); ++i) {
+            if (causes[i])
+                continue;
+            const NodeChange& c = diff.changes[i];
+            auto inherit = [&](const IrGraph& g, int node, const QHash<int, int>& changeOf) {
+                if (node < 0)
+                    return;
+                for (int in : g.node(node).inputs) {
+                    const int producer = g.value(in).producer;
+                    const int from = changeOf.value(producer, -1);
+                    if (!causes[i] && from >= 0 && from != i && causes[from]
+                        && g.node(producer).kind != QLatin1String("prim::Constant"))
+                        causes[i] = causes[from];
+                }
+            };
+            inherit(otherGraph, c.otherNode, changeOfOther);
+            inherit(baseGraph, c.baseNode, changeOfBase);
+        }
+        // 3. Nothing in the code says why: the model itself changed between the calls, or unexplained.
+        for (int i = 0; i < diff.changes.size(); ++i) {
+            NodeChange& c = diff.changes[i];
+            std::optional<Cause>& cause = causes[i];
+            const QString where = moduleName(c.scope);
+            if (other.repeat) {
+                // The same inputs: whatever path the code took, the model's state made it take it.
+                cause = Cause { DivergenceKind::ModuleState,
+                    cause ? QStringLiteral("module state: the same inputs traced again record another graph: %1")
+                                .arg(cause->text)
+                          : QStringLiteral("module state: the same inputs traced again record another graph in %1; "
+                                           "the model changed between the calls (a cache or counter its first call "
+                                           "made), not its inputs")
+                                .arg(where),
+                    cause ? cause->at : SourceLocation {} };
+            } else if (!cause && stateChanged) {
+                cause = Cause { DivergenceKind::ModuleState,
+                    QStringLiteral("%1 recorded different operations in trace 1 and trace %2: module state, the "
+                                   "example inputs traced again differ too")
+                        .arg(where)
+                        .arg(k + 1),
+                    {} };
+            } else if (!cause && placed[i]) {
+                cause = Cause { DivergenceKind::Unexplained,
+                    QStringLiteral("%1 recorded different operations in trace 1 and trace %2").arg(where).arg(k + 1),
+                    {} };
+            }
+            if (cause) {
+                c.kind = cause->kind;
+                c.cause = cause->text;
+                c.causeAt = cause->at;
+            }
+        }
         // A changed node with no place of its own (the tuples an inlined call passes its values in) belongs with
         // the next changed node that has one: the op those values reach.
-        QVector<QPair<int, int>> placed; // (base or other node id, change index), in node order
         for (int i = 0; i < diff.changes.size(); ++i) {
-            const NodeChange& c = diff.changes[i];
-            const bool inserted = c.op == NodeChange::Op::Insert;
-            const int id = inserted ? c.otherNode : c.baseNode;
-            if ((inserted ? otherGraph : baseGraph).node(id).location.isValid())
-                placed << qMakePair(id, i);
-        }
-        std::optional<Users> baseUsers, otherUsers; // made when a change with no place has no placed change
-        auto standIn = [&](const IrGraph& g, int id) {
-            const NodeChange* after = nullptr;
-            for (const auto& p : placed)
-                if (p.first >= id) {
-                    after = &diff.changes[p.second];
-                    break;
-                }
-            if (!after && !placed.isEmpty())
-                after = &diff.changes[placed.last().second];
-            if (!after) {
-                std::optional<Users>& users = &g == &baseGraph ? baseUsers : otherUsers;
-                if (!users)
-                    users = usersOf(g);
-                return std::make_pair(&g, placedNode(g, *users, id));
-            }
-            const bool inserted = after->op == NodeChange::Op::Insert;
-            return std::make_pair(inserted ? &otherGraph : &baseGraph, inserted ? after->otherNode : after->baseNode);
-        };
-        for (NodeChange& c : diff.changes) {
-            c.cause = causes.value(c.location.line);
-            if (c.location.line > 0 && !other.repeat)
+            if (placed[i])
                 continue;
-            // Library code the user's file recorded nothing around (a submodule's call in torchvision): the
-            // node's own place and module say where.
-            const bool inserted = c.op == NodeChange::Op::Insert;
-            const IrGraph& g = inserted ? otherGraph : baseGraph;
-            const int id = inserted ? c.otherNode : c.baseNode;
-            const auto [standInGraph, standInNode] = standIn(g, id);
-            const IrNode& standing = standInGraph->node(standInNode);
-            if (c.location.line == 0)
-                c.location = standing.location.isValid() ? standing.location : SourceLocation { file, 0, 0 };
-            const QString module = standing.modulePath;
-            const QString where = module.isEmpty()
-                ? QStringLiteral("the top module")
-                : QStringLiteral("module `%1`%2")
-                      .arg(module,
-                          call.moduleTypes.contains(module)
-                              ? QStringLiteral(" (%1)").arg(call.moduleTypes.value(module))
-                              : QString());
-            if (other.repeat)
-                c.cause = QStringLiteral("module state: the same inputs traced again record another graph in %1; "
-                                         "the model changed between the calls (a cache or counter its first call "
-                                         "made), not its inputs")
-                              .arg(where);
-            else
-                c.cause = QStringLiteral("%1 recorded different operations in trace 1 and trace %2%3")
-                              .arg(where)
-                              .arg(k + 1)
-                              .arg(stateChanged ? QStringLiteral(": module state, the example inputs traced again "
-                                                                 "differ too")
-                                                : QString());
+            int from = -1;
+            for (int j = i + 1; j < diff.changes.size() && from < 0; ++j)
+                if (placed[j])
+                    from = j;
+            for (int j = i - 1; j >= 0 && from < 0; --j)
+                if (placed[j])
+                    from = j;
+            NodeChange& c = diff.changes[i];
+            if (from < 0) {
+                c.cause = QStringLiteral("recorded different operations in trace 1 and trace %1").arg(k + 1);
+                continue;
+            }
+            const NodeChange& p = diff.changes[from];
+            c.kind = p.kind;
+            c.cause = p.cause;
+            c.causeAt = p.causeAt;
+            if (c.scope.isEmpty())
+                c.scope = p.scope;
+            if (!c.location.isValid())
+                c.location = p.location;
         }
         check.consistent &= diff.equal;
         check.diffs.push_back(diff);
@@ -472,6 +755,8 @@ CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, cons
         if (auto set = parseInputSet(t.inputs))
             tr.inputs = *set;
         tr.graph = t.graph;
+        if (t.repeat)
+            tr.note = QStringLiteral("the example inputs again");
         for (const PythonWarning& w : t.warnings) {
             tr.warnings << toWarning(w, k, t.ok ? &t.graph : nullptr);
             r.warnings << tr.warnings.back();
@@ -508,6 +793,28 @@ CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, cons
         r.error = Diagnostic { QStringLiteral("the call recorded no trace"), call.location };
 
     r.diffs = check.diffs;
+    for (TraceDiff& d : r.diffs) {
+        groupDivergences(d, r.traces[d.base], r.traces[d.other], r.moduleTypes);
+        addStateEvidence(d, call);
+    }
+    // Where trace 1 failed on a check input: the node its error's TorchScript traceback names.
+    for (int k = 1; k < r.traces.size() && r.ok; ++k) {
+        OutputCheck& oc = r.outputs[k - 1];
+        if (oc.ran || oc.error.isEmpty())
+            continue;
+        oc.failure.node = nodeOfTorchScriptError(r.traces[0].graph, oc.error);
+        const QStringList lines = oc.error.trimmed().split(QLatin1Char('\n'));
+        if (lines.size() > 1) // the interpreter's traceback: its last line says what failed
+            oc.error = QStringLiteral("the trace failed on this input set: %1").arg(lines.last().trimmed());
+        if (!oc.failure.isValid())
+            continue;
+        oc.failure.error = lines.last().trimmed();
+        const TraceDiff* diff = nullptr;
+        for (const TraceDiff& d : r.diffs)
+            if (d.other == k)
+                diff = &d;
+        describeTraceFailure(oc.failure, r.traces[0].graph, diff);
+    }
     r.statuses.resize(r.traces.size());
     for (int k = 0; k < r.traces.size(); ++k) {
         TraceStatus& s = r.statuses[k];

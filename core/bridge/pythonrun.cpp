@@ -182,6 +182,11 @@ PythonCall callOf(const QJsonObject& o, const QString& file)
     const QJsonObject types = o.value(QLatin1String("module_types")).toObject();
     for (auto it = types.constBegin(); it != types.constEnd(); ++it)
         c.moduleTypes.insert(it.key(), it.value().toString());
+    for (const QJsonValue& v : o.value(QLatin1String("state_changes")).toArray()) {
+        const QJsonObject change = v.toObject();
+        c.stateChanges.push_back(
+            { str(change, "module"), str(change, "attribute"), str(change, "before"), str(change, "after") });
+    }
     c.requested = o.value(QLatin1String("requested")).toBool();
     return c;
 }

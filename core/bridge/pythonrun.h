@@ -94,6 +94,16 @@ struct PythonTrace
     bool repeat = false;
 };
 
+/// An attribute of a submodule that the call changed (torchvision's MultiScaleRoIAlign sets `scales` on its first
+/// call; a YOLO head caches its grid): values as text, tensors by dtype, shape and sum.
+struct PythonStateChange
+{
+    QString module; ///< path from the traced module, empty for itself
+    QString attribute;
+    QString before;
+    QString after;
+};
+
 /// A torch.jit.trace / trace_module / script call the file made.
 struct PythonCall
 {
@@ -114,6 +124,8 @@ struct PythonCall
     /// The class of each submodule of a traced module by path ("rpn.head" -> "RPNHead"), as the traces' module
     /// scopes name them.
     QHash<QString, QString> moduleTypes;
+    /// The submodules' attributes the call changed, from before it to after it (its traces and PyTorch's check).
+    QVector<PythonStateChange> stateChanges;
     /// The call itself raised (the trace, not PyTorch's check of it): a broken export, whatever else it recorded.
     bool raised() const { return !ok && !checked; }
     bool checked = false; ///< PyTorch checked the trace (check_trace, with or without check_inputs)

@@ -56,22 +56,67 @@ SourceLocation scriptLocation(const IrGraph& script, int node)
     return script.node(node).location;
 }
 
-QString constantText(const IrGraph& g, int node)
+QString constantOf(const IrGraph& g, int node)
 {
     const IrNode& n = g.node(node);
-    if (n.kind == QLatin1String("prim::Constant"))
-        return n.attributes.isEmpty() ? QStringLiteral("None") : n.attributes.first().value;
-    // A node whose constant inputs differ: show those constants.
-    QStringList parts;
-    for (int in : n.inputs) {
-        const int p = g.value(in).producer;
-        if (p >= 0 && g.node(p).kind == QLatin1String("prim::Constant"))
-            parts << (g.node(p).attributes.isEmpty() ? QStringLiteral("None") : g.node(p).attributes.first().value);
-    }
-    return parts.join(QStringLiteral(", "));
+    return n.attributes.isEmpty() ? QStringLiteral("None") : n.attributes.first().value;
 }
 
-QString explain(const NodeChange& c, const TraceResult& base, const TraceResult& other, const IrGraph& script,
+bool isTensorConstant(const IrGraph& g, int node)
+{
+    const IrNode& n = g.node(node);
+    return n.kind == QLatin1String("prim::Constant") && n.outputs.size() == 1 && g.value(n.outputs[0]).tensor;
+}
+
+/// What two nodes recorded at the same place bake differently: their values (a constant's own; of a node, the
+/// constants it takes that differ, in order), and whether one of them is a tensor.
+struct BakedValues
+{
+    QString base;
+    QString other;
+    bool tensor = false;
+};
+
+BakedValues bakedValues(const IrGraph& a, int na, const IrGraph& b, int nb)
+{
+    BakedValues v;
+    if (a.node(na).kind == QLatin1String("prim::Constant")) {
+        v.base = constantOf(a, na);
+        v.other = b.node(nb).kind == QLatin1String("prim::Constant") ? constantOf(b, nb) : QString();
+        v.tensor = isTensorConstant(a, na);
+        return v;
+    }
+    QStringList x, y;
+    const QVector<int>& ia = a.node(na).inputs;
+    const QVector<int>& ib = b.node(nb).inputs;
+    for (int i = 0; i < ia.size() && i < ib.size(); ++i) {
+        const int pa = a.value(ia[i]).producer, pb = b.value(ib[i]).producer;
+        const bool ca = pa >= 0 && a.node(pa).kind == QLatin1String("prim::Constant");
+        const bool cb = pb >= 0 && b.node(pb).kind == QLatin1String("prim::Constant");
+        if (!ca || !cb)
+            continue;
+        const QString va = constantOf(a, pa), vb = constantOf(b, pb);
+        const QString da = a.node(pa).attributes.isEmpty() ? QString() : a.node(pa).attributes.first().data;
+        const QString db = b.node(pb).attributes.isEmpty() ? QString() : b.node(pb).attributes.first().data;
+        if (va == vb && da == db)
+            continue;
+        x << va;
+        y << vb;
+        v.tensor |= isTensorConstant(a, pa);
+    }
+    v.base = x.join(QStringLiteral(", "));
+    v.other = y.join(QStringLiteral(", "));
+    return v;
+}
+
+struct Cause
+{
+    DivergenceKind kind = DivergenceKind::Unexplained;
+    QString text;
+    SourceLocation at; ///< unset: the node's own line
+};
+
+Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& other, const IrGraph& script,
     int otherIndex, const QHash<int, int>& baseLoops, const QHash<int, int>& otherLoops)
 {
     const IrNode* bn = c.baseNode >= 0 ? &base.graph.node(c.baseNode) : nullptr;
@@ -92,11 +137,13 @@ QString explain(const NodeChange& c, const TraceResult& base, const TraceResult&
         QString why = w && !w->detail.isEmpty() ? QStringLiteral(": trip count %1").arg(w->detail) : QString();
         if (w && w->kind == WarningKind::DataDependentLoop)
             why = QStringLiteral(": its condition depends on tensor values");
-        return QStringLiteral("loop at line %1 unrolled %2 times in trace 1 but %3 times in %4%5")
-            .arg(f.line)
-            .arg(a)
-            .arg(b)
-            .arg(traceK, why);
+        return { DivergenceKind::LoopUnrolled,
+            QStringLiteral("loop at line %1 unrolled %2 times in trace 1 but %3 times in %4%5")
+                .arg(f.line)
+                .arg(a)
+                .arg(b)
+                .arg(traceK, why),
+            scriptLocation(script, f.loopNode) };
     }
     // 2. A branch frozen differently.
     for (const auto& [ifNode, block] : enclosingBranches(script, any->originNode)) {
@@ -115,11 +162,13 @@ QString explain(const NodeChange& c, const TraceResult& base, const TraceResult&
                       .arg(w->detail.isEmpty() ? QString() : w->detail);
         else if (w)
             why = QStringLiteral(": its condition %1 depends on the input's shape").arg(w->detail);
-        return QStringLiteral("branch at line %1 took the %2 branch in trace 1 but the %3 branch in %4%5")
-            .arg(line)
-            .arg(takenA >= 0 ? branchName(takenA) : QStringLiteral("other"))
-            .arg(takenB >= 0 ? branchName(takenB) : QStringLiteral("other"))
-            .arg(traceK, why);
+        return { DivergenceKind::BranchFrozen,
+            QStringLiteral("branch at line %1 took the %2 branch in trace 1 but the %3 branch in %4%5")
+                .arg(line)
+                .arg(takenA >= 0 ? branchName(takenA) : QStringLiteral("other"))
+                .arg(takenB >= 0 ? branchName(takenB) : QStringLiteral("other"))
+                .arg(traceK, why),
+            scriptLocation(script, ifNode) };
     }
     // 3. A value baked in as a constant.
     if (bn && on && bn->kind == on->kind) {
@@ -128,29 +177,39 @@ QString explain(const NodeChange& c, const TraceResult& base, const TraceResult&
         const TraceWarning* w = warningAt(other, on->originNode, kinds);
         if (!w)
             w = warningAt(base, bn->originNode, kinds);
-        const QString a = constantText(base.graph, c.baseNode), b = constantText(other.graph, c.otherNode);
+        const BakedValues values = bakedValues(base.graph, c.baseNode, other.graph, c.otherNode);
+        const QString a = values.base, b = values.other;
+        const DivergenceKind baked = values.tensor ? DivergenceKind::TensorConstant : DivergenceKind::NumberBaked;
         if (w && !w->detail.isEmpty())
-            return QStringLiteral("%1 is baked in as a constant: %2 in trace 1, %3 in %4").arg(w->detail, a, b, traceK);
+            return { baked,
+                QStringLiteral("%1 is baked in as a constant: %2 in trace 1, %3 in %4").arg(w->detail, a, b, traceK) };
         if (w && w->kind == WarningKind::LenOfTensor)
-            return QStringLiteral("len() of a tensor is baked in as a constant: %1 in trace 1, %2 in %3")
-                .arg(a, b, traceK);
+            return {
+                baked,
+                QStringLiteral("len() of a tensor is baked in as a constant: %1 in trace 1, %2 in %3").arg(a, b, traceK)
+            };
         if (w)
-            return QStringLiteral("a tensor value converted to a Python number is baked in as a constant: %1 in "
-                                  "trace 1, %2 in %3")
-                .arg(a, b, traceK);
+            return { baked,
+                QStringLiteral("a tensor value converted to a Python number is baked in as a constant: %1 in "
+                               "trace 1, %2 in %3")
+                    .arg(a, b, traceK) };
         if (a != b && !a.isEmpty())
-            return QStringLiteral("constant %1 in trace 1 but %2 in %3").arg(a, b, traceK);
-        return QStringLiteral("%1 recorded with different arguments in %2").arg(bn->kind, traceK);
+            return { baked, QStringLiteral("constant %1 in trace 1 but %2 in %3").arg(a, b, traceK) };
+        return { DivergenceKind::Unexplained,
+            QStringLiteral("%1 recorded with different arguments in %2").arg(bn->kind, traceK) };
     }
     if (bn && on)
-        return QStringLiteral("%1 in trace 1 but %2 in %3").arg(bn->kind, on->kind, traceK);
-    return on ? QStringLiteral("%1 recorded only in %2").arg(on->kind, traceK)
-              : QStringLiteral("%1 recorded only in trace 1").arg(bn->kind);
+        return { DivergenceKind::Unexplained,
+            QStringLiteral("%1 in trace 1 but %2 in %3").arg(bn->kind, on->kind, traceK) };
+    return { DivergenceKind::Unexplained,
+        on ? QStringLiteral("%1 recorded only in %2").arg(on->kind, traceK)
+           : QStringLiteral("%1 recorded only in trace 1").arg(bn->kind) };
 }
 
 } // namespace
 
-void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult& other, const IrGraph& script)
+void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult& other, const IrGraph& script,
+    const QHash<QString, QString>& moduleTypes)
 {
     const QHash<int, int> baseLoops = loopIterations(base.graph);
     const QHash<int, int> otherLoops = loopIterations(other.graph);
@@ -160,8 +219,13 @@ void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult&
         c.location = scriptLocation(script, n.originNode);
         if (!c.location.isValid())
             c.location = n.location;
-        c.cause = explain(c, base, other, script, diff.other, baseLoops, otherLoops);
+        c.scope = n.modulePath;
+        const Cause cause = explain(c, base, other, script, diff.other, baseLoops, otherLoops);
+        c.kind = cause.kind;
+        c.cause = cause.text;
+        c.causeAt = cause.at;
     }
+    groupDivergences(diff, base, other, moduleTypes);
 }
 
 std::optional<WarningSeverity> traceSeverity(TraceStatus status)
@@ -237,18 +301,60 @@ QJsonObject checkReportJson(const CheckReport& report)
                 { QStringLiteral("other_node"),
                     c.otherNode >= 0 ? QJsonValue(other.graph.nodeLine(c.otherNode)) : QJsonValue() },
                 { QStringLiteral("base_index"), c.baseNode }, { QStringLiteral("other_index"), c.otherNode },
-                { QStringLiteral("cause"), c.cause }, { QStringLiteral("script_node"), c.scriptNode },
-                { QStringLiteral("file"), c.location.file }, { QStringLiteral("line"), c.location.line },
-                { QStringLiteral("column"), c.location.column } });
+                { QStringLiteral("cause"), c.cause }, { QStringLiteral("kind"), divergenceKindName(c.kind) },
+                { QStringLiteral("divergence"), c.divergence }, { QStringLiteral("scope"), c.scope },
+                { QStringLiteral("script_node"), c.scriptNode }, { QStringLiteral("file"), c.location.file },
+                { QStringLiteral("line"), c.location.line }, { QStringLiteral("column"), c.location.column } });
+        }
+        QJsonArray divergences;
+        for (const Divergence& v : d.divergences) {
+            QJsonArray stack, evidence, changeIndices;
+            for (const SourceLocation& f : v.stack)
+                stack.append(QJsonObject { { QStringLiteral("file"), f.file }, { QStringLiteral("line"), f.line } });
+            for (const QString& e : v.evidence)
+                evidence.append(e);
+            for (int i : v.changes)
+                changeIndices.append(i);
+            auto nodes = [](const QVector<int>& ids) {
+                QJsonArray a;
+                for (int id : ids)
+                    a.append(id);
+                return a;
+            };
+            divergences.append(QJsonObject { { QStringLiteral("kind"), divergenceKindName(v.kind) },
+                { QStringLiteral("message"), v.message }, { QStringLiteral("scope"), v.scope },
+                { QStringLiteral("scope_type"), v.scopeType }, { QStringLiteral("file"), v.location.file },
+                { QStringLiteral("line"), v.location.line }, { QStringLiteral("stack"), stack },
+                { QStringLiteral("nodes"),
+                    QJsonObject { { QStringLiteral("base"), nodes(v.baseNodes) },
+                        { QStringLiteral("other"), nodes(v.otherNodes) } } },
+                { QStringLiteral("changes"), changeIndices }, { QStringLiteral("evidence"), evidence } });
         }
         diffs.append(QJsonObject { { QStringLiteral("base"), d.base }, { QStringLiteral("other"), d.other },
-            { QStringLiteral("equal"), d.equal }, { QStringLiteral("changes"), changes } });
+            { QStringLiteral("equal"), d.equal }, { QStringLiteral("divergences"), divergences },
+            { QStringLiteral("changes"), changes } });
     }
     for (int k = 0; k < report.outputs.size(); ++k) {
         const OutputCheck& o = report.outputs[k];
         QJsonObject j { { QStringLiteral("set"), k + 1 }, { QStringLiteral("ran"), o.ran } };
         if (!o.ran) {
             j.insert(QStringLiteral("error"), o.error);
+            if (o.failure.isValid()) {
+                QJsonArray operands, stack;
+                for (const QString& op : o.failure.operands)
+                    operands.append(op);
+                for (const SourceLocation& f : o.failure.stack)
+                    stack.append(
+                        QJsonObject { { QStringLiteral("file"), f.file }, { QStringLiteral("line"), f.line } });
+                j.insert(QStringLiteral("failure"),
+                    QJsonObject { { QStringLiteral("node"), o.failure.node },
+                        { QStringLiteral("kind"), o.failure.kind },
+                        { QStringLiteral("node_text"), report.traces[0].graph.nodeLine(o.failure.node) },
+                        { QStringLiteral("file"), o.failure.location.file },
+                        { QStringLiteral("line"), o.failure.location.line },
+                        { QStringLiteral("scope"), o.failure.scope }, { QStringLiteral("stack"), stack },
+                        { QStringLiteral("error"), o.failure.error }, { QStringLiteral("operands"), operands } });
+            }
         } else {
             j.insert(QStringLiteral("equal"), o.comparison.equal);
             j.insert(QStringLiteral("mismatched"), o.comparison.mismatched);

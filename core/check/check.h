@@ -33,6 +33,23 @@ struct OutputComparison
     QString where; ///< index of the greatest absolute difference, e.g. "output 0 [1, 2]"
 };
 
+/// Where trace 1 failed when run on another input set: the failing node of trace 1's graph, its place, and its
+/// operands, each with where it came from (a graph input, a constant trace 1 baked in: one of a divergence's).
+struct TraceFailure
+{
+    int node = -1; ///< node id in trace 1's graph, -1 when not known
+    QString kind;
+    SourceLocation location;
+    QString scope; ///< its module path
+    QVector<SourceLocation> stack; ///< recorded Python traces: its Python stack, innermost first
+    QString error; ///< the error's own line ("The size of tensor a (3) must match ...")
+    /// One per operand: "%hx : Float(1, 3, 6) = aten::zeros at rnn.py:747 with the constant 3 trace 1 baked in
+    /// (divergence 1)"; the value on this set where the run saw it.
+    QStringList operands;
+
+    bool isValid() const { return node >= 0; }
+};
+
 /// Trace 1 and the script function run on one input set, as torch.jit.trace's check does (inputs created once
 /// from the seed and cloned for each run, the random state carried from one run to the next), and their outputs
 /// compared.
@@ -41,6 +58,7 @@ struct OutputCheck
     bool ran = false; ///< both ran; otherwise `error` says which failed and why
     QString error;
     OutputComparison comparison;
+    TraceFailure failure; ///< trace 1 failed on this set: where
 };
 
 /// How one trace of a check compares with trace 1.
@@ -98,8 +116,27 @@ QJsonObject checkReportJson(const CheckReport& report);
 /// The JSON form of a warning (CLI `check` and `trace`).
 QJsonObject warningJson(const TraceWarning& warning);
 
-/// Fills NodeChange::cause and location for every change of `diff`, from the traces' provenance, their
-/// warnings and the script graph.
-void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult& other, const IrGraph& script);
+/// Fills NodeChange::cause, kind, causeAt, scope and location for every change of `diff`, from the traces'
+/// provenance, their warnings and the script graph, then groups them (groupDivergences).
+void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult& other, const IrGraph& script,
+    const QHash<QString, QString>& moduleTypes = {});
+
+/// Fills @p failure's kind, place, scope, stack and operand origins from trace 1's graph (@p failure.node set, and
+/// its operands' values on the failing set where known), linking a constant an operand comes from to the divergence
+/// of @p diff (trace 1 against the failing set's trace; null when none) it belongs to.
+void describeTraceFailure(TraceFailure& failure, const IrGraph& trace1, const TraceDiff* diff);
+
+/// The node of @p trace1 a TorchScript interpreter error names: its "Traceback of TorchScript" lists the failing
+/// node's Python stack (a recorded trace's nodes carry theirs). -1 when the message has none or no node matches.
+int nodeOfTorchScriptError(const IrGraph& trace1, const QString& message);
+
+/// The changes of @p diff, each explained (kind, cause, causeAt, scope), grouped into TraceDiff::divergences:
+/// changes with the same kind and cause place are one divergence (a constant change goes with the change of a node
+/// using it); each gets its module scope (the changes' common one, its class from @p moduleTypes), its stack (from
+/// the nodes' Python stacks, recorded traces) and its evidence: the warnings either trace raised at its line or with
+/// it on their stack, the values each trace baked where nodes differ in constants (and which input dimension such a
+/// number equals), the elements by which tensor constants differ. Both check pipelines end here.
+void groupDivergences(TraceDiff& diff, const TraceResult& base, const TraceResult& other,
+    const QHash<QString, QString>& moduleTypes = {});
 
 } // namespace jitscope

@@ -172,7 +172,7 @@ CheckReport checkFunction(
         TraceDiff diff = diffTraces(first.graph, t.graph);
         diff.base = 0;
         diff.other = k;
-        explainChanges(diff, first, t, r.script);
+        explainChanges(diff, first, t, r.script, r.moduleTypes);
         r.consistent &= diff.equal;
         r.diffs.push_back(diff);
 
@@ -182,6 +182,8 @@ CheckReport checkFunction(
             out = checkTraceOutputs(model, function, *program, sets[k], options.exec, options.rtol, options.atol);
         else
             out.error = QStringLiteral("no trace to run");
+        if (out.failure.isValid())
+            describeTraceFailure(out.failure, first.graph, &diff);
         const bool wrongOutput = !out.ran || !out.comparison.equal;
         r.statuses.push_back(!diff.equal ? TraceStatus::Diverged
                 : wrongOutput            ? TraceStatus::WrongOutput

@@ -125,9 +125,17 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, T
     };
     std::vector<IValue> traced, scripted;
     try {
-        traced = runTracedProgram(trace, cloned(), options);
+        FailedNode failed;
+        try {
+            traced = runTracedProgram(trace, cloned(), options, &failed);
+        } catch (...) {
+            check.failure.node = failed.node;
+            check.failure.operands = failed.operands;
+            throw;
+        }
     } catch (const std::exception& e) {
         check.error = QStringLiteral("the trace failed on this input set: %1").arg(torchErrorMessage(e.what()));
+        check.failure.error = torchErrorMessage(e.what()).section(QLatin1Char('\n'), 0, 0);
         return check;
     }
     try {

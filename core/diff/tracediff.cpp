@@ -7,6 +7,52 @@
 
 namespace jitscope {
 
+namespace {
+
+struct DivergenceKindInfo
+{
+    DivergenceKind kind;
+    const char* name;
+    const char* title;
+};
+
+constexpr DivergenceKindInfo kDivergenceKinds[] = {
+    { DivergenceKind::LoopUnrolled, "loop-unrolled", "Loop unrolled a different number of times" },
+    { DivergenceKind::BranchFrozen, "branch-frozen", "Branch frozen" },
+    { DivergenceKind::NumberBaked, "number-baked", "Python number baked in" },
+    { DivergenceKind::TensorConstant, "tensor-constant", "Tensor constant baked in" },
+    { DivergenceKind::ModuleState, "module-state", "Module state changed between calls" },
+    { DivergenceKind::Unexplained, "unexplained", "Unexplained" },
+};
+
+} // namespace
+
+QString divergenceKindName(DivergenceKind kind)
+{
+    for (const auto& k : kDivergenceKinds)
+        if (k.kind == kind)
+            return QString::fromLatin1(k.name);
+    return {};
+}
+
+bool divergenceKindFromName(const QString& name, DivergenceKind* kind)
+{
+    for (const auto& k : kDivergenceKinds)
+        if (name == QLatin1String(k.name)) {
+            *kind = k.kind;
+            return true;
+        }
+    return false;
+}
+
+QString divergenceKindTitle(DivergenceKind kind)
+{
+    for (const auto& k : kDivergenceKinds)
+        if (k.kind == kind)
+            return QString::fromLatin1(k.title);
+    return {};
+}
+
 QString nodeChangeOpName(NodeChange::Op op)
 {
     switch (op) {
@@ -40,8 +86,9 @@ QString attributeKey(const IrGraph& g, const IrNode& n)
 {
     if (n.outputs.size() == 1 && n.kind == QLatin1String("prim::Constant")) {
         const IrValue& v = g.value(n.outputs[0]);
-        if (v.tensor)
-            return n.attributeText + QLatin1Char('/') + v.type.section(QLatin1Char('('), 0, 0);
+        if (v.tensor) // and its values (libtorch prints `<Tensor>` for any of more than one element)
+            return n.attributeText + QLatin1Char('/') + v.type.section(QLatin1Char('('), 0, 0)
+                + (n.attributes.isEmpty() ? QString() : n.attributes.first().data);
     }
     return n.attributeText;
 }

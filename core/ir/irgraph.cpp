@@ -207,6 +207,8 @@ QJsonObject IrGraph::toJson() const
         jvalues.append(o);
     }
     QJsonArray jnodes;
+    QJsonArray files;
+    QHash<QString, int> fileIndex;
     for (const IrNode& n : nodes) {
         QJsonObject o { { QStringLiteral("id"), n.id }, { QStringLiteral("kind"), n.kind },
             { QStringLiteral("inputs"), intArray(n.inputs) }, { QStringLiteral("outputs"), intArray(n.outputs) },
@@ -215,9 +217,13 @@ QJsonObject IrGraph::toJson() const
             o.insert(QStringLiteral("schema"), n.schema);
         if (!n.attributes.isEmpty()) {
             QJsonArray attrs;
-            for (const auto& a : n.attributes)
-                attrs.append(QJsonObject { { QStringLiteral("name"), a.name }, { QStringLiteral("kind"), a.kind },
-                    { QStringLiteral("value"), a.value } });
+            for (const auto& a : n.attributes) {
+                QJsonObject ao { { QStringLiteral("name"), a.name }, { QStringLiteral("kind"), a.kind },
+                    { QStringLiteral("value"), a.value } };
+                if (!a.data.isEmpty())
+                    ao.insert(QStringLiteral("data"), a.data);
+                attrs.append(ao);
+            }
             o.insert(QStringLiteral("attributes"), attrs);
             o.insert(QStringLiteral("attribute_text"), n.attributeText);
         }
@@ -244,13 +250,27 @@ QJsonObject IrGraph::toJson() const
                     { QStringLiteral("iteration"), f.iteration }, { QStringLiteral("line"), f.line } });
             o.insert(QStringLiteral("loop_path"), path);
         }
+        if (!n.stack.isEmpty()) {
+            // [file index, line, file index, line, ...], the files in the graph's "files" table.
+            QJsonArray stack;
+            for (const SourceLocation& f : n.stack) {
+                auto it = fileIndex.constFind(f.file);
+                if (it == fileIndex.constEnd()) {
+                    it = fileIndex.insert(f.file, int(files.size()));
+                    files.append(f.file);
+                }
+                stack.append(it.value());
+                stack.append(f.line);
+            }
+            o.insert(QStringLiteral("stack"), stack);
+        }
         jnodes.append(o);
     }
     QJsonObject top = blockToJson(this->top);
     return QJsonObject { { QStringLiteral("inputs"), top.value(QStringLiteral("inputs")) },
         { QStringLiteral("outputs"), top.value(QStringLiteral("outputs")) },
         { QStringLiteral("nodes"), top.value(QStringLiteral("nodes")) }, { QStringLiteral("values"), jvalues },
-        { QStringLiteral("node_table"), jnodes } };
+        { QStringLiteral("node_table"), jnodes }, { QStringLiteral("files"), files } };
 }
 
 IrGraph IrGraph::fromJson(const QJsonObject& json, QString* error)
@@ -287,6 +307,9 @@ IrGraph IrGraph::fromJson(const QJsonObject& json, QString* error)
         }
         g.values.push_back(v);
     }
+    QStringList files; // the stacks' files, each string shared by every frame naming it
+    for (const auto& f : json.value(QStringLiteral("files")).toArray())
+        files << f.toString();
     const QJsonArray jnodes = json.value(QStringLiteral("node_table")).toArray();
     for (int i = 0; i < jnodes.size(); ++i) {
         const QJsonObject o = jnodes[i].toObject();
@@ -302,8 +325,9 @@ IrGraph IrGraph::fromJson(const QJsonObject& json, QString* error)
         n.parentBlock = o.value(QStringLiteral("parent_block")).toInt(-1);
         for (const auto& a : o.value(QStringLiteral("attributes")).toArray()) {
             const QJsonObject ao = a.toObject();
-            n.attributes.push_back({ ao.value(QStringLiteral("name")).toString(),
-                ao.value(QStringLiteral("kind")).toString(), ao.value(QStringLiteral("value")).toString() });
+            n.attributes.push_back(
+                { ao.value(QStringLiteral("name")).toString(), ao.value(QStringLiteral("kind")).toString(),
+                    ao.value(QStringLiteral("value")).toString(), ao.value(QStringLiteral("data")).toString() });
         }
         n.attributeText = o.value(QStringLiteral("attribute_text")).toString();
         for (const auto& b : o.value(QStringLiteral("blocks")).toArray())
@@ -318,6 +342,13 @@ IrGraph IrGraph::fromJson(const QJsonObject& json, QString* error)
             const QJsonObject fo = f.toObject();
             n.loopPath.push_back({ fo.value(QStringLiteral("loop")).toInt(-1),
                 fo.value(QStringLiteral("iteration")).toInt(), fo.value(QStringLiteral("line")).toInt() });
+        }
+        const QJsonArray stack = o.value(QStringLiteral("stack")).toArray();
+        for (int f = 0; f + 1 < stack.size(); f += 2) {
+            const int file = stack[f].toInt(-1);
+            if (file < 0 || file >= files.size())
+                return failWith(QStringLiteral("node %1: stack frame %2 names no file").arg(i).arg(f / 2));
+            n.stack.push_back({ files[file], stack[f + 1].toInt(), 0 });
         }
         g.nodes.push_back(n);
     }

@@ -54,6 +54,9 @@ struct IrAttribute
     QString name;
     QString kind; ///< libtorch attribute kind: i, f, s, t, is, fs, ss, ty, g, ...
     QString value; ///< value as libtorch prints it inside [...]
+    /// A tensor attribute of more than one element (libtorch prints only `<Tensor>`): its values, flattened, as
+    /// "[0, 1.5, ...]" up to 64 elements, else "sum=S crc=C"; what tells two tensor constants apart.
+    QString data;
 };
 
 struct IrBlock
@@ -89,6 +92,9 @@ struct IrNode
     // Provenance, for trace graphs: which script node recorded this node, in which loop iterations.
     int originNode = -1; ///< node id in the script graph of the traced function, -1 if unknown
     QVector<LoopFrame> loopPath; ///< outermost first
+    /// Recorded Python traces: the Python stack that recorded the node, innermost first (location is the first),
+    /// down to the frame that called torch.jit.trace (not included); torch.nn's call machinery left out.
+    QVector<SourceLocation> stack;
 
     bool hasAttribute(const QString& name) const;
     QString attribute(const QString& name) const;

@@ -6,6 +6,7 @@
 #include <QHash>
 #include <QSet>
 
+#include <array>
 #include <functional>
 #include <optional>
 #include <sstream>
@@ -75,6 +76,57 @@ QString attributeValue(const torch::jit::Node* n, torch::jit::Symbol name)
         os << "<" << torch::jit::toString(n->kindOf(name)) << ">";
         break;
     }
+    return qs(os.str());
+}
+
+/// CRC-32 (zlib's polynomial, as Python's zlib.crc32 computes it).
+quint32 crc32(const unsigned char* data, size_t size)
+{
+    static const auto table = [] {
+        std::array<quint32, 256> t {};
+        for (quint32 i = 0; i < 256; ++i) {
+            quint32 c = i;
+            for (int k = 0; k < 8; ++k)
+                c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+            t[i] = c;
+        }
+        return t;
+    }();
+    quint32 crc = 0xFFFFFFFFu;
+    for (size_t i = 0; i < size; ++i)
+        crc = table[(crc ^ data[i]) & 0xFF] ^ (crc >> 8);
+    return crc ^ 0xFFFFFFFFu;
+}
+
+/// IrAttribute::data of a tensor attribute of more than one element: its values up to 64 of them, else a CRC-32
+/// of its bytes (the bridge writes the same for a recorded trace).
+QString attributeData(const torch::jit::Node* n, torch::jit::Symbol name)
+{
+    if (n->kindOf(name) != torch::jit::AttributeKind::t)
+        return {};
+    const at::Tensor& t = n->t(name);
+    if (t.numel() <= 1 || t.is_complex() || !t.device().is_cpu() || t.is_quantized() || t.is_sparse())
+        return {};
+    if (t.numel() > 64) {
+        const at::Tensor c = t.contiguous();
+        const quint32 crc = crc32(static_cast<const unsigned char*>(c.data_ptr()), c.numel() * c.element_size());
+        return QStringLiteral("n=%1 crc=%2").arg(c.numel()).arg(crc, 8, 16, QLatin1Char('0'));
+    }
+    std::ostringstream os;
+    os << '[';
+    const at::Tensor flat = t.reshape({ -1 });
+    if (t.is_floating_point()) {
+        const at::Tensor d = flat.to(at::kDouble);
+        const double* v = d.data_ptr<double>();
+        for (int64_t i = 0; i < d.numel(); ++i)
+            os << (i ? ", " : "") << v[i];
+    } else {
+        const at::Tensor l = flat.to(at::kLong);
+        const int64_t* v = l.data_ptr<int64_t>();
+        for (int64_t i = 0; i < l.numel(); ++i)
+            os << (i ? ", " : "") << v[i];
+    }
+    os << ']';
     return qs(os.str());
 }
 
@@ -161,6 +213,7 @@ public:
                 a.name = qs(name.toUnqualString());
                 a.kind = qs(torch::jit::toString(n->kindOf(name)));
                 a.value = attributeValue(n, name);
+                a.data = attributeData(n, name);
                 node.attributes.push_back(a);
             }
         }

@@ -110,15 +110,15 @@ template <typename T> void writeEnum(QDataStream& s, T v)
 JITSCOPE_SERIALIZE(SourceLocation, SOURCELOCATION_FIELDS)
 #define DIAGNOSTIC_FIELDS(OP) s OP v.message OP v.location
 JITSCOPE_SERIALIZE(Diagnostic, DIAGNOSTIC_FIELDS)
-#define IRATTRIBUTE_FIELDS(OP) s OP v.name OP v.kind OP v.value
+#define IRATTRIBUTE_FIELDS(OP) s OP v.name OP v.kind OP v.value OP v.data
 JITSCOPE_SERIALIZE(IrAttribute, IRATTRIBUTE_FIELDS)
 #define IRBLOCK_FIELDS(OP) s OP v.inputs OP v.outputs OP v.nodes
 JITSCOPE_SERIALIZE(IrBlock, IRBLOCK_FIELDS)
 #define LOOPFRAME_FIELDS(OP) s OP v.loopNode OP v.iteration OP v.line
 JITSCOPE_SERIALIZE(LoopFrame, LOOPFRAME_FIELDS)
 #define IRNODE_FIELDS(OP)                                                                                              \
-    s OP v.id OP v.kind OP v.schema OP v.inputs OP v.outputs OP v.attributes OP v.attributeText OP v.blocks OP         \
-        v.location OP v.scope OP v.modulePath OP v.parentNode OP v.parentBlock OP v.originNode OP v.loopPath
+    s OP v.id OP v.kind OP v.schema OP v.inputs OP v.outputs OP v.attributes OP v.attributeText OP v.blocks OP v       \
+        .location OP v.scope OP v.modulePath OP v.parentNode OP v.parentBlock OP v.originNode OP v.loopPath OP v.stack
 JITSCOPE_SERIALIZE(IrNode, IRNODE_FIELDS)
 #define IRGRAPH_FIELDS(OP) s OP v.values OP v.nodes OP v.top OP v.signatureHashes
 JITSCOPE_SERIALIZE(IrGraph, IRGRAPH_FIELDS)
@@ -141,12 +141,14 @@ JITSCOPE_SERIALIZE(InputSuggestion, INPUTSUGGESTION_FIELDS)
 JITSCOPE_SERIALIZE(ValueSummary, VALUESUMMARY_FIELDS)
 #define TRACERESULT_FIELDS(OP) s OP v.ok OP v.error OP v.inputs OP v.graph OP v.warnings OP v.outputs OP v.note
 JITSCOPE_SERIALIZE(TraceResult, TRACERESULT_FIELDS)
-#define TRACEDIFF_FIELDS(OP) s OP v.base OP v.other OP v.equal OP v.changes
+#define TRACEDIFF_FIELDS(OP) s OP v.base OP v.other OP v.equal OP v.changes OP v.divergences
 JITSCOPE_SERIALIZE(TraceDiff, TRACEDIFF_FIELDS)
 #define OUTPUTCOMPARISON_FIELDS(OP)                                                                                    \
     s OP v.equal OP v.message OP v.mismatched OP v.total OP v.greatestAbsDiff OP v.greatestRelDiff OP v.where
 JITSCOPE_SERIALIZE(OutputComparison, OUTPUTCOMPARISON_FIELDS)
-#define OUTPUTCHECK_FIELDS(OP) s OP v.ran OP v.error OP v.comparison
+#define TRACEFAILURE_FIELDS(OP) s OP v.node OP v.kind OP v.location OP v.scope OP v.stack OP v.error OP v.operands
+JITSCOPE_SERIALIZE(TraceFailure, TRACEFAILURE_FIELDS)
+#define OUTPUTCHECK_FIELDS(OP) s OP v.ran OP v.error OP v.comparison OP v.failure
 JITSCOPE_SERIALIZE(OutputCheck, OUTPUTCHECK_FIELDS)
 
 #define NAMEDVALUE_FIELDS(OP) s OP v.name OP v.value
@@ -307,13 +309,31 @@ QDataStream& operator>>(QDataStream& s, TraceWarning& v)
 QDataStream& operator<<(QDataStream& s, const NodeChange& v)
 {
     writeEnum(s, v.op);
-    return s << v.baseNode << v.otherNode << v.scriptNode << v.location << v.cause;
+    writeEnum(s, v.kind);
+    return s << v.baseNode << v.otherNode << v.scriptNode << v.location << v.cause << v.causeAt << v.scope
+             << v.divergence;
 }
 
 QDataStream& operator>>(QDataStream& s, NodeChange& v)
 {
     readEnum(s, v.op);
-    return s >> v.baseNode >> v.otherNode >> v.scriptNode >> v.location >> v.cause;
+    readEnum(s, v.kind);
+    return s >> v.baseNode >> v.otherNode >> v.scriptNode >> v.location >> v.cause >> v.causeAt >> v.scope
+        >> v.divergence;
+}
+
+QDataStream& operator<<(QDataStream& s, const Divergence& v)
+{
+    writeEnum(s, v.kind);
+    return s << v.message << v.scope << v.scopeType << v.location << v.stack << v.changes << v.baseNodes << v.otherNodes
+             << v.evidence;
+}
+
+QDataStream& operator>>(QDataStream& s, Divergence& v)
+{
+    readEnum(s, v.kind);
+    return s >> v.message >> v.scope >> v.scopeType >> v.location >> v.stack >> v.changes >> v.baseNodes >> v.otherNodes
+        >> v.evidence;
 }
 
 QDataStream& operator<<(QDataStream& s, const ExecFrame& v)

@@ -21,8 +21,16 @@ struct TracedProgram;
 TraceResult traceFunction(const ModelInfo& model, const QString& function, const InputSet& inputs,
     const ExecOptions& options, std::shared_ptr<TracedProgram>* program);
 
-/// Runs a recorded trace on @p inputs (flattened as the tracer recorded them); throws on failure.
+/// The node a run of a recorded trace failed at.
+struct FailedNode
+{
+    int node = -1; ///< its id in the trace's IrGraph (the snapshot's depth-first numbering)
+    QStringList operands; ///< each input's value as it was (ValueSummary text), by position
+};
+
+/// Runs a recorded trace on @p inputs (flattened as the tracer recorded them); throws on failure, and then fills
+/// @p failed (when given) with the node that failed.
 std::vector<c10::IValue> runTracedProgram(
-    TracedProgram& program, std::vector<c10::IValue> inputs, const ExecOptions& options);
+    TracedProgram& program, std::vector<c10::IValue> inputs, const ExecOptions& options, FailedNode* failed = nullptr);
 
 } // namespace jitscope

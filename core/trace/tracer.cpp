@@ -294,16 +294,51 @@ TraceResult traceFunction(
     return traceFunction(model, function, inputs, options, nullptr);
 }
 
-std::vector<IValue> runTracedProgram(TracedProgram& program, std::vector<IValue> inputs, const ExecOptions& options)
+namespace {
+
+/// Remembers the node about to run and its operands, so that a failure can say where it happened.
+class FailureWatch : public InterpreterHooks
+{
+public:
+    void beforeNode(tj::Node* n, Frame& frame) override
+    {
+        node = n;
+        operands.clear();
+        for (const tj::Value* v : n->inputs()) {
+            const IValue* value = frame.find(v);
+            operands << (value ? summarize(*value).text : QString());
+        }
+    }
+    tj::Node* node = nullptr;
+    QStringList operands;
+};
+
+} // namespace
+
+std::vector<IValue> runTracedProgram(
+    TracedProgram& program, std::vector<IValue> inputs, const ExecOptions& options, FailedNode* failed)
 {
     at::NoGradGuard noGrad;
     Interpreter interpreter(options);
+    FailureWatch watch;
+    if (failed) {
+        interpreter.indexScriptGraph(*program.graph, {});
+        interpreter.addHooks(&watch);
+    }
     std::vector<IValue> args;
     if (program.self)
         args.push_back(program.self->deepcopy()._ivalue());
     for (auto& v : inputs)
         args.push_back(std::move(v));
-    return interpreter.run(*program.graph, std::move(args));
+    try {
+        return interpreter.run(*program.graph, std::move(args));
+    } catch (...) {
+        if (failed && watch.node) {
+            failed->node = interpreter.scriptId(watch.node);
+            failed->operands = watch.operands;
+        }
+        throw;
+    }
 }
 
 TraceResult traceWithLibtorchInterpreter(

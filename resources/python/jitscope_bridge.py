@@ -76,7 +76,62 @@ def _attribute_value(node, name):
     return "<%s>" % kind
 
 
+def _attribute_data(node, name):
+    """IrAttribute::data: a tensor attribute's values, flattened, up to 64 of them, else a CRC-32 of its bytes (as
+    core/ir/irsnapshot.cpp's attributeData() writes it)."""
+    if node.kindOf(name) != "t":
+        return None
+    t = node.t(name)
+    if t.numel() <= 1 or t.is_complex() or t.device.type != "cpu" or t.is_quantized or t.is_sparse:
+        return None
+    if t.numel() > 64:
+        import zlib
+        c = t.contiguous()
+        try:
+            raw = c.view(-1).view(_torch_module().uint8).numpy().tobytes()
+        except Exception:
+            return None
+        return "n=%d crc=%08x" % (c.numel(), zlib.crc32(raw))
+    values = t.reshape(-1).tolist()
+    if t.is_floating_point():
+        return "[" + ", ".join("%g" % v for v in values) + "]"
+    return "[" + ", ".join(str(int(v)) for v in values) + "]"
+
+
+def _torch_module():
+    import torch
+    return torch
+
+
 _LOCATION = re.compile(r" # (.*):(\d+):(\d+)$")
+_STACK_FRAME = re.compile(r"^(.*)\((\d+)\): (.*)$")
+# The frames a node's Python stack leaves out: nn.Module's call machinery and torch.jit's own code.
+_NODE_STACK_SKIPS = ("/torch/nn/modules/module.py", "/torch/jit/", "/torch/_ops.py")
+
+
+def _node_stack(n, files, file_index):
+    """The Python stack that recorded node @p n (its source range holds it, innermost first), down to the frame that
+    called torch.jit.trace: [file index, line, ...] with the files in @p files."""
+    try:
+        text = n.sourceRange()
+    except Exception:
+        return None
+    out = []
+    for line in text.split("\n"):
+        m = _STACK_FRAME.match(line)
+        if not m:
+            continue
+        path = m.group(1)
+        if "/torch/jit/_trace.py" in path:
+            break
+        if path == BRIDGE_FILE or any(part in path for part in _NODE_STACK_SKIPS):
+            continue
+        index = file_index.get(path)
+        if index is None:
+            index = file_index[path] = len(files)
+            files.append(os.path.realpath(path))  # as warnings name their files
+        out += [index, int(m.group(2))]
+    return out or None
 
 
 class _Snapshot:
@@ -87,6 +142,8 @@ class _Snapshot:
         self.nodes = []
         self.ids = {}
         self.lines = None  # each node's line of the graph's text, in the order node() meets them
+        self.files = []  # the files of the nodes' stacks
+        self.file_index = {}
 
     def value_id(self, v, producer):
         key = v.unique()
@@ -135,9 +192,16 @@ class _Snapshot:
             end = first.rfind(args)
             o["attribute_text"] = first[start + len(head):end] if start >= 0 and end > start else ""
             o["attributes"] = [{"name": a, "kind": n.kindOf(a), "value": _attribute_value(n, a)} for a in names]
+            for a in o["attributes"]:
+                data = _attribute_data(n, a["name"])
+                if data is not None:
+                    a["data"] = data
         m = _LOCATION.search(first)
         if m:
             o["source"] = {"file": m.group(1), "line": int(m.group(2)), "column": int(m.group(3))}
+        stack = _node_stack(n, self.files, self.file_index)
+        if stack:
+            o["stack"] = stack
         scope = n.scopeName()
         if scope:
             o["scope"] = scope
@@ -179,7 +243,7 @@ def graph_json(graph):
         s.lines = iter(lines)
     top = s.block(graph, -1, -1)
     return {"inputs": top["inputs"], "outputs": top["outputs"], "nodes": top["nodes"], "values": s.values,
-            "node_table": s.nodes, "text": text}
+            "node_table": s.nodes, "files": s.files, "text": text}
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -608,6 +672,7 @@ class Recorder:
             # Each submodule's class by path, as the traced graph's scopes name them (`rpn.head`).
             call["module_types"] = {name: getattr(m, "original_name", type(m).__name__)
                                     for name, m in obj.named_modules() if name}
+        state_before = _module_state(obj) if api != "script" else None
         error = None
         with self._catch() as caught, self._capturing(caught, obj) as capture:
             capture.on_progress = lambda phase: self.progress(call, phase)
@@ -653,6 +718,10 @@ class Recorder:
             else:
                 call["traces"] = [{"inputs": describe_args(example), "error": call["error"],
                                    "warnings": self._warnings(caught)}]
+        if state_before is not None:
+            changes = _state_changes(state_before, _module_state(obj))
+            if changes:
+                call["state_changes"] = changes
         self.completed(call)
         if not call["ok"]:
             raise error
@@ -740,7 +809,12 @@ class Recorder:
                     entry["error"] = self.places.error(error)
                 compare = capture.compares[k - 1]
                 if "encountered an exception while running the trace" in failed_message and k == reached:
-                    compare = {"ran": False, "error": failed_message.split("Exception:", 1)[-1].strip()[:500]}
+                    # Whole: a TorchScript interpreter error lists the failing node's Python stack.
+                    exception = failed_message.split("Exception:", 1)[-1]
+                    # The exception's own lines are indented; PyTorch's graph diff follows them.
+                    exception = exception.split("\nERROR: ", 1)[0]
+                    compare = {"ran": False, "error": "\n".join(line.strip() for line in
+                                                                exception.strip().split("\n"))[:8000]}
                 entry["output_check"] = compare
             else:
                 if state is None:
@@ -803,7 +877,7 @@ class Recorder:
             torch.random.set_rng_state(state)
             expected = obj(*_clone_inputs(inputs))
         except Exception as e:  # noqa: BLE001
-            return {"ran": False, "error": str(e).strip().split("\n")[0][:500]}
+            return {"ran": False, "error": str(e).strip()[:8000]}
         try:
             torch.testing.assert_close(traced, expected, rtol=tolerance, atol=tolerance, equal_nan=True,
                                        check_dtype=False, check_device=False)
@@ -816,6 +890,65 @@ class Recorder:
 
 # ----------------------------------------------------------------------------------------------------------------
 # What the file defines
+
+
+_MODULE_INTERNALS = None
+
+
+def _state_value(v, depth=0):
+    """An attribute's value as text to compare before and after a call: tensors by dtype, shape and sum (not their
+    address), containers item by item, other objects by class."""
+    import torch
+    if isinstance(v, torch.Tensor):
+        text = "Tensor%s %s" % (list(v.shape), str(v.dtype).replace("torch.", ""))
+        if v.numel() <= 1 << 20 and not v.is_complex() and v.device.type == "cpu":
+            try:
+                text += " sum=%g" % float(v.detach().double().sum())
+            except Exception:  # noqa: BLE001
+                pass
+        return text
+    if v is None or isinstance(v, (bool, int, float, str)):
+        return repr(v)[:120]
+    if isinstance(v, (list, tuple)) and depth < 2:
+        items = [_state_value(x, depth + 1) for x in v[:8]]
+        more = ", ..." if len(v) > 8 else ""
+        return ("[%s%s]" if isinstance(v, list) else "(%s%s)") % (", ".join(items), more)
+    if isinstance(v, dict) and depth < 2:
+        return "{%s}" % ", ".join("%r: %s" % (k, _state_value(x, depth + 1)) for k, x in list(v.items())[:8])
+    return "<%s>" % type(v).__name__
+
+
+def _module_state(obj):
+    """Every submodule's own attributes (not its parameters, buffers or children, nor nn.Module's bookkeeping), as
+    text by module path and name: what a call may change (a cached grid, torchvision's MultiScaleRoIAlign scales)."""
+    import torch
+    global _MODULE_INTERNALS
+    if not isinstance(obj, torch.nn.Module):
+        return None
+    if _MODULE_INTERNALS is None:
+        _MODULE_INTERNALS = set(torch.nn.Module().__dict__)
+    state = {}
+    try:
+        for path, m in obj.named_modules():
+            for name, v in vars(m).items():
+                if name in _MODULE_INTERNALS or isinstance(v, (types.FunctionType, types.MethodType,
+                                                               types.BuiltinFunctionType)):
+                    continue
+                state[(path, name)] = _state_value(v)
+    except Exception:  # noqa: BLE001 (a module whose attributes cannot be read: no state evidence)
+        return None
+    return state
+
+
+def _state_changes(before, after):
+    if before is None or after is None:
+        return []
+    out = []
+    for key in sorted(set(before) | set(after)):
+        a, b = before.get(key, "(unset)"), after.get(key, "(unset)")
+        if a != b:
+            out.append({"module": key[0], "attribute": key[1], "before": a, "after": b})
+    return out[:50]
 
 
 def _constant_type(cls, name, value):

@@ -385,9 +385,19 @@ private Q_SLOTS:
         // The file's own inputs and check_inputs: diverged, exit 1, the loop named as the cause.
         const Run check = runCli({ QStringLiteral("check"), example });
         QCOMPARE(check.code, 1);
-        QVERIFY(check.out.contains(QLatin1String(
-            "cause: loop at line 6 unrolled 3 times in trace 1 but 4 times in trace 2: trip count x.size(0)")));
-        QVERIFY(check.out.contains(QLatin1String("7 |         result = result * x[i]")));
+        QVERIFY2(check.out.contains(QLatin1String("trace 2 vs trace 1: 1 divergence(s), 4 node difference(s)\n"
+                                                  "  [loop-unrolled] loop at line 6 unrolled 3 times in trace 1 but 4 "
+                                                  "times in trace 2: trip count x.size(0)\n")),
+            qPrintable(check.out));
+        QVERIFY(check.out.contains(QLatin1String("    6 |     for i in range(x.size(0)):\n")));
+        QVERIFY(check.out.contains(QLatin1String("    nodes: 0 in trace 1, 4 in trace 2\n")));
+        // Node rows only with --verbose.
+        QVERIFY(!check.out.contains(QLatin1String("aten::mul")));
+        const Run verbose = runCli({ QStringLiteral("check"), example, QStringLiteral("--verbose") });
+        QVERIFY(verbose.out.contains(QLatin1String("    + %")));
+        QVERIFY(verbose.out.contains(QLatin1String("aten::mul")));
+        // Where trace 1 fails on set 3 (2 rows, and trace 1 indexes a third): the node with its operands.
+        QVERIFY2(check.out.contains(QLatin1String("  trace 1 fails on set 3 at %")), qPrintable(check.out));
         QVERIFY(check.out.trimmed().endsWith(QLatin1String("verdict: diverged")));
         // Consistent sets: exit 0.
         const Run same = runCli({ QStringLiteral("check"), example, QStringLiteral("--inputs"),
@@ -408,6 +418,22 @@ private Q_SLOTS:
         QCOMPARE(change.value(QStringLiteral("op")).toString(), QStringLiteral("insert"));
         QVERIFY(change.value(QStringLiteral("cause")).toString().contains(QLatin1String("x.size(0)")));
         QCOMPARE(change.value(QStringLiteral("line")).toInt(), 7);
+        QCOMPARE(change.value(QStringLiteral("kind")).toString(), QStringLiteral("loop-unrolled"));
+        QCOMPARE(change.value(QStringLiteral("divergence")).toInt(), 0);
+        // The divergences: one cause each, with its place, nodes and evidence.
+        const QJsonArray divergences = diffs[0].toObject().value(QStringLiteral("divergences")).toArray();
+        QCOMPARE(divergences.size(), 1);
+        const QJsonObject loop = divergences[0].toObject();
+        QCOMPARE(loop.value(QStringLiteral("kind")).toString(), QStringLiteral("loop-unrolled"));
+        QCOMPARE(loop.value(QStringLiteral("line")).toInt(), 6);
+        QCOMPARE(loop.value(QStringLiteral("nodes")).toObject().value(QStringLiteral("other")).toArray().size(), 4);
+        QCOMPARE(loop.value(QStringLiteral("changes")).toArray().size(), 4);
+        QVERIFY(!loop.value(QStringLiteral("evidence")).toArray().isEmpty());
+        QVERIFY(loop.contains(QStringLiteral("scope")) && loop.contains(QStringLiteral("stack")));
+        const QJsonObject failure
+            = o.value(QStringLiteral("outputs")).toArray()[1].toObject().value(QStringLiteral("failure")).toObject();
+        QCOMPARE(failure.value(QStringLiteral("line")).toInt(), 7);
+        QVERIFY(!failure.value(QStringLiteral("operands")).toArray().isEmpty());
         bool loopWarning = false;
         for (const auto& w : o.value(QStringLiteral("warnings")).toArray())
             loopWarning

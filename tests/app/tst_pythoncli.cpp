@@ -39,9 +39,10 @@ private Q_SLOTS:
         QVERIFY2(r.out.startsWith(QLatin1String("check line 43: torch.jit.trace(MyModule.forward): 2 input set(s)\n"
                                                 "  trace 1: f32[3,4]  (21 nodes)\n  trace 2: f32[4,4]  (27 nodes)\n")),
             qPrintable(r.out));
-        QVERIFY(r.out.contains(QLatin1String("    cause: loop at line 18 (`for i in range(x.size(0)):`) unrolled 3 "
-                                             "times in trace 1 but 4 times in trace 2")));
-        QVERIFY(r.out.contains(QLatin1String("export_module.py:19\n    19 |             x = self.lin(x) + i\n")));
+        QVERIFY2(r.out.contains(QLatin1String("  [loop-unrolled] loop at line 18 (`for i in range(x.size(0)):`) "
+                                              "unrolled 3 times in trace 1 but 4 times in trace 2")),
+            qPrintable(r.out));
+        QVERIFY(r.out.contains(QLatin1String("export_module.py:18\n    18 |         for i in range(x.size(0)):\n")));
         QVERIFY(r.out.contains(QLatin1String("  [TracerWarning] Converting a tensor to a Python boolean")));
         QVERIFY(r.out.contains(QLatin1String("export_module.py:20\n")));
         QVERIFY(r.out.contains(QLatin1String(
@@ -70,7 +71,17 @@ private Q_SLOTS:
         const QJsonObject change
             = count.value("diffs").toArray()[0].toObject().value("changes").toArray()[0].toObject();
         QCOMPARE(change.value("line").toInt(), 11);
-        QVERIFY(change.value("cause").toString().startsWith(QLatin1String("`len()` of a tensor at line 11 baked")));
+        QVERIFY(change.value("cause").toString().startsWith(QLatin1String("`len()` of a tensor at line 11 (")));
+        QCOMPARE(change.value("kind").toString(), QStringLiteral("number-baked"));
+        // The same divergences as the built-in check's JSON: one, with its evidence.
+        const QJsonArray divergences = count.value("diffs").toArray()[0].toObject().value("divergences").toArray();
+        QCOMPARE(divergences.size(), 1);
+        QCOMPARE(divergences[0].toObject().value("line").toInt(), 11);
+        QVERIFY(divergences[0]
+                    .toObject()
+                    .value("evidence")
+                    .toArray()
+                    .contains(QStringLiteral("baked 1 in trace 1, 2 in trace 2: x.size(0) of each trace's inputs")));
         QCOMPARE(count.value("traces").toArray().size(), 2);
     }
 
@@ -198,8 +209,8 @@ private Q_SLOTS:
                                                        "set(s)\n  trace 1: f32[2,4]  (5 nodes)\n  trace 2: f32[3,4]  "
                                                        "(7 nodes)\n")),
             qPrintable(diverged.out));
-        QVERIFY(diverged.out.contains(QLatin1String("cause: loop at line 21 (`for i in range(x.size(0)):`) unrolled 2 "
-                                                    "times in trace 1 but 3 times in trace 2")));
+        QVERIFY(diverged.out.contains(QLatin1String("[loop-unrolled] loop at line 21 (`for i in range(x.size(0)):`) "
+                                                    "unrolled 2 times in trace 1 but 3 times in trace 2")));
         QVERIFY(diverged.out.contains(QLatin1String("PyTorch's check: Tracing failed sanity checks!")));
 
         // A fresh instance when the file made none; sizes recorded, not baked: the same graph for every batch.
@@ -266,10 +277,10 @@ private Q_SLOTS:
                            "\\{scores: float32\\[1,2\\] sum=[-0-9.e]+, height: 12\\}\\]\n"))));
 
         const Run check = runCli({ "check", py("dict_inputs.py"), "--python", "--fn", "Detector.forward", "--inputs",
-            one, "--inputs", two });
+            one, "--inputs", two, "--verbose" });
         QCOMPARE(check.code, 1);
-        QVERIFY(check.out.contains(QLatin1String("cause: loop at line 14 (`for item in batched_inputs:`) unrolled 1 "
-                                                 "times in trace 1 but 2 times in trace 2")));
+        QVERIFY(check.out.contains(QLatin1String("[loop-unrolled] loop at line 14 (`for item in batched_inputs:`) "
+                                                 "unrolled 1 times in trace 1 but 2 times in trace 2")));
         // The height is baked into the trace as a constant, as PyTorch bakes any Python number.
         QVERIFY(check.out.contains(QLatin1String("prim::Constant[value={12}]()")));
 

@@ -125,6 +125,13 @@ private Q_SLOTS:
             ++inserts;
         }
         QCOMPARE(inserts, 4);
+        // One divergence: the loop, at its line, covering every inserted node.
+        QCOMPARE(d.divergences.size(), 1);
+        QCOMPARE(d.divergences.first().kind, DivergenceKind::LoopUnrolled);
+        QCOMPARE(d.divergences.first().location.line, 6);
+        QCOMPARE(d.divergences.first().changes.size(), 4);
+        QCOMPARE(d.divergences.first().otherNodes.size(), 4);
+        QVERIFY(d.divergences.first().evidence.join(QLatin1Char('\n')).contains(QLatin1String("shape-dependent-loop")));
         // Set 3 (2 rows): one iteration fewer, and the first trace cannot even run on it.
         for (const NodeChange& c : report.diffs[1].changes)
             QCOMPARE(c.op, NodeChange::Op::Delete);
@@ -133,6 +140,13 @@ private Q_SLOTS:
         QVERIFY(!report.outputs[0].comparison.equal);
         QCOMPARE(report.outputs[0].comparison.total, qint64(30));
         QVERIFY(!report.outputs[1].ran);
+        // Where trace 1 fails on set 3: a node of the loop's body (its third iteration), with its operands.
+        const TraceFailure& failure = report.outputs[1].failure;
+        QVERIFY2(failure.isValid(), qPrintable(report.outputs[1].error));
+        QCOMPARE(failure.location.line, 7);
+        QVERIFY(!failure.error.isEmpty());
+        QVERIFY(!failure.operands.isEmpty());
+        QVERIFY2(failure.operands.first().contains(QLatin1String("on this set")), qPrintable(failure.operands.first()));
         QVERIFY(hasWarning(report, QStringLiteral("shape-dependent-loop")));
         QVERIFY(hasWarning(report, QStringLiteral("output-mismatch")));
         // Each trace's status, decided once here for every view.
@@ -186,24 +200,42 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("specs");
         QTest::addColumn<QString>("cause");
         QTest::addColumn<QString>("warning");
+        QTest::addColumn<QString>("kind"); ///< of the first divergence
+        QTest::addColumn<QString>("evidence"); ///< a part of its evidence
         QTest::addRow("data branch") << "corpus/branch_on_data.py"
                                      << "branch_on_data" << QStringList { "f32[3,4]=ones", "f32[3,4]=full:-1" }
                                      << "took the then branch in trace 1 but the else branch in trace 2"
+                                     << "data-dependent-branch"
+                                     << "branch-frozen"
                                      << "data-dependent-branch";
         QTest::addRow("shape branch") << "corpus/trace_control.py"
                                       << "size_branch" << QStringList { "f32[5,2]", "f32[2,2]" }
                                       << "depends on the input's shape"
-                                      << "tensor-to-bool";
+                                      << "tensor-to-bool"
+                                      << "branch-frozen"
+                                      << "";
         QTest::addRow("len baked") << "corpus/arange_shape.py"
                                    << "arange_len" << QStringList { "f32[3,2]", "f32[5,2]" }
                                    << "len(x) is baked in as a constant: 3 in trace 1, 5 in trace 2"
-                                   << "len-of-tensor";
+                                   << "len-of-tensor"
+                                   << "number-baked"
+                                   << "x.size(0) of each trace's inputs";
+        // torch.tensor of sizes: a tensor constant whose values differ, which PyTorch's check compares.
+        QTest::addRow("tensor of sizes") << "corpus/binding_edges.py"
+                                         << "tensor_of_sizes" << QStringList { "f32[3,4]", "f32[5,4]" } << QString()
+                                         << "baked-constant"
+                                         << "tensor-constant"
+                                         << "1 of 2 elements differ ([0] 3 vs 5)";
         QTest::addRow("nondeterministic")
             << "corpus/trace_functional.py"
-            << "add_noise" << QStringList { "f32[3]", "f32[3]" } << QString() << "nondeterministic-op";
+            << "add_noise" << QStringList { "f32[3]", "f32[3]" } << QString() << "nondeterministic-op"
+            << ""
+            << "";
         QTest::addRow("in-place on input")
             << "corpus/trace_inplace.py"
-            << "add_inplace_input" << QStringList { "f32[3]", "f32[4]" } << QString() << "in-place-on-input";
+            << "add_inplace_input" << QStringList { "f32[3]", "f32[4]" } << QString() << "in-place-on-input"
+            << ""
+            << "";
     }
 
     void causes()
@@ -213,6 +245,8 @@ private Q_SLOTS:
         QFETCH(QStringList, specs);
         QFETCH(QString, cause);
         QFETCH(QString, warning);
+        QFETCH(QString, kind);
+        QFETCH(QString, evidence);
         const LoadResult r = loadModel(dataDir() + QLatin1Char('/') + file);
         QVERIFY2(r.ok, qPrintable(r.error.toString()));
         QVERIFY2(r.model.function(function), qPrintable(function));
@@ -229,6 +263,15 @@ private Q_SLOTS:
         for (const TraceWarning& w : report.warnings)
             kinds << warningKindName(w.kind);
         QVERIFY2(hasWarning(report, warning), qPrintable(kinds.join(QLatin1Char(','))));
+        if (!kind.isEmpty()) {
+            const TraceDiff& d = report.diffs.first();
+            QVERIFY(!d.divergences.isEmpty());
+            const Divergence& first = d.divergences.first();
+            QCOMPARE(divergenceKindName(first.kind), kind);
+            QVERIFY(first.location.isValid());
+            QVERIFY2(first.evidence.join(QLatin1Char('\n')).contains(evidence),
+                qPrintable(first.evidence.join(QLatin1Char('\n'))));
+        }
     }
 };
 

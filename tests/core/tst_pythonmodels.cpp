@@ -111,8 +111,8 @@ private Q_SLOTS:
         QFETCH(bool, diverged);
         if (torchvision && !haveTorchvision())
             QSKIP("no torchvision (python3-torchvision) for /usr/bin/python3");
-        const QString fixturePath = test::dataDir() + QStringLiteral("/python/models/") + name
-            + QStringLiteral(".expected.json");
+        const QString fixturePath
+            = test::dataDir() + QStringLiteral("/python/models/") + name + QStringLiteral(".expected.json");
         const QJsonObject fixture = QJsonDocument::fromJson(test::readText(fixturePath).toUtf8()).object();
         const QJsonArray expectedCalls = fixture.value(QStringLiteral("calls")).toArray();
         QVERIFY2(!expectedCalls.isEmpty(), qPrintable(fixturePath));
@@ -220,6 +220,133 @@ private Q_SLOTS:
                 qPrintable(cause));
             QVERIFY2(cause.contains(QLatin1String("module state")), qPrintable(cause));
         }
+    }
+
+    /// Every diff of a real model explained by a handful of divergences, each one cause with its kind, place,
+    /// module and evidence, covering every changed node: not a row per node.
+    void divergencesAtModelScale_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("torchvision");
+        QTest::addColumn<int>("trace"); ///< the diff of trace k (0-based) against trace 1
+        QTest::addColumn<int>("most"); ///< at most this many divergences
+        QTest::addColumn<QString>("kind"); ///< of the divergence covering the most nodes
+        QTest::addColumn<QString>("place"); ///< its place: FILE:LINE, FILE relative to its package
+        QTest::addColumn<QString>("scope");
+        QTest::addColumn<QString>("evidence"); ///< a part of one of its evidence lines
+        // A submodule call with 12 feature maps in the first trace and 8 after: torchvision's MultiScaleRoIAlign
+        // sets its scales on its first call.
+        QTest::addRow("detection, check input") << "detection" << true << 1 << 1 << "module-state"
+                                                << "torchvision/ops/roi_align.py:63"
+                                                << "model.roi_heads.box_roi_pool"
+                                                << "box_roi_pool.scales";
+        QTest::addRow("detection, example again") << "detection" << true << 2 << 1 << "module-state"
+                                                  << "torchvision/ops/roi_align.py:63"
+                                                  << "model.roi_heads.box_roi_pool"
+                                                  << "box_roi_pool.map_levels";
+        // A cached grid decides a tensor-to-bool branch: the grid made in one trace, baked in the other.
+        QTest::addRow("YOLO grid") << "yolo_grid" << false << 1 << 1 << "branch-frozen"
+                                   << "yolo_grid.py:22"
+                                   << "detect"
+                                   << "tensor-to-bool at yolo_grid.py:22";
+        QTest::addRow("YOLO grid, example again") << "yolo_grid" << false << 2 << 1 << "module-state"
+                                                  << "yolo_grid.py:22"
+                                                  << "detect"
+                                                  << "tensor-to-bool";
+        QTest::addRow("YOLO state") << "yolo_state" << false << 1 << 1 << "module-state"
+                                    << "yolo_grid.py:22"
+                                    << "detect"
+                                    << "the call changed detect.grid";
+        // int(batch_sizes[0]) in torch.nn's LSTM: the batch size baked, equal to x.size(0) in each set.
+        QTest::addRow("packed LSTM") << "lstm_packed" << false << 1 << 1 << "number-baked"
+                                     << "torch/nn/modules/rnn.py:"
+                                     << "lstm"
+                                     << "x.size(0) of each trace's inputs";
+        // TransformerEncoderLayer's fast path, taken in one trace only.
+        QTest::addRow("transformer with a mask") << "transformer_mask" << false << 1 << 3 << "branch-frozen"
+                                                 << "torch/nn/modules/transformer.py:505"
+                                                 << ""
+                                                 << "";
+    }
+
+    void divergencesAtModelScale()
+    {
+        QFETCH(QString, name);
+        QFETCH(bool, torchvision);
+        QFETCH(int, trace);
+        QFETCH(int, most);
+        QFETCH(QString, kind);
+        QFETCH(QString, place);
+        QFETCH(QString, scope);
+        QFETCH(QString, evidence);
+        if (torchvision && !haveTorchvision())
+            QSKIP("no torchvision (python3-torchvision) for /usr/bin/python3");
+        const PythonRun& run = recorded(name);
+        QVERIFY2(run.ok, qPrintable(run.error.toString()));
+        const PythonCall& call = *traceCalls(run).value(0);
+        const CheckReport report = pythonCheckReport(run, call, checkPythonCall(call, test::readText(modelFile(name))));
+        const TraceDiff* diff = nullptr;
+        for (const TraceDiff& d : report.diffs)
+            if (d.other == trace)
+                diff = &d;
+        QVERIFY(diff);
+        QVERIFY(!diff->equal);
+        QVERIFY2(!diff->divergences.isEmpty() && diff->divergences.size() <= most,
+            qPrintable(QString::number(diff->divergences.size())));
+        // Every change is in exactly one divergence, and each divergence lists its changes' nodes.
+        QVector<int> seen(diff->changes.size(), 0);
+        for (int d = 0; d < diff->divergences.size(); ++d) {
+            const Divergence& v = diff->divergences[d];
+            QVERIFY(!v.message.isEmpty());
+            for (int i : v.changes) {
+                ++seen[i];
+                QCOMPARE(diff->changes[i].divergence, d);
+            }
+        }
+        QCOMPARE(seen, QVector<int>(diff->changes.size(), 1));
+        const Divergence* largest = &diff->divergences.first();
+        for (const Divergence& v : diff->divergences)
+            if (v.changes.size() > largest->changes.size())
+                largest = &v;
+        QCOMPARE(divergenceKindName(largest->kind), kind);
+        const QString where = QStringLiteral("%1:%2").arg(largest->location.file).arg(largest->location.line);
+        QVERIFY2(where.contains(place), qPrintable(where));
+        QCOMPARE(largest->scope, scope);
+        if (!scope.isEmpty())
+            QCOMPARE(largest->scopeType, call.moduleTypes.value(scope));
+        // The stack leads from the cause down to the user's line.
+        QVERIFY(!largest->stack.isEmpty());
+        QCOMPARE(largest->stack.first(), largest->location);
+        QVERIFY2(!largest->stack.last().file.contains(QLatin1String("-packages/")),
+            qPrintable(largest->stack.last().toString()));
+        if (!evidence.isEmpty())
+            QVERIFY2(largest->evidence.join(QLatin1Char('\n')).contains(evidence),
+                qPrintable(largest->evidence.join(QLatin1Char('\n'))));
+    }
+
+    /// Trace 1 fails on the LSTM's second set (PyTorch: "The size of tensor a (3) must match the size of tensor b
+    /// (2)"): the node its error names, in torch.nn's LSTM, with the operand made of the batch size trace 1 baked.
+    void failingNodeOfAPackedLstm()
+    {
+        const PythonRun& run = recorded(QStringLiteral("lstm_packed"));
+        const PythonCall& call = *traceCalls(run).value(0);
+        const CheckReport report = pythonCheckReport(
+            run, call, checkPythonCall(call, test::readText(modelFile(QStringLiteral("lstm_packed")))));
+        QCOMPARE(report.outputs.size(), 1);
+        const OutputCheck& out = report.outputs.first();
+        QVERIFY(!out.ran);
+        QVERIFY2(out.failure.isValid(), qPrintable(out.error));
+        QCOMPARE(out.failure.kind, QStringLiteral("aten::lstm"));
+        QCOMPARE(out.failure.scope, QStringLiteral("lstm"));
+        QVERIFY(out.failure.location.file.endsWith(QLatin1String("torch/nn/modules/rnn.py")));
+        QVERIFY2(
+            out.failure.error.contains(QLatin1String("The size of tensor a (3) must match the size of tensor b (2)")),
+            qPrintable(out.failure.error));
+        QVERIFY2(out.error.startsWith(QLatin1String("the trace failed on this input set: RuntimeError")),
+            qPrintable(out.error));
+        const QString operands = out.failure.operands.join(QLatin1Char('\n'));
+        QVERIFY2(operands.contains(QLatin1String("the constant 3 trace 1 baked in (divergence 1: number-baked)")),
+            qPrintable(operands));
     }
 
     /// torch.nn's own TracerWarnings (hidden by PyTorch's filter) are why a packed LSTM bakes its batch size.

@@ -13,6 +13,7 @@
 #include "pythoncontroller.h"
 #include "pythonview.h"
 #include "sourceview.h"
+#include "stackpeek.h"
 #include "windowtest.h"
 
 #include <QAbstractItemModelTester>
@@ -211,9 +212,12 @@ private Q_SLOTS:
                              .startsWith(QLatin1String("loop at line 18 (`for i in range(x.size(0)):`) unrolled 3 "
                                                        "times in trace 1 but 4 times in trace 2"));
         QVERIFY(loopCause);
-        // The first divergence is current, and its line (the loop's body) marked in the source.
-        QCOMPARE(window.compareWidget()->divergenceView()->currentIndex().row(), 0);
-        QCOMPARE(window.sourceView()->highlightedLine(), 19);
+        // The first divergence is current, and its line (the loop's) marked in the source.
+        QCOMPARE(window.compareWidget()->divergenceView()->currentIndex(), model->index(0, 0));
+        QCOMPARE(window.sourceView()->highlightedLine(), 18);
+        window.compareWidget()->showDivergenceSource(0);
+        QVERIFY(window.compareWidget()->stackPeek()->shownFile().endsWith(QLatin1String(".py")));
+        QCOMPARE(window.compareWidget()->stackPeek()->sourceView()->highlightedLine(), 18);
         // The tensor-to-bool TracerWarning at its line, in the panel and in the gutter.
         QVERIFY(window.sourceView()->warningLines().contains(20));
         // The built-in compiler made nothing of the class: the Script tab shows PyTorch's script graph of forward.
@@ -310,6 +314,23 @@ private Q_SLOTS:
                 QVERIFY2(box >= 0, qPrintable(report.traces[0].graph.nodeLine(c.baseNode)));
                 QCOMPARE(first.nodes[box].role, LayoutNode::Role::Node);
             }
+        // One divergence: the module whose state the first call changed, its place in torchvision opened
+        // read-only with its stack down to the user's line.
+        CompareWidget* compare = window.compareWidget();
+        QCOMPARE(compare->divergenceModel()->divergenceCount(), 1);
+        QCOMPARE(compare->divergenceModel()->divergence(0).kind, DivergenceKind::ModuleState);
+        QVERIFY2(window.statusText().contains(QLatin1String("model.roi_heads.box_roi_pool")),
+            qPrintable(window.statusText()));
+        compare->showDivergenceSource(0);
+        StackPeek* peek = compare->stackPeek();
+        QVERIFY(peek && peek->isVisible());
+        QVERIFY2(
+            peek->shownFile().endsWith(QLatin1String("torchvision/ops/roi_align.py")), qPrintable(peek->shownFile()));
+        QVERIFY(peek->sourceView()->isReadOnly());
+        QVERIFY(peek->sourceView()->highlightedLine() > 0);
+        peek->showFrame(peek->frameCount() - 1);
+        QVERIFY(peek->shownFile().endsWith(QLatin1String("models/detection.py")));
+        QCOMPARE(peek->sourceView()->highlightedLine(), 15);
     }
 
     void recordedArchiveOpensForDebugging()

@@ -5,6 +5,7 @@
 #include "graphpage.h"
 #include "graphscene.h"
 #include "graphview.h"
+#include "stackpeek.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -15,9 +16,9 @@
 #include <QScrollBar>
 #include <QSplitter>
 #include <QStackedWidget>
-#include <QTableView>
 #include <QTimer>
 #include <QToolButton>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace jitscope {
@@ -102,22 +103,23 @@ CompareWidget::CompareWidget(QWidget* parent)
     bar->addWidget(m_previous);
     bar->addWidget(m_next);
 
-    m_table = new QTableView;
+    m_table = new QTreeView;
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setWordWrap(false);
     m_table->setAlternatingRowColors(true);
-    m_table->setShowGrid(false);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setHighlightSections(false);
-    m_table->horizontalHeader()->setSectionResizeMode(DivergenceModel::OpColumn, QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(DivergenceModel::NodeColumn, QHeaderView::Interactive);
-    m_table->horizontalHeader()->setSectionResizeMode(DivergenceModel::CauseColumn, QHeaderView::Stretch);
-    m_table->horizontalHeader()->setSectionResizeMode(DivergenceModel::LineColumn, QHeaderView::ResizeToContents);
-    m_table->setColumnWidth(DivergenceModel::NodeColumn, 170);
+    m_table->setUniformRowHeights(true);
+    m_table->setAllColumnsShowFocus(true);
+    m_table->header()->setHighlightSections(false);
+    m_table->header()->setStretchLastSection(false);
+    m_table->header()->setSectionResizeMode(DivergenceModel::OpColumn, QHeaderView::Interactive);
+    m_table->header()->setSectionResizeMode(DivergenceModel::NodeColumn, QHeaderView::Interactive);
+    m_table->header()->setSectionResizeMode(DivergenceModel::CauseColumn, QHeaderView::Stretch);
+    m_table->header()->setSectionResizeMode(DivergenceModel::LineColumn, QHeaderView::ResizeToContents);
+    m_table->setColumnWidth(DivergenceModel::OpColumn, 190);
+    m_table->setColumnWidth(DivergenceModel::NodeColumn, 230);
 
     auto* bottom = new QWidget;
     m_bottom = bottom;
@@ -152,12 +154,21 @@ CompareWidget::CompareWidget(QWidget* parent)
     });
     connect(m_previous, &QToolButton::clicked, this, &CompareWidget::previousChange);
     connect(m_next, &QToolButton::clicked, this, &CompareWidget::nextChange);
-    connect(
-        m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+    auto activate = [this](const QModelIndex& index) {
+        const int change = m_model->changeOf(index);
+        if (change >= 0)
+            selectChange(change);
+        else if (index.isValid())
+            selectDivergence(m_model->divergenceOf(index));
+    };
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this, activate](const QModelIndex& current) {
             if (!m_syncing && current.isValid())
-                selectChange(current.row());
+                activate(current);
         });
-    connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) { selectChange(index.row()); });
+    connect(m_table, &QTreeView::clicked, this, activate);
+    connect(m_table, &QTreeView::doubleClicked, this,
+        [this](const QModelIndex& index) { showDivergenceSource(m_model->divergenceOf(index)); });
 
     showMessage(
         tr("Nothing to compare yet"), tr("Open a file with input sets to trace a function and compare traces."));
@@ -396,7 +407,9 @@ void CompareWidget::updateSummary()
                    .arg(graphName(left), graphName(right), diffStatusColor(DiffStatus::Inserted).name());
     } else {
         // The counts per kind are in the legend beside the summary.
-        text = rows == 1 ? tr("<b>1 difference:</b>") : tr("<b>%1 differences:</b>").arg(rows);
+        const int changes = m_model->changeCount();
+        text = (rows == 1 ? tr("<b>1 divergence</b>") : tr("<b>%1 divergences</b>").arg(rows))
+            + (changes == 1 ? tr(", 1 node:") : tr(", %1 nodes:").arg(changes));
         m_legend->setText(QStringLiteral("%1&nbsp;&nbsp; %2&nbsp;&nbsp; %3")
                               .arg(swatch(DiffStatus::Inserted, m_comparison.count(NodeChange::Op::Insert)),
                                   swatch(DiffStatus::Deleted, m_comparison.count(NodeChange::Op::Delete)),
@@ -567,11 +580,16 @@ void CompareWidget::onPaneNodeSelected(Side side, int nodeId)
         there.scene->selectNode(counterpart);
         if (counterpart >= 0)
             there.view->centerOnNode(counterpart);
-        const int row = m_model->rowOfNode(nodeId, side == Side::Right);
-        if (row >= 0)
-            m_table->setCurrentIndex(m_model->index(row, 0));
-        else
+        const int change = m_model->changeOfNode(nodeId, side == Side::Right);
+        if (change >= 0) {
+            FlagGuard guard(m_syncing);
+            const QModelIndex index = m_model->changeIndex(change);
+            m_table->expand(index.parent());
+            m_table->setCurrentIndex(index);
+            m_table->scrollTo(index);
+        } else {
             m_table->clearSelection();
+        }
     } else if (nodeId >= 0 && graph >= 0 && otherGraph == Comparison::Script) {
         // Trace against script: the script node that recorded it.
         const IrGraph& trace = graphOf(graph);
@@ -602,19 +620,30 @@ void CompareWidget::onPaneNodeSelected(Side side, int nodeId)
     Q_EMIT nodeSelected(graph, nodeId);
 }
 
-void CompareWidget::selectChange(int row)
+void CompareWidget::selectChange(int changeIndex)
 {
-    if (row < 0 || row >= m_model->rowCount())
+    if (changeIndex < 0 || changeIndex >= m_model->changeCount())
         return;
     FlagGuard guard(m_syncing);
-    const NodeChange& change = m_model->change(row);
+    const NodeChange& change = m_model->change(changeIndex);
     const int leftNode = m_left.scene->displayedNode(change.baseNode);
     const int rightNode = m_right.scene->displayedNode(change.otherNode);
     m_left.scene->setLinkedNodes({});
     m_right.scene->setLinkedNodes({});
     m_left.scene->selectNode(leftNode);
     m_right.scene->selectNode(rightNode);
+    centreSides(leftNode, rightNode);
 
+    const QModelIndex index = m_model->changeIndex(changeIndex);
+    m_table->expand(index.parent());
+    if (m_table->currentIndex() != index)
+        m_table->setCurrentIndex(index);
+    m_table->scrollTo(index);
+    Q_EMIT changeSelected(changeIndex);
+}
+
+void CompareWidget::centreSides(int leftNode, int rightNode)
+{
     // Centre the side that has the node; the other follows to the same place (the graphs share their top part).
     auto centreOn = [](Pane& p, int node) {
         if (NodeItem* item = p.scene->nodeItem(node))
@@ -628,30 +657,67 @@ void CompareWidget::selectChange(int row)
         m_right.view->centerOn(m_left.view->mapToScene(m_left.view->viewport()->rect().center()));
     if (leftNode < 0 && rightNode >= 0)
         m_left.view->centerOn(m_right.view->mapToScene(m_right.view->viewport()->rect().center()));
+}
 
-    const QModelIndex index = m_model->index(row, 0);
-    if (m_table->currentIndex().row() != row)
+void CompareWidget::selectDivergence(int d)
+{
+    if (d < 0 || d >= m_model->divergenceCount())
+        return;
+    FlagGuard guard(m_syncing);
+    const Divergence& divergence = m_model->divergence(d);
+    // Every node of the divergence stands out on its side; the first of each is selected and centred.
+    auto mark = [](Pane& p, const QVector<int>& nodes) {
+        QHash<int, QString> tags;
+        int first = -1;
+        for (int node : nodes) {
+            const int shown = p.scene->displayedNode(node);
+            if (shown < 0 || tags.contains(shown))
+                continue;
+            tags.insert(shown, QString());
+            if (first < 0)
+                first = shown;
+        }
+        p.scene->selectNode(first);
+        p.scene->setLinkedNodes(tags);
+        return first;
+    };
+    const int leftNode = mark(m_left, divergence.baseNodes);
+    const int rightNode = mark(m_right, divergence.otherNodes);
+    centreSides(leftNode, rightNode);
+    const QModelIndex index = m_model->divergenceIndex(d);
+    if (m_table->currentIndex() != index)
         m_table->setCurrentIndex(index);
     m_table->scrollTo(index);
-    Q_EMIT changeSelected(row);
+    Q_EMIT divergenceSelected(d);
+}
+
+void CompareWidget::showDivergenceSource(int d)
+{
+    if (d < 0 || d >= m_model->divergenceCount())
+        return;
+    if (!m_peek)
+        m_peek = new StackPeek(this);
+    m_peek->showDivergence(m_model->divergence(d));
+    m_peek->show();
+    m_peek->raise();
 }
 
 void CompareWidget::nextChange()
 {
-    const int rows = m_model->rowCount();
-    if (rows == 0)
+    const int count = m_model->divergenceCount();
+    if (count == 0)
         return;
-    const QModelIndex current = m_table->currentIndex();
-    selectChange(current.isValid() ? (current.row() + 1) % rows : 0);
+    const int current = m_model->divergenceOf(m_table->currentIndex());
+    selectDivergence(current >= 0 ? (current + 1) % count : 0);
 }
 
 void CompareWidget::previousChange()
 {
-    const int rows = m_model->rowCount();
-    if (rows == 0)
+    const int count = m_model->divergenceCount();
+    if (count == 0)
         return;
-    const QModelIndex current = m_table->currentIndex();
-    selectChange(current.isValid() ? (current.row() + rows - 1) % rows : rows - 1);
+    const int current = m_model->divergenceOf(m_table->currentIndex());
+    selectDivergence(current >= 0 ? (current + count - 1) % count : count - 1);
 }
 
 } // namespace jitscope

@@ -11,12 +11,13 @@ class QComboBox;
 class QLabel;
 class QSplitter;
 class QStackedWidget;
-class QTableView;
+class QTreeView;
 class QToolButton;
 
 namespace jitscope {
 
 class DivergenceModel;
+class StackPeek;
 class GraphPage;
 class GraphScene;
 class GraphView;
@@ -53,7 +54,9 @@ public:
     GraphView* view(Side side) const;
     QComboBox* graphCombo(Side side) const;
     DivergenceModel* divergenceModel() const { return m_model; }
-    QTableView* divergenceView() const { return m_table; }
+    /// The window showing a divergence's source and stack; null until first opened.
+    StackPeek* stackPeek() const { return m_peek; }
+    QTreeView* divergenceView() const { return m_table; }
     QString summaryText() const;
 
     void setDimUnchanged(bool dim);
@@ -63,16 +66,23 @@ public:
     void selectNode(int graph, int nodeId);
 
 public Q_SLOTS:
+    /// The next divergence (F8) and the previous one (Shift+F8), wrapping around.
     void nextChange();
     void previousChange();
-    /// Selects and centres the nodes of divergence @p row on both sides.
-    void selectChange(int row);
+    /// Selects and centres the nodes of change @p changeIndex (a TraceDiff::changes index) on both sides.
+    void selectChange(int changeIndex);
+    /// Selects divergence @p d: its nodes highlighted on both sides, the first centred.
+    void selectDivergence(int d);
+    /// Opens divergence @p d's place and stack read-only, library files too (a double-click on its row).
+    void showDivergenceSource(int d);
 
 Q_SIGNALS:
     /// The user selected node @p nodeId of graph @p graph (trace index or Comparison::Script); -1 when cleared.
     void nodeSelected(int graph, int nodeId);
-    /// Divergence @p row of divergenceModel() became current.
-    void changeSelected(int row);
+    /// Change @p changeIndex of divergenceModel() became current.
+    void changeSelected(int changeIndex);
+    /// Divergence @p d of divergenceModel() became current.
+    void divergenceSelected(int d);
     void pairChanged(int left, int right);
     void dimUnchangedChanged(bool dim);
 
@@ -101,6 +111,7 @@ private:
     void updateSummary();
     void applyDimming();
     void showDivergenceList(bool show);
+    void centreSides(int leftNode, int rightNode);
     const IrGraph& graphOf(int graph) const;
     QString graphName(int graph) const;
 
@@ -113,7 +124,8 @@ private:
     QList<int> m_savedSplit;
     GraphPage* m_messagePage = nullptr; ///< a message instead of the comparison
     DivergenceModel* m_model = nullptr;
-    QTableView* m_table = nullptr;
+    QTreeView* m_table = nullptr;
+    StackPeek* m_peek = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_legend = nullptr;
     QCheckBox* m_dim = nullptr;

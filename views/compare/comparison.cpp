@@ -23,6 +23,8 @@ TraceDiff reversedDiff(const TraceDiff& diff)
         else if (c.op == NodeChange::Op::Delete)
             c.op = NodeChange::Op::Insert;
     }
+    for (Divergence& d : r.divergences)
+        std::swap(d.baseNodes, d.otherNodes);
     return r;
 }
 

@@ -4,11 +4,15 @@
 #include "graphitems.h"
 
 #include <QColor>
+#include <QFileInfo>
 #include <QFont>
 
 namespace jitscope {
 
 namespace {
+
+/// internalId of a divergence row; a change row's is its divergence's index + 1.
+constexpr quintptr kTopLevel = 0;
 
 DiffStatus statusOf(NodeChange::Op op)
 {
@@ -41,10 +45,33 @@ bool validNode(const IrGraph& graph, int id)
     return id >= 0 && id < graph.nodes.size();
 }
 
+QColor kindColor(DivergenceKind kind)
+{
+    switch (kind) {
+    case DivergenceKind::LoopUnrolled:
+        return QColor(0x1f, 0x6f, 0xc5);
+    case DivergenceKind::BranchFrozen:
+        return QColor(0xb2, 0x4d, 0x00);
+    case DivergenceKind::NumberBaked:
+    case DivergenceKind::TensorConstant:
+        return QColor(0x7b, 0x3f, 0xa8);
+    case DivergenceKind::ModuleState:
+        return QColor(0x00, 0x7a, 0x6c);
+    case DivergenceKind::Unexplained:
+        break;
+    }
+    return QColor(0x6b, 0x6b, 0x6b);
+}
+
+QString placeText(const SourceLocation& at)
+{
+    return at.isValid() ? QStringLiteral("%1:%2").arg(QFileInfo(at.file).fileName()).arg(at.line) : QString();
+}
+
 } // namespace
 
 DivergenceModel::DivergenceModel(QObject* parent)
-    : FlatListModel(NumColumns, parent)
+    : QAbstractItemModel(parent)
 { }
 
 void DivergenceModel::setDiff(const TraceDiff& diff, const IrGraph& base, const IrGraph& other)
@@ -53,6 +80,27 @@ void DivergenceModel::setDiff(const TraceDiff& diff, const IrGraph& base, const 
     m_diff = diff;
     m_base = base;
     m_other = other;
+    // A diff not yet grouped (changes explained one by one): each change its own divergence.
+    if (m_diff.divergences.isEmpty())
+        for (int i = 0; i < m_diff.changes.size(); ++i) {
+            NodeChange& c = m_diff.changes[i];
+            Divergence d;
+            d.kind = c.kind;
+            d.message = c.cause;
+            d.location = c.causeAt.isValid() ? c.causeAt : c.location;
+            d.scope = c.scope;
+            d.changes << i;
+            if (c.baseNode >= 0)
+                d.baseNodes << c.baseNode;
+            if (c.otherNode >= 0)
+                d.otherNodes << c.otherNode;
+            c.divergence = i;
+            m_diff.divergences << d;
+        }
+    m_rowInDivergence.fill(-1, m_diff.changes.size());
+    for (const Divergence& d : std::as_const(m_diff.divergences))
+        for (int row = 0; row < d.changes.size(); ++row)
+            m_rowInDivergence[d.changes[row]] = row;
     endResetModel();
 }
 
@@ -62,19 +110,107 @@ void DivergenceModel::clear()
     m_diff = TraceDiff();
     m_base = IrGraph();
     m_other = IrGraph();
+    m_rowInDivergence.clear();
     endResetModel();
 }
 
-int DivergenceModel::rowOfNode(int nodeId, bool otherSide) const
+QModelIndex DivergenceModel::divergenceIndex(int d, int column) const
+{
+    return d >= 0 && d < divergenceCount() ? createIndex(d, column, kTopLevel) : QModelIndex();
+}
+
+QModelIndex DivergenceModel::changeIndex(int changeIndex, int column) const
+{
+    if (changeIndex < 0 || changeIndex >= m_diff.changes.size())
+        return {};
+    const int d = m_diff.changes[changeIndex].divergence;
+    const int row = m_rowInDivergence.value(changeIndex, -1);
+    if (d < 0 || row < 0)
+        return {};
+    return createIndex(row, column, quintptr(d + 1));
+}
+
+int DivergenceModel::divergenceOf(const QModelIndex& index) const
+{
+    if (!index.isValid() || index.model() != this)
+        return -1;
+    return index.internalId() == kTopLevel ? index.row() : int(index.internalId()) - 1;
+}
+
+int DivergenceModel::changeOf(const QModelIndex& index) const
+{
+    if (!index.isValid() || index.model() != this || index.internalId() == kTopLevel)
+        return -1;
+    const int d = int(index.internalId()) - 1;
+    return m_diff.divergences.at(d).changes.value(index.row(), -1);
+}
+
+int DivergenceModel::changeOfNode(int nodeId, bool otherSide) const
 {
     if (nodeId < 0)
         return -1;
-    for (int row = 0; row < m_diff.changes.size(); ++row) {
-        const NodeChange& c = m_diff.changes.at(row);
+    for (int i = 0; i < m_diff.changes.size(); ++i) {
+        const NodeChange& c = m_diff.changes.at(i);
         if ((otherSide ? c.otherNode : c.baseNode) == nodeId)
-            return row;
+            return i;
     }
     return -1;
+}
+
+QModelIndex DivergenceModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (column < 0 || column >= NumColumns || row < 0)
+        return {};
+    if (!parent.isValid())
+        return row < divergenceCount() ? createIndex(row, column, kTopLevel) : QModelIndex();
+    if (parent.internalId() != kTopLevel || parent.row() >= divergenceCount())
+        return {};
+    if (row >= m_diff.divergences.at(parent.row()).changes.size())
+        return {};
+    return createIndex(row, column, quintptr(parent.row() + 1));
+}
+
+QModelIndex DivergenceModel::parent(const QModelIndex& child) const
+{
+    if (!child.isValid() || child.internalId() == kTopLevel)
+        return {};
+    return createIndex(int(child.internalId()) - 1, 0, kTopLevel);
+}
+
+int DivergenceModel::rowCount(const QModelIndex& parent) const
+{
+    if (!parent.isValid())
+        return divergenceCount();
+    if (parent.column() != 0 || parent.internalId() != kTopLevel || parent.row() >= divergenceCount())
+        return 0;
+    return int(m_diff.divergences.at(parent.row()).changes.size());
+}
+
+int DivergenceModel::columnCount(const QModelIndex&) const
+{
+    return NumColumns;
+}
+
+Qt::ItemFlags DivergenceModel::flags(const QModelIndex& index) const
+{
+    return index.isValid() ? Qt::ItemIsEnabled | Qt::ItemIsSelectable : Qt::NoItemFlags;
+}
+
+QVariant DivergenceModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case OpColumn:
+        return tr("Divergence");
+    case NodeColumn:
+        return tr("Module / node");
+    case CauseColumn:
+        return tr("Cause");
+    case LineColumn:
+        return tr("Line");
+    }
+    return {};
 }
 
 QString DivergenceModel::nodeText(const NodeChange& c) const
@@ -103,44 +239,110 @@ QString DivergenceModel::toolTip(const NodeChange& c) const
     return tip;
 }
 
-QVariant DivergenceModel::data(const QModelIndex& index, int role) const
+QString DivergenceModel::toolTip(const Divergence& d) const
 {
-    if (!isItem(index))
-        return {};
-    const NodeChange& c = m_diff.changes.at(index.row());
+    QString tip = QStringLiteral("<b>%1</b><p>%2</p>")
+                      .arg(divergenceKindTitle(d.kind).toHtmlEscaped(), d.message.toHtmlEscaped());
+    if (!d.scope.isEmpty())
+        tip += QStringLiteral("<p>in <code>%1</code>%2</p>")
+                   .arg(d.scope.toHtmlEscaped(),
+                       d.scopeType.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(d.scopeType.toHtmlEscaped()));
+    if (!d.stack.isEmpty()) {
+        QStringList frames;
+        for (const SourceLocation& f : d.stack)
+            frames << placeText(f).toHtmlEscaped();
+        tip += QStringLiteral("<p>%1</p>").arg(frames.join(QStringLiteral("<br>\u2190 ")));
+    }
+    if (!d.evidence.isEmpty()) {
+        tip += QStringLiteral("<ul>");
+        for (const QString& e : d.evidence)
+            tip += QStringLiteral("<li>%1</li>").arg(e.toHtmlEscaped());
+        tip += QStringLiteral("</ul>");
+    }
+    tip += tr("<p>%1 node(s) in trace %2, %3 in trace %4</p>")
+               .arg(d.baseNodes.size())
+               .arg(m_diff.base + 1)
+               .arg(d.otherNodes.size())
+               .arg(m_diff.other + 1);
+    return tip;
+}
+
+QVariant DivergenceModel::divergenceData(int di, int column, int role) const
+{
+    const Divergence& d = m_diff.divergences.at(di);
     switch (role) {
     case Qt::DisplayRole:
-        switch (index.column()) {
+        switch (column) {
         case OpColumn:
-            return opText(c.op);
+            return QStringLiteral("%1  (%2)").arg(divergenceKindName(d.kind)).arg(d.changes.size());
         case NodeColumn:
-            return nodeText(c);
+            return d.scope.isEmpty()
+                ? tr("top module")
+                : d.scope + (d.scopeType.isEmpty() ? QString() : QStringLiteral(" \u00b7 ") + d.scopeType);
         case CauseColumn:
-            return c.cause.isEmpty() ? QStringLiteral("\u2014") : c.cause;
+            return d.message.isEmpty() ? QStringLiteral("\u2014") : d.message;
         case LineColumn:
-            return c.location.line > 0 ? QVariant(c.location.line) : QVariant(QString());
+            return placeText(d.location);
         }
         break;
     case Qt::ToolTipRole:
-        return toolTip(c);
-    case Qt::DecorationRole:
-        if (index.column() == OpColumn)
-            return diffStatusColor(statusOf(c.op));
-        break;
+        return toolTip(d);
     case Qt::ForegroundRole:
-        if (index.column() == OpColumn)
-            return diffStatusColor(statusOf(c.op)).darker(115);
+        if (column == OpColumn)
+            return kindColor(d.kind);
         break;
     case Qt::FontRole:
-        if (index.column() == OpColumn) {
+        if (column == OpColumn) {
             QFont font;
             font.setBold(true);
             return font;
         }
         break;
-    case Qt::TextAlignmentRole:
-        if (index.column() == LineColumn)
-            return int(Qt::AlignRight | Qt::AlignVCenter);
+    case LineRole:
+        return d.location.line;
+    case CauseRole:
+        return d.message;
+    case KindRole:
+        return divergenceKindName(d.kind);
+    case ChangeRole:
+        return -1;
+    case DivergenceRole:
+        return di;
+    case BaseNodeRole:
+    case OtherNodeRole:
+    case ScriptNodeRole:
+        return -1;
+    default:
+        break;
+    }
+    return {};
+}
+
+QVariant DivergenceModel::changeData(int ci, int column, int role) const
+{
+    const NodeChange& c = m_diff.changes.at(ci);
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case OpColumn:
+            return opText(c.op);
+        case NodeColumn:
+            return nodeText(c);
+        case CauseColumn:
+            return c.scope.isEmpty() ? QString() : c.scope;
+        case LineColumn:
+            return placeText(c.location);
+        }
+        break;
+    case Qt::ToolTipRole:
+        return toolTip(c);
+    case Qt::DecorationRole:
+        if (column == OpColumn)
+            return diffStatusColor(statusOf(c.op));
+        break;
+    case Qt::ForegroundRole:
+        if (column == OpColumn)
+            return diffStatusColor(statusOf(c.op)).darker(115);
         break;
     case OpRole:
         return int(c.op);
@@ -154,30 +356,29 @@ QVariant DivergenceModel::data(const QModelIndex& index, int role) const
         return c.location.line;
     case CauseRole:
         return c.cause;
+    case KindRole:
+        return divergenceKindName(c.kind);
+    case ChangeRole:
+        return ci;
+    case DivergenceRole:
+        return c.divergence;
     default:
         break;
     }
     return {};
 }
 
-int DivergenceModel::itemCount() const
+QVariant DivergenceModel::data(const QModelIndex& index, int role) const
 {
-    return int(m_diff.changes.size());
-}
-
-QString DivergenceModel::columnTitle(int column) const
-{
-    switch (column) {
-    case OpColumn:
-        return tr("Change");
-    case NodeColumn:
-        return tr("Node");
-    case CauseColumn:
-        return tr("Cause");
-    case LineColumn:
-        return tr("Line");
-    }
-    return {};
+    if (!index.isValid() || index.model() != this)
+        return {};
+    if (role == Qt::TextAlignmentRole && index.column() == LineColumn)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    const int change = changeOf(index);
+    if (change >= 0)
+        return changeData(change, index.column(), role);
+    const int d = divergenceOf(index);
+    return d >= 0 && d < divergenceCount() ? divergenceData(d, index.column(), role) : QVariant();
 }
 
 } // namespace jitscope

@@ -630,8 +630,8 @@ void MainWindow::applyStartView()
         showView(View::Compare); // what a user opening a file whose check diverges wants to see first
     // Opening on the comparison: start at the first divergence, so its cause is in the status bar and its line
     // is marked.
-    if (currentView() == View::Compare && m_compare->divergenceModel()->rowCount() > 0)
-        m_compare->selectChange(0);
+    if (currentView() == View::Compare && m_compare->divergenceModel()->divergenceCount() > 0)
+        m_compare->selectDivergence(0);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

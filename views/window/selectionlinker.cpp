@@ -33,6 +33,7 @@ SelectionLinker::SelectionLinker(
     connect(parts.traces, &CheckView::traceNodeSelected, this, &SelectionLinker::onTraceNodeSelected);
     connect(parts.compare, &CompareWidget::nodeSelected, this, &SelectionLinker::onCompareNodeSelected);
     connect(parts.compare, &CompareWidget::changeSelected, this, &SelectionLinker::onChangeSelected);
+    connect(parts.compare, &CompareWidget::divergenceSelected, this, &SelectionLinker::onDivergenceSelected);
     connect(parts.live, &LiveTraceTab::nodeSelected, this, &SelectionLinker::onLiveTraceNodeSelected);
     // A script node selected meanwhile: mark what it recorded in the new trace too.
     connect(parts.live, &LiveTraceTab::graphReplaced, this, &SelectionLinker::relink);
@@ -181,24 +182,49 @@ void SelectionLinker::onCompareNodeSelected(int graph, int nodeId)
     onTraceNodeSelected(graph, nodeId);
 }
 
-void SelectionLinker::onChangeSelected(int row)
+void SelectionLinker::onChangeSelected(int changeIndex)
 {
     DivergenceModel* model = m_parts.compare->divergenceModel();
-    if (row < 0 || row >= model->rowCount())
+    if (changeIndex < 0 || changeIndex >= model->changeCount())
         return;
-    const NodeChange& change = model->change(row);
+    const NodeChange& change = model->change(changeIndex);
     m_parts.source->highlightLine(m_document->sourceLineFor(change.location));
     const bool guard = m_linking;
     m_linking = true;
     m_parts.script->scene()->selectNode(m_parts.script->scene()->displayedNode(change.scriptNode));
     m_linking = guard;
-    const QModelIndex index = model->index(row, DivergenceModel::NodeColumn);
-    QString text = tr("Divergence %1 of %2: %3 %4")
-                       .arg(row + 1)
-                       .arg(model->rowCount())
-                       .arg(model->index(row, DivergenceModel::OpColumn).data().toString(), index.data().toString());
+    const QModelIndex index = model->changeIndex(changeIndex, DivergenceModel::NodeColumn);
+    QString text = tr("Divergence %1 of %2, node %3 of %4: %5 %6")
+                       .arg(change.divergence + 1)
+                       .arg(model->divergenceCount())
+                       .arg(index.row() + 1)
+                       .arg(model->rowCount(index.parent()))
+                       .arg(model->changeIndex(changeIndex, DivergenceModel::OpColumn).data().toString(),
+                           index.data().toString());
     if (!change.cause.isEmpty())
         text += QStringLiteral(" \u2014 ") + change.cause;
+    Q_EMIT statusMessage(text);
+}
+
+void SelectionLinker::onDivergenceSelected(int d)
+{
+    DivergenceModel* model = m_parts.compare->divergenceModel();
+    if (d < 0 || d >= model->divergenceCount())
+        return;
+    const Divergence& divergence = model->divergence(d);
+    // Its line, or where its stack leaves the user's file (a torchvision line is reached from one of theirs).
+    int line = m_document->sourceLineFor(divergence.location);
+    for (int f = 0; line <= 0 && f < divergence.stack.size(); ++f)
+        line = m_document->sourceLineFor(divergence.stack[f]);
+    m_parts.source->highlightLine(line);
+    QString text = tr("Divergence %1 of %2 [%3]: %4")
+                       .arg(d + 1)
+                       .arg(model->divergenceCount())
+                       .arg(divergenceKindName(divergence.kind), divergence.message);
+    if (!divergence.scope.isEmpty())
+        text += tr(" \u2014 in %1").arg(divergence.scope);
+    if (divergence.location.isValid() && m_document->sourceLineFor(divergence.location) <= 0)
+        text += tr(" (%1:%2)").arg(QFileInfo(divergence.location.file).fileName()).arg(divergence.location.line);
     Q_EMIT statusMessage(text);
 }
 
@@ -215,8 +241,8 @@ void SelectionLinker::activateWarning(int row)
         // Trace 1 computes something else on this set: the divergences between the two traces say why.
         m_parts.tabs->setCurrentWidget(m_parts.compare);
         m_parts.compare->setPair(0, w.traceIndex);
-        if (m_parts.compare->divergenceModel()->rowCount() > 0)
-            m_parts.compare->selectChange(0);
+        if (m_parts.compare->divergenceModel()->divergenceCount() > 0)
+            m_parts.compare->selectDivergence(0);
     } else if (traceUsable && w.traceNode >= 0) {
         GraphPage* page = m_parts.traces->tracePage(w.traceIndex);
         m_parts.tabs->setCurrentWidget(page);

@@ -56,7 +56,8 @@ private:
     void onScriptNodeSelected(int nodeId);
     void onTraceNodeSelected(int trace, int nodeId);
     void onCompareNodeSelected(int graph, int nodeId);
-    void onChangeSelected(int row);
+    void onChangeSelected(int changeIndex);
+    void onDivergenceSelected(int d);
     void onLiveTraceNodeSelected(int nodeId);
     void onInspectorScriptNode(int nodeId);
     void onInspectorTraceNode(int trace, int nodeId);
