@@ -1,6 +1,7 @@
 #include "bridge/pythoncheck.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QHash>
 #include <QMap>
 #include <QRegularExpression>
@@ -814,6 +815,20 @@ CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, cons
             if (d.other == k)
                 diff = &d;
         describeTraceFailure(oc.failure, r.traces[0].graph, diff);
+        // In the Warnings panel, at trace 1's failing node: activating it shows the node.
+        TraceWarning tw;
+        tw.kind = WarningKind::OutputMismatch;
+        tw.message = QStringLiteral("trace 1 fails on set %1 at %2 (%3:%4): %5")
+                         .arg(k + 1)
+                         .arg(oc.failure.kind, QFileInfo(oc.failure.location.file).fileName())
+                         .arg(oc.failure.location.line)
+                         .arg(oc.failure.error);
+        tw.traceIndex = 0;
+        tw.traceNode = oc.failure.node;
+        tw.location = oc.failure.location;
+        tw.stack = oc.failure.stack;
+        tw.suggestion = warningFix(tw.kind);
+        r.warnings << tw;
     }
     r.statuses.resize(r.traces.size());
     for (int k = 0; k < r.traces.size(); ++k) {
