@@ -207,6 +207,9 @@ private:
     bool listItem(tj::Node* n, Frame& frame);
     bool sizeList(tj::Node* n, Frame& frame);
     bool toPython(tj::Node* n, Frame& frame);
+    bool listMutation(tj::Node* n, Frame& frame);
+    bool listMaxMin(tj::Node* n, Frame& frame);
+    bool splitBySize(tj::Node* n, Frame& frame);
 
     bool emulateNumberOp(tj::Node* n, Frame& frame);
     void runTracedOperator(tj::Node* n, Frame& frame);
@@ -250,6 +253,19 @@ const std::unordered_map<c10::Symbol, Semantics::Handler>& Semantics::handlers()
         { c10::aten::ScalarImplicit, &Semantics::toPython },
         { c10::aten::IntImplicit, &Semantics::toPython },
         { c10::aten::FloatImplicit, &Semantics::toPython },
+        { c10::aten::append, &Semantics::listMutation },
+        { c10::aten::_set_item, &Semantics::listMutation },
+        { c10::Symbol::aten("insert"), &Semantics::listMutation },
+        { c10::Symbol::aten("extend"), &Semantics::listMutation },
+        { c10::aten::add_, &Semantics::listMutation },
+        { c10::Symbol::aten("pop"), &Semantics::listMutation },
+        { c10::Symbol::aten("clear"), &Semantics::listMutation },
+        { c10::Symbol::aten("reverse"), &Semantics::listMutation },
+        { c10::Symbol::aten("remove"), &Semantics::listMutation },
+        { c10::Symbol::aten("sort"), &Semantics::listMutation },
+        { c10::prim::max, &Semantics::listMaxMin },
+        { c10::prim::min, &Semantics::listMaxMin },
+        { c10::aten::split, &Semantics::splitBySize },
     };
     return table;
 }
@@ -607,12 +623,46 @@ bool passesTensorToOperator(const tj::Node* n)
     return true;
 }
 
+/// Every use of @p n's output is an element of an int list that goes to an operator: `torch.zeros(t)`.
+bool feedsIntLists(const tj::Node* n)
+{
+    if (n->output()->uses().empty())
+        return false;
+    for (const auto& use : n->output()->uses()) {
+        const tj::Node* list = use.user;
+        if (list->kind() != c10::prim::ListConstruct || !list->output()->type()->isSubtypeOf(*c10::ListType::ofInts()))
+            return false;
+        for (const auto& listUse : list->output()->uses())
+            if (!listUse.user->maybeOperator() || listUse.user->kind().is_prim())
+                return false;
+    }
+    return true;
+}
+
 /// Tensor to Python value conversions: baked as constants by Python's tracer.
 bool Semantics::toPython(tj::Node* n, Frame& frame)
 {
     if (!n->input(0)->type()->cast<c10::TensorType>())
         return false;
     const c10::Symbol kind = n->kind();
+    if (kind == c10::aten::IntImplicit && feedsIntLists(n)) {
+        const at::Tensor t = frame.value(n->input(0)).toTensor();
+        if (t.dim() > 0 && t.numel() == 1) {
+            // An int list's elements: Python's argument parser takes any one-element tensor there while tracing,
+            // reads it with item() and records aten::Int of it (ArgumentStash::stashIntArrayRefElem).
+            int64_t number = 0;
+            {
+                auto resume = tj::tracer::pauseTracing();
+                number = t.item<int64_t>();
+                resume();
+            }
+            auto s = std::make_shared<PythonView>();
+            s->shadow = t;
+            s->origin = describe(n->input(0), frame);
+            frame.bind(n->output(), IValue(number), std::move(s));
+            return true;
+        }
+    }
     if ((kind == c10::aten::IntImplicit || kind == c10::aten::FloatImplicit || kind == c10::aten::ScalarImplicit)
         && passesTensorToOperator(n)) {
         // Python hands the tensor itself to the op; its argument parser records the conversion (ArgumentStash),
@@ -633,6 +683,137 @@ bool Semantics::toPython(tj::Node* n, Frame& frame)
             : kind == c10::aten::Int                 ? QStringLiteral("integer")
             : kind == c10::aten::Float               ? QStringLiteral("float")
                                                      : QStringLiteral("number"));
+    return true;
+}
+
+/// Python's lists hold what was put in them: a traced size appended, assigned or inserted stays a traced 0-dim
+/// tensor. TorchScript's list operators change the list in place (the same value before and after), so the list
+/// value's view is changed with it; operators that reorder or remove elements keep the view in step.
+bool Semantics::listMutation(tj::Node* n, Frame& frame)
+{
+    if (n->inputs().empty() || n->input(0)->type()->kind() != c10::TypeKind::ListType)
+        return false;
+    const tj::Value* list = n->input(0);
+    const PythonView before = view(frame, list);
+    std::vector<NotePtr> notes;
+    std::vector<IValue> args;
+    for (const tj::Value* in : n->inputs()) {
+        notes.push_back(frame.note(in));
+        args.push_back(frame.value(in));
+    }
+    const size_t oldSize = args[0].toListRef().size();
+    bool carried = before.hasElemShadows() || before.fromSize || before.fromData;
+    for (size_t i = 1; i < notes.size(); ++i) {
+        const PythonView& in = viewOf(notes[i]);
+        carried |= in.hasShadow() || in.hasElemShadows() || in.fromSize || in.fromData;
+    }
+    m_interpreter.runPlain(n, frame);
+    if (!carried)
+        return true;
+    const c10::Symbol kind = n->kind();
+    std::vector<at::Tensor> elems = before.elems;
+    elems.resize(oldSize);
+    auto position = [&](size_t arg, size_t size) {
+        int64_t at = args.size() > arg && args[arg].isInt() ? args[arg].toInt() : -1;
+        if (at < 0)
+            at += int64_t(size);
+        return size_t(std::clamp<int64_t>(at, 0, int64_t(size)));
+    };
+    auto out = std::make_shared<PythonView>(before);
+    if (kind == c10::aten::append && args.size() == 2) {
+        elems.push_back(viewOf(notes[1]).shadow);
+    } else if (kind == c10::aten::_set_item && args.size() == 3) {
+        const size_t at = position(1, oldSize);
+        if (at < elems.size())
+            elems[at] = viewOf(notes[2]).shadow;
+    } else if (kind == c10::Symbol::aten("insert") && args.size() == 3) {
+        elems.insert(elems.begin() + long(position(1, oldSize)), viewOf(notes[2]).shadow);
+    } else if ((kind == c10::Symbol::aten("extend") || kind == c10::aten::add_) && args.size() == 2
+        && args[1].isList()) {
+        std::vector<at::Tensor> tail = viewOf(notes[1]).elems;
+        tail.resize(args[1].toListRef().size());
+        elems.insert(elems.end(), tail.begin(), tail.end());
+    } else if (kind == c10::Symbol::aten("pop") && oldSize > 0) {
+        const size_t at = std::min(position(1, oldSize), oldSize - 1);
+        auto popped = std::make_shared<PythonView>();
+        popped->shadow = elems[at];
+        popped->fromSize = before.fromSize;
+        popped->fromData = before.fromData;
+        popped->origin = before.origin.isEmpty() ? QString() : QStringLiteral("%1[%2]").arg(before.origin).arg(at);
+        elems.erase(elems.begin() + long(at));
+        if (n->outputs().size() == 1)
+            frame.setNote(n->output(), std::move(popped));
+    } else {
+        elems.clear(); // reordered or removed: the elements' views are not followed
+    }
+    for (size_t i = 1; i < notes.size(); ++i) {
+        out->fromSize |= viewOf(notes[i]).fromSize;
+        out->fromData |= viewOf(notes[i]).fromData;
+    }
+    bool anyShadow = false;
+    for (const auto& e : elems)
+        anyShadow |= e.defined();
+    out->elems = anyShadow ? std::move(elems) : std::vector<at::Tensor>();
+    frame.setNote(list, out);
+    if (kind != c10::Symbol::aten("pop") && n->outputs().size() == 1
+        && n->output()->type()->kind() == c10::TypeKind::ListType)
+        frame.setNote(n->output(), out);
+    return true;
+}
+
+/// Python's max(iterable) / min(iterable) keep the first item and take each later one that compares greater (less):
+/// a comparison of traced sizes is a bool() of a tensor, and the item chosen is itself, still traced.
+bool Semantics::listMaxMin(tj::Node* n, Frame& frame)
+{
+    if (n->inputs().size() != 1 || n->input(0)->type()->kind() != c10::TypeKind::ListType)
+        return false;
+    const NotePtr note = frame.note(n->input(0));
+    const PythonView& list = viewOf(note);
+    if (!list.hasElemShadows())
+        return false;
+    const std::vector<IValue> items = frame.value(n->input(0)).toListRef().vec();
+    m_interpreter.runPlain(n, frame);
+    const bool max = n->kind() == c10::prim::max;
+    auto traced = [&](size_t k) { return k < list.elems.size() && list.elems[k].defined(); };
+    size_t chosen = 0;
+    bool tensorCompare = false;
+    for (size_t k = 1; k < items.size(); ++k) {
+        tensorCompare |= traced(k) || traced(chosen);
+        const double a = items[k].toScalar().to<double>();
+        const double b = items[chosen].toScalar().to<double>();
+        if (max ? a > b : a < b)
+            chosen = k;
+    }
+    if (tensorCompare)
+        m_warnings.addConversion(QStringLiteral("boolean"));
+    EditView out(frame, n->output());
+    if (traced(chosen))
+        out->shadow = list.elems[chosen];
+    out->fromSize = true;
+    out->origin = QStringLiteral("%1(%2)").arg(max ? QStringLiteral("max") : QStringLiteral("min"),
+        list.origin.isEmpty() ? QStringLiteral("...") : list.origin);
+    return true;
+}
+
+/// Tensor.split (torch/_tensor.py) turns a split size that is a tensor (a traced size) into a Python int with
+/// int(): the size is baked, with the conversion's warning. A list of sizes goes to split_with_sizes as it is.
+bool Semantics::splitBySize(tj::Node* n, Frame& frame)
+{
+    if (n->inputs().size() < 2 || n->input(1)->type()->kind() != c10::TypeKind::IntType)
+        return false;
+    const NotePtr note = frame.note(n->input(1));
+    const PythonView& size = viewOf(note);
+    if (!size.hasShadow())
+        return false;
+    m_warnings.addConversion(QStringLiteral("integer"));
+    auto baked = std::make_shared<PythonView>();
+    baked->fromSize = size.fromSize;
+    baked->fromData = size.fromData;
+    baked->origin
+        = size.origin.isEmpty() ? QStringLiteral("int(split_size)") : QStringLiteral("int(%1)").arg(size.origin);
+    frame.setNote(n->input(1), std::move(baked));
+    runTracedOperator(n, frame);
+    frame.setNote(n->input(1), note);
     return true;
 }
 
