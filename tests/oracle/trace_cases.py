@@ -190,4 +190,26 @@ CASES = [
      "sets": ["f32[3,4]; f32[3,4]", "f32[2,5]; f32[2,5]"]},
     {"name": "scaled_rows", "source": "corpus/comprehensions.py", "function": "scaled_rows",
      "sets": ["f32[3,4]", "f32[5,2]"]},
+    {"name": "indexed_pairs", "source": "corpus/comprehensions.py", "function": "indexed_pairs",
+     "sets": ["f32[3,4]; f32[3,4]", "f32[2,5]; f32[2,5]"]},
+
+    # ---- library code: sizes through lists and builtins, int() in wrappers, tensors as ints (issue 21) ----------
+    {"name": "shape_into_list", "source": "corpus/library_sizes.py", "function": "shape_into_list",
+     "sets": ["f32[3,4]", "f32[2,5]", "f32[4,1]"]},
+    {"name": "max_of_sizes", "source": "corpus/library_sizes.py", "function": "max_of_sizes",
+     "sets": ["f32[3,4]", "f32[5,2]", "f32[2,6]"]},
+    {"name": "max_by_axis", "source": "corpus/library_sizes.py", "function": "max_by_axis",
+     "sets": ["f32[3,4]; f32[2,5]", "f32[5,2]; f32[1,3]", "f32[2,2]; f32[4,4]"]},
+    {"name": "split_sizes_from_list", "source": "corpus/library_sizes.py", "function": "split_sizes_from_list",
+     "sets": ["f32[4,3]", "f32[5,2]", "f32[2,2]"]},
+    {"name": "interpolate_to_size", "source": "corpus/library_sizes.py", "function": "interpolate_to_size",
+     "sets": ["f32[1,2,4,4]", "f32[2,1,3,5]"]},
+    {"name": "split_by_traced_size", "source": "corpus/library_sizes.py", "function": "split_by_traced_size",
+     "sets": ["f32[4,3]", "f32[6,2]", "f32[2,2]"]},
+    # One set each: the check's reference run is the script function (core/check), which refuses a one-element
+    # tensor as an int; the check of these is listed in tests/data/differential/expected-misses (tensorints).
+    {"name": "zeros_from_tensor", "source": "corpus/library_sizes.py", "function": "zeros_from_tensor",
+     "sets": ["f32[4,3]; i64[1]=full:2"]},
+    {"name": "view_from_tensor", "source": "corpus/library_sizes.py", "function": "view_from_tensor",
+     "sets": ["f32[6,2]; i64[1,1]=full:3"]},
 ]
