@@ -214,6 +214,7 @@ private:
     bool emulateNumberOp(tj::Node* n, Frame& frame);
     void runTracedOperator(tj::Node* n, Frame& frame);
     void restoreAugmentedSubscript(tj::Node* n, Frame& frame);
+    at::Tensor pythonSubscriptView(const tj::Value* v, const tj::Node* n, Frame& frame, const at::Tensor& fallback);
     void patchShadowedArguments(
         tj::Node* n, Frame& frame, const c10::FunctionSchema& schema, tj::Node* insertPoint, tj::Node* before);
 
@@ -452,7 +453,8 @@ bool Semantics::runOperator(tj::Node* n, Frame& frame)
     runTracedOperator(n, frame);
     const char* kind = n->kind().toQualString();
     const size_t length = std::strlen(kind);
-    if (length > 1 && kind[length - 1] == '_' && n->kind() != c10::aten::copy_ && isAugmentedSubscript(n))
+    if (length > 1 && kind[length - 1] == '_' && n->kind() != c10::aten::copy_ && n->kind() != c10::aten::index_put_
+        && isAugmentedSubscript(n))
         restoreAugmentedSubscript(n, frame);
     return true;
 }
@@ -900,15 +902,27 @@ bool Semantics::emulateNumberOp(tj::Node* n, Frame& frame)
 
 void Semantics::restoreAugmentedSubscript(tj::Node* n, Frame& frame)
 {
-    std::vector<const tj::Node*> chain;
+    const at::Tensor& result = frame.value(n->output()).toTensor();
     const tj::Value* v = n->input(0);
+    if (!sameStart(v->node(), n) || (v->node()->kind() != c10::aten::slice && v->node()->kind() != c10::aten::select))
+        return;
+    at::Tensor view = pythonSubscriptView(v, n, frame, at::Tensor());
+    pythonCopyTo(view, result);
+}
+
+/// The view @p v of a subscript's slices and selects on the same line as @p n, taken again from the tensor they
+/// start from as Python's setitem takes it (recorded); @p fallback when @p v is no such chain.
+at::Tensor Semantics::pythonSubscriptView(
+    const tj::Value* v, const tj::Node* n, Frame& frame, const at::Tensor& fallback)
+{
+    std::vector<const tj::Node*> chain;
     while (
         sameStart(v->node(), n) && (v->node()->kind() == c10::aten::slice || v->node()->kind() == c10::aten::select)) {
         chain.insert(chain.begin(), v->node());
         v = v->node()->input(0);
     }
     if (chain.empty())
-        return;
+        return fallback;
     at::Tensor view = frame.value(v).toTensor();
     for (const tj::Node* c : chain) {
         const int64_t rank = view.dim();
@@ -923,7 +937,7 @@ void Semantics::restoreAugmentedSubscript(tj::Node* n, Frame& frame)
                 end.isNone() ? std::numeric_limits<int64_t>::max() : end.toInt(), frame.value(c->input(4)).toInt());
         }
     }
-    pythonCopyTo(view, frame.value(n->output()).toTensor());
+    return view;
 }
 
 /// An operator with tensor semantics: runs it the way Python's binding would call it.
@@ -1053,6 +1067,9 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
         // Python's torch.tensor/as_tensor (internal_new_from_data) builds the data with the tracer off, a
         // constant in the trace, then records its `to(device, dtype)`; torch.tensor also detaches it. Both warn.
         // For `x[i] = 0` TorchScript makes the value with aten::tensor too; Python's setitem makes it silently.
+        // An explicit torch.tensor(...) is Python's own call whatever it feeds: evaluated first (the right-hand
+        // side of an assignment, an index before the subscript), recorded, detached and warned.
+        const bool explicitCall = isTensorConstructorCall(n);
         bool setitem = false;
         bool indexList = false; // x[[0, 1]]: Python's indexing makes the index tensor, not torch.tensor
         for (const auto& use : n->output()->uses()) {
@@ -1069,6 +1086,10 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
             auto resume = tj::tracer::pauseTracing();
             m_interpreter.runPlain(n, frame);
             resume();
+        }
+        if (explicitCall) {
+            setitem = false;
+            indexList = false;
         }
         if (setitem)
             return;
@@ -1121,6 +1142,12 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
             }
             return;
         }
+    }
+    if (kind == c10::aten::index_put_ && isIndexing(n) && args.size() >= 3 && args[0].isTensor()
+        && isAugmentedSubscript(n)) {
+        // `x[1:2, t] += u`: TorchScript puts the result back into the view it read from; Python's setitem slices x
+        // again (applySlicing), then puts.
+        args[0] = pythonSubscriptView(n->input(0), n, frame, args[0].toTensor());
     }
     if (kind == c10::aten::index_put_ && isIndexing(n) && args.size() >= 3 && args[2].isTensor()) {
         // Python's setitem views the value without its leading size-1 dims before index_put_.

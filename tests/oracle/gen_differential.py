@@ -762,6 +762,48 @@ def comprehensions():
     return out
 
 
+def tensorvalues():
+    """torch.tensor as an index, an assigned value and in augmented assignment on a subscript: Python evaluates it
+    first (the right-hand side before setitem), records constant, aten::to and aten::detach, and warns."""
+    out = []
+    rows = ["f32[4,3]", "f32[5,3]", "f32[3,3]"]
+    gets = [
+        ("col_index", "return x[:, torch.tensor([0, 2])]"),
+        ("row_index", "return x[torch.tensor([1, 0])]"),
+        ("row_index_then_slice", "return x[torch.tensor([2, 0]), 1:]"),
+        ("long_index", "return x[torch.tensor([0, 1], dtype=torch.long)] * 2"),
+        ("as_tensor_index", "return x[:, torch.as_tensor([1])]"),
+        ("list_index", "return x[[0, 2]]"),
+        ("bool_mask", "return x[:, torch.tensor([True, False, True])]"),
+    ]
+    for name, ret in gets:
+        out.append(fn(f"get_{name}", "x", ret, rows))
+    sets = [
+        ("row_value", "y[0] = torch.tensor([1.0, 2.0, 3.0])"),
+        ("slice_scalar", "y[1:3] = torch.tensor(5.0)"),
+        ("column_scalar", "y[:, 0] = torch.tensor(2.0)"),
+        ("index_number", "y[torch.tensor([0, 1])] = 0.0"),
+        ("index_value", "y[torch.tensor([0])] = torch.tensor(1.5)"),
+        ("slice_row_value", "y[1:, 1] = torch.tensor([4.0])"),
+        ("number", "y[1] = 3.0"),
+        ("list_index_number", "y[[0, 2]] = 1.0"),
+    ]
+    for name, stmt in sets:
+        out.append(fn(f"set_{name}", "x", ["y = x.clone()", stmt, "return y"], rows))
+    augs = [
+        ("slice_index", "x, u", "y[1:2, 1:3, torch.tensor([1])] += u",
+         ["f32[3,4,5]; f32[1,2,1]", "f32[2,3,4]; f32[1,2,1]", "f32[4,4,2]; f32[1,2,1]"]),
+        ("index_rows", "x, u", "y[torch.tensor([0, 2])] *= u", ["f32[4,3]; f32[3]", "f32[3,2]; f32[2]", "f32[5,1]; f32[1]"]),
+        ("row_tensor", "x", "y[0] += torch.tensor(1.0)", rows),
+        ("slice_tensor", "x", "y[:, 1:] *= torch.tensor(2.0)", rows),
+        ("index_tensor_value", "x", "y[torch.tensor([1])] -= torch.tensor([0.5, 0.5, 0.5])", rows),
+        ("slice_slice", "x, u", "y[1:2, 1:3] += u", ["f32[3,4,5]; f32[1,2,1]", "f32[2,3,4]; f32[1,2,1]"]),
+    ]
+    for name, params, stmt, sets_ in augs:
+        out.append(fn(f"aug_{name}", params, ["y = x.clone()", stmt, "return y"], sets_))
+    return out
+
+
 FAMILIES = [
     ("unary", "unary element-wise ops (torch.*, methods, F.*)", unary),
     ("binary", "binary ops, broadcasting, type promotion, Python operators", binary),
@@ -777,6 +819,7 @@ FAMILIES = [
     ("intwrappers", "int() in Python wrappers: Tensor.split, F.interpolate's sizes (issue 21)", intwrappers),
     ("tensorints", "one-element tensors where ints are expected (issue 21)", tensorints),
     ("comprehensions", "comprehensions with tuple targets (issue 21)", comprehensions),
+    ("tensorvalues", "torch.tensor as an index, a value and in augmented assignment (issue 21)", tensorvalues),
 ]
 
 # Families whose source needs more than torch and F.
