@@ -432,6 +432,18 @@ void fillPythonDefaults(const c10::FunctionSchema& schema, const std::string& ba
 
 namespace {
 
+/// The node's source is a list display or comprehension (`[f(g) for g in gs]`), whose nodes (the loop's
+/// __getitem__ and append) share its range: not a subscript.
+bool isListDisplay(const tj::Node* n)
+{
+    const tj::SourceRange r = originalRange(n);
+    if (!r.source())
+        return false;
+    const std::string text = r.text().str();
+    const size_t first = text.find_first_not_of(" \t\n");
+    return first != std::string::npos && text[first] == '[';
+}
+
 /// `x[i] op= v`: Python reads x[i] before it evaluates v (a plain `x[i] = v` evaluates v first). TorchScript may
 /// emit v's nodes before the subscript's: they move down to just before the in-place op.
 void deferAugmentedValues(std::vector<tj::Node*>& order)
@@ -499,7 +511,7 @@ const std::vector<tj::Node*>& PythonOrder::of(tj::Block* block)
     std::vector<tj::Node*> order(block->nodes().begin(), block->nodes().end());
     for (size_t i = 0; i < order.size(); ++i) {
         tj::Node* first = order[i];
-        if (!isIndexing(first) || first->kind() == c10::prim::Constant)
+        if (!isIndexing(first) || first->kind() == c10::prim::Constant || isListDisplay(first))
             continue;
         const tj::SourceRange range = first->sourceRange();
         // The subscript's own nodes share its range; find where they end.

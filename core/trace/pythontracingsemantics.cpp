@@ -37,7 +37,9 @@ struct PythonView : ValueNote
     bool fromSize = false; ///< value derives from a tensor's shape (for explaining baked constants)
     bool fromData = false; ///< value derives from tensor data (bool(), item(), ...)
     bool pythonTuple = false; ///< a TensorList Python's binding would have returned as a tuple
-    std::shared_ptr<std::vector<NotePtr>> items; ///< tuples holding shadowed values: their elements' notes
+    /// tuples holding shadowed values, lists holding lists of them (torchvision's List[List[int]] of sizes):
+    /// their elements' notes
+    std::shared_ptr<std::vector<NotePtr>> items;
     QString origin; ///< Python-like text of where the value came from ("x.size(0)")
 
     bool hasShadow() const { return shadow.defined(); }
@@ -118,7 +120,7 @@ public:
         const PythonView& s = viewOf(note);
         if (s.hasShadow())
             return s.shadow;
-        if (s.items) {
+        if (s.items && value.isTuple()) {
             const auto elems = value.toTupleRef().elements().vec();
             std::vector<IValue> values;
             for (size_t i = 0; i < s.items->size(); ++i)
@@ -196,6 +198,7 @@ private:
     void tupleConstruct(tj::Node* n, Frame& frame);
     void tupleElements(tj::Node* n, Frame& frame);
     void listConstruct(tj::Node* n, Frame& frame);
+    bool holdsNestedViews(c10::ArrayRef<tj::Value*> values, Frame& frame) const;
     void listUnpack(tj::Node* n, Frame& frame);
 
     // Operators with a rule of their own (the handlers() table). They return false to leave the node to the
@@ -331,8 +334,24 @@ void Semantics::listConstruct(tj::Node* n, Frame& frame)
     }
     if (!anyShadow)
         s->elems.clear();
-    if (anyShadow || s->fromSize || s->fromData)
+    if (holdsNestedViews(n->inputs(), frame)) {
+        s->items = std::make_shared<std::vector<NotePtr>>();
+        for (auto* in : n->inputs())
+            s->items->push_back(frame.note(in));
+    }
+    if (anyShadow || s->fromSize || s->fromData || s->items)
         frame.setNote(n->output(), std::move(s));
+}
+
+/// Some of @p values are containers carrying Python's view of their elements (a list of traced sizes).
+bool Semantics::holdsNestedViews(c10::ArrayRef<tj::Value*> values, Frame& frame) const
+{
+    for (auto* v : values) {
+        const PythonView& e = view(frame, v);
+        if (e.hasElemShadows() || e.items)
+            return true;
+    }
+    return false;
 }
 
 void Semantics::listUnpack(tj::Node* n, Frame& frame)
@@ -531,7 +550,7 @@ bool Semantics::listItem(tj::Node* n, Frame& frame)
         return false;
     const NotePtr listNote = frame.note(n->input(0));
     const PythonView& list = viewOf(listNote);
-    if (!list.hasElemShadows() && !list.fromSize)
+    if (!list.hasElemShadows() && !list.fromSize && !list.items)
         return false;
     m_interpreter.runPlain(n, frame);
     const int64_t index = frame.value(n->input(1)).toInt();
@@ -539,6 +558,11 @@ bool Semantics::listItem(tj::Node* n, Frame& frame)
     const int64_t size = int64_t(frame.value(n->input(0)).toListRef().size());
     if (idx < 0)
         idx += size;
+    if (list.items) {
+        if (idx >= 0 && size_t(idx) < list.items->size())
+            frame.setNote(n->output(), list.items->at(size_t(idx)));
+        return true;
+    }
     EditView s(frame, n->output());
     if (idx >= 0 && size_t(idx) < list.elems.size())
         s->shadow = list.elems[size_t(idx)];
@@ -559,6 +583,34 @@ bool Semantics::sizeList(tj::Node* n, Frame& frame)
     m_interpreter.runPlain(n, frame);
     const NotePtr bNote = n->kind() == c10::aten::add ? frame.note(n->input(1)) : NotePtr();
     const PythonView& b = viewOf(bNote);
+    if (a.items || b.items) {
+        // A list of lists: the inner lists' views travel along.
+        std::vector<NotePtr> items = a.items ? *a.items : std::vector<NotePtr>();
+        items.resize(aSize);
+        if (n->kind() == c10::aten::slice) {
+            const int64_t size = int64_t(items.size());
+            auto bound = [&](const IValue& v, int64_t def) {
+                if (v.isNone())
+                    return def;
+                const int64_t at = v.toInt();
+                return std::clamp<int64_t>(at < 0 ? at + size : at, 0, size);
+            };
+            const int64_t step = n->inputs().size() > 3 ? frame.value(n->input(3)).toInt() : 1;
+            std::vector<NotePtr> sliced;
+            for (int64_t k = bound(frame.value(n->input(1)), 0); step > 0 && k < bound(frame.value(n->input(2)), size);
+                 k += step)
+                sliced.push_back(items[size_t(k)]);
+            items = std::move(sliced);
+        } else if (n->kind() == c10::aten::add) {
+            std::vector<NotePtr> tail = b.items ? *b.items : std::vector<NotePtr>();
+            tail.resize(frame.value(n->input(1)).toListRef().size());
+            items.insert(items.end(), tail.begin(), tail.end());
+        }
+        auto out = std::make_shared<PythonView>();
+        out->items = std::make_shared<std::vector<NotePtr>>(std::move(items));
+        frame.setNote(n->output(), std::move(out));
+        return true;
+    }
     if (!a.hasElemShadows() && !(n->kind() == c10::aten::add && b.hasElemShadows()))
         return true;
     EditView out(frame, n->output());
@@ -704,10 +756,10 @@ bool Semantics::listMutation(tj::Node* n, Frame& frame)
         args.push_back(frame.value(in));
     }
     const size_t oldSize = args[0].toListRef().size();
-    bool carried = before.hasElemShadows() || before.fromSize || before.fromData;
+    bool carried = before.hasElemShadows() || before.items || before.fromSize || before.fromData;
     for (size_t i = 1; i < notes.size(); ++i) {
         const PythonView& in = viewOf(notes[i]);
-        carried |= in.hasShadow() || in.hasElemShadows() || in.fromSize || in.fromData;
+        carried |= in.hasShadow() || in.hasElemShadows() || in.items || in.fromSize || in.fromData;
     }
     m_interpreter.runPlain(n, frame);
     if (!carried)
@@ -715,6 +767,10 @@ bool Semantics::listMutation(tj::Node* n, Frame& frame)
     const c10::Symbol kind = n->kind();
     std::vector<at::Tensor> elems = before.elems;
     elems.resize(oldSize);
+    // Lists of lists keep their inner lists' views (items) as lists of sizes keep their sizes' (elems).
+    const bool nested = before.items || holdsNestedViews(n->inputs().slice(1), frame);
+    std::vector<NotePtr> items = before.items ? *before.items : std::vector<NotePtr>();
+    items.resize(oldSize);
     auto position = [&](size_t arg, size_t size) {
         int64_t at = args.size() > arg && args[arg].isInt() ? args[arg].toInt() : -1;
         if (at < 0)
@@ -724,30 +780,51 @@ bool Semantics::listMutation(tj::Node* n, Frame& frame)
     auto out = std::make_shared<PythonView>(before);
     if (kind == c10::aten::append && args.size() == 2) {
         elems.push_back(viewOf(notes[1]).shadow);
+        items.push_back(notes[1]);
     } else if (kind == c10::aten::_set_item && args.size() == 3) {
         const size_t at = position(1, oldSize);
-        if (at < elems.size())
+        if (at < elems.size()) {
             elems[at] = viewOf(notes[2]).shadow;
+            items[at] = notes[2];
+        }
     } else if (kind == c10::Symbol::aten("insert") && args.size() == 3) {
-        elems.insert(elems.begin() + long(position(1, oldSize)), viewOf(notes[2]).shadow);
+        const size_t at = position(1, oldSize);
+        elems.insert(elems.begin() + long(at), viewOf(notes[2]).shadow);
+        items.insert(items.begin() + long(at), notes[2]);
     } else if ((kind == c10::Symbol::aten("extend") || kind == c10::aten::add_) && args.size() == 2
         && args[1].isList()) {
-        std::vector<at::Tensor> tail = viewOf(notes[1]).elems;
+        const PythonView& other = viewOf(notes[1]);
+        std::vector<at::Tensor> tail = other.elems;
         tail.resize(args[1].toListRef().size());
         elems.insert(elems.end(), tail.begin(), tail.end());
+        std::vector<NotePtr> tailItems = other.items ? *other.items : std::vector<NotePtr>();
+        tailItems.resize(args[1].toListRef().size());
+        items.insert(items.end(), tailItems.begin(), tailItems.end());
     } else if (kind == c10::Symbol::aten("pop") && oldSize > 0) {
         const size_t at = std::min(position(1, oldSize), oldSize - 1);
-        auto popped = std::make_shared<PythonView>();
-        popped->shadow = elems[at];
-        popped->fromSize = before.fromSize;
-        popped->fromData = before.fromData;
-        popped->origin = before.origin.isEmpty() ? QString() : QStringLiteral("%1[%2]").arg(before.origin).arg(at);
+        NotePtr popped;
+        if (nested) {
+            popped = items[at];
+        } else {
+            auto element = std::make_shared<PythonView>();
+            element->shadow = elems[at];
+            element->fromSize = before.fromSize;
+            element->fromData = before.fromData;
+            element->origin = before.origin.isEmpty() ? QString() : QStringLiteral("%1[%2]").arg(before.origin).arg(at);
+            popped = std::move(element);
+        }
         elems.erase(elems.begin() + long(at));
+        items.erase(items.begin() + long(at));
         if (n->outputs().size() == 1)
             frame.setNote(n->output(), std::move(popped));
     } else {
         elems.clear(); // reordered or removed: the elements' views are not followed
+        items.clear();
     }
+    bool anyItem = false;
+    for (const auto& item : items)
+        anyItem |= item != nullptr;
+    out->items = nested && anyItem ? std::make_shared<std::vector<NotePtr>>(std::move(items)) : nullptr;
     for (size_t i = 1; i < notes.size(); ++i) {
         out->fromSize |= viewOf(notes[i]).fromSize;
         out->fromData |= viewOf(notes[i]).fromData;
@@ -1069,6 +1146,33 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
         // For `x[i] = 0` TorchScript makes the value with aten::tensor too; Python's setitem makes it silently.
         // An explicit torch.tensor(...) is Python's own call whatever it feeds: evaluated first (the right-hand
         // side of an assignment, an index before the subscript), recorded, detached and warned.
+        const PythonView& source = view(frame, n->input(0));
+        if (kind == c10::aten::tensor && source.hasShadow() && args.size() >= 3) {
+            // torch.tensor(width) of a traced size: internal_new_from_data copies the 0-dim tensor Python holds
+            // (detach, then to(device, dtype, copy=True)) and torch.tensor detaches the copy; it warns twice.
+            m_warnings.add(WarningKind::BakedConstant, warningMessage(WarningKind::BakedConstant, {}, 0),
+                warningFix(WarningKind::BakedConstant, {}, 0));
+            m_warnings.add(WarningKind::UserWarning,
+                QStringLiteral(
+                    "To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
+                    "or sourceTensor.clone().detach().requires_grad_(True), rather than "
+                    "torch.tensor(sourceTensor)."),
+                QString());
+            auto to = c10::Dispatcher::singleton().findSchema({ "aten::to", "device" });
+            auto detach = c10::Dispatcher::singleton().findSchema({ "aten::detach", "" });
+            if (to && detach) {
+                tj::Stack stack { source.shadow };
+                detach->callBoxed(stack);
+                const at::Tensor var = stack.back().toTensor();
+                stack = { var, args[2].isNone() ? IValue(var.device()) : args[2],
+                    args[1].isNone() ? IValue(int64_t(var.scalar_type())) : args[1], IValue(false), IValue(true),
+                    IValue() };
+                to->callBoxed(stack);
+                detach->callBoxed(stack);
+                Interpreter::storeOutputs(n, frame, stack);
+                return;
+            }
+        }
         const bool explicitCall = isTensorConstructorCall(n);
         bool setitem = false;
         bool indexList = false; // x[[0, 1]]: Python's indexing makes the index tensor, not torch.tensor
