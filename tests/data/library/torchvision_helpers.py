@@ -195,3 +195,26 @@ def batched_nms_offsets(boxes: Tensor, scores: Tensor, idxs: Tensor) -> Tensor:
 
 
 inputs = (torch.rand(5, 4), torch.rand(3, 6, 8))
+
+
+if __name__ == "__main__":
+    # `jitscope-cli check FILE --python --self-check` runs these (tst_pythoncli): JitScope's own trace of every call
+    # equals PyTorch's node for node.
+    torch.manual_seed(0)
+    torch.jit.trace(clip_boxes_to_image, (torch.rand(5, 4), torch.rand(3, 6, 8)),
+                    check_inputs=[(torch.rand(3, 4), torch.rand(3, 10, 7))])
+    torch.jit.trace(box_iou, (torch.rand(5, 4), torch.rand(3, 4)), check_inputs=[(torch.rand(2, 4), torch.rand(6, 4))])
+    torch.jit.trace(remove_small_boxes, (torch.randn(6, 4),), check_inputs=[(torch.randn(4, 4),)])
+    boxes = torch.arange(20.0).view(5, 4)
+    torch.jit.trace(encode_boxes, (boxes, boxes, torch.ones(4)))
+    torch.jit.trace(decode_single, (torch.rand(5, 4), torch.rand(5, 4)),
+                    check_inputs=[(torch.rand(3, 8), torch.rand(3, 4))])
+    torch.jit.trace(generate_anchors, (torch.rand(1, 2, 4, 4),))
+    torch.jit.trace(grid_anchors, (torch.rand(1, 2, 4, 5), torch.rand(1, 3, 16, 20)),
+                    check_inputs=[(torch.rand(1, 2, 3, 3), torch.rand(1, 3, 12, 12))])
+    torch.jit.trace(resize_boxes, (torch.rand(5, 4), torch.rand(3, 6, 8), torch.rand(3, 12, 16)),
+                    check_inputs=[(torch.rand(2, 4), torch.rand(3, 5, 5), torch.rand(3, 10, 15))])
+    torch.jit.trace(batch_images, (torch.rand(3, 20, 30), torch.rand(3, 25, 18)),
+                    check_inputs=[(torch.rand(3, 40, 33), torch.rand(3, 10, 10))], check_trace=False)
+    torch.jit.trace(batched_nms_offsets, (torch.rand(5, 4), torch.rand(5), torch.tensor([0, 1, 0, 2, 1])),
+                    check_inputs=[(torch.rand(3, 4), torch.rand(3), torch.tensor([1, 1, 0]))])
