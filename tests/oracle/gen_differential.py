@@ -804,6 +804,33 @@ def tensorvalues():
     return out
 
 
+def tracingstate():
+    """torch._C._get_tracing_state() (torchvision's _is_tracing()): truthy while torch.jit.trace runs the function,
+    so a trace takes the tracing branch; PyTorch's script compiler folds it to False."""
+    out = []
+    bodies = [
+        ("if_tracing", ["if torch._C._get_tracing_state():", "    return x * 2", "return x + 1"]),
+        ("if_not_tracing", ["if not torch._C._get_tracing_state():", "    return x.clamp(min=0.5)",
+                            "return torch.max(x, torch.tensor(0.5))"]),
+        ("clip_like_torchvision", ["w = x.size(1)", "if torch._C._get_tracing_state():",
+                                   "    y = torch.min(x, torch.tensor(w, dtype=x.dtype))",
+                                   "else:", "    y = x.clamp(max=w)", "return y"]),
+        ("ternary", ["return x.sum(0) if torch._C._get_tracing_state() else x.sum(1)"]),
+        ("and_size", ["if torch._C._get_tracing_state() and x.size(0) > 2:", "    return x[:2]", "return x"]),
+        ("or_size", ["if x.size(0) > 100 or torch._C._get_tracing_state():", "    return x.t()", "return x"]),
+        ("assigned", ["tracing = torch._C._get_tracing_state()", "y = x", "if tracing:", "    y = y * 3",
+                      "return y"]),
+        ("in_loop", ["y = x", "for i in range(x.size(0)):", "    if torch._C._get_tracing_state():",
+                     "        y = y + x[i]", "return y"]),
+        ("size_tensor", ["if torch._C._get_tracing_state():",
+                         "    n = torch.tensor(x.size(0), dtype=torch.float32)", "    return x / n",
+                         "return x / x.size(0)"]),
+    ]
+    for name, body in bodies:
+        out.append(fn(name, "x", body, SIZE2))
+    return out
+
+
 FAMILIES = [
     ("unary", "unary element-wise ops (torch.*, methods, F.*)", unary),
     ("binary", "binary ops, broadcasting, type promotion, Python operators", binary),
@@ -820,6 +847,7 @@ FAMILIES = [
     ("tensorints", "one-element tensors where ints are expected (issue 21)", tensorints),
     ("comprehensions", "comprehensions with tuple targets (issue 21)", comprehensions),
     ("tensorvalues", "torch.tensor as an index, a value and in augmented assignment (issue 21)", tensorvalues),
+    ("tracingstate", "torch._C._get_tracing_state(): the tracing branch (issue 21)", tracingstate),
 ]
 
 # Families whose source needs more than torch and F.
