@@ -1,6 +1,7 @@
 """torchvision 0.14's traced helpers as plain functions (issue 21): box ops (ops/boxes.py), the box coder
 (models/detection/_utils.py), the anchor generator (anchor_utils.py), resize_boxes, max_by_axis and batch_images (transform.py)
-and batched_nms's coordinate trick, their sizes taken from tensors as the detection models pass them.
+batched_nms's coordinate trick, box_convert's conversions, generalized_box_iou, masks_to_boxes and roi_heads.py's
+maskrcnn_inference, expand_boxes and expand_masks, their sizes taken from tensors as the detection models pass them.
 torchvision._is_tracing() is torch._C._get_tracing_state(): PyTorch's script compiler folds it to False, JitScope's
 keeps the If (its script graph differs from PyTorch's there, which is why these are not in corpus/) and a trace takes
 the branch Python's trace takes.
@@ -9,6 +10,7 @@ import math
 from typing import List, Tuple
 
 import torch
+import torch.nn.functional as F
 from torch import Tensor
 
 
@@ -194,6 +196,107 @@ def batched_nms_offsets(boxes: Tensor, scores: Tensor, idxs: Tensor) -> Tensor:
     return boxes_for_nms * scores[:, None]
 
 
+
+def box_cxcywh_to_xyxy(boxes: Tensor) -> Tensor:
+    cx, cy, w, h = boxes.unbind(-1)
+    x1 = cx - 0.5 * w
+    y1 = cy - 0.5 * h
+    x2 = cx + 0.5 * w
+    y2 = cy + 0.5 * h
+    boxes = torch.stack((x1, y1, x2, y2), dim=-1)
+    return boxes
+
+
+def box_xyxy_to_cxcywh(boxes: Tensor) -> Tensor:
+    x1, y1, x2, y2 = boxes.unbind(-1)
+    cx = (x1 + x2) / 2
+    cy = (y1 + y2) / 2
+    w = x2 - x1
+    h = y2 - y1
+    boxes = torch.stack((cx, cy, w, h), dim=-1)
+    return boxes
+
+
+def generalized_box_iou(boxes1: Tensor, boxes2: Tensor) -> Tensor:
+    area1 = box_area(boxes1)
+    area2 = box_area(boxes2)
+    lt = torch.max(boxes1[:, None, :2], boxes2[:, :2])
+    rb = torch.min(boxes1[:, None, 2:], boxes2[:, 2:])
+    wh = (rb - lt).clamp(min=0)
+    inter = wh[:, :, 0] * wh[:, :, 1]
+    union = area1[:, None] + area2 - inter
+    iou = inter / union
+    lti = torch.min(boxes1[:, None, :2], boxes2[:, :2])
+    rbi = torch.max(boxes1[:, None, 2:], boxes2[:, 2:])
+    whi = (rbi - lti).clamp(min=0)
+    areai = whi[:, :, 0] * whi[:, :, 1]
+    return iou - (areai - union) / areai
+
+
+def masks_to_boxes(masks: Tensor) -> Tensor:
+    if masks.numel() == 0:
+        return torch.zeros((0, 4), device=masks.device, dtype=torch.float)
+    n = masks.shape[0]
+    bounding_boxes = torch.zeros((n, 4), device=masks.device, dtype=torch.float)
+    for index, mask in enumerate(masks):
+        y, x = torch.where(mask != 0)
+        bounding_boxes[index, 0] = torch.min(x)
+        bounding_boxes[index, 1] = torch.min(y)
+        bounding_boxes[index, 2] = torch.max(x)
+        bounding_boxes[index, 3] = torch.max(y)
+    return bounding_boxes
+
+
+def maskrcnn_inference(x: Tensor, labels: List[Tensor]) -> List[Tensor]:
+    # roi_heads.py
+    mask_prob = x.sigmoid()
+    num_masks = x.shape[0]
+    boxes_per_image = [label.shape[0] for label in labels]
+    labels = torch.cat(labels)
+    index = torch.arange(num_masks, device=labels.device)
+    mask_prob = mask_prob[index, labels][:, None]
+    mask_prob = mask_prob.split(boxes_per_image, dim=0)
+    return mask_prob
+
+
+def expand_boxes(boxes: Tensor) -> Tensor:
+    # roi_heads.py, with the scale fixed; while tracing it is _onnx_expand_boxes
+    scale = 1.5
+    if torch._C._get_tracing_state():
+        w_half = (boxes[:, 2] - boxes[:, 0]) * 0.5
+        h_half = (boxes[:, 3] - boxes[:, 1]) * 0.5
+        x_c = (boxes[:, 2] + boxes[:, 0]) * 0.5
+        y_c = (boxes[:, 3] + boxes[:, 1]) * 0.5
+        w_half = w_half.to(dtype=torch.float32) * scale
+        h_half = h_half.to(dtype=torch.float32) * scale
+        boxes_exp0 = x_c - w_half
+        boxes_exp1 = y_c - h_half
+        boxes_exp2 = x_c + w_half
+        boxes_exp3 = y_c + h_half
+        return torch.stack((boxes_exp0, boxes_exp1, boxes_exp2, boxes_exp3), 1)
+    w_half = (boxes[:, 2] - boxes[:, 0]) * 0.5
+    h_half = (boxes[:, 3] - boxes[:, 1]) * 0.5
+    x_c = (boxes[:, 2] + boxes[:, 0]) * 0.5
+    y_c = (boxes[:, 3] + boxes[:, 1]) * 0.5
+    w_half *= scale
+    h_half *= scale
+    boxes_exp = torch.zeros_like(boxes)
+    boxes_exp[:, 0] = x_c - w_half
+    boxes_exp[:, 2] = x_c + w_half
+    boxes_exp[:, 1] = y_c - h_half
+    boxes_exp[:, 3] = y_c + h_half
+    return boxes_exp
+
+
+def expand_masks(mask: Tensor, padding: int = 1) -> Tensor:
+    # roi_heads.py; its tracing branch calls expand_masks_tracing_scale (torch.jit.unused), written out here
+    M = mask.shape[-1]
+    padded_mask = F.pad(mask, [padding, padding, padding, padding])
+    if torch._C._get_tracing_state():
+        scale = torch.tensor(M + 2 * padding).to(torch.float32) / torch.tensor(M).to(torch.float32)
+        return padded_mask * scale
+    return padded_mask * (float(M + 2 * padding) / M)
+
 inputs = (torch.rand(5, 4), torch.rand(3, 6, 8))
 
 
@@ -218,3 +321,5 @@ if __name__ == "__main__":
                     check_inputs=[(torch.rand(3, 40, 33), torch.rand(3, 10, 10))], check_trace=False)
     torch.jit.trace(batched_nms_offsets, (torch.rand(5, 4), torch.rand(5), torch.tensor([0, 1, 0, 2, 1])),
                     check_inputs=[(torch.rand(3, 4), torch.rand(3), torch.tensor([1, 1, 0]))])
+    torch.jit.trace(generalized_box_iou, (boxes, boxes[:3] + 1.0), check_inputs=[(boxes[:2], boxes + 2.0)])
+    torch.jit.trace(expand_masks, (torch.rand(2, 1, 4, 4),), check_inputs=[(torch.rand(3, 1, 6, 6),)])
