@@ -48,7 +48,8 @@ QString qs(const std::string& s)
     return QString::fromStdString(s);
 }
 
-/// `torch._C._get_tracing_state()` (torchvision's `_is_tracing()`) as JitScope compiles it. Python's is the tracer's
+/// `torch._C._get_tracing_state()` (torchvision's `_is_tracing()`), and `torch.jit.is_tracing()`, as JitScope compiles
+/// them. Python's is the tracer's
 /// state: truthy while torch.jit.trace runs the function, None otherwise. PyTorch's script compiler folds its
 /// aten::_get_tracing_state to False, and the tracing branch with it; this op answers whether libtorch's tracer is
 /// recording (JitScope's trace) and, being CONSERVATIVE, counts as having side effects, so constant propagation
@@ -277,7 +278,7 @@ std::shared_ptr<tj::SugaredValue> PyPathValue::resolve(
     if (parent == QLatin1String("torch.special"))
         return builtin("aten::special_" + n);
     if (parent == QLatin1String("torch._C")) {
-        if (name == QLatin1String("_get_tracing_state"))
+        if (name == QLatin1String("_get_tracing_state") || name == QLatin1String("_is_tracing"))
             return builtin("jitscope::_get_tracing_state");
         return nullptr;
     }
@@ -286,8 +287,12 @@ std::shared_ptr<tj::SugaredValue> PyPathValue::resolve(
             return tj::SpecialFormValue::create(c10::prim::annotate);
         if (name == QLatin1String("isinstance"))
             return tj::SpecialFormValue::create(c10::prim::isinstance);
-        if (name == QLatin1String("is_scripting") || name == QLatin1String("is_tracing"))
+        if (name == QLatin1String("is_scripting"))
             return builtin("aten::" + n);
+        // torch.jit.is_tracing() is torch._C._is_tracing() in Python (torchvision's public ops ask it before they
+        // log); PyTorch's script compiler calls a function that returns False.
+        if (name == QLatin1String("is_tracing"))
+            return builtin("jitscope::_get_tracing_state");
         if (name == QLatin1String("_unwrap_optional"))
             return builtin("aten::_unwrap_optional");
         return nullptr;

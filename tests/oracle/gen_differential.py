@@ -805,8 +805,9 @@ def tensorvalues():
 
 
 def tracingstate():
-    """torch._C._get_tracing_state() (torchvision's _is_tracing()): truthy while torch.jit.trace runs the function,
-    so a trace takes the tracing branch; PyTorch's script compiler folds it to False."""
+    """torch._C._get_tracing_state() (torchvision's _is_tracing()) and torch.jit.is_tracing(): truthy while
+    torch.jit.trace runs the function, so a trace takes the tracing branch; PyTorch's script compiler folds them to
+    False."""
     out = []
     bodies = [
         ("if_tracing", ["if torch._C._get_tracing_state():", "    return x * 2", "return x + 1"]),
@@ -825,6 +826,10 @@ def tracingstate():
         ("size_tensor", ["if torch._C._get_tracing_state():",
                          "    n = torch.tensor(x.size(0), dtype=torch.float32)", "    return x / n",
                          "return x / x.size(0)"]),
+        ("jit_is_tracing", ["if torch.jit.is_tracing():", "    return x * 2", "return x + 1"]),
+        ("torchvision_logging", ["y = x", "if not torch.jit.is_scripting() and not torch.jit.is_tracing():",
+                                 "    y = x - 1", "return y + 1"]),
+        ("is_tracing_size", ["n = x.size(0)", "if torch.jit.is_tracing():", "    n = n * 2", "return x.new_zeros(n)"]),
     ]
     for name, body in bodies:
         out.append(fn(name, "x", body, SIZE2))

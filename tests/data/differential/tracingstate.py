@@ -61,3 +61,23 @@ def size_tensor(x):
         n = torch.tensor(x.size(0), dtype=torch.float32)
         return x / n
     return x / x.size(0)
+
+
+def jit_is_tracing(x):
+    if torch.jit.is_tracing():
+        return x * 2
+    return x + 1
+
+
+def torchvision_logging(x):
+    y = x
+    if not torch.jit.is_scripting() and not torch.jit.is_tracing():
+        y = x - 1
+    return y + 1
+
+
+def is_tracing_size(x):
+    n = x.size(0)
+    if torch.jit.is_tracing():
+        n = n * 2
+    return x.new_zeros(n)
