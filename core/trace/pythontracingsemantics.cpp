@@ -13,6 +13,7 @@
 #include <torch/csrc/jit/ir/ir.h>
 #include <torch/csrc/jit/runtime/operator.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -213,6 +214,7 @@ private:
     bool listMutation(tj::Node* n, Frame& frame);
     bool listMaxMin(tj::Node* n, Frame& frame);
     bool splitBySize(tj::Node* n, Frame& frame);
+    bool listSum(tj::Node* n, Frame& frame);
 
     bool emulateNumberOp(tj::Node* n, Frame& frame);
     void runTracedOperator(tj::Node* n, Frame& frame);
@@ -270,6 +272,7 @@ const std::unordered_map<c10::Symbol, Semantics::Handler>& Semantics::handlers()
         { c10::prim::max, &Semantics::listMaxMin },
         { c10::prim::min, &Semantics::listMaxMin },
         { c10::aten::split, &Semantics::splitBySize },
+        { c10::aten::sum, &Semantics::listSum },
     };
     return table;
 }
@@ -817,6 +820,9 @@ bool Semantics::listMutation(tj::Node* n, Frame& frame)
         items.erase(items.begin() + long(at));
         if (n->outputs().size() == 1)
             frame.setNote(n->output(), std::move(popped));
+    } else if (kind == c10::Symbol::aten("reverse")) {
+        std::reverse(elems.begin(), elems.end());
+        std::reverse(items.begin(), items.end());
     } else {
         elems.clear(); // reordered or removed: the elements' views are not followed
         items.clear();
@@ -871,6 +877,34 @@ bool Semantics::listMaxMin(tj::Node* n, Frame& frame)
     out->fromSize = true;
     out->origin = QStringLiteral("%1(%2)").arg(max ? QStringLiteral("max") : QStringLiteral("min"),
         list.origin.isEmpty() ? QStringLiteral("...") : list.origin);
+    return true;
+}
+
+/// Python's sum(iterable) adds the items to 0 one at a time: `0 + s0` is Tensor.__radd__, then tensor additions; a
+/// sum of traced sizes stays traced.
+bool Semantics::listSum(tj::Node* n, Frame& frame)
+{
+    if (n->inputs().size() != 1 || n->input(0)->type()->kind() != c10::TypeKind::ListType)
+        return false;
+    const NotePtr note = frame.note(n->input(0));
+    const PythonView& list = viewOf(note);
+    if (!list.hasElemShadows())
+        return false;
+    const std::vector<IValue> items = frame.value(n->input(0)).toListRef().vec();
+    m_interpreter.runPlain(n, frame);
+    IValue sum(int64_t(0));
+    at::Tensor shadow;
+    for (size_t k = 0; k < items.size(); ++k) {
+        const at::Tensor item = k < list.elems.size() ? list.elems[k] : at::Tensor();
+        if (shadow.defined() || item.defined())
+            shadow = pythonNumberOp(c10::aten::add, sum, shadow, items[k], item, false);
+        sum = sum.isInt() && items[k].isInt() ? IValue(sum.toInt() + items[k].toInt())
+                                              : IValue(sum.toScalar().to<double>() + items[k].toScalar().to<double>());
+    }
+    EditView out(frame, n->output());
+    out->shadow = shadow;
+    out->fromSize = true;
+    out->origin = QStringLiteral("sum(%1)").arg(list.origin.isEmpty() ? QStringLiteral("...") : list.origin);
     return true;
 }
 

@@ -634,6 +634,7 @@ def sizelists():
                          "    sizes[index] = max(sizes[index], item)"]),
         ("unpacked", ["h, w = x.shape[0], x.shape[1]", "sizes = [h, w]"]),
         ("augmented", ["sizes = [x.size(0)]", "sizes += [x.size(1)]"]),
+        ("reversed", ["sizes = list(x.shape)", "sizes.reverse()"]),
     ]
     sinks = [
         ("new_zeros", "return x.new_zeros(sizes)"),
@@ -656,6 +657,9 @@ def sizelists():
         ("pop_last", ["sizes = list(x.shape)", "n = sizes.pop()"]),
         ("sum_loop", ["n = 0", "for s in x.shape:", "    n = n + s"]),
         ("max_loop", ["n = 1", "for s in x.shape:", "    n = max(n, s)"]),
+        ("sum_shape", ["n = sum(x.shape)"]),
+        ("sum_list", ["n = sum([x.size(0), 2, x.size(1)])"]),
+        ("min_shape_tail", ["n = min(x.shape[-2:])"]),
     ]
     int_sinks = [
         ("new_zeros", "return x.new_zeros(n)"),

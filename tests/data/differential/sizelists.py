@@ -502,6 +502,42 @@ def augmented_new_ones_swapped(x):
     return x.new_ones(sizes[1], sizes[0])
 
 
+def reversed_new_zeros(x):
+    sizes = list(x.shape)
+    sizes.reverse()
+    return x.new_zeros(sizes)
+
+
+def reversed_reshape(x):
+    sizes = list(x.shape)
+    sizes.reverse()
+    return x.reshape(sizes) * 2
+
+
+def reversed_view_items(x):
+    sizes = list(x.shape)
+    sizes.reverse()
+    return x.view(sizes[0], sizes[1])
+
+
+def reversed_zeros_like_dtype(x):
+    sizes = list(x.shape)
+    sizes.reverse()
+    return torch.zeros(sizes, dtype=x.dtype) + x
+
+
+def reversed_expand(x):
+    sizes = list(x.shape)
+    sizes.reverse()
+    return x.expand(sizes)
+
+
+def reversed_new_ones_swapped(x):
+    sizes = list(x.shape)
+    sizes.reverse()
+    return x.new_ones(sizes[1], sizes[0])
+
+
 def max2_new_zeros(x):
     n = max(x.size(0), x.size(1))
     return x.new_zeros(n)
@@ -699,6 +735,66 @@ def max_loop_arange(x):
     n = 1
     for s in x.shape:
         n = max(n, s)
+    return torch.arange(n, dtype=x.dtype) + x.sum()
+
+
+def sum_shape_new_zeros(x):
+    n = sum(x.shape)
+    return x.new_zeros(n)
+
+
+def sum_shape_flat_prefix(x):
+    n = sum(x.shape)
+    return x.reshape(-1)[:n]
+
+
+def sum_shape_new_full(x):
+    n = sum(x.shape)
+    return x.new_full([n, 2], 1.5)
+
+
+def sum_shape_arange(x):
+    n = sum(x.shape)
+    return torch.arange(n, dtype=x.dtype) + x.sum()
+
+
+def sum_list_new_zeros(x):
+    n = sum([x.size(0), 2, x.size(1)])
+    return x.new_zeros(n)
+
+
+def sum_list_flat_prefix(x):
+    n = sum([x.size(0), 2, x.size(1)])
+    return x.reshape(-1)[:n]
+
+
+def sum_list_new_full(x):
+    n = sum([x.size(0), 2, x.size(1)])
+    return x.new_full([n, 2], 1.5)
+
+
+def sum_list_arange(x):
+    n = sum([x.size(0), 2, x.size(1)])
+    return torch.arange(n, dtype=x.dtype) + x.sum()
+
+
+def min_shape_tail_new_zeros(x):
+    n = min(x.shape[-2:])
+    return x.new_zeros(n)
+
+
+def min_shape_tail_flat_prefix(x):
+    n = min(x.shape[-2:])
+    return x.reshape(-1)[:n]
+
+
+def min_shape_tail_new_full(x):
+    n = min(x.shape[-2:])
+    return x.new_full([n, 2], 1.5)
+
+
+def min_shape_tail_arange(x):
+    n = min(x.shape[-2:])
     return torch.arange(n, dtype=x.dtype) + x.sum()
 
 
