@@ -24,9 +24,11 @@
 #include <torch/csrc/jit/frontend/resolver.h>
 #include <torch/csrc/jit/frontend/schema_matching.h>
 #include <torch/csrc/jit/frontend/sugared_value.h>
+#include <torch/csrc/jit/frontend/tracer.h>
 #include <torch/csrc/jit/frontend/tree_views.h>
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/ir/irparser.h>
+#include <torch/csrc/jit/runtime/custom_operator.h>
 
 #include <limits>
 #include <map>
@@ -45,6 +47,16 @@ QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
 }
+
+/// `torch._C._get_tracing_state()` (torchvision's `_is_tracing()`), and `torch.jit.is_tracing()`, as JitScope compiles
+/// them. Python's is the tracer's
+/// state: truthy while torch.jit.trace runs the function, None otherwise. PyTorch's script compiler folds its
+/// aten::_get_tracing_state to False, and the tracing branch with it; this op answers whether libtorch's tracer is
+/// recording (JitScope's trace) and, being CONSERVATIVE, counts as having side effects, so constant propagation
+/// keeps the If: a trace takes the branch Python's trace takes, a plain run the other.
+const tj::RegisterOperators tracingStateOperator(std::vector<c10::optional<tj::Operator>> { tj::Operator(
+    "jitscope::_get_tracing_state() -> bool", [](tj::Stack& stack) { stack.emplace_back(tj::tracer::isTracing()); },
+    c10::AliasAnalysisKind::CONSERVATIVE) });
 
 /// What Python's resolver does with names in torch, torch.nn.functional, math, ... recorded from PyTorch
 /// itself by resources/gen_torch_functions.py and embedded as a Qt resource.
@@ -227,6 +239,7 @@ std::shared_ptr<tj::SugaredValue> PyPathValue::resolve(
         QStringLiteral("torch.special"),
         QStringLiteral("math"),
         QStringLiteral("torch.autograd"),
+        QStringLiteral("torch._C"),
     };
     if (modules.contains(path))
         return std::make_shared<PyPathValue>(compiler, path);
@@ -264,13 +277,22 @@ std::shared_ptr<tj::SugaredValue> PyPathValue::resolve(
         return builtin("aten::fft_" + n);
     if (parent == QLatin1String("torch.special"))
         return builtin("aten::special_" + n);
+    if (parent == QLatin1String("torch._C")) {
+        if (name == QLatin1String("_get_tracing_state") || name == QLatin1String("_is_tracing"))
+            return builtin("jitscope::_get_tracing_state");
+        return nullptr;
+    }
     if (parent == QLatin1String("torch.jit")) {
         if (name == QLatin1String("annotate"))
             return tj::SpecialFormValue::create(c10::prim::annotate);
         if (name == QLatin1String("isinstance"))
             return tj::SpecialFormValue::create(c10::prim::isinstance);
-        if (name == QLatin1String("is_scripting") || name == QLatin1String("is_tracing"))
+        if (name == QLatin1String("is_scripting"))
             return builtin("aten::" + n);
+        // torch.jit.is_tracing() is torch._C._is_tracing() in Python (torchvision's public ops ask it before they
+        // log); PyTorch's script compiler calls a function that returns False.
+        if (name == QLatin1String("is_tracing"))
+            return builtin("jitscope::_get_tracing_state");
         if (name == QLatin1String("_unwrap_optional"))
             return builtin("aten::_unwrap_optional");
         return nullptr;

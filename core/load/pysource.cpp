@@ -108,8 +108,10 @@ QString rewriteFStrings(const QString& line)
 /// @p depth is the bracket depth before the line (a comprehension is inside brackets; a for statement is not).
 QString parenthesizeComprehensionTargets(const QString& line, int& depth)
 {
-    static const QRegularExpression target(
-        QStringLiteral("\\bfor(\\s)([A-Za-z_]\\w*(?:\\s*,\\s*[A-Za-z_]\\w*)+\\s*?)(\\s)in\\b"));
+    // Each name of the target may be a parenthesized tuple of names itself: `for i, (a, b) in enumerate(zip(...))`.
+    static const QRegularExpression target(QStringLiteral(
+        "\\bfor(\\s)((?:[A-Za-z_]\\w*|\\(\\s*[A-Za-z_]\\w*(?:\\s*,\\s*[A-Za-z_]\\w*)*\\s*\\))"
+        "(?:\\s*,\\s*(?:[A-Za-z_]\\w*|\\(\\s*[A-Za-z_]\\w*(?:\\s*,\\s*[A-Za-z_]\\w*)*\\s*\\)))+\\s*?)(\\s)in\\b"));
     QString out = line;
     forEachCodeChar(line, depth, [&](int i, int depthHere) {
         if (depthHere == 0 || line[i] != QLatin1Char('f') || line.mid(i, 3) != QLatin1String("for"))

@@ -6,6 +6,7 @@
 #include <torch/csrc/jit/ir/constants.h>
 #include <torch/csrc/jit/ir/ir.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <unordered_map>
@@ -188,6 +189,28 @@ bool isIndexing(const tj::Node* n)
         && text.find(".slice(") == std::string::npos;
 }
 
+bool isTensorConstructorCall(const tj::Node* n)
+{
+    // The node's range can be the callee alone (`torch.tensor`): read on to the end of the line.
+    const tj::SourceRange r = originalRange(n);
+    if (!r.source())
+        return false;
+    const std::string source = r.source()->text_str().str();
+    const size_t start = std::min(r.start(), source.size());
+    const std::string text = source.substr(start, source.find('\n', start) - start);
+    const size_t open = text.find('(');
+    if (open == std::string::npos)
+        return false;
+    std::string callee = text.substr(0, open);
+    while (!callee.empty() && std::isspace(static_cast<unsigned char>(callee.back())))
+        callee.pop_back();
+    auto endsWith = [&](const std::string& name) {
+        return callee.size() >= name.size() && callee.compare(callee.size() - name.size(), name.size(), name) == 0
+            && (callee.size() == name.size() || callee[callee.size() - name.size() - 1] == '.');
+    };
+    return endsWith("tensor") || endsWith("as_tensor");
+}
+
 bool callsMethod(const tj::Node* n, const char* method)
 {
     // The node's range can end before the call's parentheses (`x.type`): read on to the end of the line.
@@ -223,16 +246,26 @@ void pythonCopyTo(at::Tensor& dst, const at::Tensor& src)
 }
 
 /// `x[i] += v`: an in-place op on a subscript, which Python follows with `x[i] = result`.
-bool isAugmentedSubscript(const tj::Node* n)
+namespace {
+
+/// The line of @p n holds an augmented assignment operator (`+=`, ...).
+bool onAugmentedLine(const tj::Node* n)
 {
-    if (!isIndexing(n) || n->inputs().empty())
-        return false;
     const std::string text = lineText(n);
     static const char* const ops[] = { "+=", "-=", "*=", "/=", "//=", "%=", "**=", "&=", "|=", "^=", "<<=", ">>=" };
     for (const char* op : ops)
         if (text.find(op) != std::string::npos)
-            return sameStart(n->input(0)->node(), n);
+            return true;
     return false;
+}
+
+} // namespace
+
+bool isAugmentedSubscript(const tj::Node* n)
+{
+    if (!isIndexing(n) || n->inputs().empty())
+        return false;
+    return onAugmentedLine(n) && sameStart(n->input(0)->node(), n);
 }
 
 bool isAugmentedAssignment(const tj::Node* n)
@@ -397,6 +430,79 @@ void fillPythonDefaults(const c10::FunctionSchema& schema, const std::string& ba
         args[pin] = IValue(false);
 }
 
+namespace {
+
+/// The node's source is a list display or comprehension (`[f(g) for g in gs]`), whose nodes (the loop's
+/// __getitem__ and append) share its range: not a subscript.
+bool isListDisplay(const tj::Node* n)
+{
+    const tj::SourceRange r = originalRange(n);
+    if (!r.source())
+        return false;
+    const std::string text = r.text().str();
+    const size_t first = text.find_first_not_of(" \t\n");
+    return first != std::string::npos && text[first] == '[';
+}
+
+/// `x[i] op= v`: Python reads x[i] before it evaluates v (a plain `x[i] = v` evaluates v first). TorchScript may
+/// emit v's nodes before the subscript's: they move down to just before the in-place op.
+void deferAugmentedValues(std::vector<tj::Node*>& order)
+{
+    for (size_t i = 0; i < order.size(); ++i) {
+        tj::Node* op = order[i];
+        const char* kind = op->kind().toQualString();
+        const size_t length = std::strlen(kind);
+        if (length < 2 || kind[length - 1] != '_' || !isAugmentedSubscript(op))
+            continue;
+        const tj::SourceRange subscript = op->input(0)->node()->sourceRange();
+        if (!subscript.source())
+            continue;
+        const std::string text = subscript.source()->text_str().str();
+        // The statement's nodes share its range: the subscript ends at the bracket that closes its first one.
+        size_t end = text.find('[', subscript.start());
+        for (int depth = 0; end < text.size(); ++end) {
+            depth += text[end] == '[' || text[end] == '(' ? 1 : text[end] == ']' || text[end] == ')' ? -1 : 0;
+            if (depth == 0)
+                break;
+        }
+        if (end >= text.size())
+            continue;
+        std::vector<size_t> moved;
+        std::unordered_set<const tj::Value*> outputs;
+        for (size_t j = 0; j < i; ++j) {
+            const tj::SourceRange r = order[j]->sourceRange();
+            if (order[j]->kind() == c10::prim::Constant || r.source() != subscript.source() || r.start() <= end
+                || r.start() > text.size() || text.find('\n', end) < r.start())
+                continue;
+            moved.push_back(j);
+            for (auto* o : order[j]->outputs())
+                outputs.insert(o);
+        }
+        if (moved.empty())
+            continue;
+        // Only when nothing between them and the op reads them.
+        bool safe = true;
+        for (size_t j = moved.front(); j < i && safe; ++j) {
+            if (std::find(moved.begin(), moved.end(), j) != moved.end())
+                continue;
+            for (auto* in : order[j]->inputs())
+                safe &= outputs.count(in) == 0;
+        }
+        if (!safe)
+            continue;
+        std::vector<tj::Node*> values, rest;
+        for (size_t j = moved.front(); j < i; ++j)
+            (std::find(moved.begin(), moved.end(), j) != moved.end() ? values : rest).push_back(order[j]);
+        size_t k = moved.front();
+        for (tj::Node* n : rest)
+            order[k++] = n;
+        for (tj::Node* n : values)
+            order[k++] = n;
+    }
+}
+
+} // namespace
+
 const std::vector<tj::Node*>& PythonOrder::of(tj::Block* block)
 {
     auto it = m_orders.find(block);
@@ -405,7 +511,7 @@ const std::vector<tj::Node*>& PythonOrder::of(tj::Block* block)
     std::vector<tj::Node*> order(block->nodes().begin(), block->nodes().end());
     for (size_t i = 0; i < order.size(); ++i) {
         tj::Node* first = order[i];
-        if (!isIndexing(first) || first->kind() == c10::prim::Constant)
+        if (!isIndexing(first) || first->kind() == c10::prim::Constant || isListDisplay(first))
             continue;
         const tj::SourceRange range = first->sourceRange();
         // The subscript's own nodes share its range; find where they end.
@@ -439,6 +545,7 @@ const std::vector<tj::Node*>& PythonOrder::of(tj::Block* block)
             order[k++] = n;
         i = last;
     }
+    deferAugmentedValues(order);
     return m_orders.emplace(block, std::move(order)).first->second;
 }
 

@@ -29,6 +29,10 @@ namespace jitscope {
 /// True when the node comes from subscript syntax (x[...]) rather than a method call (x.select(...)).
 bool isIndexing(const torch::jit::Node* n);
 
+/// True when the node's source is a call of torch.tensor or torch.as_tensor (`torch.tensor([0, 2])`), not a value
+/// TorchScript made a tensor of itself (the list of `x[[0, 2]]`, the number of `x[i] = 0`).
+bool isTensorConstructorCall(const torch::jit::Node* n);
+
 /// True when the node's source is a call of the method @p method (`x.type(...)` for "type").
 bool callsMethod(const torch::jit::Node* n, const char* method);
 

@@ -13,6 +13,7 @@
 #include <torch/csrc/jit/ir/ir.h>
 #include <torch/csrc/jit/runtime/operator.h>
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <sstream>
@@ -37,7 +38,9 @@ struct PythonView : ValueNote
     bool fromSize = false; ///< value derives from a tensor's shape (for explaining baked constants)
     bool fromData = false; ///< value derives from tensor data (bool(), item(), ...)
     bool pythonTuple = false; ///< a TensorList Python's binding would have returned as a tuple
-    std::shared_ptr<std::vector<NotePtr>> items; ///< tuples holding shadowed values: their elements' notes
+    /// tuples holding shadowed values, lists holding lists of them (torchvision's List[List[int]] of sizes):
+    /// their elements' notes
+    std::shared_ptr<std::vector<NotePtr>> items;
     QString origin; ///< Python-like text of where the value came from ("x.size(0)")
 
     bool hasShadow() const { return shadow.defined(); }
@@ -118,7 +121,7 @@ public:
         const PythonView& s = viewOf(note);
         if (s.hasShadow())
             return s.shadow;
-        if (s.items) {
+        if (s.items && value.isTuple()) {
             const auto elems = value.toTupleRef().elements().vec();
             std::vector<IValue> values;
             for (size_t i = 0; i < s.items->size(); ++i)
@@ -196,6 +199,7 @@ private:
     void tupleConstruct(tj::Node* n, Frame& frame);
     void tupleElements(tj::Node* n, Frame& frame);
     void listConstruct(tj::Node* n, Frame& frame);
+    bool holdsNestedViews(c10::ArrayRef<tj::Value*> values, Frame& frame) const;
     void listUnpack(tj::Node* n, Frame& frame);
 
     // Operators with a rule of their own (the handlers() table). They return false to leave the node to the
@@ -207,10 +211,15 @@ private:
     bool listItem(tj::Node* n, Frame& frame);
     bool sizeList(tj::Node* n, Frame& frame);
     bool toPython(tj::Node* n, Frame& frame);
+    bool listMutation(tj::Node* n, Frame& frame);
+    bool listMaxMin(tj::Node* n, Frame& frame);
+    bool splitBySize(tj::Node* n, Frame& frame);
+    bool listSum(tj::Node* n, Frame& frame);
 
     bool emulateNumberOp(tj::Node* n, Frame& frame);
     void runTracedOperator(tj::Node* n, Frame& frame);
     void restoreAugmentedSubscript(tj::Node* n, Frame& frame);
+    at::Tensor pythonSubscriptView(const tj::Value* v, const tj::Node* n, Frame& frame, const at::Tensor& fallback);
     void patchShadowedArguments(
         tj::Node* n, Frame& frame, const c10::FunctionSchema& schema, tj::Node* insertPoint, tj::Node* before);
 
@@ -250,6 +259,20 @@ const std::unordered_map<c10::Symbol, Semantics::Handler>& Semantics::handlers()
         { c10::aten::ScalarImplicit, &Semantics::toPython },
         { c10::aten::IntImplicit, &Semantics::toPython },
         { c10::aten::FloatImplicit, &Semantics::toPython },
+        { c10::aten::append, &Semantics::listMutation },
+        { c10::aten::_set_item, &Semantics::listMutation },
+        { c10::Symbol::aten("insert"), &Semantics::listMutation },
+        { c10::Symbol::aten("extend"), &Semantics::listMutation },
+        { c10::aten::add_, &Semantics::listMutation },
+        { c10::Symbol::aten("pop"), &Semantics::listMutation },
+        { c10::Symbol::aten("clear"), &Semantics::listMutation },
+        { c10::Symbol::aten("reverse"), &Semantics::listMutation },
+        { c10::Symbol::aten("remove"), &Semantics::listMutation },
+        { c10::Symbol::aten("sort"), &Semantics::listMutation },
+        { c10::prim::max, &Semantics::listMaxMin },
+        { c10::prim::min, &Semantics::listMaxMin },
+        { c10::aten::split, &Semantics::splitBySize },
+        { c10::aten::sum, &Semantics::listSum },
     };
     return table;
 }
@@ -314,8 +337,24 @@ void Semantics::listConstruct(tj::Node* n, Frame& frame)
     }
     if (!anyShadow)
         s->elems.clear();
-    if (anyShadow || s->fromSize || s->fromData)
+    if (holdsNestedViews(n->inputs(), frame)) {
+        s->items = std::make_shared<std::vector<NotePtr>>();
+        for (auto* in : n->inputs())
+            s->items->push_back(frame.note(in));
+    }
+    if (anyShadow || s->fromSize || s->fromData || s->items)
         frame.setNote(n->output(), std::move(s));
+}
+
+/// Some of @p values are containers carrying Python's view of their elements (a list of traced sizes).
+bool Semantics::holdsNestedViews(c10::ArrayRef<tj::Value*> values, Frame& frame) const
+{
+    for (auto* v : values) {
+        const PythonView& e = view(frame, v);
+        if (e.hasElemShadows() || e.items)
+            return true;
+    }
+    return false;
 }
 
 void Semantics::listUnpack(tj::Node* n, Frame& frame)
@@ -436,7 +475,8 @@ bool Semantics::runOperator(tj::Node* n, Frame& frame)
     runTracedOperator(n, frame);
     const char* kind = n->kind().toQualString();
     const size_t length = std::strlen(kind);
-    if (length > 1 && kind[length - 1] == '_' && n->kind() != c10::aten::copy_ && isAugmentedSubscript(n))
+    if (length > 1 && kind[length - 1] == '_' && n->kind() != c10::aten::copy_ && n->kind() != c10::aten::index_put_
+        && isAugmentedSubscript(n))
         restoreAugmentedSubscript(n, frame);
     return true;
 }
@@ -513,7 +553,7 @@ bool Semantics::listItem(tj::Node* n, Frame& frame)
         return false;
     const NotePtr listNote = frame.note(n->input(0));
     const PythonView& list = viewOf(listNote);
-    if (!list.hasElemShadows() && !list.fromSize)
+    if (!list.hasElemShadows() && !list.fromSize && !list.items)
         return false;
     m_interpreter.runPlain(n, frame);
     const int64_t index = frame.value(n->input(1)).toInt();
@@ -521,6 +561,11 @@ bool Semantics::listItem(tj::Node* n, Frame& frame)
     const int64_t size = int64_t(frame.value(n->input(0)).toListRef().size());
     if (idx < 0)
         idx += size;
+    if (list.items) {
+        if (idx >= 0 && size_t(idx) < list.items->size())
+            frame.setNote(n->output(), list.items->at(size_t(idx)));
+        return true;
+    }
     EditView s(frame, n->output());
     if (idx >= 0 && size_t(idx) < list.elems.size())
         s->shadow = list.elems[size_t(idx)];
@@ -541,6 +586,34 @@ bool Semantics::sizeList(tj::Node* n, Frame& frame)
     m_interpreter.runPlain(n, frame);
     const NotePtr bNote = n->kind() == c10::aten::add ? frame.note(n->input(1)) : NotePtr();
     const PythonView& b = viewOf(bNote);
+    if (a.items || b.items) {
+        // A list of lists: the inner lists' views travel along.
+        std::vector<NotePtr> items = a.items ? *a.items : std::vector<NotePtr>();
+        items.resize(aSize);
+        if (n->kind() == c10::aten::slice) {
+            const int64_t size = int64_t(items.size());
+            auto bound = [&](const IValue& v, int64_t def) {
+                if (v.isNone())
+                    return def;
+                const int64_t at = v.toInt();
+                return std::clamp<int64_t>(at < 0 ? at + size : at, 0, size);
+            };
+            const int64_t step = n->inputs().size() > 3 ? frame.value(n->input(3)).toInt() : 1;
+            std::vector<NotePtr> sliced;
+            for (int64_t k = bound(frame.value(n->input(1)), 0); step > 0 && k < bound(frame.value(n->input(2)), size);
+                 k += step)
+                sliced.push_back(items[size_t(k)]);
+            items = std::move(sliced);
+        } else if (n->kind() == c10::aten::add) {
+            std::vector<NotePtr> tail = b.items ? *b.items : std::vector<NotePtr>();
+            tail.resize(frame.value(n->input(1)).toListRef().size());
+            items.insert(items.end(), tail.begin(), tail.end());
+        }
+        auto out = std::make_shared<PythonView>();
+        out->items = std::make_shared<std::vector<NotePtr>>(std::move(items));
+        frame.setNote(n->output(), std::move(out));
+        return true;
+    }
     if (!a.hasElemShadows() && !(n->kind() == c10::aten::add && b.hasElemShadows()))
         return true;
     EditView out(frame, n->output());
@@ -607,12 +680,46 @@ bool passesTensorToOperator(const tj::Node* n)
     return true;
 }
 
+/// Every use of @p n's output is an element of an int list that goes to an operator: `torch.zeros(t)`.
+bool feedsIntLists(const tj::Node* n)
+{
+    if (n->output()->uses().empty())
+        return false;
+    for (const auto& use : n->output()->uses()) {
+        const tj::Node* list = use.user;
+        if (list->kind() != c10::prim::ListConstruct || !list->output()->type()->isSubtypeOf(*c10::ListType::ofInts()))
+            return false;
+        for (const auto& listUse : list->output()->uses())
+            if (!listUse.user->maybeOperator() || listUse.user->kind().is_prim())
+                return false;
+    }
+    return true;
+}
+
 /// Tensor to Python value conversions: baked as constants by Python's tracer.
 bool Semantics::toPython(tj::Node* n, Frame& frame)
 {
     if (!n->input(0)->type()->cast<c10::TensorType>())
         return false;
     const c10::Symbol kind = n->kind();
+    if (kind == c10::aten::IntImplicit && feedsIntLists(n)) {
+        const at::Tensor t = frame.value(n->input(0)).toTensor();
+        if (t.dim() > 0 && t.numel() == 1) {
+            // An int list's elements: Python's argument parser takes any one-element tensor there while tracing,
+            // reads it with item() and records aten::Int of it (ArgumentStash::stashIntArrayRefElem).
+            int64_t number = 0;
+            {
+                auto resume = tj::tracer::pauseTracing();
+                number = t.item<int64_t>();
+                resume();
+            }
+            auto s = std::make_shared<PythonView>();
+            s->shadow = t;
+            s->origin = describe(n->input(0), frame);
+            frame.bind(n->output(), IValue(number), std::move(s));
+            return true;
+        }
+    }
     if ((kind == c10::aten::IntImplicit || kind == c10::aten::FloatImplicit || kind == c10::aten::ScalarImplicit)
         && passesTensorToOperator(n)) {
         // Python hands the tensor itself to the op; its argument parser records the conversion (ArgumentStash),
@@ -633,6 +740,193 @@ bool Semantics::toPython(tj::Node* n, Frame& frame)
             : kind == c10::aten::Int                 ? QStringLiteral("integer")
             : kind == c10::aten::Float               ? QStringLiteral("float")
                                                      : QStringLiteral("number"));
+    return true;
+}
+
+/// Python's lists hold what was put in them: a traced size appended, assigned or inserted stays a traced 0-dim
+/// tensor. TorchScript's list operators change the list in place (the same value before and after), so the list
+/// value's view is changed with it; operators that reorder or remove elements keep the view in step.
+bool Semantics::listMutation(tj::Node* n, Frame& frame)
+{
+    if (n->inputs().empty() || n->input(0)->type()->kind() != c10::TypeKind::ListType)
+        return false;
+    const tj::Value* list = n->input(0);
+    const PythonView before = view(frame, list);
+    std::vector<NotePtr> notes;
+    std::vector<IValue> args;
+    for (const tj::Value* in : n->inputs()) {
+        notes.push_back(frame.note(in));
+        args.push_back(frame.value(in));
+    }
+    const size_t oldSize = args[0].toListRef().size();
+    bool carried = before.hasElemShadows() || before.items || before.fromSize || before.fromData;
+    for (size_t i = 1; i < notes.size(); ++i) {
+        const PythonView& in = viewOf(notes[i]);
+        carried |= in.hasShadow() || in.hasElemShadows() || in.items || in.fromSize || in.fromData;
+    }
+    m_interpreter.runPlain(n, frame);
+    if (!carried)
+        return true;
+    const c10::Symbol kind = n->kind();
+    std::vector<at::Tensor> elems = before.elems;
+    elems.resize(oldSize);
+    // Lists of lists keep their inner lists' views (items) as lists of sizes keep their sizes' (elems).
+    const bool nested = before.items || holdsNestedViews(n->inputs().slice(1), frame);
+    std::vector<NotePtr> items = before.items ? *before.items : std::vector<NotePtr>();
+    items.resize(oldSize);
+    auto position = [&](size_t arg, size_t size) {
+        int64_t at = args.size() > arg && args[arg].isInt() ? args[arg].toInt() : -1;
+        if (at < 0)
+            at += int64_t(size);
+        return size_t(std::clamp<int64_t>(at, 0, int64_t(size)));
+    };
+    auto out = std::make_shared<PythonView>(before);
+    if (kind == c10::aten::append && args.size() == 2) {
+        elems.push_back(viewOf(notes[1]).shadow);
+        items.push_back(notes[1]);
+    } else if (kind == c10::aten::_set_item && args.size() == 3) {
+        const size_t at = position(1, oldSize);
+        if (at < elems.size()) {
+            elems[at] = viewOf(notes[2]).shadow;
+            items[at] = notes[2];
+        }
+    } else if (kind == c10::Symbol::aten("insert") && args.size() == 3) {
+        const size_t at = position(1, oldSize);
+        elems.insert(elems.begin() + long(at), viewOf(notes[2]).shadow);
+        items.insert(items.begin() + long(at), notes[2]);
+    } else if ((kind == c10::Symbol::aten("extend") || kind == c10::aten::add_) && args.size() == 2
+        && args[1].isList()) {
+        const PythonView& other = viewOf(notes[1]);
+        std::vector<at::Tensor> tail = other.elems;
+        tail.resize(args[1].toListRef().size());
+        elems.insert(elems.end(), tail.begin(), tail.end());
+        std::vector<NotePtr> tailItems = other.items ? *other.items : std::vector<NotePtr>();
+        tailItems.resize(args[1].toListRef().size());
+        items.insert(items.end(), tailItems.begin(), tailItems.end());
+    } else if (kind == c10::Symbol::aten("pop") && oldSize > 0) {
+        const size_t at = std::min(position(1, oldSize), oldSize - 1);
+        NotePtr popped;
+        if (nested) {
+            popped = items[at];
+        } else {
+            auto element = std::make_shared<PythonView>();
+            element->shadow = elems[at];
+            element->fromSize = before.fromSize;
+            element->fromData = before.fromData;
+            element->origin = before.origin.isEmpty() ? QString() : QStringLiteral("%1[%2]").arg(before.origin).arg(at);
+            popped = std::move(element);
+        }
+        elems.erase(elems.begin() + long(at));
+        items.erase(items.begin() + long(at));
+        if (n->outputs().size() == 1)
+            frame.setNote(n->output(), std::move(popped));
+    } else if (kind == c10::Symbol::aten("reverse")) {
+        std::reverse(elems.begin(), elems.end());
+        std::reverse(items.begin(), items.end());
+    } else {
+        elems.clear(); // reordered or removed: the elements' views are not followed
+        items.clear();
+    }
+    bool anyItem = false;
+    for (const auto& item : items)
+        anyItem |= item != nullptr;
+    out->items = nested && anyItem ? std::make_shared<std::vector<NotePtr>>(std::move(items)) : nullptr;
+    for (size_t i = 1; i < notes.size(); ++i) {
+        out->fromSize |= viewOf(notes[i]).fromSize;
+        out->fromData |= viewOf(notes[i]).fromData;
+    }
+    bool anyShadow = false;
+    for (const auto& e : elems)
+        anyShadow |= e.defined();
+    out->elems = anyShadow ? std::move(elems) : std::vector<at::Tensor>();
+    frame.setNote(list, out);
+    if (kind != c10::Symbol::aten("pop") && n->outputs().size() == 1
+        && n->output()->type()->kind() == c10::TypeKind::ListType)
+        frame.setNote(n->output(), out);
+    return true;
+}
+
+/// Python's max(iterable) / min(iterable) keep the first item and take each later one that compares greater (less):
+/// a comparison of traced sizes is a bool() of a tensor, and the item chosen is itself, still traced.
+bool Semantics::listMaxMin(tj::Node* n, Frame& frame)
+{
+    if (n->inputs().size() != 1 || n->input(0)->type()->kind() != c10::TypeKind::ListType)
+        return false;
+    const NotePtr note = frame.note(n->input(0));
+    const PythonView& list = viewOf(note);
+    if (!list.hasElemShadows())
+        return false;
+    const std::vector<IValue> items = frame.value(n->input(0)).toListRef().vec();
+    m_interpreter.runPlain(n, frame);
+    const bool max = n->kind() == c10::prim::max;
+    auto traced = [&](size_t k) { return k < list.elems.size() && list.elems[k].defined(); };
+    size_t chosen = 0;
+    bool tensorCompare = false;
+    for (size_t k = 1; k < items.size(); ++k) {
+        tensorCompare |= traced(k) || traced(chosen);
+        const double a = items[k].toScalar().to<double>();
+        const double b = items[chosen].toScalar().to<double>();
+        if (max ? a > b : a < b)
+            chosen = k;
+    }
+    if (tensorCompare)
+        m_warnings.addConversion(QStringLiteral("boolean"));
+    EditView out(frame, n->output());
+    if (traced(chosen))
+        out->shadow = list.elems[chosen];
+    out->fromSize = true;
+    out->origin = QStringLiteral("%1(%2)").arg(max ? QStringLiteral("max") : QStringLiteral("min"),
+        list.origin.isEmpty() ? QStringLiteral("...") : list.origin);
+    return true;
+}
+
+/// Python's sum(iterable) adds the items to 0 one at a time: `0 + s0` is Tensor.__radd__, then tensor additions; a
+/// sum of traced sizes stays traced.
+bool Semantics::listSum(tj::Node* n, Frame& frame)
+{
+    if (n->inputs().size() != 1 || n->input(0)->type()->kind() != c10::TypeKind::ListType)
+        return false;
+    const NotePtr note = frame.note(n->input(0));
+    const PythonView& list = viewOf(note);
+    if (!list.hasElemShadows())
+        return false;
+    const std::vector<IValue> items = frame.value(n->input(0)).toListRef().vec();
+    m_interpreter.runPlain(n, frame);
+    IValue sum(int64_t(0));
+    at::Tensor shadow;
+    for (size_t k = 0; k < items.size(); ++k) {
+        const at::Tensor item = k < list.elems.size() ? list.elems[k] : at::Tensor();
+        if (shadow.defined() || item.defined())
+            shadow = pythonNumberOp(c10::aten::add, sum, shadow, items[k], item, false);
+        sum = sum.isInt() && items[k].isInt() ? IValue(sum.toInt() + items[k].toInt())
+                                              : IValue(sum.toScalar().to<double>() + items[k].toScalar().to<double>());
+    }
+    EditView out(frame, n->output());
+    out->shadow = shadow;
+    out->fromSize = true;
+    out->origin = QStringLiteral("sum(%1)").arg(list.origin.isEmpty() ? QStringLiteral("...") : list.origin);
+    return true;
+}
+
+/// Tensor.split (torch/_tensor.py) turns a split size that is a tensor (a traced size) into a Python int with
+/// int(): the size is baked, with the conversion's warning. A list of sizes goes to split_with_sizes as it is.
+bool Semantics::splitBySize(tj::Node* n, Frame& frame)
+{
+    if (n->inputs().size() < 2 || n->input(1)->type()->kind() != c10::TypeKind::IntType)
+        return false;
+    const NotePtr note = frame.note(n->input(1));
+    const PythonView& size = viewOf(note);
+    if (!size.hasShadow())
+        return false;
+    m_warnings.addConversion(QStringLiteral("integer"));
+    auto baked = std::make_shared<PythonView>();
+    baked->fromSize = size.fromSize;
+    baked->fromData = size.fromData;
+    baked->origin
+        = size.origin.isEmpty() ? QStringLiteral("int(split_size)") : QStringLiteral("int(%1)").arg(size.origin);
+    frame.setNote(n->input(1), std::move(baked));
+    runTracedOperator(n, frame);
+    frame.setNote(n->input(1), note);
     return true;
 }
 
@@ -719,15 +1013,27 @@ bool Semantics::emulateNumberOp(tj::Node* n, Frame& frame)
 
 void Semantics::restoreAugmentedSubscript(tj::Node* n, Frame& frame)
 {
-    std::vector<const tj::Node*> chain;
+    const at::Tensor& result = frame.value(n->output()).toTensor();
     const tj::Value* v = n->input(0);
+    if (!sameStart(v->node(), n) || (v->node()->kind() != c10::aten::slice && v->node()->kind() != c10::aten::select))
+        return;
+    at::Tensor view = pythonSubscriptView(v, n, frame, at::Tensor());
+    pythonCopyTo(view, result);
+}
+
+/// The view @p v of a subscript's slices and selects on the same line as @p n, taken again from the tensor they
+/// start from as Python's setitem takes it (recorded); @p fallback when @p v is no such chain.
+at::Tensor Semantics::pythonSubscriptView(
+    const tj::Value* v, const tj::Node* n, Frame& frame, const at::Tensor& fallback)
+{
+    std::vector<const tj::Node*> chain;
     while (
         sameStart(v->node(), n) && (v->node()->kind() == c10::aten::slice || v->node()->kind() == c10::aten::select)) {
         chain.insert(chain.begin(), v->node());
         v = v->node()->input(0);
     }
     if (chain.empty())
-        return;
+        return fallback;
     at::Tensor view = frame.value(v).toTensor();
     for (const tj::Node* c : chain) {
         const int64_t rank = view.dim();
@@ -742,7 +1048,7 @@ void Semantics::restoreAugmentedSubscript(tj::Node* n, Frame& frame)
                 end.isNone() ? std::numeric_limits<int64_t>::max() : end.toInt(), frame.value(c->input(4)).toInt());
         }
     }
-    pythonCopyTo(view, frame.value(n->output()).toTensor());
+    return view;
 }
 
 /// An operator with tensor semantics: runs it the way Python's binding would call it.
@@ -872,6 +1178,36 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
         // Python's torch.tensor/as_tensor (internal_new_from_data) builds the data with the tracer off, a
         // constant in the trace, then records its `to(device, dtype)`; torch.tensor also detaches it. Both warn.
         // For `x[i] = 0` TorchScript makes the value with aten::tensor too; Python's setitem makes it silently.
+        // An explicit torch.tensor(...) is Python's own call whatever it feeds: evaluated first (the right-hand
+        // side of an assignment, an index before the subscript), recorded, detached and warned.
+        const PythonView& source = view(frame, n->input(0));
+        if (kind == c10::aten::tensor && source.hasShadow() && args.size() >= 3) {
+            // torch.tensor(width) of a traced size: internal_new_from_data copies the 0-dim tensor Python holds
+            // (detach, then to(device, dtype, copy=True)) and torch.tensor detaches the copy; it warns twice.
+            m_warnings.add(WarningKind::BakedConstant, warningMessage(WarningKind::BakedConstant, {}, 0),
+                warningFix(WarningKind::BakedConstant, {}, 0));
+            m_warnings.add(WarningKind::UserWarning,
+                QStringLiteral(
+                    "To copy construct from a tensor, it is recommended to use sourceTensor.clone().detach() "
+                    "or sourceTensor.clone().detach().requires_grad_(True), rather than "
+                    "torch.tensor(sourceTensor)."),
+                QString());
+            auto to = c10::Dispatcher::singleton().findSchema({ "aten::to", "device" });
+            auto detach = c10::Dispatcher::singleton().findSchema({ "aten::detach", "" });
+            if (to && detach) {
+                tj::Stack stack { source.shadow };
+                detach->callBoxed(stack);
+                const at::Tensor var = stack.back().toTensor();
+                stack = { var, args[2].isNone() ? IValue(var.device()) : args[2],
+                    args[1].isNone() ? IValue(int64_t(var.scalar_type())) : args[1], IValue(false), IValue(true),
+                    IValue() };
+                to->callBoxed(stack);
+                detach->callBoxed(stack);
+                Interpreter::storeOutputs(n, frame, stack);
+                return;
+            }
+        }
+        const bool explicitCall = isTensorConstructorCall(n);
         bool setitem = false;
         bool indexList = false; // x[[0, 1]]: Python's indexing makes the index tensor, not torch.tensor
         for (const auto& use : n->output()->uses()) {
@@ -888,6 +1224,10 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
             auto resume = tj::tracer::pauseTracing();
             m_interpreter.runPlain(n, frame);
             resume();
+        }
+        if (explicitCall) {
+            setitem = false;
+            indexList = false;
         }
         if (setitem)
             return;
@@ -940,6 +1280,12 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
             }
             return;
         }
+    }
+    if (kind == c10::aten::index_put_ && isIndexing(n) && args.size() >= 3 && args[0].isTensor()
+        && isAugmentedSubscript(n)) {
+        // `x[1:2, t] += u`: TorchScript puts the result back into the view it read from; Python's setitem slices x
+        // again (applySlicing), then puts.
+        args[0] = pythonSubscriptView(n->input(0), n, frame, args[0].toTensor());
     }
     if (kind == c10::aten::index_put_ && isIndexing(n) && args.size() >= 3 && args[2].isTensor()) {
         // Python's setitem views the value without its leading size-1 dims before index_put_.

@@ -305,6 +305,22 @@ private Q_SLOTS:
             qPrintable(builtIn.err));
     }
 
+    /// torchvision's traced helpers (issue 21): box ops with their _is_tracing() branch, the box coder, the anchor
+    /// generator, resize_boxes, batch_images, batched_nms's coordinate trick, generalized_box_iou and expand_masks.
+    /// JitScope's own trace of every recorded call equals PyTorch's; batch_images's traces differ between its sets
+    /// (the check says so, exit 1).
+    void selfCheckOfTorchvisionHelpers()
+    {
+        const Run r = runCli(
+            { "check", dataDir() + QStringLiteral("/library/torchvision_helpers.py"), "--python", "--self-check" });
+        QCOMPARE(r.code, 1);
+        QVERIFY2(!r.out.contains(QLatin1String("JitScope defect")), qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QLatin1String("not compared")), qPrintable(r.out));
+        QCOMPARE(r.out.count(QLatin1String("self-check: JitScope's own trace equals PyTorch's node for node")), 12);
+        QVERIFY(r.out.contains(QLatin1String("torch.jit.trace(clip_boxes_to_image): 2 input set(s)")));
+        QVERIFY(r.out.contains(QLatin1String("torch.jit.trace(batch_images): 2 input set(s)")));
+    }
+
     /// --self-check: JitScope's own tracer against torch.jit.trace on the same inputs; a difference is a JitScope
     /// defect (exit status 3) naming the first differing node. self_check.py holds a known difference.
     void selfCheckComparesJitScopesOwnTrace()

@@ -74,17 +74,22 @@ private Q_SLOTS:
                                      << "    return {k: v + w for(k, v,  w)in t}";
         QTest::addRow("nested") << "    return [[i * j for i, j in p] for p, q in r]"
                                 << "    return [[i * j for(i, j)in p] for(p, q)in r]";
-        QTest::addRow("statement") << "    for a, b in zip(xs, ys):" << "    for a, b in zip(xs, ys):";
-        QTest::addRow("string") << "    s = \"[x for a, b in y]\"" << "    s = \"[x for a, b in y]\"";
-        QTest::addRow("comment") << "    x = f(y)  # [x for a, b in y]" << "    x = f(y)  # [x for a, b in y]";
+        QTest::addRow("tuple in the target") << "    return [a * b + i for i, (a, b) in enumerate(zip(xs, ys))]"
+                                             << "    return [a * b + i for(i, (a, b))in enumerate(zip(xs, ys))]";
+        QTest::addRow("statement") << "    for a, b in zip(xs, ys):"
+                                   << "    for a, b in zip(xs, ys):";
+        QTest::addRow("string") << "    s = \"[x for a, b in y]\""
+                                << "    s = \"[x for a, b in y]\"";
+        QTest::addRow("comment") << "    x = f(y)  # [x for a, b in y]"
+                                 << "    x = f(y)  # [x for a, b in y]";
     }
 
     void comprehensionTuplesParenthesized()
     {
         QFETCH(QString, line);
         QFETCH(QString, compiled);
-        const PyFileScan scan = scanPythonSource(QStringLiteral("def f(xs, ys):\n") + line + QStringLiteral("\n"),
-            QStringLiteral("f.py"));
+        const PyFileScan scan = scanPythonSource(
+            QStringLiteral("def f(xs, ys):\n") + line + QStringLiteral("\n"), QStringLiteral("f.py"));
         QCOMPARE(scan.defs.size(), 1);
         QCOMPARE(scan.defSource(scan.defs[0]).section(QLatin1Char('\n'), 1, 1), compiled);
     }

@@ -10,4 +10,8 @@ def scaled_rows(x):
     return torch.stack([row * i for i, row in enumerate(x.unbind(0))], dim=0)
 
 
+def indexed_pairs(x, y):
+    return torch.stack([a * b + i for i, (a, b) in enumerate(zip(x.unbind(0), y.unbind(0)))])
+
+
 inputs = (torch.rand(3, 4), torch.rand(3, 4))
