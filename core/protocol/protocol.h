@@ -25,7 +25,7 @@ namespace protocol {
 
 constexpr quint32 kMagic = 0x4a53574b; ///< "JSWK"
 /// Bumped whenever a message or a value's fields change: both ends must be built from the same sources.
-constexpr quint16 kVersion = 3;
+constexpr quint16 kVersion = 4;
 /// Frames larger than this are refused as corrupt (a report of a big model's traces is tens of megabytes).
 constexpr quint32 kMaxFrame = 1u << 30;
 
@@ -145,6 +145,8 @@ QDataStream& operator<<(QDataStream& s, const ParameterInfo& v);
 QDataStream& operator>>(QDataStream& s, ParameterInfo& v);
 QDataStream& operator<<(QDataStream& s, const SubmoduleInfo& v);
 QDataStream& operator>>(QDataStream& s, SubmoduleInfo& v);
+QDataStream& operator<<(QDataStream& s, const OpLibrary& v);
+QDataStream& operator>>(QDataStream& s, OpLibrary& v);
 /// Everything but ModelInfo::handle, which stays in the worker (read back as null).
 QDataStream& operator<<(QDataStream& s, const ModelInfo& v);
 QDataStream& operator>>(QDataStream& s, ModelInfo& v);

@@ -170,6 +170,8 @@ void DocumentController::open(const QString& path, const QString& functionName)
     LoadOptions loadOptions;
     // Submodule code only shows up in the caller's graph once the calls are inlined.
     loadOptions.inlineCalls = layoutOptions.groupByModule;
+    loadOptions.opLibraries = m_operatorLibraries;
+    loadOptions.strictOpLibraries = false;
     startJob([absolute, functionName, layoutOptions, loadOptions, limits = overviewLimits(), engine = m_engine](
                  JobControl& control) {
         return loadJob(absolute, functionName, layoutOptions, loadOptions, limits, engine, control);

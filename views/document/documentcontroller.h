@@ -81,6 +81,11 @@ public:
     void setUnfoldAllOnOpen(bool unfold) { m_unfoldAllOnOpen = unfold; }
     bool unfoldsAllOnOpen() const { return m_unfoldAllOnOpen; }
 
+    /// Libraries of custom operators each load goes with (the window's remembered ones and --load-ops). One that
+    /// does not load is a warning of the model, and an error only when the archive needs what it defines.
+    void setOperatorLibraries(const QStringList& libraries) { m_operatorLibraries = libraries; }
+    QStringList operatorLibraries() const { return m_operatorLibraries; }
+
     void setFoldConstants(bool fold) { m_foldConstants = fold; }
     void setShowBlocks(bool show) { m_showBlocks = show; }
     void setGroupByModule(bool group) { m_groupByModule = group; }
@@ -179,6 +184,7 @@ private:
     }
     bool m_foldConstants = LayoutOptions().foldConstants;
     bool m_showBlocks = LayoutOptions().showBlocks;
+    QStringList m_operatorLibraries;
     bool m_groupByModule = false;
 };
 
