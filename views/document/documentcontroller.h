@@ -38,6 +38,7 @@ struct DocumentJob
     qint64 layoutMs = 0;
     std::optional<FunctionInfo> inlined; ///< Kind::Layout: the function, inlined for Group by Module on the way
     QStringList overviewFolds; ///< a big model's submodules folded for its first layout (overviewFolds())
+    QVector<int> overviewNodeFolds; ///< control flow nested deep, folded for the first layout (deepControlFlowFolds())
     std::optional<InputSuggestion> suggestion; ///< Kind::Load: a set for a file that records none
     EngineModelRef engineModel; ///< Kind::Load: the model as the engine holds it
 };
