@@ -219,11 +219,13 @@ void DocumentView::displayFunction(
     int ops = 0;
     for (const IrNode& n : fn->graph.nodes)
         ops += n.kind != QLatin1String("prim::Constant") && n.kind != QLatin1String("prim::GetAttr");
-    Q_EMIT statusMessage(
-        tr("A big model (%1 ops): %2 submodules folded for an overview. Double-click one to unfold it; "
-           "View > Unfold All Modules shows every op.")
-            .arg(ops)
-            .arg(folds.size()));
+    QString overview = tr("A big model (%1 ops): %2 submodules folded for an overview. Double-click one to unfold it; "
+                          "View > Unfold All Modules shows every op.")
+                           .arg(ops)
+                           .arg(folds.size());
+    if (!m_loadNote.isEmpty())
+        overview += QLatin1Char(' ') + m_loadNote;
+    Q_EMIT statusMessage(overview);
 }
 
 void DocumentView::showCompileError(const FunctionInfo& fn)
