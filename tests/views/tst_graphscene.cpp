@@ -717,15 +717,18 @@ private Q_SLOTS:
     void firstViewShowsTheInputs_data()
     {
         QTest::addColumn<double>("inputX"); ///< where the input and the ops under it are, across a graph 12,000 wide
-        QTest::addRow("right") << 10400.0;
-        QTest::addRow("left") << 200.0;
-        QTest::addRow("middle") << 5900.0;
-        QTest::addRow("right edge") << 11850.0;
+        QTest::addColumn<double>("otherInputX"); ///< a second input far from the first (a detection model's targets)
+        QTest::addRow("right") << 10400.0 << -1.0;
+        QTest::addRow("left") << 200.0 << -1.0;
+        QTest::addRow("middle") << 5900.0 << -1.0;
+        QTest::addRow("right edge") << 11850.0 << -1.0;
+        QTest::addRow("two inputs far apart") << 10400.0 << 300.0;
     }
 
     void firstViewShowsTheInputs()
     {
         QFETCH(double, inputX);
+        QFETCH(double, otherInputX);
         IrGraph g;
         GraphLayout layout;
         int v = addValue(g, QStringLiteral("x"), QStringLiteral("Tensor"), -1);
@@ -755,6 +758,15 @@ private Q_SLOTS:
         layout.clusters << wide;
         layout.bounds = QRectF(0, 0, 12000, 30000);
         g.top.outputs = { v };
+        if (otherInputX >= 0) {
+            const int other = addValue(g, QStringLiteral("targets"), QStringLiteral("Tensor"), -1);
+            g.top.inputs << other;
+            LayoutNode second;
+            second.role = LayoutNode::Role::GraphInputs;
+            second.title = QStringLiteral("targets");
+            second.box = QRectF(otherInputX - 30, 20, 60, 30);
+            layout.nodes << second;
+        }
 
         GraphScene scene;
         scene.setGraph(g, layout);

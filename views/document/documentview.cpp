@@ -224,7 +224,7 @@ void DocumentView::displayFunction(
                            .arg(ops)
                            .arg(folds.size());
     if (!m_loadNote.isEmpty())
-        overview += QLatin1Char(' ') + m_loadNote;
+        overview = m_loadNote + QStringLiteral(". ") + overview;
     Q_EMIT statusMessage(overview);
 }
 

@@ -115,6 +115,7 @@ void GraphScene::removeAllItems()
     m_contentsRect = QRectF();
     m_startRect = QRectF();
     m_inputsRect = QRectF();
+    m_firstInputRect = QRectF();
     m_lastEmitted = -2;
     setSceneRect(QRectF());
 }
@@ -157,9 +158,11 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout, Build
     QVector<QRectF> ops; // the boxes of ops and folded modules
     for (int i = 0; i < layout.nodes.size(); ++i) {
         const LayoutNode& node = layout.nodes.at(i);
-        if (node.role == LayoutNode::Role::GraphInputs)
+        if (node.role == LayoutNode::Role::GraphInputs) {
+            if (m_inputsRect.isNull())
+                m_firstInputRect = node.box;
             m_inputsRect = m_inputsRect.isNull() ? node.box : m_inputsRect.united(node.box);
-        else if (node.role != LayoutNode::Role::GraphOutputs && !node.box.isEmpty())
+        } else if (node.role != LayoutNode::Role::GraphOutputs && !node.box.isEmpty())
             ops << node.box;
         if (node.nodeId >= 0 && node.nodeId < graph.nodes.size())
             m_boxOfId.insert(node.nodeId, i);
@@ -171,7 +174,7 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout, Build
     for (int i = 0; i < ops.size() && i < kFirstOps; ++i)
         m_startRect = m_startRect.isNull() ? ops[i] : m_startRect.united(ops[i]);
     if (m_inputsRect.isNull() && !ops.isEmpty())
-        m_inputsRect = ops.first();
+        m_inputsRect = m_firstInputRect = ops.first();
     for (int c = int(OpCategory::Input); c <= int(OpCategory::Other); ++c) {
         if (seen.contains(c))
             m_categories.append(OpCategory(c));

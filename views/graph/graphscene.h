@@ -96,8 +96,9 @@ public:
     /// Where reading the graph starts: the boxes of its inputs and of its first ops (kFirstOps, the topmost);
     /// null without a graph.
     QRectF startRect() const { return m_startRect; }
-    /// The boxes of the graph's inputs (without inputs, its topmost box).
+    /// The boxes of the graph's inputs (without inputs, its topmost box), and the first input's box.
     QRectF inputsRect() const { return m_inputsRect; }
+    QRectF firstInputRect() const { return m_firstInputRect; }
     static constexpr int kFirstOps = 6;
     /// The whole graph drawn into an image, for views zoomed out over a big graph (GraphOverview); null when
     /// the graph is too small to need one.
@@ -161,6 +162,7 @@ private:
     QRectF m_contentsRect;
     QRectF m_startRect;
     QRectF m_inputsRect;
+    QRectF m_firstInputRect;
     int m_lastEmitted = -2;
 };
 

@@ -160,8 +160,11 @@ void GraphView::frame(Refit how)
     const double visibleHeight = viewport()->height() / zoom;
     const GraphScene* scene = graphScene();
     QRectF start = scene ? scene->startRect() : QRectF();
+    // The inputs and first ops; else the inputs (far apart: a detection model's images and targets); else the first.
     if (!start.isNull() && start.width() > visibleWidth)
         start = scene->inputsRect();
+    if (!start.isNull() && start.width() > visibleWidth)
+        start = scene->firstInputRect();
     double x = rect.center().x();
     double top = rect.top();
     if (!start.isNull() && visibleWidth < rect.width()) {
