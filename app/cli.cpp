@@ -90,7 +90,9 @@ Python files as Python runs them (list, graph, trace, check and run):
                       is a JitScope defect (exit 3), with the first differing node.
 
 Options for every command:
-  --load-ops LIB.so   load a library of custom operators first (repeatable)
+  --load-ops LIB.so   load a library of custom operators first (repeatable); without it,
+                      an archive's torchvision:: (or other) operators are found in the
+                      system's Python's packages ($JITSCOPE_PYTHON, else /usr/bin/python3)
   -q, --quiet         no progress line: long jobs (loading a big archive, tracing many
                       sets, laying out a huge graph, running Python) show one on stderr
                       when it is a terminal, never in a pipe or a file
@@ -738,12 +740,19 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
         }
         for (const InputSet& s : model.inputSets)
             sets.append(QJsonObject { { QStringLiteral("set"), s.toString() }, { QStringLiteral("line"), s.line } });
+        QJsonArray libraries;
+        for (const OpLibrary& lib : model.opLibraries)
+            libraries.append(QJsonObject { { QStringLiteral("path"), lib.path },
+                { QStringLiteral("namespaces"), QJsonArray::fromStringList(lib.namespaces) },
+                { QStringLiteral("found"), lib.found } });
         for (const Diagnostic& d : model.warnings)
             warnings.append(diagnosticJson(d));
         QJsonObject o { { QStringLiteral("file"), model.path }, { QStringLiteral("kind"), toText(model.kind) },
             { QStringLiteral("functions"), fns }, { QStringLiteral("submodules"), subs },
             { QStringLiteral("parameters"), params }, { QStringLiteral("input_sets"), sets },
             { QStringLiteral("warnings"), warnings } };
+        if (!libraries.isEmpty())
+            o.insert(QStringLiteral("operator_libraries"), libraries);
         if (suggestion)
             o.insert(QStringLiteral("suggested_input_set"),
                 QJsonObject {
@@ -771,6 +780,12 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
             out << "submodules:\n";
             for (const SubmoduleInfo& s : model.submodules)
                 out << "  " << (s.path.isEmpty() ? QStringLiteral("<root>") : s.path) << "  " << s.typeName << '\n';
+        }
+        if (!model.opLibraries.isEmpty()) {
+            out << "operator libraries:\n";
+            for (const OpLibrary& lib : model.opLibraries)
+                out << "  " << lib.path << "  " << lib.namespaces.join(QStringLiteral(":: "))
+                    << "::  " << (lib.found ? "(found in the system's Python)" : "(--load-ops)") << '\n';
         }
         if (!model.parameters.isEmpty()) {
             out << "parameters:\n";

@@ -257,6 +257,11 @@ int main(int argc, char* argv[])
         QStringLiteral("Open with every module unfolded, however big the model (no overview); with --screenshot, the "
                        "PNG is written once that graph is painted."));
     parser.addOption(unfoldAllOption);
+    const QCommandLineOption loadOpsOption(QStringLiteral("load-ops"),
+        QStringLiteral("Load a library of custom operators for this run (repeatable), besides those of "
+                       "Model > Operator Libraries."),
+        QStringLiteral("LIB.so"));
+    parser.addOption(loadOpsOption);
     // --python=PATH, as jitscope-cli takes it: QCommandLineParser has no options with an optional value.
     QStringList arguments = QApplication::arguments();
     QString pythonPath;
@@ -348,6 +353,7 @@ int main(int argc, char* argv[])
         window.setStartView(*view);
     window.setPythonAllowed(parser.isSet(pythonOption));
     window.setUnfoldAllOnOpen(parser.isSet(unfoldAllOption));
+    window.setRunOperatorLibraries(parser.values(loadOpsOption));
     if (!pythonPath.isEmpty())
         window.setPythonInterpreter(pythonPath);
     window.show();

@@ -7,6 +7,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -96,6 +97,10 @@ public:
         for (const IrNode& n : g.nodes) {
             if (n.kind == QLatin1String("prim::Constant") && n.outputs.size() == 1) {
                 m_folded.insert(n.id, constantText(n));
+            } else if (n.kind == QLatin1String("prim::Uninitialized") && n.inputs.isEmpty()) {
+                // A placeholder for a variable only a raising branch leaves unset: drawn as a box of its own it
+                // ranks at the top of its cluster, far from the branch that uses it.
+                m_folded.insert(n.id, QStringLiteral("uninitialized"));
             } else if (n.kind == QLatin1String("prim::GetAttr") && n.inputs.size() == 1) {
                 const int src = g.value(n.inputs.first()).producer;
                 QString base;
@@ -606,6 +611,46 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt, bool marked = fals
                     }
             }
     }
+    // Ifs and loops of one module's code one after another in program order: independent ones (the checks that
+    // start a scripted F.interpolate) would otherwise stand side by side, as wide as all of them together.
+    auto lastBoxIn = [&](int id) {
+        int last = layoutIndex.value(id, -1);
+        std::function<void(const IrNode&)> walk = [&](const IrNode& n) {
+            for (const IrBlock& blk : n.blocks)
+                for (int child : blk.nodes) {
+                    const int box = layoutIndex.value(child, -1);
+                    if (box >= 0 && b.nodes[box].nodeId == child && (last < 0 || child > b.nodes[last].nodeId))
+                        last = box;
+                    walk(g.node(child));
+                }
+        };
+        if (last >= 0 && b.nodes[last].nodeId == id)
+            walk(g.node(id));
+        return last;
+    };
+    std::function<void(const IrBlock&)> chainControlFlow = [&](const IrBlock& blk) {
+        int previous = -1; // node id of the last if or loop drawn as itself in this block
+        for (int id : blk.nodes) {
+            const IrNode& n = g.node(id);
+            if (n.blocks.isEmpty())
+                continue;
+            const int header = layoutIndex.value(id, -1);
+            if (header < 0 || b.nodes[header].nodeId != id)
+                continue;
+            if (previous >= 0 && g.node(previous).modulePath == n.modulePath) {
+                const int from = lastBoxIn(previous);
+                if (from >= 0 && from != header && !invisible.contains({ from, header })) {
+                    invisible.insert({ from, header });
+                    dot += QStringLiteral("  %1 -> %2 [style=invis];\n").arg(ref("n", from), ref("n", header));
+                    b.invisibleEdges.append({ from, header });
+                }
+            }
+            previous = id;
+            for (const IrBlock& inner : n.blocks)
+                chainControlFlow(inner);
+        }
+    };
+    chainControlFlow(g.top);
     // Big graphs: dot's x placement (network simplex) dominates, 6 of DenseNet-201's 6.5 s. Bounding its iterations
     // by the node count gives a layout of about the same width in a quarter of the time.
     if (b.nodes.size() > kBoundedPlacementNodes)
@@ -750,6 +795,43 @@ QString toDot(const IrGraph& graph, const LayoutOptions& options)
 DotBuild dotBuild(const IrGraph& graph, const LayoutOptions& options, bool marked)
 {
     return buildDot(graph, options, marked);
+}
+
+QVector<int> deepControlFlowFolds(const IrGraph& graph, const LayoutOptions& options, int maxDepth)
+{
+    if (!options.showBlocks)
+        return {};
+    const QSet<int> reaching
+        = options.hideUnreachable ? nodesReachingOutputs(graph, inPlaceChanges(graph)) : QSet<int>();
+    QHash<int, int> depthOf; // node id -> how deep control flow nests in it (an if holding an if: 2)
+    std::function<int(int)> depth = [&](int id) {
+        const auto it = depthOf.constFind(id);
+        if (it != depthOf.cend())
+            return it.value();
+        int deepest = 0;
+        for (const IrBlock& blk : graph.node(id).blocks)
+            for (int child : blk.nodes)
+                deepest = std::max(deepest, depth(child));
+        const int d = graph.node(id).blocks.isEmpty() ? 0 : deepest + 1;
+        depthOf.insert(id, d);
+        return d;
+    };
+    QVector<int> folds;
+    std::function<void(const IrBlock&)> walk = [&](const IrBlock& blk) {
+        for (int id : blk.nodes) {
+            if (graph.node(id).blocks.isEmpty() || (options.hideUnreachable && !reaching.contains(id)))
+                continue;
+            if (depth(id) > maxDepth) {
+                folds << id;
+                continue;
+            }
+            for (const IrBlock& inner : graph.node(id).blocks)
+                walk(inner);
+        }
+    };
+    walk(graph.top);
+    std::sort(folds.begin(), folds.end());
+    return folds;
 }
 
 QStringList overviewFolds(const IrGraph& graph, const LayoutOptions& options, int bigBoxes, int overviewBoxes)

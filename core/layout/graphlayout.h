@@ -156,6 +156,11 @@ GraphLayout layoutGraph(const IrGraph& graph, const LayoutOptions& options = {})
 /// Empty for a graph small enough to show whole, or one without submodules.
 QStringList overviewFolds(
     const IrGraph& graph, const LayoutOptions& options, int bigBoxes = 800, int overviewBoxes = 250);
+/// The control-flow nodes a graph opens with folded (LayoutOptions::foldedNodes): the outermost ifs and loops in
+/// whose blocks control flow nests more than @p maxDepth deep. A scripted F.interpolate is an else-if ladder of
+/// fifteen modes, 4,700 pt wide and 4,100 tall drawn unfolded beside a whole segmentation model; folded it is one
+/// box, which a double-click opens.
+QVector<int> deepControlFlowFolds(const IrGraph& graph, const LayoutOptions& options, int maxDepth = 4);
 /// The graph as layoutGraph() lays it out, the picture the window draws, rendered by Graphviz as "svg", "png" or
 /// "dot". A graph laid out by one dot run is rendered by dot ("dot": toDot()'s text); one laid out module by module
 /// (LayoutOptions::hierarchicalAbove) is rendered at the positions of that layout, and its "dot" carries them (pos,

@@ -71,6 +71,12 @@ void readClusterBoxes(Agraph_t* g, double height, double left, QVector<QRectF>& 
     }
 }
 
+/// How tall a piece of a child's column is (pt), at most how many pieces a child gets, and dot's rank separation
+/// (buildDot()'s ranksep=0.35 in).
+constexpr double kChildPiece = 144;
+constexpr int kMaxChildPieces = 64;
+constexpr double kRankSep = 0.35 * 72;
+
 /// Runs dot on one cluster's text (a caller holds graphvizMutex()). Null and @p error set on failure.
 GeometryPtr layoutCluster(
     GVC_t* gvc, const QString& text, int nodes, int children, int clusters, int edges, QString* error)
@@ -91,12 +97,17 @@ GeometryPtr layoutCluster(
     for (Agnode_t* n = agfstnode(g); n; n = agnxtnode(g, n)) {
         const char* name = agnameof(n);
         bool ok = false;
-        const int index = QByteArray(name + 1).toInt(&ok);
+        // "n12" is node 12; "c3_0", "c3_1", ... are the stacked pieces of child 3, whose box is their union.
+        const QByteArray number(name + 1);
+        const qsizetype piece = number.indexOf('_');
+        const int index = (piece < 0 ? number : number.left(piece)).toInt(&ok);
         QVector<QRectF>* boxes = name[0] == 'n' ? &geometry->nodes : name[0] == 'c' ? &geometry->children : nullptr;
         if (ok && boxes && index >= 0 && index < boxes->size()) {
             const QPointF c = at(ND_coord(n));
             const double w = ND_width(n) * 72.0, h = ND_height(n) * 72.0;
-            (*boxes)[index] = QRectF(c.x() - w / 2, c.y() - h / 2, w, h);
+            const QRectF box(c.x() - w / 2, c.y() - h / 2, w, h);
+            QRectF& slot = (*boxes)[index];
+            slot = slot.isNull() ? box : slot.united(box);
         }
         for (Agedge_t* e = agfstout(g, n); e; e = agnxtout(g, e)) {
             const int id = QByteArray(agget(e, const_cast<char*>("id"))).toInt(&ok);
@@ -117,6 +128,39 @@ GeometryPtr layoutCluster(
     readClusterBoxes(g, height, left, geometry->clusters);
     gvFreeLayout(gvc, g);
     agclose(g);
+    // The frame is what is drawn: the invisible clusters around children's pieces keep a margin dot counts in its
+    // bounding box, which would leave a strip of nothing at the frame's edge (and the CLI's renderer, which draws
+    // what is drawn, would move every box by its width).
+    QRectF drawn;
+    auto add = [&drawn](const QRectF& r) {
+        if (!r.isNull())
+            drawn = drawn.isNull() ? r : drawn.united(r);
+    };
+    for (const QRectF& r : std::as_const(geometry->nodes))
+        add(r);
+    for (const QRectF& r : std::as_const(geometry->children))
+        add(r);
+    for (const QRectF& r : std::as_const(geometry->clusters))
+        add(r);
+    for (const auto& points : std::as_const(geometry->edges))
+        for (const QPointF& p : points)
+            add(QRectF(p, QSizeF(0.001, 0.001)));
+    if (!drawn.isNull()) {
+        const QPointF shift = -drawn.topLeft();
+        for (QRectF& r : geometry->nodes)
+            r.translate(shift);
+        for (QRectF& r : geometry->children)
+            r.translate(shift);
+        for (QRectF& r : geometry->clusters)
+            r.translate(shift);
+        for (auto& points : geometry->edges)
+            for (QPointF& p : points)
+                p += shift;
+        for (QPointF& p : geometry->labels)
+            if (!p.isNull())
+                p += shift;
+        geometry->size = drawn.size();
+    }
     return geometry;
 }
 
@@ -215,34 +259,55 @@ GraphLayout layoutHierarchically(const DotBuild& b, const LayoutOptions& options
         Level& level = levels[c + 1];
         QString text = b.header;
         QHash<int, int> childIndex; // module cluster -> local placeholder
+        QVector<int> pieceCount; // local placeholder -> how many pieces stand for it
         for (const DotBuild::Item& item : b.contents.value(c)) {
             if (item.child < 0) {
                 localize(item.text, level.names, text);
                 continue;
             }
-            childIndex.insert(item.child, int(level.children.size()));
+            const int local = int(level.children.size());
+            childIndex.insert(item.child, local);
             const QSizeF size = placeholderSize(item.child);
-            text += QStringLiteral("  c%1 [label=\"\", shape=box, fixedsize=true, width=%2, height=%3];\n")
-                        .arg(level.children.size())
-                        .arg(size.width() / 72.0, 0, 'f', 3)
-                        .arg(size.height() / 72.0, 0, 'f', 3);
+            // A child is a column of pieces, one a rank, not one box: a box as tall as a whole block is one rank,
+            // and whatever shares that rank with it (the caller's code between two calls, an if writing the
+            // block's result into a dict) stands beside it, each such if beside the next: the blocks of a
+            // MobileNet then ran down a diagonal across a cluster 5,800 pt wide. The pieces' union is the box.
+            const int pieces = std::clamp(int(size.height() / kChildPiece), 1, kMaxChildPieces);
+            const double pieceHeight = std::max(1.0, (size.height() - (pieces - 1) * kRankSep) / pieces);
+            pieceCount.append(pieces);
+            if (pieces > 1)
+                text += QStringLiteral("  subgraph cluster_c%1 {\n    style=invis; margin=0;\n").arg(local);
+            for (int k = 0; k < pieces; ++k)
+                text += QStringLiteral("    c%1_%2 [label=\"\", shape=box, fixedsize=true, width=%3, height=%4];\n")
+                            .arg(local)
+                            .arg(k)
+                            .arg(size.width() / 72.0, 0, 'f', 3)
+                            .arg(pieceHeight / 72.0, 0, 'f', 3);
+            for (int k = 0; k + 1 < pieces; ++k)
+                text
+                    += QStringLiteral("    c%1_%2 -> c%1_%3 [style=invis, weight=100];\n").arg(local).arg(k).arg(k + 1);
+            if (pieces > 1)
+                text += QStringLiteral("  }\n");
             level.children.append(item.child);
         }
-        auto endName = [&](int index) {
+        // An edge leaves a child from its last piece and enters it at its first.
+        auto endName = [&](int index, bool from) {
             const int child = childHolding(index, c);
-            return child < 0 ? QLatin1Char('n') + QString::number(level.names.node.value(index))
-                             : QLatin1Char('c') + QString::number(childIndex.value(child));
+            if (child < 0)
+                return QLatin1Char('n') + QString::number(level.names.node.value(index));
+            const int local = childIndex.value(child);
+            return QStringLiteral("c%1_%2").arg(local).arg(from ? pieceCount[local] - 1 : 0);
         };
         for (int e : edgesAt.value(c)) {
             const LayoutEdge& edge = b.edges[e];
             text += QStringLiteral("  %1 -> %2 [id=\"%3\"%4];\n")
-                        .arg(endName(edge.fromNode), endName(edge.toNode))
+                        .arg(endName(edge.fromNode, true), endName(edge.toNode, false))
                         .arg(level.edges.size())
                         .arg(edge.label.isEmpty() ? QString() : QStringLiteral(", label=\"%1\"").arg(edge.label));
             level.edges.append(e);
         }
         for (const auto& [from, to] : invisibleAt.value(c))
-            text += QStringLiteral("  %1 -> %2 [style=invis];\n").arg(endName(from), endName(to));
+            text += QStringLiteral("  %1 -> %2 [style=invis];\n").arg(endName(from, true), endName(to, false));
         if (level.names.nodeGlobal.size() + level.children.size() > kBoundedPlacementNodes)
             text += QStringLiteral("  graph [nslimit=1];\n");
         text += QStringLiteral("}\n");

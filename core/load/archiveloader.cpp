@@ -376,14 +376,19 @@ std::optional<LoadResult> refuseHostileArchive(const QString& path)
 
 } // namespace
 
-LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineCalls)
+LoadResult loadArchive(const QString& path, const QByteArray& head, const LoadOptions& options)
 {
+    const bool inlineCalls = options.inlineCalls;
     if (!head.startsWith("PK\x03\x04") && !head.startsWith("PK\x05\x06"))
         return loadFailure(path, QStringLiteral("not a TorchScript archive (not a zip file)"));
     activity::setPhase(0, "checking the archive's pickles and code");
     if (auto refused = refuseHostileArchive(path))
         return *refused;
     const QString code = archiveCode(path);
+    activity::setPhase(0, "finding the libraries of the archive's custom operators");
+    QVector<OpLibrary> opLibraries;
+    if (const QString missing = resolveOpLibraries(code, options, &opLibraries); !missing.isEmpty())
+        return loadFailure(path, missing);
     activity::setPhase(0, "loading the archive (torch::jit::load)");
     // Viewing needs the parameters' shapes and dtypes, not their values: the load leaves the data unread
     // (ViewReader) and the handle reads it when a run needs it. A class's __setstate__ runs during the load on the
@@ -404,8 +409,8 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
             while (op.endsWith(QLatin1Char('.')))
                 op.chop(1);
             return loadFailure(path,
-                QStringLiteral("unknown operator %1: load the library that defines it with "
-                               "--load-ops LIB.so (e.g. torchvision's _C.so for torchvision::)")
+                QStringLiteral("unknown operator %1: the libraries loaded do not define it; load the library that "
+                               "defines it with --load-ops LIB.so (in the window: Model > Operator Libraries)")
                     .arg(op));
         }
         QString msg = torchErrorMessage(what.c_str());
@@ -428,6 +433,7 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineC
         return loadFailure(path, torchErrorMessage(e.what()));
     }
     result.model.source = code;
+    result.model.opLibraries = opLibraries;
     handle->module = std::make_unique<tj::Module>(module);
     result.model.handle = handle;
     return result;

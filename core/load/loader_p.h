@@ -21,7 +21,12 @@ namespace jitscope {
 LoadResult loadFailure(const QString& path, const QString& message, int line = 0, int column = 0);
 
 /// A TorchScript archive, whose first bytes are @p head (archiveloader.cpp).
-LoadResult loadArchive(const QString& path, const QByteArray& head, bool inlineCalls);
+LoadResult loadArchive(const QString& path, const QByteArray& head, const LoadOptions& options);
+
+/// Loads the libraries of the operator namespaces that @p code (an archive's) calls and libtorch lacks, found by
+/// opLibraryCandidates(); appends to @p used the libraries its custom operators come from. Returns the error that
+/// names the namespace and the libraries tried when one stays missing, else an empty string (oplibraries.cpp).
+QString resolveOpLibraries(const QString& code, const LoadOptions& options, QVector<OpLibrary>* used);
 
 /// A .py file of TorchScript functions, its whole content @p bytes (pycompiler.cpp).
 LoadResult loadPython(const QString& path, const QByteArray& bytes, bool inlineCalls);

@@ -50,6 +50,15 @@ struct SubmoduleInfo
     QStringList methods;
 };
 
+/// A library of custom operators that a model's code calls: given (LoadOptions::opLibraries) or found by the search
+/// for a namespace libtorch lacks (torchvision/_C.so for torchvision::nms).
+struct OpLibrary
+{
+    QString path;
+    QStringList namespaces; ///< the namespaces of the model's operators it registers ("torchvision")
+    bool found = false; ///< found where the system's Python keeps its packages, not given
+};
+
 /// Everything JitScope knows about an opened model file. Produced by loadModel(), passed by value.
 struct ModelInfo
 {
@@ -62,6 +71,7 @@ struct ModelInfo
     QVector<ParameterInfo> parameters;
     QVector<InputSet> inputSets; ///< from the file's `inputs` and `check_inputs`; first is `inputs`
     QVector<Diagnostic> warnings; ///< non-fatal problems (e.g. an input spec that could not be read)
+    QVector<OpLibrary> opLibraries; ///< the libraries the archive's custom operators come from
     std::shared_ptr<ModelHandle> handle; ///< for running and tracing; opaque outside core
 
     const FunctionInfo* function(const QString& name) const;
@@ -85,6 +95,10 @@ struct LoadOptions
     /// module's methods of an archive. A submodule's methods are inlined when asked for (inlineFunction()): inlining
     /// every method of a deep network up front costs a second on DenseNet.
     bool inlineCalls = false;
+    /// A library of opLibraries that does not load fails the load (the CLI's --load-ops); else it is a warning, and
+    /// an error only when the archive then calls operators of a namespace no library defines (the window's
+    /// remembered libraries).
+    bool strictOpLibraries = true;
 };
 
 /// Result of loadModel(): either a model or a fatal error naming the file and place.
@@ -120,8 +134,15 @@ QHash<QString, QString> submoduleTypes(const ModelInfo& model, const QString& fu
 /// function cannot be found or inlined.
 bool inlineFunction(const std::shared_ptr<ModelHandle>& handle, FunctionInfo& fn, QString* error = nullptr);
 
-/// Loads a shared library of custom operators with RTLD_GLOBAL. Returns an empty string on success.
+/// Loads a shared library of custom operators with RTLD_GLOBAL (once per process). Returns an empty string on
+/// success, else why not (dlerror()). An archive whose code calls operators of a namespace libtorch lacks
+/// (`ops.torchvision.nms`) makes loadModel() look for the library with opLibraryCandidates() and load it.
 QString loadOpLibrary(const QString& path);
+
+/// Where loadModel() looks for a library of @p ns:: operators, best first: the shared libraries of the package
+/// @p ns (its _C*.so first) and NS*.so in each folder of the system's Python's sys.path ($JITSCOPE_PYTHON, else
+/// /usr/bin/python3, asked for sys.path only; $JITSCOPE_OPS_PATH, folders separated by ':', instead when set).
+QStringList opLibraryCandidates(const QString& ns);
 
 /// Versions of the libraries core is built on, for --version and the About box.
 QString libtorchVersion();

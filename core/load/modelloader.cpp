@@ -11,8 +11,6 @@
 #include <c10/util/Logging.h>
 #include <torch/version.h>
 
-#include <dlfcn.h>
-
 #include <mutex>
 
 namespace jitscope {
@@ -20,6 +18,13 @@ namespace jitscope {
 namespace {
 
 std::once_flag g_torchInit;
+
+LoadResult withWarnings(LoadResult result, const QVector<Diagnostic>& warnings)
+{
+    if (result.ok)
+        result.model.warnings = warnings + result.model.warnings;
+    return result;
+}
 
 } // namespace
 
@@ -34,24 +39,20 @@ LoadResult loadFailure(const QString& path, const QString& message, int line, in
     return r;
 }
 
-QString loadOpLibrary(const QString& path)
-{
-    void* handle = dlopen(QFile::encodeName(path).constData(), RTLD_NOW | RTLD_GLOBAL);
-    if (!handle)
-        return QString::fromLocal8Bit(dlerror());
-    return {};
-}
-
 LoadResult loadModel(const QString& path, const LoadOptions& options)
 {
     std::call_once(g_torchInit, [] {
         // Keep libtorch's own warnings (e.g. about deprecated ops) from reaching stderr mid-report.
         c10::ShowLogInfoToStderr();
     });
+    QVector<Diagnostic> libraryWarnings;
     for (const QString& lib : options.opLibraries) {
         const QString err = loadOpLibrary(lib);
-        if (!err.isEmpty())
+        if (err.isEmpty())
+            continue;
+        if (options.strictOpLibraries)
             return loadFailure(lib, QStringLiteral("cannot load operator library: %1").arg(err));
+        libraryWarnings.append({ QStringLiteral("operator library %1 did not load: %2").arg(lib, err), { lib, 0, 0 } });
     }
     activity::setFile(QFile::encodeName(path).constData());
     activity::setPhase(0, "loading");
@@ -75,7 +76,7 @@ LoadResult loadModel(const QString& path, const LoadOptions& options)
     if (isArchiveName) {
         const QByteArray head = file.read(4);
         file.close();
-        return loadArchive(path, head, options.inlineCalls);
+        return withWarnings(loadArchive(path, head, options), libraryWarnings);
     }
     constexpr qint64 maxSource = 64 * 1024 * 1024;
     if (file.size() > maxSource)
@@ -83,9 +84,9 @@ LoadResult loadModel(const QString& path, const LoadOptions& options)
     const QByteArray bytes = file.readAll();
     if (bytes.startsWith("PK\x03\x04")) {
         file.close();
-        return loadArchive(path, bytes.left(4), options.inlineCalls);
+        return withWarnings(loadArchive(path, bytes.left(4), options), libraryWarnings);
     }
-    return loadPython(path, bytes, options.inlineCalls);
+    return withWarnings(loadPython(path, bytes, options.inlineCalls), libraryWarnings);
 }
 
 QString libtorchVersion()

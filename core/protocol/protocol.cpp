@@ -129,8 +129,10 @@ JITSCOPE_SERIALIZE(InputSet, INPUTSET_FIELDS)
 JITSCOPE_SERIALIZE(FunctionInfo, FUNCTIONINFO_FIELDS)
 #define SUBMODULEINFO_FIELDS(OP) s OP v.path OP v.typeName OP v.methods
 JITSCOPE_SERIALIZE(SubmoduleInfo, SUBMODULEINFO_FIELDS)
-#define LOADOPTIONS_FIELDS(OP) s OP v.opLibraries OP v.inlineCalls
+#define LOADOPTIONS_FIELDS(OP) s OP v.opLibraries OP v.inlineCalls OP v.strictOpLibraries
 JITSCOPE_SERIALIZE(LoadOptions, LOADOPTIONS_FIELDS)
+#define OPLIBRARY_FIELDS(OP) s OP v.path OP v.namespaces OP v.found
+JITSCOPE_SERIALIZE(OpLibrary, OPLIBRARY_FIELDS)
 #define LOADRESULT_FIELDS(OP) s OP v.ok OP v.model OP v.error
 JITSCOPE_SERIALIZE(LoadResult, LOADRESULT_FIELDS)
 #define INPUTSUGGESTION_FIELDS(OP) s OP v.set OP v.reason
@@ -260,7 +262,7 @@ QDataStream& operator<<(QDataStream& s, const ModelInfo& v)
 {
     s << v.path;
     writeEnum(s, v.kind);
-    return s << v.source << v.functions << v.submodules << v.parameters << v.inputSets << v.warnings;
+    return s << v.source << v.functions << v.submodules << v.parameters << v.inputSets << v.warnings << v.opLibraries;
 }
 
 QDataStream& operator>>(QDataStream& s, ModelInfo& v)
@@ -268,7 +270,7 @@ QDataStream& operator>>(QDataStream& s, ModelInfo& v)
     s >> v.path;
     readEnum(s, v.kind);
     v.handle.reset();
-    return s >> v.source >> v.functions >> v.submodules >> v.parameters >> v.inputSets >> v.warnings;
+    return s >> v.source >> v.functions >> v.submodules >> v.parameters >> v.inputSets >> v.warnings >> v.opLibraries;
 }
 
 QDataStream& operator<<(QDataStream& s, const std::optional<InputSuggestion>& v)

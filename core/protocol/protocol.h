@@ -145,6 +145,8 @@ QDataStream& operator<<(QDataStream& s, const ParameterInfo& v);
 QDataStream& operator>>(QDataStream& s, ParameterInfo& v);
 QDataStream& operator<<(QDataStream& s, const SubmoduleInfo& v);
 QDataStream& operator>>(QDataStream& s, SubmoduleInfo& v);
+QDataStream& operator<<(QDataStream& s, const OpLibrary& v);
+QDataStream& operator>>(QDataStream& s, OpLibrary& v);
 /// Everything but ModelInfo::handle, which stays in the worker (read back as null).
 QDataStream& operator<<(QDataStream& s, const ModelInfo& v);
 QDataStream& operator>>(QDataStream& s, ModelInfo& v);

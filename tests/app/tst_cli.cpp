@@ -4,7 +4,9 @@
 #include "ir/irgraph.h"
 #include "testutil.h"
 
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -327,6 +329,96 @@ private Q_SLOTS:
             QStringLiteral("--fn"), QStringLiteral("layer1.0.forward") });
         QCOMPARE(g.code, 0);
         QVERIFY(g.out.contains(QLatin1String("prim::CallMethod")));
+    }
+
+    /// Archives calling torchvision::nms and roi_align (tests/oracle/make_custom_ops.py, as every detection model
+    /// does) open without --load-ops: the library is found in the system's Python's torchvision package and `list`
+    /// names it; without it (an empty JITSCOPE_OPS_PATH), or with one that does not load or defines other
+    /// operators, the one error line names the namespace and the library.
+    void customOperators_data()
+    {
+        QTest::addColumn<QString>("archive");
+        QTest::addColumn<QString>("opsPath"); ///< JITSCOPE_OPS_PATH: "" unset, "empty", "garbage", "other"
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("expected"); ///< a regular expression: stdout when code is 0, else stderr
+        const QString found = QStringLiteral(
+            "operator libraries:\n  /\\S+/torchvision/_C[^ ]*\\.so  torchvision::  \\(found in the system's Python\\)\n");
+        for (const char* archive : { "ops_scripted.pt", "ops_traced.pt" }) {
+            QTest::addRow("%s found", archive) << archive << QString() << 0 << found;
+            QTest::addRow("%s none there", archive)
+                << archive << "empty" << 2
+                << "^jitscope-cli: error: \\S+ops_\\w+\\.pt: unknown operator torchvision::(nms|roi_align): no library "
+                   "of torchvision:: operators is loaded; looked for the torchvision package of the system's Python: "
+                   "found none in \\S+; load the library that defines them with --load-ops LIB\\.so";
+        }
+        QTest::addRow("does not load")
+            << "ops_scripted.pt"
+            << "garbage" << 2
+            << "unknown operator torchvision::\\w+: no library of torchvision:: operators "
+               "is loaded; \\S+/torchvision/_C\\.so did not load: .*(invalid ELF header|too short)";
+        QTest::addRow("other operators") << "ops_traced.pt"
+                                         << "other" << 2
+                                         << "unknown operator torchvision::\\w+: no library of torchvision:: "
+                                            "operators is loaded; \\S+/libm\\.so\\.6 loaded but defines no "
+                                            "torchvision:: operators";
+    }
+
+    void customOperators()
+    {
+        QFETCH(QString, archive);
+        QFETCH(QString, opsPath);
+        QFETCH(int, code);
+        QFETCH(QString, expected);
+        const QString python = QStringLiteral("/usr/bin/python3");
+        if (QProcess::execute(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") }) != 0)
+            QSKIP("python3-torchvision is not installed");
+        static QTemporaryDir dir;
+        if (!QFileInfo::exists(dir.filePath(QStringLiteral("ops_traced.pt")))) {
+            QProcess make;
+            make.start(python, { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_custom_ops.py"), dir.path() });
+            QVERIFY(make.waitForFinished(300000));
+            QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+        }
+        QTemporaryDir ops;
+        QStringList environment;
+        if (!opsPath.isEmpty()) {
+            environment << QStringLiteral("JITSCOPE_OPS_PATH=") + ops.path();
+            QVERIFY(QDir(ops.path()).mkpath(QStringLiteral("torchvision")));
+            const QString lib = ops.filePath(QStringLiteral("torchvision/_C.so"));
+            if (opsPath == QLatin1String("garbage")) {
+                QFile f(lib);
+                QVERIFY(f.open(QIODevice::WriteOnly));
+                f.write("not a shared library\n");
+            } else if (opsPath == QLatin1String("other")) {
+                const QString libm = QStringLiteral("/lib/x86_64-linux-gnu/libm.so.6");
+                if (!QFileInfo::exists(libm))
+                    QSKIP("no libm.so.6 where Debian keeps it");
+                QVERIFY(QFile::link(libm, lib));
+            }
+        }
+        const Run list = runCli({ QStringLiteral("list"), dir.filePath(archive) }, environment);
+        QVERIFY2(list.code == code, qPrintable(list.err));
+        const QRegularExpression re(expected);
+        QVERIFY2(re.match(code == 0 ? list.out : list.err).hasMatch(), qPrintable(list.out + list.err));
+        if (code != 0)
+            return;
+        QVERIFY(list.out.contains(QLatin1String("forward(self, x: Tensor, boxes: Tensor)")));
+        const Run json = runCli(
+            { QStringLiteral("list"), dir.filePath(archive), QStringLiteral("--format"), QStringLiteral("json") },
+            environment);
+        QCOMPARE(json.code, 0);
+        const QJsonArray libraries
+            = QJsonDocument::fromJson(json.out.toUtf8()).object().value(QLatin1String("operator_libraries")).toArray();
+        QCOMPARE(libraries.size(), 1);
+        const QJsonObject lib = libraries.first().toObject();
+        QVERIFY(lib.value(QLatin1String("path")).toString().contains(QLatin1String("/torchvision/_C")));
+        QCOMPARE(lib.value(QLatin1String("namespaces")).toArray(), QJsonArray { QStringLiteral("torchvision") });
+        QCOMPARE(lib.value(QLatin1String("found")).toBool(), true);
+        // Given with --load-ops, the same library is named as given.
+        const Run given = runCli({ QStringLiteral("list"), QStringLiteral("--load-ops"),
+            lib.value(QLatin1String("path")).toString(), dir.filePath(archive) });
+        QCOMPARE(given.code, 0);
+        QVERIFY2(given.out.contains(QLatin1String("torchvision::  (--load-ops)")), qPrintable(given.out));
     }
 
     void torchvisionResnet18()

@@ -142,6 +142,56 @@ private Q_SLOTS:
         QVERIFY2(pixelsNear(rgb, QColor(0xcf, 0x22, 0x2e)) > 200, qPrintable(r.err));
     }
 
+    /// An archive calling torchvision::nms and roi_align (tests/oracle/make_custom_ops.py) opens with a double-click:
+    /// its worker finds torchvision's library; with nowhere to look (JITSCOPE_OPS_PATH empty) the window says which
+    /// namespace no library defines, and `jitscope --load-ops LIB` gives it the library.
+    void customOperators_data()
+    {
+        QTest::addColumn<bool>("searchable");
+        QTest::addColumn<bool>("loadOps");
+        QTest::addColumn<int>("exitCode");
+        QTest::addRow("found") << true << false << 0;
+        QTest::addRow("nowhere to look") << false << false << 2;
+        QTest::addRow("nowhere to look, --load-ops") << false << true << 0;
+    }
+
+    void customOperators()
+    {
+        QFETCH(bool, searchable);
+        QFETCH(bool, loadOps);
+        QFETCH(int, exitCode);
+        const QString python = QStringLiteral("/usr/bin/python3");
+        QProcess where;
+        where.start(python,
+            { QStringLiteral("-c"),
+                QStringLiteral("import glob, os, torchvision; "
+                               "print(glob.glob(os.path.join(os.path.dirname(torchvision.__file__), '_C*.so'))[0])") });
+        if (!where.waitForFinished(120000) || where.exitCode() != 0)
+            QSKIP("python3-torchvision is not installed");
+        const QString library = QString::fromLocal8Bit(where.readAllStandardOutput()).trimmed();
+        QTemporaryDir dir;
+        const Run make
+            = run(python, { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_custom_ops.py"), dir.path() });
+        QVERIFY2(make.exitCode == 0, qPrintable(make.err));
+        QTemporaryDir empty;
+        QStringList env;
+        if (!searchable)
+            env << QStringLiteral("JITSCOPE_OPS_PATH=") + empty.path();
+        const QString png = dir.filePath(QStringLiteral("ops.png"));
+        QStringList args { QStringLiteral("--screenshot"), png };
+        if (loadOps)
+            args << QStringLiteral("--load-ops") << library;
+        args << dir.filePath(QStringLiteral("ops_traced.pt"));
+        const Run r = run(gui(), args, env);
+        QVERIFY2(r.exitCode == exitCode, qPrintable(r.err));
+        QVERIFY(!QImage(png).isNull());
+        if (exitCode != 0) {
+            QVERIFY2(r.err.contains(QLatin1String("unknown operator torchvision::")), qPrintable(r.err));
+            QVERIFY2(
+                r.err.contains(QLatin1String("no library of torchvision:: operators is loaded")), qPrintable(r.err));
+        }
+    }
+
     /// The window is painted (empty state, file name, progress) before its model worker has answered: here one
     /// made to wait a second before its hello.
     void paintedBeforeTheWorkerAnswers()

@@ -2,6 +2,9 @@
 #include "load/model.h"
 #include "testutil.h"
 
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -602,6 +605,92 @@ private Q_SLOTS:
         for (const LayoutNode& n : folded.nodes)
             boxes += n.role == LayoutNode::Role::Module && n.module == QLatin1String("layers.1");
         QCOMPARE(boxes, 1);
+    }
+
+    /// Scripted torchvision models (made by tests/oracle/make_torchvision.py, weights=None) lay out as compact as
+    /// resnet's column: the scripted LR-ASPP was 11,604 x 30,849 pt for its 463 boxes (773,000 pt^2 a box, resnet50
+    /// 70,600), its backbone's blocks a staircase down a diagonal beside the IntermediateLayerGetter's dict
+    /// writes, and F.interpolate's else-if ladder 4,700 pt wide.
+    void torchvisionModelsCompact_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<double>("maxAreaPerBox"); ///< pt^2
+        QTest::addColumn<double>("maxWidth"); ///< pt
+        QTest::addColumn<int>("hierarchicalAbove"); ///< LayoutOptions::hierarchicalAbove
+        // LR-ASPP's 353 boxes are laid out module by module; the F.interpolate that scales its result up starts
+        // with checks of the input's shape, beside the classifier (2,800 pt in all).
+        QTest::addRow("lraspp_mobilenet_v3_large") << "lraspp_mobilenet_v3_large" << 250000.0 << 3000.0 << 300;
+        QTest::addRow("mobilenet_v3_small, module by module") << "mobilenet_v3_small" << 100000.0 << 1200.0 << 0;
+        QTest::addRow("mobilenet_v3_small") << "mobilenet_v3_small" << 100000.0 << 1200.0 << 300;
+        QTest::addRow("resnet18, module by module") << "resnet18" << 100000.0 << 1200.0 << 0;
+    }
+
+    void torchvisionModelsCompact()
+    {
+        QFETCH(QString, model);
+        QFETCH(double, maxAreaPerBox);
+        QFETCH(double, maxWidth);
+        QFETCH(int, hierarchicalAbove);
+        const QString python = QStringLiteral("/usr/bin/python3");
+        QProcess probe;
+        probe.start(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") });
+        if (!probe.waitForFinished(120000) || probe.exitCode() != 0)
+            QSKIP("python3-torchvision is not installed");
+        static QTemporaryDir dir;
+        const QString archive = dir.filePath(model + QStringLiteral(".pt"));
+        if (!QFileInfo::exists(archive)) {
+            QProcess make;
+            make.start(
+                python, { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"), model, archive });
+            QVERIFY(make.waitForFinished(300000));
+            QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+        }
+        LoadOptions load;
+        load.inlineCalls = true;
+        const LoadResult r = loadModel(archive, load);
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        const IrGraph& g = r.model.function(QStringLiteral("forward"))->graph;
+        // As the window lays out a model grouped by module.
+        LayoutOptions options;
+        options.groupByModule = true;
+        options.hideUnreachable = true;
+        options.moduleTypes = submoduleTypes(r.model, QStringLiteral("forward"));
+        options.foldedNodes = deepControlFlowFolds(g, options);
+        options.foldedModules = overviewFolds(g, options);
+        options.hierarchicalAbove = hierarchicalAbove;
+        const GraphLayout layout = layoutGraph(g, options);
+        QCOMPARE(layout.stats.hierarchical, hierarchicalAbove == 0 || layout.nodes.size() > hierarchicalAbove);
+        QVERIFY2(layout.error.isEmpty(), qPrintable(layout.error));
+        const double area = layout.bounds.width() * layout.bounds.height() / layout.nodes.size();
+        const QString size = QStringLiteral("%1 x %2 pt, %3 boxes, %4 pt^2 a box")
+                                 .arg(layout.bounds.width(), 0, 'f', 0)
+                                 .arg(layout.bounds.height(), 0, 'f', 0)
+                                 .arg(layout.nodes.size())
+                                 .arg(area, 0, 'f', 0);
+        qInfo("%s: %s", qPrintable(model), qPrintable(size));
+        QVERIFY2(area <= maxAreaPerBox, qPrintable(size));
+        QVERIFY2(layout.bounds.width() <= maxWidth, qPrintable(size));
+        // A column: the graph's input at the top, the return at the bottom (a loop of F.interpolate's size
+        // computation may come beside it).
+        QRectF input, output;
+        for (const LayoutNode& n : layout.nodes) {
+            if (n.role == LayoutNode::Role::GraphInputs)
+                input = n.box;
+            else if (n.role == LayoutNode::Role::GraphOutputs)
+                output = n.box;
+        }
+        QVERIFY(!input.isNull() && !output.isNull());
+        QVERIFY2(input.top() < layout.bounds.top() + 100, qPrintable(size));
+        QVERIFY2(output.bottom() > layout.bounds.bottom() - layout.bounds.height() / 10, qPrintable(size));
+        // Every box inside a cluster of its module (a module called twice has a cluster per call).
+        for (const LayoutNode& n : layout.nodes) {
+            if (n.role != LayoutNode::Role::Node || g.node(n.nodeId).modulePath.isEmpty())
+                continue;
+            const QString module = g.node(n.nodeId).modulePath;
+            QVERIFY2(std::any_of(layout.clusters.cbegin(), layout.clusters.cend(),
+                         [&](const LayoutCluster& c) { return c.module == module && c.box.contains(n.box); }),
+                qPrintable(module + QLatin1String(": ") + n.title));
+        }
     }
 
     void hierarchicalLayoutCancels()

@@ -124,7 +124,9 @@ QString dump(const ModelInfo& m)
                 return join({ p.name, QString::number(int(p.kind)), p.type, p.dtype, numbers(p.shape), p.value });
             }),
         list(m.inputSets, [](const InputSet& s) { return dump(s); }),
-        list(m.warnings, [](const Diagnostic& d) { return dump(d); }) });
+        list(m.warnings, [](const Diagnostic& d) { return dump(d); }), list(m.opLibraries, [](const OpLibrary& l) {
+            return join({ l.path, l.namespaces.join(QLatin1Char(',')), QString::number(int(l.found)) });
+        }) });
 }
 
 QString dump(const ValueSummary& v)
@@ -452,6 +454,7 @@ private Q_SLOTS:
             QStringLiteral("float32"), { 4, 3 }, QStringLiteral("...") } };
         m.inputSets = { set };
         m.warnings = { { QStringLiteral("could not read inputs"), somewhere(9) } };
+        m.opLibraries = { { QStringLiteral("/lib/torchvision/_C.so"), { QStringLiteral("torchvision") }, true } };
         LoadResult load { true, m, { QStringLiteral("none"), somewhere(4) } };
         const LoadResult back = roundTrip(load);
         QCOMPARE(back.ok, true);
@@ -463,6 +466,9 @@ private Q_SLOTS:
         const LoadOptions optionsBack = roundTrip(options);
         QCOMPARE(optionsBack.opLibraries, options.opLibraries);
         QCOMPARE(optionsBack.inlineCalls, true);
+        QCOMPARE(optionsBack.strictOpLibraries, true);
+        options.strictOpLibraries = false;
+        QCOMPARE(roundTrip(options).strictOpLibraries, false);
 
         const std::optional<InputSuggestion> suggestion
             = InputSuggestion { QStringLiteral("f32[1,3,224,224]"), QStringLiteral("conv1.weight [64, 3, 7, 7]") };

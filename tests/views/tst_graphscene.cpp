@@ -712,6 +712,86 @@ private Q_SLOTS:
         QVERIFY(scene.overview() == nullptr);
     }
 
+    /// A graph too big to read whole opens at a readable zoom on its input and first ops, wherever they are: the
+    /// scripted LR-ASPP, 11,600 pt wide, opened on the middle of its width, an empty stretch of a cluster.
+    void firstViewShowsTheInputs_data()
+    {
+        QTest::addColumn<double>("inputX"); ///< where the input and the ops under it are, across a graph 12,000 wide
+        QTest::addColumn<double>("otherInputX"); ///< a second input far from the first (a detection model's targets)
+        QTest::addRow("right") << 10400.0 << -1.0;
+        QTest::addRow("left") << 200.0 << -1.0;
+        QTest::addRow("middle") << 5900.0 << -1.0;
+        QTest::addRow("right edge") << 11850.0 << -1.0;
+        QTest::addRow("two inputs far apart") << 10400.0 << 300.0;
+    }
+
+    void firstViewShowsTheInputs()
+    {
+        QFETCH(double, inputX);
+        QFETCH(double, otherInputX);
+        IrGraph g;
+        GraphLayout layout;
+        int v = addValue(g, QStringLiteral("x"), QStringLiteral("Tensor"), -1);
+        g.top.inputs = { v };
+        LayoutNode input;
+        input.role = LayoutNode::Role::GraphInputs;
+        input.title = QStringLiteral("x");
+        input.box = QRectF(inputX - 30, 20, 60, 30);
+        layout.nodes << input;
+        // Four ops under the input, then a long way down the rest; a wide empty cluster across the middle.
+        for (int i = 0; i < 8; ++i) {
+            const int id = addNode(g, QStringLiteral("aten::relu"), { v }, i + 1);
+            v = addValue(g, QString::number(i), QStringLiteral("Tensor"), id);
+            g.nodes[id].outputs = { v };
+            g.top.nodes << id;
+            LayoutNode box;
+            box.nodeId = id;
+            box.title = g.nodes[id].kind;
+            box.box = i < 4 ? QRectF(inputX - 65, 100 + i * 80, 130, 44) : QRectF(6000, 5000 + i * 3000, 130, 44);
+            layout.boxOfNode.insert(id, layout.nodes.size());
+            layout.nodes << box;
+        }
+        LayoutCluster wide;
+        wide.module = QStringLiteral("backbone");
+        wide.title = QStringLiteral("backbone \u00b7 IntermediateLayerGetter");
+        wide.box = QRectF(3000, 400, 6000, 29000);
+        layout.clusters << wide;
+        layout.bounds = QRectF(0, 0, 12000, 30000);
+        g.top.outputs = { v };
+        if (otherInputX >= 0) {
+            const int other = addValue(g, QStringLiteral("targets"), QStringLiteral("Tensor"), -1);
+            g.top.inputs << other;
+            LayoutNode second;
+            second.role = LayoutNode::Role::GraphInputs;
+            second.title = QStringLiteral("targets");
+            second.box = QRectF(otherInputX - 30, 20, 60, 30);
+            layout.nodes << second;
+        }
+
+        GraphScene scene;
+        scene.setGraph(g, layout);
+        GraphView view;
+        view.setScene(&scene);
+        view.resize(900, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.showGraph();
+        QVERIFY2(view.zoom() >= 0.6 - 1e-9, qPrintable(QString::number(view.zoom())));
+        const QRectF visible = view.mapToScene(view.viewport()->rect()).boundingRect();
+        for (int i = 0; i < 5; ++i)
+            QVERIFY2(visible.contains(layout.nodes[i].box),
+                qPrintable(QStringLiteral("box %1 at %2,%3 outside the view %4,%5 %6x%7")
+                               .arg(i)
+                               .arg(layout.nodes[i].box.left())
+                               .arg(layout.nodes[i].box.top())
+                               .arg(visible.left())
+                               .arg(visible.top())
+                               .arg(visible.width())
+                               .arg(visible.height())));
+        // Inside the graph: no margin beyond its bounds shown for the sake of centring.
+        QVERIFY(visible.left() >= scene.sceneRect().left() - 1 && visible.right() <= scene.sceneRect().right() + 1);
+    }
+
     void emptyLayout()
     {
         GraphScene scene;

@@ -7,11 +7,13 @@
 #include "inputsetsmodel.h"
 #include "mainwindow.h"
 #include "modeltreemodel.h"
+#include "operatorlibrariesdialog.h"
 #include "sourceview.h"
 #include "warningsmodel.h"
 #include "windowtest.h"
 
 #include <QAbstractItemModelTester>
+#include <QListWidget>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QTableView>
@@ -612,6 +614,44 @@ private Q_SLOTS:
         QVERIFY(window.hasReport());
         QCOMPARE(window.traceTabCount(), 3);
     }
+    /// Model > Operator Libraries: the dialog adds libraries once each and removes the selected ones; what it is
+    /// left with is remembered across runs (QSettings), and every load goes with it.
+    void operatorLibrariesRemembered()
+    {
+        const QString a = QStringLiteral("/opt/ops/libfirst.so");
+        const QString b = QStringLiteral("/opt/ops/libsecond.so");
+        OperatorLibrariesDialog dialog({ a }, { QStringLiteral("/tmp/run-only.so") });
+        dialog.addLibraries({ b, a });
+        QCOMPARE(dialog.libraries(), QStringList({ a, b }));
+        dialog.list()->setCurrentRow(0);
+        dialog.removeSelected();
+        QCOMPARE(dialog.libraries(), QStringList { b });
+        {
+            MainWindow window;
+            window.restoreSettings();
+            window.setOperatorLibraries({ a, b });
+            QCOMPARE(window.operatorLibraries(), QStringList({ a, b }));
+        }
+        {
+            MainWindow window;
+            window.restoreSettings();
+            QCOMPARE(window.operatorLibraries(), QStringList({ a, b }));
+            // The libraries of this run (--load-ops) go with the remembered ones, and are not remembered.
+            window.setRunOperatorLibraries({ QStringLiteral("/tmp/run-only.so") });
+            QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+            QCOMPARE(window.operatorLibraries(), QStringList({ a, b }));
+            // None of them exists: each is a warning of the model, which loads.
+            int warned = 0;
+            for (const Diagnostic& d : window.model().warnings)
+                warned += d.message.startsWith(QLatin1String("operator library "));
+            QCOMPARE(warned, 3);
+            window.setOperatorLibraries({});
+        }
+        MainWindow window;
+        window.restoreSettings();
+        QVERIFY(window.operatorLibraries().isEmpty());
+    }
+
     void inputSetsAreSavedPerModel()
     {
         const QString path = QFileInfo(example("loop_in_traced_fn.py")).absoluteFilePath();

@@ -168,6 +168,85 @@ private Q_SLOTS:
         QCOMPARE(second.data(ModelTreeModel::ItemKindRole).toInt(), int(ModelTreeModel::ItemKind::InputSet));
     }
 
+    /// An archive's methods nest under their modules' rows, by path, as the graph's clusters are (a scripted
+    /// LR-ASPP has 446 methods: listed flat, forward was lost among them); the root's come first.
+    void archiveFunctionsNestByModule_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QStringList>("rowPath"); ///< names from the Functions group down to the function's row
+        QTest::addColumn<QString>("moduleDetails"); ///< the Details of the innermost module row, "" for none
+        QTest::addRow("root forward") << "forward" << QStringList { "forward" } << QString();
+        QTest::addRow("module forward") << "backbone.forward" << QStringList { "backbone", "forward" }
+                                        << "IntermediateLayerGetter";
+        QTest::addRow("module __len__") << "backbone.0.__len__" << QStringList { "backbone", "0", "__len__" }
+                                        << "Conv2dNormActivation";
+        QTest::addRow("deep") << "backbone.1.block.0.0.forward"
+                              << QStringList { "backbone", "1", "block", "0", "0", "forward" } << "Conv2d";
+        QTest::addRow("module without methods of its own")
+            << "classifier.cbr.0.forward" << QStringList { "classifier", "cbr", "0", "forward" } << "Conv2d";
+    }
+
+    void archiveFunctionsNestByModule()
+    {
+        QFETCH(QString, name);
+        QFETCH(QStringList, rowPath);
+        QFETCH(QString, moduleDetails);
+        ModelInfo m;
+        m.kind = ModelInfo::Kind::Archive;
+        for (const char* fn : { "backbone.forward", "backbone.0.forward", "backbone.0.__len__",
+                 "backbone.1.block.0.0.forward", "classifier.cbr.0.forward", "forward" })
+            m.functions << function(QLatin1String(fn),
+                QString::fromLatin1(fn).section(QLatin1Char('.'), -1)
+                    + QStringLiteral("(self, input: Tensor) -> Tensor"),
+                0);
+        const QList<QPair<const char*, const char*>> types { { "backbone",
+                                                                 "__torch__.torchvision.models._utils."
+                                                                 "IntermediateLayerGetter" },
+            { "backbone.0", "__torch__.torchvision.ops.misc.Conv2dNormActivation" },
+            { "backbone.1", "__torch__.torchvision.models.mobilenetv3.InvertedResidual" },
+            { "backbone.1.block", "__torch__.torch.nn.modules.container.Sequential" },
+            { "backbone.1.block.0", "__torch__.torchvision.ops.misc.Conv2dNormActivation" },
+            { "backbone.1.block.0.0", "__torch__.torch.nn.modules.conv.Conv2d" },
+            { "classifier.cbr.0", "__torch__.torch.nn.modules.conv.___torch_mangle_3.Conv2d" } };
+        for (const auto& [path, type] : types) {
+            SubmoduleInfo sub;
+            sub.path = QLatin1String(path);
+            sub.typeName = QLatin1String(type);
+            m.submodules << sub;
+        }
+        ModelTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setModel(m);
+        const QModelIndex functions = model.groupIndex(ModelTreeModel::ItemKind::Function);
+        QCOMPARE(functions.siblingAtColumn(ModelTreeModel::DetailsColumn).data().toString(), QStringLiteral("6"));
+        // The root's forward, then one row per top-level module.
+        QCOMPARE(model.rowCount(functions), 3);
+        QCOMPARE(
+            model.index(0, 0, functions).data(ModelTreeModel::FunctionNameRole).toString(), QStringLiteral("forward"));
+        QModelIndex at = functions;
+        for (int k = 0; k < rowPath.size(); ++k) {
+            QModelIndex next;
+            for (int r = 0; r < model.rowCount(at); ++r)
+                if (model.index(r, 0, at).data().toString() == rowPath[k])
+                    next = model.index(r, 0, at);
+            QVERIFY2(next.isValid(), qPrintable(rowPath.mid(0, k + 1).join(QLatin1String(" > "))));
+            at = next;
+        }
+        QCOMPARE(at, model.indexOfFunction(name));
+        QCOMPARE(at.data(ModelTreeModel::FunctionNameRole).toString(), name);
+        QCOMPARE(at.data(ModelTreeModel::ItemKindRole).toInt(), int(ModelTreeModel::ItemKind::Function));
+        QCOMPARE(at.siblingAtColumn(ModelTreeModel::DetailsColumn).data().toString(),
+            QStringLiteral("(self, input: Tensor) -> Tensor"));
+        const QModelIndex module = at.parent();
+        if (moduleDetails.isEmpty()) {
+            QCOMPARE(module, functions);
+            return;
+        }
+        QCOMPARE(module.data(ModelTreeModel::ItemKindRole).toInt(), int(ModelTreeModel::ItemKind::Submodule));
+        QCOMPARE(module.siblingAtColumn(ModelTreeModel::DetailsColumn).data().toString(), moduleDetails);
+        QVERIFY(module.data(Qt::ToolTipRole).toString().startsWith(name.section(QLatin1Char('.'), 0, -2)));
+    }
+
     void resetReplacesEverything()
     {
         ModelTreeModel model;

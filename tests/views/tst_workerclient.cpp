@@ -6,9 +6,15 @@
 #include "load/model.h"
 #include "workerclient.h"
 
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
+#include <QProcess>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 #include <thread>
 
@@ -84,6 +90,72 @@ private Q_SLOTS:
         const CheckReport got = worker->check(model, fn->name, sets, {});
         QVERIFY2(got.ok, qPrintable(got.error.toString()));
         QCOMPARE(json(got), json(expected));
+    }
+
+    /// An archive calling torchvision::nms and roi_align opens in the worker with no library given: the worker
+    /// finds torchvision's in the system's Python and the result names it. With nowhere to look
+    /// (JITSCOPE_OPS_PATH empty in the worker's environment), the load fails naming the namespace.
+    void customOperatorsInTheWorker_data()
+    {
+        QTest::addColumn<QString>("archive");
+        QTest::addColumn<bool>("searchable");
+        for (const char* archive : { "ops_scripted.pt", "ops_traced.pt" }) {
+            QTest::addRow("%s", archive) << archive << true;
+            QTest::addRow("%s, nothing to search", archive) << archive << false;
+        }
+    }
+
+    void customOperatorsInTheWorker()
+    {
+        QFETCH(QString, archive);
+        QFETCH(bool, searchable);
+        const QString python = QStringLiteral("/usr/bin/python3");
+        if (QProcess::execute(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") }) != 0)
+            QSKIP("python3-torchvision is not installed");
+        static QTemporaryDir dir;
+        if (!QFileInfo::exists(dir.filePath(QStringLiteral("ops_traced.pt")))) {
+            QProcess make;
+            make.start(python, { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_custom_ops.py"), dir.path() });
+            QVERIFY(make.waitForFinished(300000));
+            QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+        }
+        QTemporaryDir empty;
+        WorkerClient client;
+        if (!searchable) {
+            qputenv("JITSCOPE_OPS_PATH", QFile::encodeName(empty.path()));
+            client.restart();
+            qunsetenv("JITSCOPE_OPS_PATH");
+        }
+        WorkerModelRef model;
+        LoadOptions options;
+        options.inlineCalls = true;
+        options.strictOpLibraries = false;
+        const LoadResult r = client.worker()->load(dir.filePath(archive), options, &model);
+        if (!searchable) {
+            QVERIFY(!r.ok);
+            QVERIFY2(r.error.message.startsWith(QLatin1String("unknown operator torchvision::")),
+                qPrintable(r.error.message));
+            QVERIFY2(r.error.message.contains(QLatin1String("no library of torchvision:: operators is loaded")),
+                qPrintable(r.error.message));
+            return;
+        }
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        QCOMPARE(r.model.opLibraries.size(), 1);
+        QVERIFY2(r.model.opLibraries.first().path.contains(QLatin1String("/torchvision/_C")),
+            qPrintable(r.model.opLibraries.first().path));
+        QCOMPARE(r.model.opLibraries.first().namespaces, QStringList { QStringLiteral("torchvision") });
+        QVERIFY(r.model.opLibraries.first().found);
+        const FunctionInfo* forward = r.model.function(QStringLiteral("forward"));
+        QVERIFY(forward && forward->ok);
+        const bool callsNms = std::any_of(forward->graph.nodes.cbegin(), forward->graph.nodes.cend(),
+            [](const IrNode& n) { return n.kind == QLatin1String("torchvision::nms"); });
+        QVERIFY(callsNms);
+        // A second model in the same worker names the library too (loaded once, remembered).
+        WorkerModelRef again;
+        const LoadResult second = client.worker()->load(dir.filePath(archive), options, &again);
+        QVERIFY(second.ok);
+        QCOMPARE(second.model.opLibraries.size(), 1);
+        QCOMPARE(second.model.opLibraries.first().path, r.model.opLibraries.first().path);
     }
 
     /// A submodule's method inlined in the worker is the graph inlineFunction() makes here, and the worker keeps it.

@@ -11,8 +11,14 @@
 #include "windowtest.h"
 #include "workerclient.h"
 
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace jitscope;
 using namespace jitscope::test;
@@ -44,6 +50,71 @@ class TestWorkerWindow : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    /// The window opens an archive calling torchvision::nms and roi_align with no library given: its worker finds
+    /// the library, and the status bar names it. A remembered library that does not load (Model > Operator
+    /// Libraries) is named there too and the archive opens anyway; with nowhere to look, the page where the graph
+    /// would be names the namespace no library defines.
+    void customOperators_data()
+    {
+        QTest::addColumn<bool>("searchable");
+        QTest::addColumn<bool>("brokenLibrary");
+        QTest::addRow("found") << true << false;
+        QTest::addRow("found, a remembered library missing") << true << true;
+        QTest::addRow("nowhere to look") << false << false;
+    }
+
+    void customOperators()
+    {
+        QFETCH(bool, searchable);
+        QFETCH(bool, brokenLibrary);
+        const QString python = QStringLiteral("/usr/bin/python3");
+        if (QProcess::execute(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") }) != 0)
+            QSKIP("python3-torchvision is not installed");
+        static QTemporaryDir dir;
+        if (!QFileInfo::exists(dir.filePath(QStringLiteral("ops_scripted.pt")))) {
+            QProcess make;
+            make.start(python, { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_custom_ops.py"), dir.path() });
+            QVERIFY(make.waitForFinished(300000));
+            QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+        }
+        QTemporaryDir empty;
+        MainWindow window;
+        QVERIFY(window.workerClient());
+        if (!searchable) {
+            qputenv("JITSCOPE_OPS_PATH", QFile::encodeName(empty.path()));
+            window.workerClient()->restart();
+            qunsetenv("JITSCOPE_OPS_PATH");
+        }
+        const QString missing = empty.filePath(QStringLiteral("gone/libops.so"));
+        if (brokenLibrary)
+            window.setOperatorLibraries({ missing });
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(dir.filePath(QStringLiteral("ops_scripted.pt")));
+        QVERIFY(waitIdle(window));
+        if (!searchable) {
+            QVERIFY(!window.hasModel());
+            QVERIFY2(window.lastError().contains(QLatin1String("unknown operator torchvision::")),
+                qPrintable(window.lastError()));
+            QVERIFY2(window.lastError().contains(QLatin1String("no library of torchvision:: operators is loaded")),
+                qPrintable(window.lastError()));
+            QVERIFY2(window.statusText().contains(QLatin1String("unknown operator torchvision::")),
+                qPrintable(window.statusText()));
+            return;
+        }
+        QVERIFY2(window.hasModel(), qPrintable(window.lastError()));
+        QCOMPARE(window.model().opLibraries.size(), 1);
+        QVERIFY(window.model().opLibraries.first().path.contains(QLatin1String("/torchvision/_C")));
+        QVERIFY(opBoxes(window) > 0);
+        // The status bar says where the operators come from (and which remembered library did not load).
+        QVERIFY2(window.statusText().contains(QLatin1String("torchvision:: operators from")),
+            qPrintable(window.statusText()));
+        if (brokenLibrary)
+            QVERIFY2(window.statusText().contains(QStringLiteral("operator library %1 did not load").arg(missing)),
+                qPrintable(window.statusText()));
+    }
+
     void survivesTheWorker_data()
     {
         QTest::addColumn<QByteArray>("fault");

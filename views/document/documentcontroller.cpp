@@ -29,6 +29,11 @@ QString optionsKey(const LayoutOptions& options)
 /// Sets the folds in @p options and @p r when it applies.
 void foldForOverview(const IrGraph& graph, LayoutOptions& options, DocumentJob& r, QPoint limits)
 {
+    // Control flow nested deep (F.interpolate's else-if ladder) opens as one box.
+    if (options.foldedNodes.isEmpty()) {
+        r.overviewNodeFolds = deepControlFlowFolds(graph, options);
+        options.foldedNodes = r.overviewNodeFolds;
+    }
     if (!options.groupByModule || !options.foldedModules.isEmpty())
         return;
     r.overviewFolds = overviewFolds(graph, options, limits.x(), limits.y());
@@ -170,6 +175,8 @@ void DocumentController::open(const QString& path, const QString& functionName)
     LoadOptions loadOptions;
     // Submodule code only shows up in the caller's graph once the calls are inlined.
     loadOptions.inlineCalls = layoutOptions.groupByModule;
+    loadOptions.opLibraries = m_operatorLibraries;
+    loadOptions.strictOpLibraries = false;
     startJob([absolute, functionName, layoutOptions, loadOptions, limits = overviewLimits(), engine = m_engine](
                  JobControl& control) {
         return loadJob(absolute, functionName, layoutOptions, loadOptions, limits, engine, control);
@@ -207,6 +214,8 @@ void DocumentController::onJobDone(DocumentJob& r)
         if (r.functionName == m_currentFunction) {
             if (!r.overviewFolds.isEmpty())
                 m_foldedModules = QSet<QString>(r.overviewFolds.begin(), r.overviewFolds.end());
+            if (!r.overviewNodeFolds.isEmpty())
+                m_foldedNodes = QSet<int>(r.overviewNodeFolds.begin(), r.overviewNodeFolds.end());
             if (r.layout.error.isEmpty())
                 m_goodFolds = m_foldedModules;
             Q_EMIT layoutReady(r.functionName, r.layout, r.layoutMs, r.overviewFolds);
@@ -222,6 +231,7 @@ void DocumentController::onJobDone(DocumentJob& r)
         m_hasModel = true;
         m_lastError = r.functionError;
         m_foldedModules = QSet<QString>(r.overviewFolds.begin(), r.overviewFolds.end());
+        m_foldedNodes = QSet<int>(r.overviewNodeFolds.begin(), r.overviewNodeFolds.end());
         if (r.hasLayout && !r.layout.cancelled && r.layout.error.isEmpty()) {
             m_layoutCache.insert(r.layoutKey, r.layout);
             m_goodFolds = m_foldedModules;
@@ -292,7 +302,7 @@ void DocumentController::showFunction(const QString& name)
         r.layout = layOut(engine, graph, options, name);
         r.layoutMs = timer.elapsed();
         r.hasLayout = true;
-        r.layoutKey = r.overviewFolds.isEmpty() ? key : name + optionsKey(options);
+        r.layoutKey = r.overviewFolds.isEmpty() && r.overviewNodeFolds.isEmpty() ? key : name + optionsKey(options);
         return r;
     });
 }

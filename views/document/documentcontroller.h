@@ -38,6 +38,7 @@ struct DocumentJob
     qint64 layoutMs = 0;
     std::optional<FunctionInfo> inlined; ///< Kind::Layout: the function, inlined for Group by Module on the way
     QStringList overviewFolds; ///< a big model's submodules folded for its first layout (overviewFolds())
+    QVector<int> overviewNodeFolds; ///< control flow nested deep, folded for the first layout (deepControlFlowFolds())
     std::optional<InputSuggestion> suggestion; ///< Kind::Load: a set for a file that records none
     EngineModelRef engineModel; ///< Kind::Load: the model as the engine holds it
 };
@@ -80,6 +81,11 @@ public:
     /// Every model opens with all its modules unfolded, however big (`jitscope --unfold-all`).
     void setUnfoldAllOnOpen(bool unfold) { m_unfoldAllOnOpen = unfold; }
     bool unfoldsAllOnOpen() const { return m_unfoldAllOnOpen; }
+
+    /// Libraries of custom operators each load goes with (the window's remembered ones and --load-ops). One that
+    /// does not load is a warning of the model, and an error only when the archive needs what it defines.
+    void setOperatorLibraries(const QStringList& libraries) { m_operatorLibraries = libraries; }
+    QStringList operatorLibraries() const { return m_operatorLibraries; }
 
     void setFoldConstants(bool fold) { m_foldConstants = fold; }
     void setShowBlocks(bool show) { m_showBlocks = show; }
@@ -179,6 +185,7 @@ private:
     }
     bool m_foldConstants = LayoutOptions().foldConstants;
     bool m_showBlocks = LayoutOptions().showBlocks;
+    QStringList m_operatorLibraries;
     bool m_groupByModule = false;
 };
 

@@ -10,6 +10,7 @@
 
 #include <QFileInfo>
 #include <QHeaderView>
+#include <QScopeGuard>
 #include <QTreeView>
 
 namespace jitscope {
@@ -130,6 +131,10 @@ void DocumentView::showLoaded(const DocumentJob& r)
         r.suggestion ? r.suggestion->set : QString(), r.suggestion ? r.suggestion->reason : QString());
 
     selectFunctionInTree(r.functionName);
+    m_loadNote = operatorLibrariesText(model);
+    const auto clearNote = qScopeGuard([this] { m_loadNote.clear(); });
+    if (!m_loadNote.isEmpty())
+        Q_EMIT statusMessage(m_loadNote);
     const FunctionInfo* fn = model.function(r.functionName);
     if (!fn) {
         m_parts.script->showMessage(
@@ -145,6 +150,22 @@ void DocumentView::showLoaded(const DocumentJob& r)
     }
     if (!r.functionError.isEmpty())
         Q_EMIT statusMessage(r.functionError);
+}
+
+QString DocumentView::operatorLibrariesText(const ModelInfo& model)
+{
+    QStringList parts;
+    for (const OpLibrary& lib : model.opLibraries) {
+        QStringList namespaces;
+        for (const QString& ns : lib.namespaces)
+            namespaces << ns + QStringLiteral("::");
+        parts << (lib.found ? tr("%1 operators from %2 (found in the system's Python)") : tr("%1 operators from %2"))
+                     .arg(namespaces.join(QStringLiteral(", ")), lib.path);
+    }
+    for (const Diagnostic& d : model.warnings)
+        if (d.message.startsWith(QLatin1String("operator library ")))
+            parts << d.message;
+    return parts.join(QStringLiteral("; "));
 }
 
 void DocumentView::showWithAction(const QString& title, const QString& text, bool isError, PageAction action)
@@ -187,7 +208,10 @@ void DocumentView::displayFunction(
     }
     const bool newFunction = name != m_document->shownFunction();
     m_document->setShownFunction(name);
-    Q_EMIT statusMessage(tr("%1: %2 nodes, %3 ms").arg(name).arg(fn->graph.nodes.size()).arg(elapsedMs));
+    QString status = tr("%1: %2 nodes, %3 ms").arg(name).arg(fn->graph.nodes.size()).arg(elapsedMs);
+    if (!m_loadNote.isEmpty())
+        status += QStringLiteral("; ") + m_loadNote;
+    Q_EMIT statusMessage(status);
     Q_EMIT functionShown(name, newFunction);
     if (folds.isEmpty())
         return;
@@ -195,11 +219,13 @@ void DocumentView::displayFunction(
     int ops = 0;
     for (const IrNode& n : fn->graph.nodes)
         ops += n.kind != QLatin1String("prim::Constant") && n.kind != QLatin1String("prim::GetAttr");
-    Q_EMIT statusMessage(
-        tr("A big model (%1 ops): %2 submodules folded for an overview. Double-click one to unfold it; "
-           "View > Unfold All Modules shows every op.")
-            .arg(ops)
-            .arg(folds.size()));
+    QString overview = tr("A big model (%1 ops): %2 submodules folded for an overview. Double-click one to unfold it; "
+                          "View > Unfold All Modules shows every op.")
+                           .arg(ops)
+                           .arg(folds.size());
+    if (!m_loadNote.isEmpty())
+        overview = m_loadNote + QStringLiteral(". ") + overview;
+    Q_EMIT statusMessage(overview);
 }
 
 void DocumentView::showCompileError(const FunctionInfo& fn)

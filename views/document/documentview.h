@@ -16,6 +16,7 @@ class SessionStore;
 class SourceView;
 struct DocumentJob;
 struct FunctionInfo;
+struct ModelInfo;
 struct GraphLayout;
 
 /// Shows the open document: the script graph of its current function (or why there is none: loading, a compile
@@ -46,6 +47,9 @@ public:
     void prepareOpen(const QString& path);
     /// Shows a finished load: the model, or why it could not be loaded.
     void showLoaded(const DocumentJob& result);
+    /// "torchvision:: operators from /usr/lib/.../_C.so": the libraries a model's custom operators come from, and
+    /// those of its libraries that did not load (its warnings).
+    static QString operatorLibrariesText(const ModelInfo& model);
 
 Q_SIGNALS:
     /// The script graph of @p function is shown; @p newFunction: another one than before.
@@ -75,6 +79,7 @@ private:
     SessionStore* m_session = nullptr;
     QStringList m_initialInputSets;
     bool m_updatingTree = false;
+    QString m_loadNote; ///< what the load adds to the first status message (the operator libraries it used)
 };
 
 } // namespace jitscope

@@ -113,6 +113,9 @@ void GraphScene::removeAllItems()
     m_breakpointNodes.clear();
     m_message = nullptr;
     m_contentsRect = QRectF();
+    m_startRect = QRectF();
+    m_inputsRect = QRectF();
+    m_firstInputRect = QRectF();
     m_lastEmitted = -2;
     setSceneRect(QRectF());
 }
@@ -149,14 +152,29 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout, Build
             parent = layout.clusters.at(parent).parentCluster;
         }
     }
-    // What the layout says without the items: which node has a box, which box shows the others, the categories.
+    // What the layout says without the items: which node has a box, which box shows the others, the categories,
+    // where reading starts.
     QSet<int> seen;
+    QVector<QRectF> ops; // the boxes of ops and folded modules
     for (int i = 0; i < layout.nodes.size(); ++i) {
         const LayoutNode& node = layout.nodes.at(i);
+        if (node.role == LayoutNode::Role::GraphInputs) {
+            if (m_inputsRect.isNull())
+                m_firstInputRect = node.box;
+            m_inputsRect = m_inputsRect.isNull() ? node.box : m_inputsRect.united(node.box);
+        } else if (node.role != LayoutNode::Role::GraphOutputs && !node.box.isEmpty())
+            ops << node.box;
         if (node.nodeId >= 0 && node.nodeId < graph.nodes.size())
             m_boxOfId.insert(node.nodeId, i);
         seen.insert(int(node.category));
     }
+    // The inputs and the first ops below them: what the first view of a graph too big to show whole shows.
+    std::sort(ops.begin(), ops.end(), [](const QRectF& a, const QRectF& b) { return a.top() < b.top(); });
+    m_startRect = m_inputsRect;
+    for (int i = 0; i < ops.size() && i < kFirstOps; ++i)
+        m_startRect = m_startRect.isNull() ? ops[i] : m_startRect.united(ops[i]);
+    if (m_inputsRect.isNull() && !ops.isEmpty())
+        m_inputsRect = m_firstInputRect = ops.first();
     for (int c = int(OpCategory::Input); c <= int(OpCategory::Other); ++c) {
         if (seen.contains(c))
             m_categories.append(OpCategory(c));

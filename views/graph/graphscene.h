@@ -93,6 +93,13 @@ public:
 
     /// Bounds of the graph (or message) without the scene margin.
     QRectF contentsRect() const { return m_contentsRect; }
+    /// Where reading the graph starts: the boxes of its inputs and of its first ops (kFirstOps, the topmost);
+    /// null without a graph.
+    QRectF startRect() const { return m_startRect; }
+    /// The boxes of the graph's inputs (without inputs, its topmost box), and the first input's box.
+    QRectF inputsRect() const { return m_inputsRect; }
+    QRectF firstInputRect() const { return m_firstInputRect; }
+    static constexpr int kFirstOps = 6;
     /// The whole graph drawn into an image, for views zoomed out over a big graph (GraphOverview); null when
     /// the graph is too small to need one.
     const GraphOverview* overview() const { return m_overview.isActive() ? &m_overview : nullptr; }
@@ -153,6 +160,9 @@ private:
     bool m_dimUnchanged = false;
     MessageItem* m_message = nullptr;
     QRectF m_contentsRect;
+    QRectF m_startRect;
+    QRectF m_inputsRect;
+    QRectF m_firstInputRect;
     int m_lastEmitted = -2;
 };
 

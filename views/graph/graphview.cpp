@@ -24,6 +24,8 @@ namespace {
 constexpr double kZoomStep = 1.25;
 constexpr double kMaxFitZoom = 1.5;
 constexpr double kReadableZoom = 0.6;
+/// Room above the graph's inputs when the first view starts there.
+constexpr double kSceneMarginInView = 24;
 } // namespace
 
 GraphView::GraphView(QWidget* parent)
@@ -148,12 +150,28 @@ void GraphView::frame(Refit how)
         centerOn(rect.center());
         return;
     }
-    // Too big to read when shown whole: fit the width if that is readable, and start at the top.
+    // Too big to read when shown whole: fit the width if that is readable, and start at the top, where the graph's
+    // inputs are (a graph wider than the view: at its inputs, not at the middle of its width, which may be the
+    // empty inside of a wide cluster).
     const double fitWidth = viewport()->width() / rect.width();
     const double zoom = qBound(kReadableZoom, fitWidth, 1.0);
     applyZoom(zoom);
+    const double visibleWidth = viewport()->width() / zoom;
     const double visibleHeight = viewport()->height() / zoom;
-    centerOn(QPointF(rect.center().x(), rect.top() + visibleHeight / 2));
+    const GraphScene* scene = graphScene();
+    QRectF start = scene ? scene->startRect() : QRectF();
+    // The inputs and first ops; else the inputs (far apart: a detection model's images and targets); else the first.
+    if (!start.isNull() && start.width() > visibleWidth)
+        start = scene->inputsRect();
+    if (!start.isNull() && start.width() > visibleWidth)
+        start = scene->firstInputRect();
+    double x = rect.center().x();
+    double top = rect.top();
+    if (!start.isNull() && visibleWidth < rect.width()) {
+        x = qBound(rect.left() + visibleWidth / 2, start.center().x(), rect.right() - visibleWidth / 2);
+        top = qBound(rect.top(), start.top() - kSceneMarginInView, qMax(rect.top(), rect.bottom() - visibleHeight));
+    }
+    centerOn(QPointF(x, top + visibleHeight / 2));
 }
 
 void GraphView::resizeEvent(QResizeEvent* event)

@@ -1,6 +1,7 @@
 #include "modeltreemodel.h"
 
 #include <algorithm>
+#include <functional>
 
 #include <QBrush>
 #include <QColor>
@@ -32,6 +33,13 @@ QString signatureWithoutName(const FunctionInfo& fn)
     if (fn.signature.startsWith(base + QLatin1Char('(')))
         return fn.signature.mid(base.size());
     return fn.signature;
+}
+
+/// The module whose method @p function is ("backbone.1" for "backbone.1.forward"), empty for the root's.
+QString ownerPath(const QString& function)
+{
+    const int dot = function.lastIndexOf(QLatin1Char('.'));
+    return dot < 0 ? QString() : function.left(dot);
 }
 
 QString shortTypeName(QString name)
@@ -76,6 +84,7 @@ void ModelTreeModel::clear()
     beginResetModel();
     m_rows.clear();
     m_topLevel.clear();
+    m_functionRows.clear();
     m_model = ModelInfo();
     m_hasModel = false;
     m_python = PythonRun();
@@ -256,6 +265,7 @@ void ModelTreeModel::rebuild()
     beginResetModel();
     m_rows.clear();
     m_topLevel.clear();
+    m_functionRows.clear();
     if (m_hasPython)
         addPythonRows();
     if (!m_hasModel) {
@@ -274,18 +284,54 @@ void ModelTreeModel::rebuild()
     };
 
     const int functions = addGroup(tr("Functions"), ItemKind::Function, model.functions.size());
-    for (const FunctionInfo& fn : model.functions) {
+    // An archive's methods grouped by module path, as the graph's clusters are: the root's methods first, then
+    // "backbone · IntermediateLayerGetter" > "1 · InvertedResidual" > ... > forward.
+    QHash<QString, QString> typeOf;
+    for (const SubmoduleInfo& sub : model.submodules)
+        typeOf.insert(sub.path, sub.typeName);
+    QHash<QString, int> rowOfModule;
+    std::function<int(const QString&)> moduleRow = [&](const QString& path) -> int {
+        if (path.isEmpty())
+            return functions;
+        if (const auto it = rowOfModule.constFind(path); it != rowOfModule.cend())
+            return it.value();
+        const int dot = path.lastIndexOf(QLatin1Char('.'));
+        const int parent = moduleRow(dot < 0 ? QString() : path.left(dot));
+        Row row;
+        row.kind = ItemKind::Submodule;
+        row.name = path.mid(dot + 1);
+        const QString type = typeOf.value(path);
+        row.details = type.section(QLatin1Char('.'), -1);
+        row.toolTip = type.isEmpty() ? path : QStringLiteral("%1 \u00b7 %2").arg(path, shortTypeName(type));
+        const int id = addRow(parent, row);
+        rowOfModule.insert(path, id);
+        return id;
+    };
+    const bool archive = model.kind == ModelInfo::Kind::Archive;
+    auto ownerOf = [archive](const FunctionInfo& fn) { return archive ? ownerPath(fn.name) : QString(); };
+    QVector<const FunctionInfo*> ordered;
+    for (const FunctionInfo& fn : model.functions)
+        if (ownerOf(fn).isEmpty())
+            ordered << &fn;
+    for (const FunctionInfo& fn : model.functions)
+        if (!ownerOf(fn).isEmpty())
+            ordered << &fn;
+    for (const FunctionInfo* fn : std::as_const(ordered)) {
+        const QString owner = ownerOf(*fn);
         Row row;
         row.kind = ItemKind::Function;
-        row.name = fn.name;
-        row.details = signatureWithoutName(fn);
-        row.toolTip = fn.signature.isEmpty() ? fn.name : fn.signature;
-        row.functionName = fn.name;
-        row.line = fn.location.line;
-        row.error = !fn.ok;
-        const int id = addRow(functions, row);
-        if (!fn.ok)
-            addErrorRow(id, fn.error, fn.name);
+        row.name = owner.isEmpty() ? fn->name : fn->name.mid(owner.size() + 1);
+        row.details = signatureWithoutName(*fn);
+        row.toolTip = fn->signature.isEmpty() ? fn->name
+            : owner.isEmpty()                 ? fn->signature
+                                              : owner + QLatin1Char('.') + fn->signature;
+        row.functionName = fn->name;
+        row.line = fn->location.line;
+        row.error = !fn->ok;
+        const int id = addRow(moduleRow(owner), row);
+        m_functionRows.insert(fn->name, id);
+        if (!fn->ok)
+            addErrorRow(id, fn->error, fn->name);
     }
 
     const int submodules = addGroup(tr("Submodules"), ItemKind::Submodule, model.submodules.size());
@@ -338,16 +384,10 @@ void ModelTreeModel::rebuild()
 
 QModelIndex ModelTreeModel::indexOfFunction(const QString& name) const
 {
-    const QModelIndex group = groupIndex(ItemKind::Function);
-    if (!group.isValid())
+    const auto it = m_functionRows.constFind(name);
+    if (it == m_functionRows.cend())
         return {};
-    const Row& g = m_rows.at(int(group.internalId()));
-    for (int id : g.children) {
-        const Row& row = m_rows.at(id);
-        if (row.functionName == name)
-            return createIndex(row.rowInParent, 0, quintptr(id));
-    }
-    return {};
+    return createIndex(m_rows.at(it.value()).rowInParent, 0, quintptr(it.value()));
 }
 
 QModelIndex ModelTreeModel::groupIndex(ItemKind kind) const

@@ -4,11 +4,13 @@
 #include "load/model.h"
 
 #include <QAbstractItemModel>
+#include <QHash>
 #include <QVector>
 
 namespace jitscope {
 
-/// The opened model as a tree: "Functions" (with compile errors as children), "Submodules", "Parameters" and
+/// The opened model as a tree: "Functions" (with compile errors as children; an archive's methods nested by module
+/// path, as the graph's clusters are), "Submodules", "Parameters" and
 /// "Input sets", filled from a ModelInfo value by setModel(); and once the file ran under Python (setPythonRun()),
 /// first a "Python" group: the recorded torch.jit calls, the classes (instances, methods as scripting compiles
 /// them, attributes, Final constants, PyTorch's scripting error) and the functions.
@@ -49,7 +51,7 @@ public:
 
     /// The row of recorded call @p call under "Python", or an invalid index.
     QModelIndex indexOfCall(int call) const;
-    /// The row of a function under "Functions", or an invalid index.
+    /// The row of a function under "Functions" (an archive's: under its module's rows), or an invalid index.
     QModelIndex indexOfFunction(const QString& name) const;
     /// The top-level group row of @p kind (Function, Submodule, Parameter or InputSet).
     QModelIndex groupIndex(ItemKind kind) const;
@@ -87,6 +89,7 @@ private:
 
     QVector<Row> m_rows; ///< node storage; internalId() is an index into it
     QVector<int> m_topLevel;
+    QHash<QString, int> m_functionRows; ///< function name -> its row under "Functions"
     ModelInfo m_model;
     bool m_hasModel = false;
     PythonRun m_python;

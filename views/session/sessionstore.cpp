@@ -24,6 +24,7 @@ const char kStateKey[] = "mainWindow/state";
 const char kDarkThemeKey[] = "view/darkTheme";
 const char kGroupArchivesKey[] = "view/groupArchivesByModule";
 const char kGroupSourcesKey[] = "view/groupSourcesByModule";
+const char kOperatorLibrariesKey[] = "model/operatorLibraries";
 const char kPythonFilesKey[] = "python/allowedFiles";
 const char kPythonFoldersKey[] = "python/allowedFolders";
 
@@ -81,6 +82,7 @@ void SessionStore::setPersistent(bool persistent)
     QSettings s = settings();
     m_groupArchives = s.value(QLatin1String(kGroupArchivesKey), m_groupArchives).toBool();
     m_groupSources = s.value(QLatin1String(kGroupSourcesKey), m_groupSources).toBool();
+    m_operatorLibraries = s.value(QLatin1String(kOperatorLibrariesKey)).toStringList();
     for (const QString& f : s.value(QLatin1String(kPythonFilesKey)).toStringList())
         m_pythonFiles.insert(f);
     for (const QString& f : s.value(QLatin1String(kPythonFoldersKey)).toStringList())
@@ -212,6 +214,13 @@ void SessionStore::setGroupByModule(bool source, bool group)
     (source ? m_groupSources : m_groupArchives) = group;
     if (m_persistent)
         settings().setValue(QLatin1String(source ? kGroupSourcesKey : kGroupArchivesKey), group);
+}
+
+void SessionStore::setOperatorLibraries(const QStringList& libraries)
+{
+    m_operatorLibraries = libraries;
+    if (m_persistent)
+        settings().setValue(QLatin1String(kOperatorLibrariesKey), libraries);
 }
 
 bool SessionStore::darkTheme() const

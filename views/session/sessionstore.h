@@ -39,6 +39,9 @@ public:
     /// Group by Module for .py files (@p source) or archives: archives open grouped, .py files as written.
     bool groupByModule(bool source) const { return source ? m_groupSources : m_groupArchives; }
     void setGroupByModule(bool source, bool group);
+    /// The libraries of custom operators every model loads with (Model > Operator Libraries), in QSettings.
+    QStringList operatorLibraries() const { return m_operatorLibraries; }
+    void setOperatorLibraries(const QStringList& libraries);
 
     /// Consent to run a .py file's code under Python (the bridge): given for the file itself, or for a folder that
     /// holds it. Kept in memory, and in QSettings when persistent.
@@ -74,6 +77,7 @@ private:
     bool m_persistent = false;
     bool m_groupArchives = true;
     bool m_groupSources = false;
+    QStringList m_operatorLibraries;
     QSet<QString> m_pythonFiles; ///< absolute, cleaned paths
     QSet<QString> m_pythonFolders;
 };

@@ -12,6 +12,7 @@
 #include "minimap.h"
 #include "modeltreemodel.h"
 #include "nodeinspector.h"
+#include "operatorlibrariesdialog.h"
 #include "pythonbar.h"
 #include "pythoncontroller.h"
 #include "pythonview.h"
@@ -312,6 +313,11 @@ void MainWindow::createActions()
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
 
+    QMenu* model = menuBar()->addMenu(tr("&Model"));
+    QAction* libraries = model->addAction(tr("Operator &Libraries\u2026"), this, &MainWindow::operatorLibrariesDialog);
+    libraries->setStatusTip(tr("Shared libraries of custom operators every model loads with (torchvision's are "
+                               "found in the system's Python without them)"));
+
     m_checkView->createActions(menuBar()->addMenu(tr("&Check")), [this] { runCheck(true); });
 
     m_debug->createActions(menuBar()->addMenu(tr("&Debug")));
@@ -417,10 +423,41 @@ void MainWindow::restoreSettings()
         m_session, &SessionStore::setAside, this,
         [this](const QString& message) { statusBar()->showMessage(message, 30000); }, Qt::UniqueConnection);
     m_session->setPersistent(true);
+    m_document->setOperatorLibraries(m_session->operatorLibraries() + m_runOperatorLibraries);
     restoreGeometry(m_session->windowGeometry());
     restoreState(m_session->windowState());
     setDarkTheme(m_session->darkTheme());
     updateRecentMenu();
+}
+
+void MainWindow::setRunOperatorLibraries(const QStringList& libraries)
+{
+    m_runOperatorLibraries.clear();
+    for (const QString& lib : libraries)
+        m_runOperatorLibraries << QFileInfo(lib).absoluteFilePath();
+    m_document->setOperatorLibraries(m_session->operatorLibraries() + m_runOperatorLibraries);
+}
+
+void MainWindow::setOperatorLibraries(const QStringList& libraries)
+{
+    if (libraries == m_session->operatorLibraries())
+        return;
+    m_session->setOperatorLibraries(libraries);
+    m_document->setOperatorLibraries(libraries + m_runOperatorLibraries);
+    if (!m_document->currentFile().isEmpty())
+        reloadFile();
+}
+
+QStringList MainWindow::operatorLibraries() const
+{
+    return m_session->operatorLibraries();
+}
+
+void MainWindow::operatorLibrariesDialog()
+{
+    OperatorLibrariesDialog dialog(m_session->operatorLibraries(), m_runOperatorLibraries, this);
+    if (dialog.exec() == QDialog::Accepted)
+        setOperatorLibraries(dialog.libraries());
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -143,6 +143,14 @@ public:
     void setOverviewLimits(int bigBoxes, int overviewBoxes) { m_document->setOverviewLimits(bigBoxes, overviewBoxes); }
     /// Every model opens with all its modules unfolded, however big (`jitscope --unfold-all`).
     void setUnfoldAllOnOpen(bool unfold) { m_document->setUnfoldAllOnOpen(unfold); }
+    /// Libraries of custom operators for this run only (`jitscope --load-ops LIB`), besides the remembered ones.
+    void setRunOperatorLibraries(const QStringList& libraries);
+    /// Model > Operator Libraries: the remembered libraries (QSettings once restoreSettings() ran); a file open is
+    /// loaded again with them.
+    void setOperatorLibraries(const QStringList& libraries);
+    QStringList operatorLibraries() const;
+    /// Model > Operator Libraries...: the dialog (modal).
+    void operatorLibrariesDialog();
     /// Writes the current graph to @p path as SVG, PNG or DOT (by suffix). Returns false and sets *error on failure.
     bool exportView(const QString& path, QString* error = nullptr);
     static QStringList supportedSuffixes();
@@ -262,6 +270,7 @@ private:
     QAction* m_foldConstantsAction = nullptr;
     QAction* m_showBlocksAction = nullptr;
     QAction* m_darkAction = nullptr;
+    QStringList m_runOperatorLibraries;
     QAction* m_groupByModuleAction = nullptr;
     QAction* m_unfoldAllAction = nullptr;
 
