@@ -497,13 +497,9 @@ PythonCheck checkPythonCall(const PythonCall& call, const QString& source)
         TraceDiff& diff = diffs[k];
         diff.base = 0;
         diff.other = k;
-        QHash<int, int> changeOfBase, changeOfOther;
-        for (int i = 0; i < diff.changes.size(); ++i) {
-            if (diff.changes[i].baseNode >= 0)
-                changeOfBase.insert(diff.changes[i].baseNode, i);
-            if (diff.changes[i].otherNode >= 0)
-                changeOfOther.insert(diff.changes[i].otherNode, i);
-        }
+        const ChangesByNode byNode = changesByNode(diff);
+        const QHash<int, int>& changeOfBase = byNode.base;
+        const QHash<int, int>& changeOfOther = byNode.other;
         // 1. What the code says, node by node: the innermost frame with a cause (a warned branch or conversion, a
         // loop run another number of times), else where the node's path leaves what both traces ran, else the
         // conversion that baked a different constant. Each frame is explained once.

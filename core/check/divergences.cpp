@@ -185,13 +185,9 @@ void groupDivergences(
     const IrGraph& og = other.graph;
     // Constants follow the change of a node using them, else the next change that is not a constant.
     QVector<int> leader(diff.changes.size(), -1);
-    QHash<int, int> changeOfBase, changeOfOther;
-    for (int i = 0; i < diff.changes.size(); ++i) {
-        if (diff.changes[i].baseNode >= 0)
-            changeOfBase.insert(diff.changes[i].baseNode, i);
-        if (diff.changes[i].otherNode >= 0)
-            changeOfOther.insert(diff.changes[i].otherNode, i);
-    }
+    ChangesByNode byNode = changesByNode(diff);
+    QHash<int, int>& changeOfBase = byNode.base;
+    QHash<int, int>& changeOfOther = byNode.other;
     QHash<int, QVector<int>> baseUsers, otherUsers; // made only when a diff has constant changes
     auto usersOf = [](const IrGraph& g, QHash<int, QVector<int>>& users) {
         if (users.isEmpty())

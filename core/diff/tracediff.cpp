@@ -53,6 +53,18 @@ QString divergenceKindTitle(DivergenceKind kind)
     return {};
 }
 
+ChangesByNode changesByNode(const TraceDiff& diff)
+{
+    ChangesByNode by;
+    for (int i = 0; i < diff.changes.size(); ++i) {
+        if (diff.changes[i].baseNode >= 0)
+            by.base.insert(diff.changes[i].baseNode, i);
+        if (diff.changes[i].otherNode >= 0)
+            by.other.insert(diff.changes[i].otherNode, i);
+    }
+    return by;
+}
+
 QString nodeChangeOpName(NodeChange::Op op)
 {
     switch (op) {

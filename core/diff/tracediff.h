@@ -2,6 +2,7 @@
 
 #include "ir/irgraph.h"
 
+#include <QHash>
 #include <QString>
 #include <QVector>
 
@@ -66,6 +67,14 @@ struct TraceDiff
     QVector<NodeChange> changes;
     QVector<Divergence> divergences; ///< the changes grouped by cause, in the order of their first change
 };
+
+/// For every node a change of a diff covers, the change's index: of the base trace's nodes and of the other's.
+struct ChangesByNode
+{
+    QHash<int, int> base;
+    QHash<int, int> other;
+};
+ChangesByNode changesByNode(const TraceDiff& diff);
 
 /// A node's identity for diffing: kind, constant values and attributes, output types with shapes erased, and
 /// inputs by what produces them. Value names never matter.

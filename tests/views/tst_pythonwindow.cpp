@@ -321,6 +321,8 @@ private Q_SLOTS:
         QCOMPARE(compare->divergenceModel()->divergence(0).kind, DivergenceKind::ModuleState);
         QVERIFY2(window.statusText().contains(QLatin1String("model.roi_heads.box_roi_pool")),
             qPrintable(window.statusText()));
+        QVERIFY2(compare->moduleCountsText().contains(QLatin1String("model.roi_heads.box_roi_pool: ")),
+            qPrintable(compare->moduleCountsText()));
         compare->showDivergenceSource(0);
         StackPeek* peek = compare->stackPeek();
         QVERIFY(peek && peek->isVisible());

@@ -21,6 +21,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace jitscope {
 
 namespace {
@@ -416,6 +418,26 @@ void CompareWidget::updateSummary()
                                   swatch(DiffStatus::Changed, m_comparison.count(NodeChange::Op::Change))));
     }
     m_summary->setText(text);
+    m_summary->setToolTip(moduleCountsText());
+}
+
+QString CompareWidget::moduleCountsText() const
+{
+    // How many nodes differ in each module, most first: where a big model's differences are.
+    QHash<QString, int> counts;
+    for (const NodeChange& c : m_model->diff().changes)
+        ++counts[c.scope.isEmpty() ? tr("(top module)") : c.scope];
+    QVector<QPair<int, QString>> order;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it)
+        order.push_back({ -it.value(), it.key() });
+    std::sort(order.begin(), order.end());
+    QStringList rows;
+    for (const auto& [negative, module] : std::as_const(order).mid(0, 12))
+        rows << tr("%1: %n node(s)", nullptr, -negative).arg(module.toHtmlEscaped());
+    if (order.size() > 12)
+        rows << tr("%n more module(s)", nullptr, int(order.size()) - 12);
+    return rows.isEmpty() ? QString()
+                          : tr("<b>Nodes that differ, by module</b><br>") + rows.join(QStringLiteral("<br>"));
 }
 
 QString CompareWidget::summaryText() const

@@ -58,6 +58,8 @@ public:
     StackPeek* stackPeek() const { return m_peek; }
     QTreeView* divergenceView() const { return m_table; }
     QString summaryText() const;
+    /// The nodes that differ per module, most first (the summary's tooltip); empty without differences.
+    QString moduleCountsText() const;
 
     void setDimUnchanged(bool dim);
     bool dimsUnchanged() const;

@@ -1,5 +1,6 @@
 #include "divergencemodel.h"
 
+#include "check/check.h"
 #include "comparison.h"
 #include "graphitems.h"
 
@@ -80,23 +81,13 @@ void DivergenceModel::setDiff(const TraceDiff& diff, const IrGraph& base, const 
     m_diff = diff;
     m_base = base;
     m_other = other;
-    // A diff not yet grouped (changes explained one by one): each change its own divergence.
-    if (m_diff.divergences.isEmpty())
-        for (int i = 0; i < m_diff.changes.size(); ++i) {
-            NodeChange& c = m_diff.changes[i];
-            Divergence d;
-            d.kind = c.kind;
-            d.message = c.cause;
-            d.location = c.causeAt.isValid() ? c.causeAt : c.location;
-            d.scope = c.scope;
-            d.changes << i;
-            if (c.baseNode >= 0)
-                d.baseNodes << c.baseNode;
-            if (c.otherNode >= 0)
-                d.otherNodes << c.otherNode;
-            c.divergence = i;
-            m_diff.divergences << d;
-        }
+    // A diff not yet grouped (changes explained one by one, as a view may make them): grouped here, as check does.
+    if (m_diff.divergences.isEmpty() && !m_diff.changes.isEmpty()) {
+        TraceResult left, right;
+        left.graph = base;
+        right.graph = other;
+        groupDivergences(m_diff, left, right);
+    }
     m_rowInDivergence.fill(-1, m_diff.changes.size());
     for (const Divergence& d : std::as_const(m_diff.divergences))
         for (int row = 0; row < d.changes.size(); ++row)
