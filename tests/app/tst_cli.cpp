@@ -341,8 +341,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("opsPath"); ///< JITSCOPE_OPS_PATH: "" unset, "empty", "garbage", "other"
         QTest::addColumn<int>("code");
         QTest::addColumn<QString>("expected"); ///< a regular expression: stdout when code is 0, else stderr
-        const QString found = QStringLiteral(
-            "operator libraries:\n  /\\S+/torchvision/_C[^ ]*\\.so  torchvision::  \\(found in the system's Python\\)\n");
+        const QString found = QStringLiteral("operator libraries:\n  /\\S+/torchvision/_C[^ ]*\\.so  torchvision::  "
+                                             "\\(found in the system's Python\\)\n");
         for (const char* archive : { "ops_scripted.pt", "ops_traced.pt" }) {
             QTest::addRow("%s found", archive) << archive << QString() << 0 << found;
             QTest::addRow("%s none there", archive)
@@ -369,16 +369,12 @@ private Q_SLOTS:
         QFETCH(QString, opsPath);
         QFETCH(int, code);
         QFETCH(QString, expected);
-        const QString python = QStringLiteral("/usr/bin/python3");
-        if (QProcess::execute(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") }) != 0)
+        QString error;
+        const QString made = jitscope::test::customOpsDir(&error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        if (made.isEmpty())
             QSKIP("python3-torchvision is not installed");
-        static QTemporaryDir dir;
-        if (!QFileInfo::exists(dir.filePath(QStringLiteral("ops_traced.pt")))) {
-            QProcess make;
-            make.start(python, { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_custom_ops.py"), dir.path() });
-            QVERIFY(make.waitForFinished(300000));
-            QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
-        }
+        const QDir dir(made);
         QTemporaryDir ops;
         QStringList environment;
         if (!opsPath.isEmpty()) {

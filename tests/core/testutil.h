@@ -4,7 +4,10 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
+#include <QProcess>
 #include <QString>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace jitscope::test {
@@ -33,6 +36,29 @@ inline bool matchesGolden(const QString& actual, const QString& expected, const 
     if (out.open(QIODevice::WriteOnly))
         out.write(actual.toUtf8());
     return false;
+}
+
+/// The custom-operator archives (ops_scripted.pt, ops_traced.pt: a module calling torchvision's nms and roi_align)
+/// that tests/oracle/make_custom_ops.py makes with real torchvision, once per test process. Empty when
+/// /usr/bin/python3 has no torchvision (@p error empty: skip) or the script failed (@p error says why).
+inline QString customOpsDir(QString* error)
+{
+    static QTemporaryDir dir;
+    static QString failure;
+    static bool made = false;
+    if (!made) {
+        made = true;
+        const QString python = QStringLiteral("/usr/bin/python3");
+        if (QProcess::execute(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") }) != 0)
+            return {};
+        QProcess make;
+        make.start(python, { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_custom_ops.py"), dir.path() });
+        if (!make.waitForFinished(300000) || make.exitCode() != 0)
+            failure = QStringLiteral("make_custom_ops.py: ") + QString::fromUtf8(make.readAllStandardError());
+    }
+    *error = failure;
+    return failure.isEmpty() && QFileInfo::exists(dir.filePath(QStringLiteral("ops_traced.pt"))) ? dir.path()
+                                                                                                 : QString();
 }
 
 } // namespace jitscope::test

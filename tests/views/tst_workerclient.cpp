@@ -2,6 +2,7 @@
 // segfaults, hangs or is killed for memory (JITSCOPE_WORKER_FAULT, armed in a worker started for the test) fails
 // the call waiting with what it was doing, and the next call gets a new worker that loads the model again.
 
+#include "../core/testutil.h"
 #include "check/check.h"
 #include "load/model.h"
 #include "workerclient.h"
@@ -109,16 +110,12 @@ private Q_SLOTS:
     {
         QFETCH(QString, archive);
         QFETCH(bool, searchable);
-        const QString python = QStringLiteral("/usr/bin/python3");
-        if (QProcess::execute(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") }) != 0)
+        QString error;
+        const QString made = jitscope::test::customOpsDir(&error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        if (made.isEmpty())
             QSKIP("python3-torchvision is not installed");
-        static QTemporaryDir dir;
-        if (!QFileInfo::exists(dir.filePath(QStringLiteral("ops_traced.pt")))) {
-            QProcess make;
-            make.start(python, { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_custom_ops.py"), dir.path() });
-            QVERIFY(make.waitForFinished(300000));
-            QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
-        }
+        const QDir dir(made);
         QTemporaryDir empty;
         WorkerClient client;
         if (!searchable) {

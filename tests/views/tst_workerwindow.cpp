@@ -3,6 +3,7 @@
 // report and in the status bar, keeps the user's input sets and breakpoints, and the next check runs on a new
 // worker.
 
+#include "../core/testutil.h"
 #include "comparewidget.h"
 #include "debugcontroller.h"
 #include "graphscene.h"
@@ -67,16 +68,12 @@ private Q_SLOTS:
     {
         QFETCH(bool, searchable);
         QFETCH(bool, brokenLibrary);
-        const QString python = QStringLiteral("/usr/bin/python3");
-        if (QProcess::execute(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") }) != 0)
+        QString error;
+        const QString made = jitscope::test::customOpsDir(&error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        if (made.isEmpty())
             QSKIP("python3-torchvision is not installed");
-        static QTemporaryDir dir;
-        if (!QFileInfo::exists(dir.filePath(QStringLiteral("ops_scripted.pt")))) {
-            QProcess make;
-            make.start(python, { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_custom_ops.py"), dir.path() });
-            QVERIFY(make.waitForFinished(300000));
-            QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
-        }
+        const QDir dir(made);
         QTemporaryDir empty;
         MainWindow window;
         QVERIFY(window.workerClient());
