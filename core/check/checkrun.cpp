@@ -198,6 +198,14 @@ CheckReport checkFunction(
                 : out.error;
             w.suggestion = warningFix(w.kind, { QString::number(k + 1) });
             w.location = { model.path, 0, 0 };
+            if (out.failure.isValid()) {
+                // Where trace 1 failed: its node's line, and the node in the message.
+                w.message += QStringLiteral(" (trace 1 fails at %1, line %2)")
+                                 .arg(out.failure.kind)
+                                 .arg(out.failure.location.line);
+                if (out.failure.location.isValid())
+                    w.location = out.failure.location;
+            }
             r.warnings.push_back(w);
         }
         r.outputs.push_back(out);
