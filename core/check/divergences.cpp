@@ -74,13 +74,30 @@ QString inputDimension(const IrGraph& g, qint64 value, int* input, int* dim)
     return {};
 }
 
-QString commonScope(const QString& a, const QString& b)
+/// The module a divergence is in: the deepest module path holding at least 80% of its nodes (constants aside), so
+/// that a few nodes of a consumer it reaches (the head after a frozen encoder layer) do not widen it to the top.
+QString mainScope(const QStringList& scopes)
 {
-    const QStringList x = a.split(QLatin1Char('.')), y = b.split(QLatin1Char('.'));
-    QStringList out;
-    for (int i = 0; i < x.size() && i < y.size() && x[i] == y[i]; ++i)
-        out << x[i];
-    return out.join(QLatin1Char('.'));
+    QHash<QString, int> counts;
+    for (const QString& scope : scopes) {
+        ++counts[QString()];
+        QString prefix;
+        for (const QString& part : scope.split(QLatin1Char('.'), Qt::SkipEmptyParts)) {
+            prefix += (prefix.isEmpty() ? QString() : QStringLiteral(".")) + part;
+            ++counts[prefix];
+        }
+    }
+    QString best;
+    int bestDepth = -1;
+    const int needed = (int(scopes.size()) * 4 + 4) / 5;
+    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
+        const int depth = it.key().isEmpty() ? 0 : int(it.key().count(QLatin1Char('.'))) + 1;
+        if (it.value() >= needed && (depth > bestDepth || (depth == bestDepth && it.key() < best))) {
+            best = it.key();
+            bestDepth = depth;
+        }
+    }
+    return best;
 }
 
 /// Evidence from the values the two traces baked where their nodes differ only in constants.
@@ -264,6 +281,7 @@ void groupDivergences(
             leader[i] = leader[leader[i]];
 
     QHash<QString, int> byKey;
+    QHash<int, QStringList> scopes; // per divergence, its nodes' modules
     auto keyOf = [](const NodeChange& c) {
         const SourceLocation& at = c.causeAt.isValid() ? c.causeAt : c.location;
         QString key
@@ -282,7 +300,6 @@ void groupDivergences(
             d.kind = lead.kind;
             d.message = lead.cause;
             d.location = lead.causeAt.isValid() ? lead.causeAt : lead.location;
-            d.scope = lead.scope;
             it = byKey.insert(key, int(diff.divergences.size()));
             diff.divergences.push_back(d);
         }
@@ -299,9 +316,11 @@ void groupDivergences(
         if (c.otherNode >= 0)
             d.otherNodes << c.otherNode;
         if (!constantOnly(c, bg, og) || leader[i] < 0)
-            d.scope = d.changes.size() == 1 ? c.scope : commonScope(d.scope, c.scope);
+            scopes[it.value()] << c.scope;
     }
-    for (Divergence& d : diff.divergences) {
+    for (int v = 0; v < diff.divergences.size(); ++v) {
+        Divergence& d = diff.divergences[v];
+        d.scope = mainScope(scopes.value(v));
         d.scopeType = moduleTypes.value(d.scope);
         // The stack of the cause: a node's stack from the frame at the cause's line outward.
         for (int i : std::as_const(d.changes)) {

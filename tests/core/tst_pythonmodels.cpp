@@ -265,7 +265,7 @@ private Q_SLOTS:
         // TransformerEncoderLayer's fast path, taken in one trace only.
         QTest::addRow("transformer with a mask") << "transformer_mask" << false << 1 << 3 << "branch-frozen"
                                                  << "torch/nn/modules/transformer.py:505"
-                                                 << ""
+                                                 << "encoder.layers"
                                                  << "";
     }
 
