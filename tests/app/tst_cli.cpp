@@ -369,12 +369,7 @@ private Q_SLOTS:
         QFETCH(QString, opsPath);
         QFETCH(int, code);
         QFETCH(QString, expected);
-        QString error;
-        const QString made = jitscope::test::customOpsDir(&error);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-        if (made.isEmpty())
-            QSKIP("python3-torchvision is not installed");
-        const QDir dir(made);
+        JITSCOPE_CUSTOM_OPS_DIR(dir);
         QTemporaryDir ops;
         QStringList environment;
         if (!opsPath.isEmpty()) {

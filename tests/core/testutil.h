@@ -62,3 +62,13 @@ inline QString customOpsDir(QString* error)
 }
 
 } // namespace jitscope::test
+
+/// In a test function: `QDir VAR` is the custom-operator archives' folder (test::customOpsDir); the test fails when
+/// they could not be made and is skipped without torchvision.
+#define JITSCOPE_CUSTOM_OPS_DIR(VAR)                                                                                   \
+    QString VAR##Error;                                                                                                \
+    const QString VAR##Path = jitscope::test::customOpsDir(&VAR##Error);                                               \
+    QVERIFY2(VAR##Error.isEmpty(), qPrintable(VAR##Error));                                                            \
+    if (VAR##Path.isEmpty())                                                                                           \
+        QSKIP("python3-torchvision is not installed");                                                                 \
+    const QDir VAR(VAR##Path)

@@ -110,12 +110,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, archive);
         QFETCH(bool, searchable);
-        QString error;
-        const QString made = jitscope::test::customOpsDir(&error);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-        if (made.isEmpty())
-            QSKIP("python3-torchvision is not installed");
-        const QDir dir(made);
+        JITSCOPE_CUSTOM_OPS_DIR(dir);
         QTemporaryDir empty;
         WorkerClient client;
         if (!searchable) {

@@ -68,12 +68,7 @@ private Q_SLOTS:
     {
         QFETCH(bool, searchable);
         QFETCH(bool, brokenLibrary);
-        QString error;
-        const QString made = jitscope::test::customOpsDir(&error);
-        QVERIFY2(error.isEmpty(), qPrintable(error));
-        if (made.isEmpty())
-            QSKIP("python3-torchvision is not installed");
-        const QDir dir(made);
+        JITSCOPE_CUSTOM_OPS_DIR(dir);
         QTemporaryDir empty;
         MainWindow window;
         QVERIFY(window.workerClient());
