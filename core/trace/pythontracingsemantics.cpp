@@ -212,6 +212,9 @@ private:
     bool sizeList(tj::Node* n, Frame& frame);
     bool toPython(tj::Node* n, Frame& frame);
     bool listMutation(tj::Node* n, Frame& frame);
+    /// The items of a builtin's one list argument whose elements are traced sizes, the builtin run as libtorch
+    /// runs it; nullopt (nothing run) for any other argument.
+    std::optional<std::vector<IValue>> tracedListItems(tj::Node* n, Frame& frame, NotePtr* note);
     bool listMaxMin(tj::Node* n, Frame& frame);
     bool splitBySize(tj::Node* n, Frame& frame);
     bool listSum(tj::Node* n, Frame& frame);
@@ -848,16 +851,26 @@ bool Semantics::listMutation(tj::Node* n, Frame& frame)
 
 /// Python's max(iterable) / min(iterable) keep the first item and take each later one that compares greater (less):
 /// a comparison of traced sizes is a bool() of a tensor, and the item chosen is itself, still traced.
-bool Semantics::listMaxMin(tj::Node* n, Frame& frame)
+std::optional<std::vector<IValue>> Semantics::tracedListItems(tj::Node* n, Frame& frame, NotePtr* note)
 {
     if (n->inputs().size() != 1 || n->input(0)->type()->kind() != c10::TypeKind::ListType)
-        return false;
-    const NotePtr note = frame.note(n->input(0));
-    const PythonView& list = viewOf(note);
-    if (!list.hasElemShadows())
-        return false;
-    const std::vector<IValue> items = frame.value(n->input(0)).toListRef().vec();
+        return std::nullopt;
+    *note = frame.note(n->input(0));
+    if (!viewOf(*note).hasElemShadows())
+        return std::nullopt;
+    std::vector<IValue> items = frame.value(n->input(0)).toListRef().vec();
     m_interpreter.runPlain(n, frame);
+    return items;
+}
+
+bool Semantics::listMaxMin(tj::Node* n, Frame& frame)
+{
+    NotePtr note;
+    const std::optional<std::vector<IValue>> listed = tracedListItems(n, frame, &note);
+    if (!listed)
+        return false;
+    const std::vector<IValue>& items = *listed;
+    const PythonView& list = viewOf(note);
     const bool max = n->kind() == c10::prim::max;
     auto traced = [&](size_t k) { return k < list.elems.size() && list.elems[k].defined(); };
     size_t chosen = 0;
@@ -884,14 +897,12 @@ bool Semantics::listMaxMin(tj::Node* n, Frame& frame)
 /// sum of traced sizes stays traced.
 bool Semantics::listSum(tj::Node* n, Frame& frame)
 {
-    if (n->inputs().size() != 1 || n->input(0)->type()->kind() != c10::TypeKind::ListType)
+    NotePtr note;
+    const std::optional<std::vector<IValue>> listed = tracedListItems(n, frame, &note);
+    if (!listed)
         return false;
-    const NotePtr note = frame.note(n->input(0));
+    const std::vector<IValue>& items = *listed;
     const PythonView& list = viewOf(note);
-    if (!list.hasElemShadows())
-        return false;
-    const std::vector<IValue> items = frame.value(n->input(0)).toListRef().vec();
-    m_interpreter.runPlain(n, frame);
     IValue sum(int64_t(0));
     at::Tensor shadow;
     for (size_t k = 0; k < items.size(); ++k) {
