@@ -356,26 +356,6 @@ std::optional<Cause> pathCause(const QVector<SourceLocation>& frames, const Fram
         at(def) };
 }
 
-/// The constants a node takes (its own value for a constant), by input position.
-QStringList constantArguments(const IrGraph& g, int node)
-{
-    auto valueOf = [&g](int id) {
-        const IrNode& n = g.node(id);
-        return n.attributes.isEmpty()
-            ? QStringLiteral("None")
-            : (n.attributes.first().data.isEmpty() ? n.attributes.first().value : n.attributes.first().data);
-    };
-    const IrNode& n = g.node(node);
-    if (n.kind == QLatin1String("prim::Constant"))
-        return { valueOf(node) };
-    QStringList out;
-    for (int in : n.inputs) {
-        const int p = g.value(in).producer;
-        out << (p >= 0 && g.node(p).kind == QLatin1String("prim::Constant") ? valueOf(p) : QString());
-    }
-    return out;
-}
-
 /// A node recorded in both traces with different constants: the tensor-to-number or len() conversion that made
 /// the number, searched from the node's line up its function (innermost frame first); else the node's own line.
 Cause bakedCause(const QVector<SourceLocation>& frames, const PythonTrace& base, const PythonTrace& other,

@@ -134,8 +134,8 @@ QVector<SelfCheck> selfCheckRecordedCalls(
     for (int index : calls) {
         if (options.cancel && options.cancel->load())
             break;
-        const auto call = std::find_if(
-            run.calls.cbegin(), run.calls.cend(), [&](const PythonCall& c) { return c.index == index; });
+        const auto call
+            = std::find_if(run.calls.cbegin(), run.calls.cend(), [&](const PythonCall& c) { return c.index == index; });
         if (call == run.calls.cend()) {
             SelfCheck skipped;
             skipped.status = QStringLiteral("skipped");

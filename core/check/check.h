@@ -121,6 +121,10 @@ QJsonObject warningJson(const TraceWarning& warning);
 void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult& other, const IrGraph& script,
     const QHash<QString, QString>& moduleTypes = {});
 
+/// The constants node @p node of @p g takes, by input position (empty where an input is not a constant; a constant's
+/// own value for a constant), as compared: IrAttribute::data where set (a tensor's values), else as libtorch prints.
+QStringList constantArguments(const IrGraph& g, int node);
+
 /// Fills @p failure's kind, place, scope, stack and operand origins from trace 1's graph (@p failure.node set, and
 /// its operands' values on the failing set where known), linking a constant an operand comes from to the divergence
 /// of @p diff (trace 1 against the failing set's trace; null when none) it belongs to.

@@ -44,17 +44,26 @@ QString constantValue(const IrGraph& g, int node)
     return a.data.isEmpty() ? a.value : a.data;
 }
 
-/// The constants a node of @p g takes (its own value for a constant), by input position.
-QStringList constantInputs(const IrGraph& g, int node)
+/// The constants a node of @p g takes, by input position (-1 where an input is not a constant); a constant itself.
+QVector<int> constantProducers(const IrGraph& g, int node)
 {
     if (isConstant(g, node))
-        return { constantValue(g, node) };
-    QStringList out;
+        return { node };
+    QVector<int> out;
     for (int in : g.node(node).inputs) {
         const int p = g.value(in).producer;
-        out << (isConstant(g, p) ? constantValue(g, p) : QString());
+        out << (isConstant(g, p) ? p : -1);
     }
     return out;
+}
+
+/// A constant's value as compared: its data where set (a tensor's values or CRC), else as libtorch prints it.
+QString rawValue(const IrGraph& g, int constant)
+{
+    const IrNode& n = g.node(constant);
+    if (n.attributes.isEmpty())
+        return QStringLiteral("None");
+    return n.attributes.first().data.isEmpty() ? n.attributes.first().value : n.attributes.first().data;
 }
 
 /// "x.size(0)" for the first graph input dimension equal to @p value, or empty: where a baked number came from.
@@ -106,11 +115,17 @@ void addValueEvidence(Divergence& d, const NodeChange& c, const IrGraph& base, c
     const QString traceK = QStringLiteral("trace %1").arg(otherIndex + 1);
     if (c.op != NodeChange::Op::Change || d.evidence.size() >= 6)
         return;
-    const QStringList a = constantInputs(base, c.baseNode), b = constantInputs(other, c.otherNode);
-    if (a.size() != b.size())
+    const QVector<int> pa = constantProducers(base, c.baseNode), pb = constantProducers(other, c.otherNode);
+    if (pa.size() != pb.size())
         return;
+    QStringList a, b; // the differing constants as evidence shows them, by position
+    for (int i = 0; i < pa.size(); ++i) {
+        const bool differ = pa[i] >= 0 && pb[i] >= 0 && rawValue(base, pa[i]) != rawValue(other, pb[i]);
+        a << (differ ? constantValue(base, pa[i]) : QString());
+        b << (differ ? constantValue(other, pb[i]) : QString());
+    }
     for (int i = 0; i < a.size(); ++i) {
-        if (a[i] == b[i] || a[i].isEmpty() || b[i].isEmpty())
+        if (a[i].isEmpty())
             continue;
         QString text;
         const bool tensor = a[i].contains(QLatin1Char('[')) && b[i].contains(QLatin1Char('['));
@@ -193,6 +208,14 @@ void addWarningEvidence(Divergence& d, const TraceResult& base, const TraceResul
 }
 
 } // namespace
+
+QStringList constantArguments(const IrGraph& g, int node)
+{
+    QStringList out;
+    for (int p : constantProducers(g, node))
+        out << (p >= 0 ? rawValue(g, p) : QString());
+    return out;
+}
 
 void groupDivergences(
     TraceDiff& diff, const TraceResult& base, const TraceResult& other, const QHash<QString, QString>& moduleTypes)

@@ -62,8 +62,8 @@ public:
     /// selfCheckRecordedCalls(): the recorded calls @p calls of the Python run of @p file whose record is in
     /// @p folder, each traced by JitScope's executor and compared with PyTorch's (runs the file again: after
     /// consent). An engine that stops says so in each SelfCheck's reason.
-    virtual QVector<SelfCheck> selfCheck(const QString& file, const PythonOptions& options, const QString& folder,
-        const QVector<int>& calls) const = 0;
+    virtual QVector<SelfCheck> selfCheck(
+        const QString& file, const PythonOptions& options, const QString& folder, const QVector<int>& calls) const = 0;
     /// A debug session of @p function of the engine's model, not started yet.
     virtual std::unique_ptr<DebugBackend> debug(
         const EngineModelRef& model, const QString& function, const InputSet& inputs, bool tracing) const = 0;
