@@ -316,12 +316,10 @@ void Worker::dispatch(const Message& m)
 void Worker::startDebug(const Message& m)
 {
     int model = -1;
-    QString function;
-    InputSet inputs;
-    bool tracing = false;
+    DebugSession::Target target;
     QVector<DebugSession::Breakpoint> breakpoints;
     auto entry = std::make_shared<DebugEntry>();
-    const bool ok = unpack(m.payload, model, function, inputs, tracing, breakpoints);
+    const bool ok = unpack(m.payload, model, target, breakpoints);
     entry->breakpoints = breakpoints;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
@@ -329,7 +327,7 @@ void Worker::startDebug(const Message& m)
     }
     const std::shared_ptr<ModelSlot> s = ok ? slot(model) : nullptr;
     ++m_busy;
-    std::thread([this, id = m.id, s, entry, function, inputs, tracing] {
+    std::thread([this, id = m.id, s, entry, target] {
         QString error = s ? QString() : QStringLiteral("the model worker holds no such model");
         const std::optional<ModelInfo> info = s ? s->wait(&error) : std::nullopt;
         std::lock_guard<std::mutex> lock(entry->mutex);
@@ -342,9 +340,14 @@ void Worker::startDebug(const Message& m)
             return;
         }
         activity::setFile(QFile::encodeName(info->path).constData());
-        activity::setPhase(
-            0, "debugging `%s` on %s", function.toUtf8().constData(), inputs.toString().left(120).toUtf8().constData());
-        entry->session = std::make_unique<DebugSession>(*info, function, inputs, tracing);
+        const QByteArray on = target.inputs.toString().left(120).toUtf8();
+        if (target.isReplay())
+            activity::setPhase(0, "debugging trace 1 of `%s` (recorded on %s) on %s",
+                target.function.toUtf8().constData(), target.recordedOn->toString().left(120).toUtf8().constData(),
+                on.constData());
+        else
+            activity::setPhase(0, "debugging `%s` on %s", target.function.toUtf8().constData(), on.constData());
+        entry->session = std::make_unique<DebugSession>(*info, target);
         entry->session->setBreakpoints(entry->breakpoints);
         entry->session->setPauseCallback([this, id](const DebugSession::Pause& pause) {
             if (pause.finished)

@@ -4,12 +4,15 @@
 
 namespace jitscope {
 
-DebugSession::DebugSession(ModelInfo model, QString function, InputSet inputs, bool tracing, ExecOptions options)
+DebugSession::DebugSession(ModelInfo model, Target target, ExecOptions options)
     : m_model(std::move(model))
-    , m_function(std::move(function))
-    , m_inputs(std::move(inputs))
-    , m_tracing(tracing)
+    , m_target(std::move(target))
     , m_options(std::move(options))
+{ }
+
+DebugSession::DebugSession(ModelInfo model, QString function, InputSet inputs, bool tracing, ExecOptions options)
+    : DebugSession(
+        std::move(model), Target { std::move(function), std::move(inputs), tracing, std::nullopt }, std::move(options))
 { }
 
 DebugSession::~DebugSession()
@@ -79,6 +82,12 @@ std::optional<DebugSession::Pause> DebugSession::waitForPause(int afterSerial, i
 
 bool DebugSession::shouldPause(const NodeEvent& e)
 {
+    // A replay breaks before the node where the recorded trace fails, whatever the command.
+    m_pause.atFailure = m_failure.node >= 0 && e.depth == 0 && e.scriptNode == m_failure.node;
+    if (m_pause.atFailure) {
+        m_pause.atBreakpoint = false;
+        return true;
+    }
     // Breakpoints: once per line and loop iteration, in the function itself.
     if (e.depth == 0) {
         QString key = QString::number(e.location.line);
@@ -137,6 +146,10 @@ void DebugSession::onEvent(const NodeEvent& e)
             return;
         m_pause.serial += 1;
         m_pause.event = e;
+        // A recorded trace's nodes: the place is the one the trace recorded for the node.
+        if (!m_pause.event.location.isValid() && e.depth == 0 && e.scriptNode >= 0
+            && e.scriptNode < m_replayed.nodes.size())
+            m_pause.event.location = m_replayed.node(e.scriptNode).location;
         m_pause.event.liveValues = nullptr;
         m_pause.event.traceSoFar = nullptr;
         m_pause.values = e.liveValues ? e.liveValues() : QVector<NamedValue> {};
@@ -158,10 +171,21 @@ void DebugSession::run()
     options.cancel = &m_cancel;
     options.observer = [this](const NodeEvent& e) { onEvent(e); };
     Pause done;
-    if (m_tracing) {
-        done.trace = traceFunction(m_model, m_function, m_inputs, options);
+    if (m_target.isReplay()) {
+        done.result = replayTrace(m_model, m_target.function, *m_target.recordedOn, m_target.inputs, options,
+            &done.trace, [this](const TraceResult& trace, const ReplayFailure& failure) {
+                std::lock_guard<std::mutex> lock(m_mutex);
+                m_replayed = trace.graph;
+                m_failure = failure;
+                m_pause.failure = failure.error;
+                m_pause.failureNode = failure.node;
+            });
+        done.failure = m_failure.error;
+        done.failureNode = m_failure.node;
+    } else if (m_target.tracing) {
+        done.trace = traceFunction(m_model, m_target.function, m_target.inputs, options);
     } else {
-        done.result = runFunction(m_model, m_function, m_inputs, options);
+        done.result = runFunction(m_model, m_target.function, m_target.inputs, options);
     }
     std::function<void(const Pause&)> callback;
     {

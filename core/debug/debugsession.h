@@ -34,7 +34,13 @@ public:
         /// (IrNode::originNode, loopPath), as in a finished trace.
         IrGraph traceSoFar;
         bool atBreakpoint = false;
-        RunResult result; ///< when finished without tracing
+        /// Replays: paused before the node where the recorded trace fails on this set (the error in `failure`).
+        bool atFailure = false;
+        /// Replays: the error the recorded trace raises on this set, and its node (-1: it does not fail). Known
+        /// from the first pause on.
+        QString failure;
+        int failureNode = -1;
+        RunResult result; ///< when finished without tracing (and for replays)
         TraceResult trace; ///< when finished with tracing
     };
 
@@ -44,6 +50,20 @@ public:
         int iteration = -1; ///< break only in this (1-based) iteration of the innermost loop; -1 for all
     };
 
+    /// What a session runs.
+    struct Target
+    {
+        QString function;
+        InputSet inputs; ///< the input set it runs on
+        bool tracing = false; ///< record the trace as it runs (Pause::traceSoFar grows)
+        /// Replays of torch.jit.trace's check: the set trace 1 is recorded on. The session then runs that recorded
+        /// trace on `inputs` node by node (NodeEvent::scriptNode: the trace's node, Pause::traceSoFar: the whole
+        /// trace) and breaks before the node where it fails (Pause::atFailure). Unset: runs the function itself.
+        std::optional<InputSet> recordedOn;
+        bool isReplay() const { return recordedOn.has_value(); }
+    };
+
+    DebugSession(ModelInfo model, Target target, ExecOptions options = {});
     DebugSession(ModelInfo model, QString function, InputSet inputs, bool tracing, ExecOptions options = {});
     ~DebugSession();
 
@@ -67,10 +87,11 @@ private:
     bool shouldPause(const NodeEvent& e);
 
     ModelInfo m_model;
-    QString m_function;
-    InputSet m_inputs;
-    bool m_tracing;
+    Target m_target;
     ExecOptions m_options;
+    // Replays: the recorded trace (for the places of its nodes) and where it fails, known before its first node runs.
+    IrGraph m_replayed;
+    ReplayFailure m_failure;
     std::atomic<bool> m_cancel { false };
 
     mutable std::mutex m_mutex;

@@ -162,7 +162,8 @@ JITSCOPE_SERIALIZE(RunResult, RUNRESULT_FIELDS)
         v.breakpoint OP v.values
 JITSCOPE_SERIALIZE(NodeEvent, NODEEVENT_FIELDS)
 #define PAUSE_FIELDS(OP)                                                                                               \
-    s OP v.serial OP v.finished OP v.event OP v.values OP v.traceSoFar OP v.atBreakpoint OP v.result OP v.trace
+    s OP v.serial OP v.finished OP v.event OP v.values OP v.traceSoFar OP v.atBreakpoint OP v.atFailure OP             \
+        v.failure OP v.failureNode OP v.result OP v.trace
 JITSCOPE_SERIALIZE(DebugSession::Pause, PAUSE_FIELDS)
 #define BREAKPOINT_FIELDS(OP) s OP v.line OP v.iteration
 JITSCOPE_SERIALIZE(DebugSession::Breakpoint, BREAKPOINT_FIELDS)
@@ -290,6 +291,27 @@ QDataStream& operator>>(QDataStream& s, std::optional<InputSuggestion>& v)
         InputSuggestion suggestion;
         s >> suggestion;
         v = suggestion;
+    }
+    return s;
+}
+
+QDataStream& operator<<(QDataStream& s, const DebugSession::Target& v)
+{
+    s << v.function << v.inputs << v.tracing << v.recordedOn.has_value();
+    if (v.recordedOn)
+        s << *v.recordedOn;
+    return s;
+}
+
+QDataStream& operator>>(QDataStream& s, DebugSession::Target& v)
+{
+    bool replay = false;
+    s >> v.function >> v.inputs >> v.tracing >> replay;
+    v.recordedOn.reset();
+    if (replay) {
+        InputSet recordedOn;
+        s >> recordedOn;
+        v.recordedOn = recordedOn;
     }
     return s;
 }

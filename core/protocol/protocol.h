@@ -25,7 +25,7 @@ namespace protocol {
 
 constexpr quint32 kMagic = 0x4a53574b; ///< "JSWK"
 /// Bumped whenever a message or a value's fields change: both ends must be built from the same sources.
-constexpr quint16 kVersion = 4;
+constexpr quint16 kVersion = 5;
 /// Frames larger than this are refused as corrupt (a report of a big model's traces is tens of megabytes).
 constexpr quint32 kMaxFrame = 1u << 30;
 
@@ -42,8 +42,8 @@ enum class MessageType : quint16 {
     Answer, ///< worker -> window: the answer to request id
     Failure, ///< worker -> window: request id failed; payload QString message
     UnknownModel, ///< worker -> window: request id names a model the worker does not hold (it was restarted)
-    /// window -> worker: a debug session, id naming it from then on: int model, QString function, InputSet,
-    /// bool tracing, QVector<DebugSession::Breakpoint>; the worker answers with DebugPause messages
+    /// window -> worker: a debug session, id naming it from then on: int model, DebugSession::Target,
+    /// QVector<DebugSession::Breakpoint>; the worker answers with DebugPause messages
     DebugStart,
     /// window -> worker, to debug session id: DebugOp, then DebugSession::Command and int line (Resume) or the
     /// breakpoints (Breakpoints)
@@ -191,6 +191,8 @@ QDataStream& operator<<(QDataStream& s, const RunResult& v);
 QDataStream& operator>>(QDataStream& s, RunResult& v);
 QDataStream& operator<<(QDataStream& s, const DebugSession::Pause& v);
 QDataStream& operator>>(QDataStream& s, DebugSession::Pause& v);
+QDataStream& operator<<(QDataStream& s, const DebugSession::Target& v);
+QDataStream& operator>>(QDataStream& s, DebugSession::Target& v);
 QDataStream& operator<<(QDataStream& s, const DebugSession::Breakpoint& v);
 QDataStream& operator>>(QDataStream& s, DebugSession::Breakpoint& v);
 QDataStream& operator<<(QDataStream& s, const SelfCheck& v);

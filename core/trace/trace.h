@@ -6,6 +6,8 @@
 #include <QString>
 #include <QVector>
 
+#include <functional>
+
 namespace jitscope {
 
 /// What torch.jit.trace records for one input set. A value: nothing in it refers to live torch state.
@@ -24,5 +26,22 @@ struct TraceResult
 /// never throws. With ExecOptions::observer, every NodeEvent's traceSoFar gives the trace recorded so far.
 TraceResult traceFunction(
     const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options = {});
+
+/// Where a quiet run of a recorded trace on another input set failed (replayTrace()).
+struct ReplayFailure
+{
+    int node = -1; ///< its id in the recorded trace's graph; -1: the run did not fail
+    QString error; ///< the error's own line ("The size of tensor a (3) must match ...")
+};
+
+/// What torch.jit.trace's check does with its first trace, node by node: traces `function` on @p recordedOn, runs
+/// the recorded trace once quietly on @p runOn to find where it fails, calls @p ready with the trace and that
+/// failure, then runs it again on @p runOn with ExecOptions::observer seeing the recorded trace's nodes
+/// (NodeEvent::scriptNode is the node's id in TraceResult::graph, NodeEvent::traceSoFar the whole trace). Inputs
+/// are made from ExecOptions::seed for each run, as the check makes them. @p recorded receives the trace; when
+/// tracing fails the run is not made and the result says so. Never throws.
+RunResult replayTrace(const ModelInfo& model, const QString& function, const InputSet& recordedOn,
+    const InputSet& runOn, const ExecOptions& options, TraceResult* recorded,
+    const std::function<void(const TraceResult&, const ReplayFailure&)>& ready = {});
 
 } // namespace jitscope

@@ -341,6 +341,86 @@ std::vector<IValue> runTracedProgram(
     }
 }
 
+RunResult replayTrace(const ModelInfo& model, const QString& function, const InputSet& recordedOn,
+    const InputSet& runOn, const ExecOptions& options, TraceResult* recorded,
+    const std::function<void(const TraceResult&, const ReplayFailure&)>& ready)
+{
+    RunResult r;
+    r.inputs = runOn;
+    ExecOptions quiet = options;
+    quiet.observer = nullptr;
+    std::shared_ptr<TracedProgram> program;
+    TraceResult trace = traceFunction(model, function, recordedOn, quiet, &program);
+    if (recorded)
+        *recorded = trace;
+    if (!trace.ok || !program) {
+        r.error = trace.ok
+            ? errorAt(model, QStringLiteral("the trace on %1 cannot be run: %2").arg(recordedOn.toString(), trace.note))
+            : trace.error;
+        r.error.message = QStringLiteral("tracing on %1 failed: %2").arg(recordedOn.toString(), r.error.message);
+        return r;
+    }
+    // The inputs as the check makes them: from the seed, for each run.
+    auto inputs = [&](QString* error) -> std::optional<std::vector<IValue>> {
+        PreparedRun p = prepareRun(model, function, runOn, options);
+        if (!p.error.isEmpty()) {
+            *error = p.error;
+            return std::nullopt;
+        }
+        return std::vector<IValue>(p.inputs.begin(), p.inputs.end());
+    };
+    try {
+        ReplayFailure failure;
+        {
+            QString error;
+            std::optional<std::vector<IValue>> args = inputs(&error);
+            if (!args) {
+                r.error = errorAt(model, error);
+                return r;
+            }
+            FailedNode failed;
+            try {
+                runTracedProgram(*program, std::move(*args), quiet, &failed);
+            } catch (const Interrupted&) {
+                throw;
+            } catch (const std::exception& e) {
+                failure.node = failed.node;
+                failure.error = torchErrorMessage(e.what()).section(QLatin1Char('\n'), 0, 0);
+            }
+        }
+        if (ready)
+            ready(trace, failure);
+        QString error;
+        std::optional<std::vector<IValue>> args = inputs(&error);
+        if (!args) {
+            r.error = errorAt(model, error);
+            return r;
+        }
+        at::NoGradGuard noGrad;
+        Interpreter interpreter(options);
+        DebuggerProbe probe(interpreter, options);
+        probe.setTraceSnapshot([&trace] { return trace.graph; });
+        if (options.observer)
+            interpreter.addHooks(&probe);
+        interpreter.indexScriptGraph(*program->graph, {});
+        std::vector<IValue> stack;
+        if (program->self)
+            stack.push_back(program->self->deepcopy()._ivalue());
+        for (auto& v : *args)
+            stack.push_back(std::move(v));
+        for (const auto& v : interpreter.run(*program->graph, std::move(stack), function))
+            r.outputs.push_back(summarize(v));
+        r.ok = true;
+    } catch (const Interrupted& e) {
+        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
+    } catch (const NodeError& e) {
+        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
+    } catch (const std::exception& e) {
+        r.error = errorAt(model, torchErrorMessage(e.what()));
+    }
+    return r;
+}
+
 TraceResult traceWithLibtorchInterpreter(
     const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options)
 {

@@ -223,6 +223,66 @@ private Q_SLOTS:
         QCOMPARE(canonicalizeDump(p.trace.graph.toText(false)), canonicalizeDump(plain.graph.toText(false)));
     }
 
+    /// The check's first trace run on another set node by node: a Continue stops before the node where the check
+    /// saw it fail (the seed example: trace 1 unrolled 3 iterations, set 3 has 2 rows, `x[2]` is out of range),
+    /// with its operands live; the node, line and error are the check's. On a set where it runs, it runs to the end.
+    void replayStopsWhereTrace1Fails_data()
+    {
+        QTest::addColumn<int>("set"); ///< 0-based
+        QTest::addColumn<bool>("fails");
+        QTest::addRow("set 3: fails") << 2 << true;
+        QTest::addRow("set 2: runs (wrong result)") << 1 << false;
+    }
+
+    void replayStopsWhereTrace1Fails()
+    {
+        QFETCH(int, set);
+        QFETCH(bool, fails);
+        const QString fn = QStringLiteral("loop_in_traced_fn");
+        const CheckReport report = checkModel(m_loop, fn, m_loop.inputSets);
+        QVERIFY2(report.ok, qPrintable(report.error.toString()));
+        const TraceFailure& expected = report.outputs[set - 1].failure;
+        QCOMPARE(expected.isValid(), fails);
+
+        DebugSession::Target target { fn, m_loop.inputSets[set], false, m_loop.inputSets[0] };
+        DebugSession s(m_loop, target);
+        s.start();
+        DebugSession::Pause p = next(s, 0);
+        QVERIFY(!p.finished);
+        // Paused before the trace's first node, the whole trace at hand, and where it will fail known already.
+        QCOMPARE(canonicalizeDump(p.traceSoFar.toText(false)), canonicalizeDump(report.traces[0].graph.toText(false)));
+        QCOMPARE(p.failureNode, expected.node);
+        QVERIFY(!p.atFailure);
+        QCOMPARE(p.event.kind, report.traces[0].graph.node(p.event.scriptNode).kind);
+        s.resume(DebugSession::Command::Continue);
+        p = next(s, p.serial);
+        if (!fails) {
+            QVERIFY(p.finished);
+            QVERIFY2(p.result.ok, qPrintable(p.result.error.toString()));
+            QVERIFY(p.failure.isEmpty());
+            return;
+        }
+        QVERIFY(!p.finished);
+        QVERIFY(p.atFailure);
+        QCOMPARE(p.event.scriptNode, expected.node);
+        QCOMPARE(p.event.kind, expected.kind);
+        QCOMPARE(p.event.location.line, expected.location.line);
+        QCOMPARE(p.failure, expected.error);
+        QVERIFY2(p.failure.contains(QLatin1String("out of range")), qPrintable(p.failure));
+        // The frame's values are live: the input has set 3's shape.
+        bool input = false;
+        for (const NamedValue& v : p.values)
+            input |= v.value.shape == QVector<qint64> { 2, 3, 4 };
+        QVERIFY(input);
+        // Continue: the node raises, and the run ends with its error.
+        s.resume(DebugSession::Command::Continue);
+        p = next(s, p.serial);
+        QVERIFY(p.finished);
+        QVERIFY(!p.result.ok);
+        QVERIFY2(p.result.error.message.contains(expected.error), qPrintable(p.result.error.message));
+        QVERIFY(p.trace.ok);
+    }
+
     /// Runs of one model share no state: a check of the model completes while a session is paused in it.
     void checkWhileSessionPaused()
     {

@@ -237,7 +237,8 @@ QString dump(const DebugSession::Pause& p)
     const RunResult& r = p.result;
     return join({ QString::number(p.serial), QString::number(p.finished), event,
         list(p.values, [](const NamedValue& v) { return dump(v); }), dump(p.traceSoFar),
-        QString::number(p.atBreakpoint), QString::number(r.ok), dump(r.error), dump(r.inputs),
+        QString::number(p.atBreakpoint), QString::number(p.atFailure), p.failure, QString::number(p.failureNode),
+        QString::number(r.ok), dump(r.error), dump(r.inputs),
         list(r.outputs, [](const ValueSummary& v) { return dump(v); }), dump(p.trace) });
 }
 
@@ -530,9 +531,25 @@ private Q_SLOTS:
         pause.values = { { QStringLiteral("x"), v }, { QStringLiteral("%3"), ValueSummary() } };
         pause.traceSoFar = g;
         pause.atBreakpoint = true;
+        pause.atFailure = true;
+        pause.failure = QStringLiteral("index 2 is out of range");
+        pause.failureNode = 7;
         pause.result = { true, { QStringLiteral("r"), somewhere(2) }, set, { v } };
         pause.trace = t;
         QCOMPARE(dump(roundTrip(pause)), dump(pause));
+        // A debug session's target, a replay of trace 1 or not.
+        for (const bool replay : { false, true }) {
+            DebugSession::Target target { QStringLiteral("f"), set, !replay, std::nullopt };
+            if (replay)
+                target.recordedOn = *parseInputSet(QStringLiteral("f32[2,3]"));
+            const DebugSession::Target back = roundTrip(target);
+            QCOMPARE(back.function, target.function);
+            QCOMPARE(dump(back.inputs), dump(target.inputs));
+            QCOMPARE(back.tracing, target.tracing);
+            QCOMPARE(back.isReplay(), replay);
+            if (replay)
+                QCOMPARE(back.recordedOn->toString(), QStringLiteral("f32[2,3]"));
+        }
         const QVector<DebugSession::Breakpoint> breakpoints { { 7, 2 }, { 9, -1 } };
         const auto breakpointsBack = roundTrip(breakpoints);
         QCOMPARE(breakpointsBack.size(), 2);

@@ -1,6 +1,7 @@
 // The debugger in the main window, driven as a user drives it: keys, gutter clicks, the Debug actions. Every wait is
 // on the window's own signals (debugPaused, debugFinished, liveTraceShown).
 
+#include "check/check.h"
 #include "debugcontroller.h"
 #include "framesmodel.h"
 #include "graphitems.h"
@@ -337,6 +338,80 @@ private Q_SLOTS:
         QVERIFY(kinds.contains(QStringLiteral("aten::linear")));
         QVERIFY(kinds.contains(QStringLiteral("aten::tanh")));
         QVERIFY(window.debugger()->lastPause().result.ok);
+    }
+
+    /// Debug Trace 1 Where It Fails: the seed example's trace 1 (3 iterations unrolled) run on set 3 (2 rows) stops
+    /// before `x[2]`, the node the check saw fail, with the check's error and operands above the trace, the line and
+    /// the script node that recorded it marked; F5 then ends with that error.
+    void debugWhereTrace1Fails()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example()));
+        QVERIFY(window.hasReport());
+        const CheckReport& report = window.report();
+        QCOMPARE(report.outputs.size(), 2);
+        QVERIFY(!report.outputs[0].failure.isValid()); // set 2 runs (with a wrong result)
+        const TraceFailure failure = report.outputs[1].failure;
+        QVERIFY(failure.isValid());
+        QAction* action = window.debugAction(MainWindow::DebugAction::DebugTraceFailure);
+        QVERIFY(action->isEnabled());
+        QCOMPARE(action->text(), QStringLiteral("Debug Trace 1 Where It &Fails on Set 3"));
+        Driver driver(window);
+        QSignalSpy shown(&window, &MainWindow::liveTraceShown);
+        QVERIFY(driver.trigger(MainWindow::DebugAction::DebugTraceFailure));
+
+        const DebugSession::Pause& p = window.debugger()->lastPause();
+        QVERIFY(window.debugger()->isReplay());
+        QVERIFY(p.atFailure);
+        QCOMPARE(p.event.scriptNode, failure.node);
+        QCOMPARE(p.event.kind, failure.kind);
+        QCOMPARE(p.failure, failure.error);
+        QCOMPARE(window.debugger()->inputs().toString(), report.traces[2].inputs.toString());
+        QVERIFY2(
+            window.statusText().contains(QLatin1String("trace 1 fails here on set")), qPrintable(window.statusText()));
+        // The trace in its tab, the failing node marked and in view.
+        QCOMPARE(window.currentView(), MainWindow::View::LiveTrace);
+        QVERIFY(shown.count() > 0 || shown.wait(kJobTimeoutMs));
+        GraphScene* scene = window.liveTraceScene();
+        QVERIFY(scene);
+        QCOMPARE(
+            canonicalizeDump(window.liveTrace().toText(false)), canonicalizeDump(report.traces[0].graph.toText(false)));
+        const int marked = scene->displayedNode(failure.node);
+        QVERIFY(marked >= 0);
+        QCOMPARE(scene->executionNode(), marked);
+        QVERIFY(scene->nodeItem(marked)->hasExecutionMarker());
+        // Above it: what fails, why, and where each operand came from (as the check found it).
+        const QString header = window.liveTraceHeader();
+        QVERIFY2(header.contains(QLatin1String("fails here")), qPrintable(header));
+        QVERIFY2(header.contains(failure.error.toHtmlEscaped()), qPrintable(header));
+        QVERIFY2(header.contains(QLatin1String("Operands")), qPrintable(header));
+        QVERIFY2(header.contains(failure.operands.first().left(20).toHtmlEscaped()), qPrintable(header));
+        // Its line in the source, and the script node that recorded it in the Script tab.
+        QCOMPARE(window.sourceView()->executionLine(), failure.location.line);
+        const int origin = report.traces[0].graph.node(failure.node).originNode;
+        QVERIFY(origin >= 0);
+        QCOMPARE(window.scriptScene()->executionNode(), window.scriptScene()->displayedNode(origin));
+        // The frame's values are set 3's: the input has 2 rows.
+        bool input = false;
+        for (int row = 0; row < window.valuesModel()->rowCount(); ++row)
+            input |= window.valuesModel()->index(row, 0).data(ValuesModel::ShapeRole).toList()
+                == QVariantList { qint64(2), qint64(3), qint64(4) };
+        QVERIFY(input);
+
+        // F5: the node raises, the session ends with the check's error, the marker stays on the failing node.
+        QVERIFY(!driver.press(Qt::Key_F5));
+        QCOMPARE(window.debugger()->state(), DebugController::State::Finished);
+        QVERIFY2(window.statusText().startsWith(QLatin1String("Trace 1 of loop_in_traced_fn failed on")),
+            qPrintable(window.statusText()));
+        QVERIFY2(window.statusText().contains(failure.error.left(30)), qPrintable(window.statusText()));
+        QCOMPARE(scene->executionNode(), marked);
+        QVERIFY(window.liveTraceHeader().contains(QLatin1String("failed")));
+
+        // Restart runs the same replay again, to the same node.
+        QVERIFY(driver.trigger(MainWindow::DebugAction::DebugTraceFailure));
+        QVERIFY(window.debugger()->lastPause().atFailure);
+        QCOMPARE(window.debugger()->lastPause().event.scriptNode, failure.node);
+        window.stopDebugging();
     }
 
     void liveTrace()

@@ -19,8 +19,8 @@ DebugController::~DebugController()
     m_retired.clear();
 }
 
-void DebugController::start(const ModelEngineRef& engine, const EngineModelRef& model, const QString& function,
-    const InputSet& inputs, bool tracing)
+void DebugController::start(
+    const ModelEngineRef& engine, const EngineModelRef& model, const DebugSession::Target& target)
 {
     if (m_current.session) {
         m_current.session->stop();
@@ -33,10 +33,8 @@ void DebugController::start(const ModelEngineRef& engine, const EngineModelRef& 
     }
     m_current = Entry();
     m_current.id = m_nextId++;
-    m_current.session = engine->debug(model, function, inputs, tracing);
-    m_function = function;
-    m_inputs = inputs;
-    m_tracing = tracing;
+    m_current.session = engine->debug(model, target);
+    m_target = target;
     m_stopRequested = false;
     m_pause = DebugSession::Pause();
     m_pauseCount = 0;

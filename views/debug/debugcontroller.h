@@ -34,7 +34,12 @@ public:
     /// running is stopped first and forgotten. In the model worker a crash ends the session with an error, not the
     /// window.
     void start(const ModelEngineRef& engine, const EngineModelRef& model, const QString& function,
-        const InputSet& inputs, bool tracing);
+        const InputSet& inputs, bool tracing)
+    {
+        start(engine, model, DebugSession::Target { function, inputs, tracing, std::nullopt });
+    }
+    /// The same for any target: a replay runs trace 1 (recorded on its `recordedOn`) on `inputs`.
+    void start(const ModelEngineRef& engine, const EngineModelRef& model, const DebugSession::Target& target);
     /// Resumes the paused session; ignored unless paused.
     void resume(DebugSession::Command command, int line = 0);
     /// Ends the session at its next node, even inside an endless loop; finished() follows.
@@ -53,9 +58,12 @@ public:
     const DebugSession::Pause& lastPause() const { return m_pause; }
     /// Pauses reported by the current session so far (not counting its end).
     int pauseCount() const { return m_pauseCount; }
-    QString function() const { return m_function; }
-    bool isTracing() const { return m_tracing; }
-    const InputSet& inputs() const { return m_inputs; }
+    QString function() const { return m_target.function; }
+    bool isTracing() const { return m_target.tracing; }
+    const InputSet& inputs() const { return m_target.inputs; }
+    /// The session runs trace 1 on another set (DebugSession::Target::recordedOn), not the function itself.
+    bool isReplay() const { return m_target.isReplay(); }
+    const DebugSession::Target& target() const { return m_target; }
     /// True when the current session ended because stop() was called.
     bool wasStopped() const { return m_stopRequested; }
 
@@ -82,9 +90,7 @@ private:
     State m_state = State::Idle;
     DebugSession::Pause m_pause;
     int m_pauseCount = 0;
-    QString m_function;
-    InputSet m_inputs;
-    bool m_tracing = false;
+    DebugSession::Target m_target;
     bool m_stopRequested = false;
     QVector<DebugSession::Breakpoint> m_breakpoints;
 };

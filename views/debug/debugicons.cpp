@@ -108,6 +108,24 @@ QIcon debugIcon(DebugAction action)
         p.drawEllipse(QPointF(24, 24), 5, 5);
         break;
     }
+    case A::DebugTraceFailure: {
+        // A trace (three linked nodes) whose last node fails: a red one with a cross.
+        const QColor node(0x8a, 0x5c, 0xd6);
+        p.setPen(QPen(QColor(0x8c, 0x93, 0x9d), 2));
+        p.drawLine(QPointF(8, 7), QPointF(8, 17));
+        p.drawLine(QPointF(8, 17), QPointF(21, 22));
+        p.setPen(QPen(node.darker(130), 1.2));
+        p.setBrush(node);
+        p.drawEllipse(QPointF(8, 7), 4.5, 4.5);
+        p.drawEllipse(QPointF(8, 17), 4.5, 4.5);
+        p.setPen(QPen(red.darker(130), 1.2));
+        p.setBrush(red);
+        p.drawEllipse(QPointF(22, 22), 8, 8);
+        p.setPen(QPen(Qt::white, 2.4, Qt::SolidLine, Qt::RoundCap));
+        p.drawLine(QPointF(18.5, 18.5), QPointF(25.5, 25.5));
+        p.drawLine(QPointF(25.5, 18.5), QPointF(18.5, 25.5));
+        break;
+    }
     case A::ToggleBreakpoint:
         p.setPen(QPen(QColor(0xe5, 0x14, 0x00).darker(130), 1.5));
         p.setBrush(QColor(0xe5, 0x14, 0x00));

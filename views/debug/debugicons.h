@@ -16,6 +16,7 @@ enum class DebugAction {
     Stop,
     TraceWhileDebugging,
     ToggleBreakpoint,
+    DebugTraceFailure, ///< run trace 1 on the input set it fails on, to the failing node
 };
 
 /// The Debug actions' icons, drawn so that they look the same under every style: blue arrows for stepping, green

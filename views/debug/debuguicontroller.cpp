@@ -41,6 +41,9 @@ DebugUiController::DebugUiController(
     connect(m_debugger, &DebugController::finished, this, &DebugUiController::onFinished);
     connect(m_debugger, &DebugController::stateChanged, this, &DebugUiController::updateActions);
     m_live = new LiveTraceTab(parts.tabs, this);
+    // Debug Trace 1 Where It Fails follows the check shown.
+    connect(m_check, &CheckController::finished, this, &DebugUiController::updateActions);
+    connect(m_check, &CheckController::cleared, this, &DebugUiController::updateActions);
 }
 
 DebugUiController::~DebugUiController()
@@ -154,6 +157,9 @@ void DebugUiController::createActions(QMenu* debug)
         [this] { command(Command::NextIteration); });
     add(DebugAction::RunToCursor, tr("Run to &Cursor"), QKeySequence(Qt::CTRL | Qt::Key_F10),
         tr("Run to the selected node's line, or the source cursor's line"), [this] { runToLine(runToCursorLine()); });
+    add(DebugAction::DebugTraceFailure, tr("Debug Trace 1 Where It &Fails"), QKeySequence(Qt::ALT | Qt::Key_F5),
+        tr("Run trace 1 on the input set it fails on, node by node, and stop before the node that fails"),
+        [this] { debugTraceFailure(); });
     debug->addSeparator();
     add(DebugAction::Restart, tr("&Restart"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5),
         tr("Stop and start again"), [this] { restart(); });
@@ -206,7 +212,12 @@ void DebugUiController::updateActions()
     for (DebugAction a : { DebugAction::StartContinue, DebugAction::StepOver, DebugAction::StepInto,
              DebugAction::StepOut, DebugAction::NextIteration, DebugAction::RunToCursor })
         action(a)->setEnabled(ready);
-    action(DebugAction::Restart)->setEnabled(active && canStart);
+    action(DebugAction::Restart)->setEnabled(active && (canStart || m_debugger->isReplay()));
+    QAction* replay = action(DebugAction::DebugTraceFailure);
+    const int failing = failingSet();
+    replay->setEnabled(failing > 0 && state != DebugController::State::Stopping);
+    replay->setText(failing > 0 ? tr("Debug Trace 1 Where It &Fails on Set %1").arg(failing + 1)
+                                : tr("Debug Trace 1 Where It &Fails"));
     action(DebugAction::Stop)->setEnabled(active && state != DebugController::State::Stopping);
     action(DebugAction::ToggleBreakpoint)->setEnabled(canStart);
     m_parts.source->setDebugActionsEnabled(canStart);
@@ -252,13 +263,76 @@ bool DebugUiController::startSession()
                                          .arg(fn->name));
         return false;
     }
+    const bool tracing = action(DebugAction::TraceWhileDebugging)->isChecked();
+    if (tracing) {
+        m_live->begin();
+    } else {
+        m_live->remove();
+    }
+    startTarget({ fn->name, sets.first(), tracing, std::nullopt },
+        tr("Debugging %1 on %2\u2026").arg(fn->name, sets.first().toString()));
+    return true;
+}
+
+bool DebugUiController::traceFailsOn(int set) const
+{
+    // Only a check of the document's own function: a recorded Python call's trace is not in the engine's model.
+    if (!m_check->hasReport() || !m_check->externalKey().isEmpty())
+        return false;
+    const CheckReport& report = m_check->report();
+    return set > 0 && set < report.traces.size() && set - 1 < report.outputs.size() && report.traces.first().ok
+        && report.outputs.at(set - 1).failure.isValid();
+}
+
+int DebugUiController::failingSet() const
+{
+    const int sets = m_check->hasReport() ? int(m_check->report().traces.size()) : 0;
+    for (int k = 1; k < sets; ++k)
+        if (traceFailsOn(k))
+            return k;
+    return -1;
+}
+
+bool DebugUiController::debugTraceFailure(int set)
+{
+    if (set < 0)
+        set = failingSet();
+    const bool checked = m_check->hasReport() && m_check->externalKey().isEmpty();
+    const CheckReport* report = checked ? &m_check->report() : nullptr;
+    if (!traceFailsOn(set)) {
+        Q_EMIT statusMessage(!m_check->hasReport() ? tr("Run the check first: it finds where trace 1 fails")
+                : !checked ? tr("A trace recorded by Python cannot be run node by node here yet")
+                           : tr("Trace 1 runs on every input set of the check: nothing fails to debug"));
+        return false;
+    }
+    if (m_debugger->state() == DebugController::State::Stopping)
+        return false;
+    const InputSet& recordedOn = report->traces.first().inputs;
+    const InputSet& runOn = report->traces.at(set).inputs;
+    const QString title = tr("Trace 1 on set %1").arg(set + 1);
+    m_live->beginReplay(title,
+        tr("Trace 1 of %1 (recorded on %2) run on input set %3 (%4), as torch.jit.trace's check runs it")
+            .arg(report->function, recordedOn.toString())
+            .arg(set + 1)
+            .arg(runOn.toString()));
+    m_parts.tabs->setCurrentWidget(m_live->page());
+    // Continue at the first pause: the session breaks before the failing node by itself.
+    m_hasPendingCommand = true;
+    m_pendingCommand = DebugSession::Command::Continue;
+    m_pendingLine = 0;
+    startTarget({ report->function, runOn, false, recordedOn },
+        tr("Running trace 1 of %1 on input set %2 to where it fails\u2026").arg(report->function).arg(set + 1));
+    return true;
+}
+
+void DebugUiController::startTarget(const DebugSession::Target& target, const QString& what)
+{
     // A running check holds the model until it ends (an endless loop only at its timeout): stop it and run it
     // again once the session is over.
     if (m_check->isChecking()) {
         m_checkAfterDebug = true;
         m_check->cancel();
     }
-    const bool tracing = action(DebugAction::TraceWhileDebugging)->isChecked();
     valuesModel()->resetChanges();
     valuesModel()->clear();
     m_framesModel->clear();
@@ -271,19 +345,13 @@ bool DebugUiController::startSession()
         m_framesDock->show();
         m_parts.window->resizeDocks({ m_framesDock }, { 150 }, Qt::Vertical);
     }
-    if (tracing) {
-        m_live->begin();
-    } else {
-        m_live->remove();
-    }
-    // The graph with the marker: the Script tab, unless the user is following the live trace.
+    // The graph with the marker: the Script tab, unless the user is following the live trace (or the replay).
     if (m_parts.tabs->currentWidget() != m_live->page() || !m_live->page())
         showScriptTab();
-    m_debugger->start(m_document->engine(), m_document->engineModel(), fn->name, sets.first(), tracing);
+    m_debugger->start(m_document->engine(), m_document->engineModel(), target);
     applyBreakpoints();
-    Q_EMIT statusMessage(tr("Debugging %1 on %2\u2026").arg(fn->name, sets.first().toString()));
+    Q_EMIT statusMessage(what);
     updateActions();
-    return true;
 }
 
 void DebugUiController::stop()
@@ -300,6 +368,16 @@ void DebugUiController::restart()
     if (!m_debugger->isActive())
         return;
     // The old run ends on its own thread; the new one starts once it has let go of the model.
+    if (m_debugger->isReplay()) {
+        // The same replay from its first node.
+        const DebugSession::Target target = m_debugger->target();
+        m_live->beginReplay(m_parts.tabs->tabText(m_parts.tabs->indexOf(m_live->page())),
+            m_parts.tabs->tabToolTip(m_parts.tabs->indexOf(m_live->page())));
+        m_hasPendingCommand = false;
+        startTarget(
+            target, tr("Running trace 1 of %1 on %2 again\u2026").arg(target.function, target.inputs.toString()));
+        return;
+    }
     m_hasPendingCommand = true;
     m_pendingCommand = DebugSession::Command::StepInto;
     m_pendingLine = 0;
@@ -314,7 +392,7 @@ void DebugUiController::onPaused()
         // The session stops before the first node; what the user asked for decides whether to show that.
         m_hasPendingCommand = false;
         using Command = DebugSession::Command;
-        if (m_pendingCommand == Command::Continue && !pause.atBreakpoint) {
+        if (m_pendingCommand == Command::Continue && !pause.atBreakpoint && !pause.atFailure) {
             m_debugger->resume(Command::Continue);
             return;
         }
@@ -337,6 +415,12 @@ void DebugUiController::showPause(const DebugSession::Pause& pause)
     applyMarkers();
     if (m_debugger->isTracing())
         m_live->update(pause.traceSoFar, m_document->layoutOptions(), false, m_document->engine());
+    if (m_debugger->isReplay()) {
+        // The trace is the same at every pause: laid out once.
+        if (m_live->graph().nodes.isEmpty() && m_live->executionNode() < 0)
+            m_live->update(pause.traceSoFar, m_document->layoutOptions(), true, m_document->engine());
+        m_live->setExecution(pause.event.scriptNode, replayHeader(pause));
+    }
     Q_EMIT statusMessage(describePause(pause));
 }
 
@@ -363,6 +447,9 @@ QString DebugUiController::describePause(const DebugSession::Pause& pause) const
         text += QStringLiteral(", ") + inside.join(QStringLiteral(", "));
     if (pause.atBreakpoint)
         text += tr(" \u2014 breakpoint");
+    if (pause.atFailure)
+        text += tr(" \u2014 trace 1 fails here on set %1: %2")
+                    .arg(m_debugger->inputs().toString(), elidedText(pause.failure, 160));
     return text + tr("  (F5 continue, F10 step over, F11 step into)");
 }
 
@@ -380,6 +467,20 @@ void DebugUiController::onFinished()
     if (m_debugger->wasStopped()) {
         valuesModel()->clear();
         Q_EMIT statusMessage(tr("Debugging %1 stopped").arg(fn));
+    } else if (m_debugger->isReplay()) {
+        valuesModel()->clear();
+        const int line = m_document->sourceLineFor(pause.result.error.location);
+        if (!ok && line > 0)
+            m_parts.source->highlightLine(line);
+        const QString set = m_debugger->inputs().toString();
+        if (ok)
+            Q_EMIT statusMessage(tr("Trace 1 of %1 ran to its end on %2").arg(fn, set));
+        else
+            Q_EMIT statusMessage(tr("Trace 1 of %1 failed on %2%3: %4")
+                                     .arg(fn, set, line > 0 ? tr(" at line %1").arg(line) : QString(),
+                                         elidedText(pause.failure.isEmpty() ? error.message : pause.failure, 200)));
+        m_live->setExecution(ok ? -1 : pause.failureNode,
+            ok ? tr("<b>Trace 1 on %1</b> \u00b7 ran to its end").arg(set.toHtmlEscaped()) : replayHeader(pause));
     } else if (ok) {
         QVector<NamedValue> values;
         for (int i = 0; i < outputs.size(); ++i)
@@ -429,17 +530,78 @@ void DebugUiController::applyMarkers()
     }
     const DebugSession::Pause& pause = m_debugger->lastPause();
     const FunctionInfo* fn = m_document->model().function(m_debugger->function());
+    // A replay pauses at a node of the recorded trace: the script node that recorded it gets the marker.
+    int scriptNode = pause.event.scriptNode;
+    if (m_debugger->isReplay())
+        scriptNode = scriptNode >= 0 && scriptNode < pause.traceSoFar.nodes.size()
+            ? pause.traceSoFar.node(scriptNode).originNode
+            : -1;
     if (m_document->shownFunction() == m_debugger->function()) {
-        const int shown = m_parts.script->scene()->displayedNode(pause.event.scriptNode);
+        const int shown = m_parts.script->scene()->displayedNode(scriptNode);
         m_parts.script->scene()->setExecutionNode(shown);
         if (shown >= 0)
             m_parts.script->view()->centerOnNode(shown);
     }
     int line = m_document->sourceLineFor(pause.event.location);
     // Inside library code (not in the source panel): the line of the call.
-    if (line <= 0 && fn && pause.event.scriptNode >= 0 && pause.event.scriptNode < fn->graph.nodes.size())
-        line = m_document->sourceLineFor(fn->graph.node(pause.event.scriptNode).location);
+    if (line <= 0 && fn && scriptNode >= 0 && scriptNode < fn->graph.nodes.size())
+        line = m_document->sourceLineFor(fn->graph.node(scriptNode).location);
     m_parts.source->setExecutionLine(line);
+}
+
+const TraceFailure* DebugUiController::checkedFailure(const DebugSession::Pause& pause) const
+{
+    if (pause.failureNode < 0 || !m_check->hasReport() || !m_check->externalKey().isEmpty())
+        return nullptr;
+    const CheckReport& report = m_check->report();
+    if (report.function != m_debugger->function() || report.traces.isEmpty())
+        return nullptr;
+    for (int k = 0; k < report.outputs.size() && k + 1 < report.traces.size(); ++k) {
+        const TraceFailure& f = report.outputs.at(k).failure;
+        const IrGraph& trace1 = report.traces.first().graph;
+        // The same set, and the same node of the same trace (its kind and line, not only its number).
+        if (report.traces.at(k + 1).inputs.toString() == m_debugger->inputs().toString() && f.node == pause.failureNode
+            && pause.failureNode < trace1.nodes.size() && pause.failureNode < pause.traceSoFar.nodes.size()
+            && trace1.node(f.node).kind == pause.traceSoFar.node(pause.failureNode).kind)
+            return &f;
+    }
+    return nullptr;
+}
+
+QString DebugUiController::replayHeader(const DebugSession::Pause& pause) const
+{
+    const QString set = m_debugger->inputs().toString().toHtmlEscaped();
+    const NodeEvent& e = pause.event;
+    const int line = m_document->sourceLineFor(e.location);
+    const QString at = line > 0 ? tr(" at line %1").arg(line) : QString();
+    const QString red = QStringLiteral("#cf222e");
+    if (pause.failureNode < 0)
+        return tr("<b>Trace 1 on %1</b> \u00b7 runs on this set \u00b7 paused before %2%3")
+            .arg(set, e.kind.toHtmlEscaped(), at);
+    QString text;
+    if (pause.finished || pause.atFailure) {
+        const IrNode* node
+            = pause.failureNode < pause.traceSoFar.nodes.size() ? &pause.traceSoFar.node(pause.failureNode) : nullptr;
+        const int failLine = node ? m_document->sourceLineFor(node->location) : 0;
+        text
+            = tr("<b>Trace 1 on %1</b> \u00b7 <span style='color:%2'><b>%3%4 %5</b>: %6</span>")
+                  .arg(set, red, node ? node->kind.toHtmlEscaped() : tr("a node"),
+                      failLine > 0 ? tr(" at line %1").arg(failLine) : QString(),
+                      pause.finished ? tr("failed") : tr("fails here"), elidedText(pause.failure, 240).toHtmlEscaped());
+        // Where each operand came from, as the check found it (a constant trace 1 baked in, an input).
+        if (const TraceFailure* f = checkedFailure(pause); f && !f->operands.isEmpty()) {
+            QStringList items;
+            for (const QString& op : f->operands)
+                items << QStringLiteral("<li>%1</li>").arg(elidedText(op, 220).toHtmlEscaped());
+            text += tr("<br>Operands:<ul style='margin:0'>%1</ul>").arg(items.join(QString()));
+        }
+        return text;
+    }
+    return tr("<b>Trace 1 on %1</b> \u00b7 paused before %2%3 \u00b7 <span style='color:%4'>fails later at node "
+              "%5: %6</span> (F5 runs to it)")
+        .arg(set, e.kind.toHtmlEscaped(), at, red)
+        .arg(pause.failureNode)
+        .arg(elidedText(pause.failure, 160).toHtmlEscaped());
 }
 
 int DebugUiController::fileLineOf(int sourceLine) const

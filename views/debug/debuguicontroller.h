@@ -29,6 +29,7 @@ class LiveTraceTab;
 class SourceView;
 class ValuesModel;
 class ValuesPanel;
+struct TraceFailure;
 
 /// The debugger's GUI: the Debug menu and toolbar, breakpoints (by line of the source panel), a DebugController
 /// session on the current function and the first input set, the paused node marked in the script graph and the
@@ -65,6 +66,15 @@ public:
 
     /// See MainWindow::debugCommand().
     void command(DebugSession::Command command, int line = 0);
+    /// Runs trace 1 of the check shown on input set @p set (0-based; -1: the first set it fails on) node by node, as
+    /// torch.jit.trace's check runs it, and pauses before the node where it fails: the trace in its own tab with the
+    /// node marked, its line in the source, the frame's values in Values, and above the trace the error and where
+    /// each operand came from. False (and a status message) when the check shown has no such failure.
+    bool debugTraceFailure(int set = -1);
+    /// The input set (0-based) debugTraceFailure() debugs by default: the first one trace 1 fails on; -1 when none.
+    int failingSet() const;
+    /// Whether the check shown found trace 1 failing on input set @p set (0-based), where debugTraceFailure() goes.
+    bool traceFailsOn(int set) const;
     void stop();
     void restart();
     bool isActive() const;
@@ -95,6 +105,12 @@ Q_SIGNALS:
 
 private:
     bool startSession();
+    /// Starts @p target (the status bar says @p what), after the docks, values and markers are made ready.
+    void startTarget(const DebugSession::Target& target, const QString& what);
+    /// Replays: the check's description of the failure at @p pause's node (its error and operands' origins), if the
+    /// check shown found it there.
+    const TraceFailure* checkedFailure(const DebugSession::Pause& pause) const;
+    QString replayHeader(const DebugSession::Pause& pause) const;
     void onPaused();
     void onFinished();
     void showPause(const DebugSession::Pause& pause);

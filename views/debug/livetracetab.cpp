@@ -46,6 +46,9 @@ LiveTraceTab::LiveTraceTab(QTabWidget* tabs, QObject* parent)
 
 void LiveTraceTab::begin()
 {
+    m_replay = false;
+    m_execution = -1;
+    m_header.clear();
     if (!m_page) {
         m_page = new GraphPage;
         m_label = new QLabel;
@@ -57,6 +60,9 @@ void LiveTraceTab::begin()
         const int index = m_tabs->insertTab(1, m_page, debugIcon(DebugAction::TraceWhileDebugging), tr("Live trace"));
         m_tabs->setTabToolTip(index, tr("The trace recorded so far by the debug session"));
     }
+    const int index = m_tabs->indexOf(m_page);
+    m_tabs->setTabText(index, tr("Live trace"));
+    m_tabs->setTabToolTip(index, tr("The trace recorded so far by the debug session"));
     m_shown = IrGraph();
     m_keys.clear();
     m_framed = false;
@@ -65,8 +71,43 @@ void LiveTraceTab::begin()
     m_page->showMessage(tr("Nothing recorded yet"), tr("The trace grows here as the function runs."));
 }
 
+void LiveTraceTab::beginReplay(const QString& title, const QString& toolTip)
+{
+    begin();
+    m_replay = true;
+    const int index = m_tabs->indexOf(m_page);
+    m_tabs->setTabText(index, title);
+    m_tabs->setTabToolTip(index, toolTip);
+    m_header = tr("<b>%1</b> \u00b7 recording trace 1 and running it\u2026").arg(title.toHtmlEscaped());
+    m_label->setText(m_header);
+    m_page->showMessage(tr("Recording trace 1\u2026"), toolTip);
+}
+
+void LiveTraceTab::setExecution(int node, const QString& header)
+{
+    m_execution = node;
+    m_header = header;
+    if (!m_page)
+        return;
+    m_label->setText(header);
+    if (m_shown.nodes.isEmpty())
+        return; // marked once laid out
+    GraphScene* scene = m_page->scene();
+    const int shown = node >= 0 ? scene->displayedNode(node) : -1;
+    scene->setExecutionNode(shown);
+    if (shown >= 0)
+        m_page->view()->centerOnNode(shown);
+}
+
+QString LiveTraceTab::headerText() const
+{
+    return m_label ? m_label->text() : QString();
+}
+
 void LiveTraceTab::remove()
 {
+    m_replay = false;
+    m_execution = -1;
     if (!m_page)
         return;
     m_jobs->invalidate();
@@ -150,6 +191,14 @@ void LiveTraceTab::onLaidOut(const LiveTraceJob& job)
         m_page->showMessage(tr("Nothing recorded yet"), tr("The trace grows here as the function runs."));
     } else {
         m_page->scene()->setGraph(graph, layout);
+        if (m_replay) {
+            // One trace, laid out once: the paused node marked, the header saying where and why.
+            m_framed = true;
+            setExecution(m_execution, m_header);
+            Q_EMIT graphReplaced();
+            Q_EMIT shown();
+            return;
+        }
         m_page->scene()->setNodeStatuses(fresh);
         if (!m_framed || final) {
             m_page->view()->showGraph();

@@ -31,6 +31,16 @@ public:
     const IrGraph& graph() const { return m_shown; }
     /// Adds the tab (second, after Script) unless it is there, and empties it for a new session.
     void begin();
+    /// The same for a replay of a recorded trace (DebugSession::Target::recordedOn): the tab, titled @p title,
+    /// shows that one trace (update() once), the node the session is paused at marked (setExecution()).
+    void beginReplay(const QString& title, const QString& toolTip);
+    bool isReplay() const { return m_replay; }
+    /// Replays: marks @p node (its id in the trace; -1: none), centres on it, and shows @p header (rich text) above
+    /// the graph.
+    void setExecution(int node, const QString& header);
+    /// The node marked by setExecution() (its id in the trace), -1 when none.
+    int executionNode() const { return m_execution; }
+    QString headerText() const;
     void remove();
     /// Lays out @p snapshot (it carries each node's script node) off the GUI thread and shows it; @p final: the
     /// finished trace.
@@ -59,6 +69,9 @@ private:
     IrGraph m_shown; ///< the graph the tab shows
     QHash<QString, int> m_keys; ///< node keys of the last trace shown, to mark the new ones
     bool m_framed = false;
+    bool m_replay = false;
+    int m_execution = -1;
+    QString m_header; ///< replays: what the label says
 };
 
 } // namespace jitscope

@@ -26,8 +26,8 @@ const LocalModel* localModel(const EngineModelRef& model)
 class LocalDebugSession : public DebugBackend
 {
 public:
-    LocalDebugSession(ModelInfo model, QString function, InputSet inputs, bool tracing)
-        : m_session(std::move(model), std::move(function), std::move(inputs), tracing)
+    LocalDebugSession(ModelInfo model, DebugSession::Target target)
+        : m_session(std::move(model), std::move(target))
     { }
     void start() override { m_session.start(); }
     void setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints) override
@@ -133,11 +133,10 @@ GraphLayout LocalEngine::layout(const IrGraph& graph, const LayoutOptions& optio
     return layoutGraph(graph, cached);
 }
 
-std::unique_ptr<DebugBackend> LocalEngine::debug(
-    const EngineModelRef& model, const QString& function, const InputSet& inputs, bool tracing) const
+std::unique_ptr<DebugBackend> LocalEngine::debug(const EngineModelRef& model, const DebugSession::Target& target) const
 {
     const LocalModel* local = localModel(model);
-    return std::make_unique<LocalDebugSession>(local ? local->snapshot() : ModelInfo(), function, inputs, tracing);
+    return std::make_unique<LocalDebugSession>(local ? local->snapshot() : ModelInfo(), target);
 }
 
 } // namespace jitscope

@@ -24,8 +24,7 @@ public:
     GraphLayout layout(const IrGraph& graph, const LayoutOptions& options, const QString& what) const override;
     QVector<SelfCheck> selfCheck(const QString& file, const PythonOptions& options, const QString& folder,
         const QVector<int>& calls) const override;
-    std::unique_ptr<DebugBackend> debug(
-        const EngineModelRef& model, const QString& function, const InputSet& inputs, bool tracing) const override;
+    std::unique_ptr<DebugBackend> debug(const EngineModelRef& model, const DebugSession::Target& target) const override;
 
 private:
     /// Module cluster layouts across the layouts of this process (folding one module lays out that module alone).

@@ -64,9 +64,9 @@ public:
     /// consent). An engine that stops says so in each SelfCheck's reason.
     virtual QVector<SelfCheck> selfCheck(
         const QString& file, const PythonOptions& options, const QString& folder, const QVector<int>& calls) const = 0;
-    /// A debug session of @p function of the engine's model, not started yet.
+    /// A debug session of @p target (a function of the engine's model, or a replay of its trace) not started yet.
     virtual std::unique_ptr<DebugBackend> debug(
-        const EngineModelRef& model, const QString& function, const InputSet& inputs, bool tracing) const = 0;
+        const EngineModelRef& model, const DebugSession::Target& target) const = 0;
 
     /// The engine controllers use when none is set: LocalEngine where jitscope_localengine is linked, else null
     /// (the window then gives its controllers the model worker).

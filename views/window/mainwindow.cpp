@@ -170,6 +170,22 @@ void MainWindow::createDocks()
     m_warningsView = CheckView::createWarningsView(m_warningsModel);
     for (auto signal : { &QTreeView::clicked, &QTreeView::activated })
         connect(m_warningsView, signal, this, [this](const QModelIndex& index) { activateWarning(index.row()); });
+    // Where trace 1 fails on a set (an output-mismatch with a failing node): debug it there.
+    m_warningsView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_warningsView, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = m_warningsView->indexAt(pos);
+        if (!index.isValid())
+            return;
+        const int row = index.row();
+        const int set = m_warningsModel->warning(row).traceIndex;
+        QMenu menu;
+        menu.addAction(tr("&Show"), this, [this, row] { activateWarning(row); });
+        if (m_warningsModel->warning(row).kind == WarningKind::OutputMismatch && m_debug->traceFailsOn(set))
+            menu.addAction(debugIcon(DebugAction::DebugTraceFailure),
+                tr("&Debug Trace 1 Where It Fails on Set %1").arg(set + 1), this,
+                [this, set] { m_debug->debugTraceFailure(set); });
+        menu.exec(m_warningsView->viewport()->mapToGlobal(pos));
+    });
     auto* warningsDock
         = addDock(tr("Warnings"), QStringLiteral("warningsDock"), m_warningsView, Qt::RightDockWidgetArea);
     splitDockWidget(sourceDock, warningsDock, Qt::Vertical);

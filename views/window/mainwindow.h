@@ -181,6 +181,11 @@ public:
     /// @p command (Continue runs to the first breakpoint; the step commands stop at the first node); while paused,
     /// resumes with it. @p line (a line of the source panel) is for RunToLine.
     void debugCommand(DebugSession::Command command, int line = 0) { m_debug->command(command, line); }
+    /// Debug › Debug Trace 1 Where It Fails: trace 1 of the check shown run on input set @p set (0-based; -1: the
+    /// first it fails on), paused before the node that fails; the Live trace tab shows that trace.
+    bool debugTraceFailure(int set = -1) { return m_debug->debugTraceFailure(set); }
+    /// What the Live trace tab says above its graph (rich text).
+    QString liveTraceHeader() const { return m_debug->liveTrace()->headerText(); }
     void stopDebugging() { m_debug->stop(); }
     void restartDebugging() { m_debug->restart(); }
     bool isDebugging() const { return m_debug->isActive(); }

@@ -907,19 +907,14 @@ QString WorkerClient::graphvizVersion() const
     return m_channel->versions().second;
 }
 
-std::unique_ptr<DebugBackend> ModelWorker::debug(
-    const EngineModelRef& model, const QString& function, const InputSet& inputs, bool tracing) const
+std::unique_ptr<DebugBackend> ModelWorker::debug(const EngineModelRef& model, const DebugSession::Target& target) const
 {
-    return std::make_unique<RemoteDebugSession>(
-        std::dynamic_pointer_cast<const WorkerModel>(model), function, inputs, tracing);
+    return std::make_unique<RemoteDebugSession>(std::dynamic_pointer_cast<const WorkerModel>(model), target);
 }
 
-RemoteDebugSession::RemoteDebugSession(
-    std::shared_ptr<const WorkerModel> model, QString function, InputSet inputs, bool tracing)
+RemoteDebugSession::RemoteDebugSession(std::shared_ptr<const WorkerModel> model, DebugSession::Target target)
     : m_model(std::move(model))
-    , m_function(std::move(function))
-    , m_inputs(std::move(inputs))
-    , m_tracing(tracing)
+    , m_target(std::move(target))
 {
     if (const auto channel = m_model ? m_model->channel.lock() : nullptr)
         m_id = channel->newRequestId();
@@ -953,9 +948,9 @@ void RemoteDebugSession::start()
         std::lock_guard<std::mutex> lock(m_mutex);
         breakpoints = m_breakpoints;
     }
-    channel->post([io = channel->io(), id = m_id, model = m_model->id,
-                      payload = pack(m_model->id, m_function, m_inputs, m_tracing, breakpoints),
-                      callback] { io->openDebug(id, model, payload, callback); });
+    channel->post(
+        [io = channel->io(), id = m_id, model = m_model->id, payload = pack(m_model->id, m_target, breakpoints),
+            callback] { io->openDebug(id, model, payload, callback); });
 }
 
 void RemoteDebugSession::send(const QByteArray& payload)

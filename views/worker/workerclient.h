@@ -59,8 +59,7 @@ public:
     QVector<SelfCheck> selfCheck(const QString& file, const PythonOptions& options, const QString& folder,
         const QVector<int>& calls) const override;
     /// A RemoteDebugSession on the worker's model.
-    std::unique_ptr<DebugBackend> debug(
-        const EngineModelRef& model, const QString& function, const InputSet& inputs, bool tracing) const override;
+    std::unique_ptr<DebugBackend> debug(const EngineModelRef& model, const DebugSession::Target& target) const override;
 
 private:
     std::shared_ptr<WorkerChannel> m_channel;
@@ -73,7 +72,7 @@ using ModelWorkerRef = std::shared_ptr<const ModelWorker>;
 class RemoteDebugSession : public DebugBackend
 {
 public:
-    RemoteDebugSession(std::shared_ptr<const WorkerModel> model, QString function, InputSet inputs, bool tracing);
+    RemoteDebugSession(std::shared_ptr<const WorkerModel> model, DebugSession::Target target);
     ~RemoteDebugSession() override;
     void start() override;
     void setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints) override;
@@ -85,9 +84,7 @@ private:
     void send(const QByteArray& payload);
 
     std::shared_ptr<const WorkerModel> m_model;
-    QString m_function;
-    InputSet m_inputs;
-    bool m_tracing = false;
+    DebugSession::Target m_target;
     quint64 m_id = 0;
     bool m_started = false;
     std::mutex m_mutex;
