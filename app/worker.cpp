@@ -329,7 +329,12 @@ void Worker::startDebug(const Message& m)
     ++m_busy;
     std::thread([this, id = m.id, s, entry, target] {
         QString error = s ? QString() : QStringLiteral("the model worker holds no such model");
-        const std::optional<ModelInfo> info = s ? s->wait(&error) : std::nullopt;
+        std::optional<ModelInfo> info = s ? s->wait(&error) : std::nullopt;
+        if (!info && !target.archive.isEmpty()) {
+            // A trace PyTorch recorded and the bridge saved: the session needs no model of the window's.
+            info = ModelInfo();
+            info->path = target.archive;
+        }
         std::lock_guard<std::mutex> lock(entry->mutex);
         if (!info || entry->stopped) {
             DebugSession::Pause done;
@@ -341,7 +346,10 @@ void Worker::startDebug(const Message& m)
         }
         activity::setFile(QFile::encodeName(info->path).constData());
         const QByteArray on = target.inputs.toString().left(120).toUtf8();
-        if (target.isReplay())
+        if (!target.archive.isEmpty())
+            activity::setPhase(0, "debugging trace 1 of `%s` (recorded by PyTorch) on %s",
+                target.function.toUtf8().constData(), on.constData());
+        else if (target.isReplay())
             activity::setPhase(0, "debugging trace 1 of `%s` (recorded on %s) on %s",
                 target.function.toUtf8().constData(), target.recordedOn->toString().left(120).toUtf8().constData(),
                 on.constData());

@@ -171,6 +171,11 @@ PythonCall callOf(const QJsonObject& o, const QString& file)
         pt.outputsElements = qint64(oc.value(QLatin1String("elements")).toDouble());
         pt.tracedHere = to.value(QLatin1String("traced_here")).toBool();
         pt.repeat = to.value(QLatin1String("repeat")).toBool();
+        const QJsonObject replay = to.value(QLatin1String("replay")).toObject();
+        pt.replayArchive = str(replay, "archive");
+        pt.replayMethod = str(replay, "method");
+        pt.replayInputs = str(replay, "inputs");
+        pt.replayError = str(replay, "error");
         c.traces.push_back(pt);
     }
     c.warnings = warningsOf(o.value(QLatin1String("warnings")));

@@ -92,6 +92,13 @@ struct PythonTrace
     /// The example inputs traced again by PyTorch's check (torch.jit.trace without check_inputs) where that trace
     /// differs from the first: the model changed between the two calls.
     bool repeat = false;
+    /// Trace 1 failed on this set: trace 1 and this set's inputs as the bridge saved them (file names in the run's
+    /// folder: torch.jit.save, torch.save of the arguments' tuple), for the debugger to run trace 1 on them node by
+    /// node; empty when not saved (replayError says why when saving failed).
+    QString replayArchive;
+    QString replayMethod; ///< the traced method in replayArchive ("forward")
+    QString replayInputs;
+    QString replayError;
 };
 
 /// An attribute of a submodule that the call changed (torchvision's MultiScaleRoIAlign sets `scales` on its first

@@ -172,14 +172,18 @@ void DebugSession::run()
     options.observer = [this](const NodeEvent& e) { onEvent(e); };
     Pause done;
     if (m_target.isReplay()) {
-        done.result = replayTrace(m_model, m_target.function, *m_target.recordedOn, m_target.inputs, options,
-            &done.trace, [this](const TraceResult& trace, const ReplayFailure& failure) {
-                std::lock_guard<std::mutex> lock(m_mutex);
-                m_replayed = trace.graph;
-                m_failure = failure;
-                m_pause.failure = failure.error;
-                m_pause.failureNode = failure.node;
-            });
+        auto ready = [this](const TraceResult& trace, const ReplayFailure& failure) {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_replayed = trace.graph;
+            m_failure = failure;
+            m_pause.failure = failure.error;
+            m_pause.failureNode = failure.node;
+        };
+        done.result = m_target.archive.isEmpty()
+            ? replayTrace(
+                m_model, m_target.function, *m_target.recordedOn, m_target.inputs, options, &done.trace, ready)
+            : replaySavedTrace(m_target.archive, m_target.method, m_target.inputsFile, options, &done.trace, ready);
+        done.result.inputs = m_target.inputs;
         done.failure = m_failure.error;
         done.failureNode = m_failure.node;
     } else if (m_target.tracing) {

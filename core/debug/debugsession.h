@@ -60,7 +60,13 @@ public:
         /// trace on `inputs` node by node (NodeEvent::scriptNode: the trace's node, Pause::traceSoFar: the whole
         /// trace) and breaks before the node where it fails (Pause::atFailure). Unset: runs the function itself.
         std::optional<InputSet> recordedOn;
-        bool isReplay() const { return recordedOn.has_value(); }
+        /// Replays of a trace PyTorch recorded (the Python bridge saved it where trace 1 failed): `method` of this
+        /// archive, calls inlined, run on the arguments torch.save wrote to `inputsFile` (`inputs` then only names
+        /// the set). The model the session is given is not used.
+        QString archive;
+        QString method = QStringLiteral("forward");
+        QString inputsFile;
+        bool isReplay() const { return recordedOn.has_value() || !archive.isEmpty(); }
     };
 
     DebugSession(ModelInfo model, Target target, ExecOptions options = {});

@@ -91,6 +91,9 @@ struct ExecOptions
     bool summarizeValues = false; ///< fill NodeEvent::values (costs a summary per value)
     bool simulateCleanupFailure = false; ///< for tests: behave as if the tracer's cleanup passes failed
     QVector<int> breakLines; ///< source lines of the function's file where events are marked as breakpoints
+    /// The arguments as torch.save wrote them (a tuple, or one value), instead of the input set's (a recorded
+    /// Python call's check input, which JitScope's SET syntax cannot describe exactly).
+    QString inputsFile;
 };
 
 struct RunResult

@@ -13,6 +13,9 @@
 #include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/frontend/tracer.h>
 #include <torch/csrc/jit/ir/ir.h>
+#include <torch/csrc/jit/serialization/pickle.h>
+
+#include <QFile>
 
 #include <QHash>
 #include <QStringList>
@@ -369,6 +372,24 @@ tj::Function* retypedFor(
 
 } // namespace
 
+std::vector<IValue> loadSavedInputs(const QString& path, QString* error)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        *error = QStringLiteral("cannot read the inputs %1: %2").arg(path, file.errorString());
+        return {};
+    }
+    const QByteArray bytes = file.readAll();
+    try {
+        const IValue value = tj::pickle_load(std::vector<char>(bytes.begin(), bytes.end()));
+        return value.isTuple() ? value.toTupleRef().elements().vec() : std::vector<IValue> { value };
+    } catch (const std::exception& e) {
+        *error
+            = QStringLiteral("cannot read the inputs %1: %2").arg(path, qs(e.what()).section(QLatin1Char('\n'), 0, 0));
+        return {};
+    }
+}
+
 PreparedRun prepareRun(
     const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options)
 {
@@ -424,7 +445,13 @@ PreparedRun prepareRun(
     size_t required = expected;
     while (required > 0 && schema.arguments()[first + required - 1].default_value())
         --required;
-    const size_t given = size_t(inputs.args.size());
+    std::vector<IValue> saved;
+    if (!options.inputsFile.isEmpty()) {
+        saved = loadSavedInputs(options.inputsFile, &p.error);
+        if (!p.error.isEmpty())
+            return p;
+    }
+    const size_t given = options.inputsFile.isEmpty() ? size_t(inputs.args.size()) : saved.size();
     if (given < required || given > expected) {
         p.error = required == expected
             ? QStringLiteral("'%1' takes %2 argument(s), the input set has %3").arg(function).arg(expected).arg(given)
@@ -441,7 +468,7 @@ PreparedRun prepareRun(
     lock.unlock();
     p.budget = std::make_shared<MemoryBudget>(options.maxMemory);
     try {
-        p.inputs = makeInputs(inputs, options.seed);
+        p.inputs = options.inputsFile.isEmpty() ? makeInputs(inputs, options.seed) : saved;
     } catch (const std::exception& e) {
         p.error = QStringLiteral("cannot create the inputs: %1").arg(qs(e.what()).section(QLatin1Char('\n'), 0, 0));
         return p;

@@ -24,6 +24,10 @@ class MemoryBudget;
 /// tests/oracle/inputsets.py makes them in Python.
 std::vector<c10::IValue> makeInputs(const InputSet& set, quint64 seed);
 
+/// The arguments torch.save wrote to @p path (a tuple of them, or one value); empty with @p error set when the file
+/// cannot be read.
+std::vector<c10::IValue> loadSavedInputs(const QString& path, QString* error);
+
 /// A short description of a value (statistics computed with tracing paused: nothing is recorded).
 ValueSummary summarize(const c10::IValue& value);
 

@@ -297,7 +297,7 @@ QDataStream& operator>>(QDataStream& s, std::optional<InputSuggestion>& v)
 
 QDataStream& operator<<(QDataStream& s, const DebugSession::Target& v)
 {
-    s << v.function << v.inputs << v.tracing << v.recordedOn.has_value();
+    s << v.function << v.inputs << v.tracing << v.archive << v.method << v.inputsFile << v.recordedOn.has_value();
     if (v.recordedOn)
         s << *v.recordedOn;
     return s;
@@ -306,7 +306,7 @@ QDataStream& operator<<(QDataStream& s, const DebugSession::Target& v)
 QDataStream& operator>>(QDataStream& s, DebugSession::Target& v)
 {
     bool replay = false;
-    s >> v.function >> v.inputs >> v.tracing >> replay;
+    s >> v.function >> v.inputs >> v.tracing >> v.archive >> v.method >> v.inputsFile >> replay;
     v.recordedOn.reset();
     if (replay) {
         InputSet recordedOn;

@@ -44,4 +44,10 @@ RunResult replayTrace(const ModelInfo& model, const QString& function, const Inp
     const InputSet& runOn, const ExecOptions& options, TraceResult* recorded,
     const std::function<void(const TraceResult&, const ReplayFailure&)>& ready = {});
 
+/// replayTrace() of a trace PyTorch recorded: @p method of the archive torch.jit.save wrote to @p archive (its calls
+/// inlined: TraceResult::graph numbers that flat graph) run on the arguments torch.save wrote to @p inputsFile.
+RunResult replaySavedTrace(const QString& archive, const QString& method, const QString& inputsFile,
+    const ExecOptions& options, TraceResult* recorded,
+    const std::function<void(const TraceResult&, const ReplayFailure&)>& ready = {});
+
 } // namespace jitscope

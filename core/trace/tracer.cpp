@@ -18,6 +18,8 @@
 #include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/frontend/tracer.h>
 #include <torch/csrc/jit/ir/ir.h>
+#include <torch/csrc/jit/passes/inliner.h>
+#include <torch/csrc/jit/serialization/import.h>
 
 #include <mutex>
 #include <optional>
@@ -341,6 +343,69 @@ std::vector<IValue> runTracedProgram(
     }
 }
 
+namespace {
+
+/// The two runs of a replay on @p makeInputs' arguments: a quiet one that finds where @p program fails, then, after
+/// @p ready, one the observer sees node by node. Fills @p r (its error where the second run failed).
+void replayProgram(TracedProgram& program, const TraceResult& trace, const QString& function,
+    const std::function<std::optional<std::vector<IValue>>(QString*)>& makeInputs, const ExecOptions& options,
+    const std::function<void(const TraceResult&, const ReplayFailure&)>& ready, const ModelInfo& model, RunResult& r)
+{
+    ExecOptions quiet = options;
+    quiet.observer = nullptr;
+    try {
+        ReplayFailure failure;
+        {
+            QString error;
+            std::optional<std::vector<IValue>> args = makeInputs(&error);
+            if (!args) {
+                r.error = errorAt(model, error);
+                return;
+            }
+            FailedNode failed;
+            try {
+                runTracedProgram(program, std::move(*args), quiet, &failed);
+            } catch (const Interrupted&) {
+                throw;
+            } catch (const std::exception& e) {
+                failure.node = failed.node;
+                failure.error = torchErrorMessage(e.what()).section(QLatin1Char('\n'), 0, 0);
+            }
+        }
+        if (ready)
+            ready(trace, failure);
+        QString error;
+        std::optional<std::vector<IValue>> args = makeInputs(&error);
+        if (!args) {
+            r.error = errorAt(model, error);
+            return;
+        }
+        at::NoGradGuard noGrad;
+        Interpreter interpreter(options);
+        DebuggerProbe probe(interpreter, options);
+        probe.setTraceSnapshot([&trace] { return trace.graph; });
+        if (options.observer)
+            interpreter.addHooks(&probe);
+        interpreter.indexScriptGraph(*program.graph, {});
+        std::vector<IValue> stack;
+        if (program.self)
+            stack.push_back(program.self->deepcopy()._ivalue());
+        for (auto& v : *args)
+            stack.push_back(std::move(v));
+        for (const auto& v : interpreter.run(*program.graph, std::move(stack), function))
+            r.outputs.push_back(summarize(v));
+        r.ok = true;
+    } catch (const Interrupted& e) {
+        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
+    } catch (const NodeError& e) {
+        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
+    } catch (const std::exception& e) {
+        r.error = errorAt(model, torchErrorMessage(e.what()));
+    }
+}
+
+} // namespace
+
 RunResult replayTrace(const ModelInfo& model, const QString& function, const InputSet& recordedOn,
     const InputSet& runOn, const ExecOptions& options, TraceResult* recorded,
     const std::function<void(const TraceResult&, const ReplayFailure&)>& ready)
@@ -369,55 +434,45 @@ RunResult replayTrace(const ModelInfo& model, const QString& function, const Inp
         }
         return std::vector<IValue>(p.inputs.begin(), p.inputs.end());
     };
+    replayProgram(*program, trace, function, inputs, options, ready, model, r);
+    return r;
+}
+
+RunResult replaySavedTrace(const QString& archive, const QString& method, const QString& inputsFile,
+    const ExecOptions& options, TraceResult* recorded,
+    const std::function<void(const TraceResult&, const ReplayFailure&)>& ready)
+{
+    RunResult r;
+    ModelInfo place;
+    place.path = archive;
+    TraceResult trace;
+    TracedProgram program;
     try {
-        ReplayFailure failure;
-        {
-            QString error;
-            std::optional<std::vector<IValue>> args = inputs(&error);
-            if (!args) {
-                r.error = errorAt(model, error);
-                return r;
-            }
-            FailedNode failed;
-            try {
-                runTracedProgram(*program, std::move(*args), quiet, &failed);
-            } catch (const Interrupted&) {
-                throw;
-            } catch (const std::exception& e) {
-                failure.node = failed.node;
-                failure.error = torchErrorMessage(e.what()).section(QLatin1Char('\n'), 0, 0);
-            }
-        }
-        if (ready)
-            ready(trace, failure);
-        QString error;
-        std::optional<std::vector<IValue>> args = inputs(&error);
-        if (!args) {
-            r.error = errorAt(model, error);
-            return r;
-        }
         at::NoGradGuard noGrad;
-        Interpreter interpreter(options);
-        DebuggerProbe probe(interpreter, options);
-        probe.setTraceSnapshot([&trace] { return trace.graph; });
-        if (options.observer)
-            interpreter.addHooks(&probe);
-        interpreter.indexScriptGraph(*program->graph, {});
-        std::vector<IValue> stack;
-        if (program->self)
-            stack.push_back(program->self->deepcopy()._ivalue());
-        for (auto& v : *args)
-            stack.push_back(std::move(v));
-        for (const auto& v : interpreter.run(*program->graph, std::move(stack), function))
-            r.outputs.push_back(summarize(v));
-        r.ok = true;
-    } catch (const Interrupted& e) {
-        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
-    } catch (const NodeError& e) {
-        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
+        tj::Module module = tj::load(archive.toStdString());
+        program.graph = module.get_method(method.toStdString()).graph()->copy();
+        // One flat graph, numbered as the snapshot numbers it: the failing node is one of its nodes.
+        tj::Inline(*program.graph);
+        program.self = module;
+        trace.graph = snapshotGraph(*program.graph);
+        trace.ok = true;
     } catch (const std::exception& e) {
-        r.error = errorAt(model, torchErrorMessage(e.what()));
+        trace.error = errorAt(place,
+            QStringLiteral("cannot open the saved trace: %1")
+                .arg(torchErrorMessage(e.what()).section(QLatin1Char('\n'), 0, 0)));
+        r.error = trace.error;
     }
+    if (recorded)
+        *recorded = trace;
+    if (!trace.ok)
+        return r;
+    auto inputs = [&](QString* error) -> std::optional<std::vector<IValue>> {
+        std::vector<IValue> args = loadSavedInputs(inputsFile, error);
+        if (!error->isEmpty())
+            return std::nullopt;
+        return args;
+    };
+    replayProgram(program, trace, method, inputs, options, ready, place, r);
     return r;
 }
 

@@ -603,6 +603,32 @@ class Recorder:
         except Exception as e:  # noqa: BLE001 (anything PyTorch raises: the archive is optional)
             return {"error": str(e).strip().split("\n")[0]}
 
+    def _save_replay(self, index, first, k, inputs, saved):
+        """Trace 1 and the inputs of set k + 1, which it fails on, saved for the window's debugger to run trace 1
+        on them node by node: a traced module (or the module of a traced method) with its save(), a traced function
+        with its own; the inputs with torch.save, as the tuple of arguments."""
+        import torch
+        from torch.jit._trace import _clone_inputs
+        try:
+            if "archive" not in saved:
+                path = os.path.join(self.out_dir, "call-%d-trace1.pt" % index)
+                if isinstance(first, torch.jit.ScriptModule):
+                    torch.jit.save(first, path)
+                    saved["method"] = "forward"
+                elif isinstance(first, torch.ScriptMethod):
+                    first.owner.save(path)
+                    saved["method"] = first.name
+                else:
+                    first.save(path)
+                    saved["method"] = "forward"
+                saved["archive"] = os.path.basename(path)
+            path = os.path.join(self.out_dir, "call-%d-set%d.pt" % (index, k + 1))
+            args = inputs if isinstance(inputs, tuple) else (inputs,)
+            torch.save(tuple(_clone_inputs(args)), path)
+            return {"archive": saved["archive"], "method": saved["method"], "inputs": os.path.basename(path)}
+        except Exception as e:  # noqa: BLE001 (anything PyTorch raises: the replay is optional)
+            return {"error": str(e).strip().split("\n")[0]}
+
     def wrap(self, api, real):
         recorder = self
 
@@ -791,6 +817,7 @@ class Recorder:
         traces.append(entry)
         state = None
         reached = len(capture.checks) if check_inputs is not None or repeat else 0
+        saved = {}  # trace 1's archive, once saved for a set it fails on
         for k, inputs in enumerate(sets[1:], 1):
             if isinstance(inputs, torch.Tensor):
                 inputs = (inputs,)
@@ -840,6 +867,9 @@ class Recorder:
                         entry["output_check"] = self._compare_outputs(first, obj, inputs, tolerance)
                 entry["warnings"] = self._warnings(own)
                 entry["traced_here"] = True
+            compared = entry.get("output_check")
+            if self.archives and first is not None and compared is not None and not compared.get("ran", True):
+                entry["replay"] = self._save_replay(call["index"], first, k, inputs, saved)
             traces.append(entry)
         if adapter or self.returned:
             if state is None:

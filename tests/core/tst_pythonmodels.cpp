@@ -6,8 +6,10 @@
 
 #include "bridge/pythoncheck.h"
 #include "bridge/pythonrun.h"
+#include "debug/debugsession.h"
 #include "testutil.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -352,6 +354,67 @@ private Q_SLOTS:
             return w.traceIndex == 0 && w.traceNode == out.failure.node && w.kind == WarningKind::OutputMismatch
                 && w.message.startsWith(QLatin1String("trace 1 fails on set 2 at aten::lstm (rnn.py:777)"));
         }));
+    }
+
+    /// The debugger's replay of that failure: the bridge saved trace 1 and set 2's arguments; trace 1 runs on them
+    /// node by node and breaks before the node the check named (aten::lstm), with its error and set 2's inputs live.
+    void replayOfAPackedLstm()
+    {
+        const PythonRun& run = recorded(QStringLiteral("lstm_packed"));
+        const PythonCall& call = *traceCalls(run).value(0);
+        QCOMPARE(call.traces.size(), 2);
+        QVERIFY(call.traces[0].replayArchive.isEmpty()); // trace 1's own set: nothing to replay
+        const PythonTrace& failing = call.traces[1];
+        QVERIFY2(!failing.replayArchive.isEmpty(), qPrintable(failing.replayError));
+        QCOMPARE(failing.replayMethod, QStringLiteral("forward"));
+        const CheckReport report = pythonCheckReport(
+            run, call, checkPythonCall(call, test::readText(modelFile(QStringLiteral("lstm_packed")))));
+        const TraceFailure& checked = report.outputs.first().failure;
+        QVERIFY(checked.isValid());
+
+        DebugSession::Target target;
+        target.function = call.target;
+        target.archive = QDir(run.folder).filePath(failing.replayArchive);
+        target.method = failing.replayMethod;
+        target.inputsFile = QDir(run.folder).filePath(failing.replayInputs);
+        DebugSession s(ModelInfo(), target);
+        s.start();
+        std::optional<DebugSession::Pause> p = s.waitForPause(0, 60000);
+        QVERIFY(p && !p->finished);
+        // The recorded trace, inlined as the bridge recorded it: the check's failing node is the replay's.
+        // The recorded trace as saved and loaded again: the same operators in the same order as the trace the bridge
+        // recorded (constants and attribute reads are numbered differently), the failing one the check's.
+        auto operators = [](const IrGraph& g, int upTo = -1) {
+            QStringList rows;
+            for (const IrNode& n : g.nodes)
+                if (n.id <= upTo || upTo < 0)
+                    if (n.kind != QLatin1String("prim::Constant") && n.kind != QLatin1String("prim::GetAttr"))
+                        rows << n.kind;
+            return rows;
+        };
+        QCOMPARE(operators(p->traceSoFar), operators(report.traces[0].graph));
+        QVERIFY(p->failureNode >= 0);
+        QCOMPARE(p->traceSoFar.node(p->failureNode).kind, QStringLiteral("aten::lstm"));
+        QCOMPARE(operators(p->traceSoFar, p->failureNode), operators(report.traces[0].graph, checked.node));
+        s.resume(DebugSession::Command::Continue);
+        p = s.waitForPause(p->serial, 60000);
+        QVERIFY(p && !p->finished);
+        QVERIFY(p->atFailure);
+        QCOMPARE(p->event.kind, QStringLiteral("aten::lstm"));
+        QVERIFY(p->event.location.file.endsWith(QLatin1String("torch/nn/modules/rnn.py")));
+        QCOMPARE(p->event.location.line, checked.location.line);
+        QVERIFY2(p->failure.contains(QLatin1String("The size of tensor a (3) must match the size of tensor b (2)")),
+            qPrintable(p->failure));
+        bool input = false;
+        for (const NamedValue& v : p->values)
+            input |= v.value.shape == QVector<qint64> { 2, 5, 5 };
+        QVERIFY(input);
+        s.resume(DebugSession::Command::Continue);
+        p = s.waitForPause(p->serial, 60000);
+        QVERIFY(p && p->finished);
+        QVERIFY(!p->result.ok);
+        QVERIFY2(p->result.error.message.contains(QLatin1String("must match the size of tensor b (2)")),
+            qPrintable(p->result.error.message));
     }
 
     /// torch.nn's own TracerWarnings (hidden by PyTorch's filter) are why a packed LSTM bakes its batch size.

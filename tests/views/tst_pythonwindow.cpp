@@ -5,6 +5,7 @@
 
 #include "bridge/pythonrun.h"
 #include "comparewidget.h"
+#include "debugcontroller.h"
 #include "divergencemodel.h"
 #include "graphitems.h"
 #include "graphscene.h"
@@ -333,6 +334,46 @@ private Q_SLOTS:
         peek->showFrame(peek->frameCount() - 1);
         QVERIFY(peek->shownFile().endsWith(QLatin1String("models/detection.py")));
         QCOMPARE(peek->sourceView()->highlightedLine(), 15);
+    }
+
+    /// Debug Trace 1 Where It Fails on a call PyTorch recorded: the packed LSTM's trace 1 (batch 3 baked in), saved
+    /// by the bridge, runs on set 2 (a batch of 2) and stops before aten::lstm in torch.nn's LSTM, with PyTorch's
+    /// error and where each operand came from (the batch size trace 1 baked in).
+    void debugWhereARecordedTraceFails()
+    {
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.openFile(pyFile("models/lstm_packed.py"));
+        QVERIFY(waitPython(window));
+        QVERIFY(window.hasReport());
+        const CheckReport& report = window.report();
+        QCOMPARE(report.outputs.size(), 1);
+        const TraceFailure failure = report.outputs[0].failure;
+        QVERIFY(failure.isValid());
+        QAction* action = window.debugAction(MainWindow::DebugAction::DebugTraceFailure);
+        QVERIFY(action->isEnabled());
+        QCOMPARE(action->text(), QStringLiteral("Debug Trace 1 Where It &Fails on Set 2"));
+        QSignalSpy paused(&window, &MainWindow::debugPaused);
+        QSignalSpy shown(&window, &MainWindow::liveTraceShown);
+        action->trigger();
+        QVERIFY(paused.wait(kJobTimeoutMs));
+        const DebugSession::Pause& p = window.debugger()->lastPause();
+        QVERIFY(window.debugger()->isReplay());
+        QVERIFY(p.atFailure);
+        QCOMPARE(p.event.kind, QStringLiteral("aten::lstm"));
+        QVERIFY2(p.failure.contains(QLatin1String("The size of tensor a (3) must match the size of tensor b (2)")),
+            qPrintable(p.failure));
+        // In library code: the status bar names its file and line.
+        QVERIFY2(window.statusText().contains(QLatin1String("rnn.py:")), qPrintable(window.statusText()));
+        QCOMPARE(window.currentView(), MainWindow::View::LiveTrace);
+        QVERIFY(shown.count() > 0 || shown.wait(kJobTimeoutMs));
+        QVERIFY(window.liveTraceScene());
+        QCOMPARE(window.liveTraceScene()->executionNode(), window.liveTraceScene()->displayedNode(p.failureNode));
+        const QString header = window.liveTraceHeader();
+        QVERIFY2(header.contains(QLatin1String("aten::lstm")) && header.contains(QLatin1String("fails here")),
+            qPrintable(header));
+        QVERIFY2(header.contains(QLatin1String("the constant 3 trace 1 baked in")), qPrintable(header));
+        window.stopDebugging();
     }
 
     void recordedArchiveOpensForDebugging()

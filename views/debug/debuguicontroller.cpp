@@ -276,9 +276,11 @@ bool DebugUiController::startSession()
 
 bool DebugUiController::traceFailsOn(int set) const
 {
-    // Only a check of the document's own function: a recorded Python call's trace is not in the engine's model.
-    if (!m_check->hasReport() || !m_check->externalKey().isEmpty())
+    if (!m_check->hasReport())
         return false;
+    // A recorded Python call's trace is not in the engine's model: the bridge saved it where it failed.
+    if (!m_check->externalKey().isEmpty())
+        return m_savedReplay && m_savedReplay(set).has_value();
     const CheckReport& report = m_check->report();
     return set > 0 && set < report.traces.size() && set - 1 < report.outputs.size() && report.traces.first().ok
         && report.outputs.at(set - 1).failure.isValid();
@@ -297,18 +299,23 @@ bool DebugUiController::debugTraceFailure(int set)
 {
     if (set < 0)
         set = failingSet();
-    const bool checked = m_check->hasReport() && m_check->externalKey().isEmpty();
-    const CheckReport* report = checked ? &m_check->report() : nullptr;
     if (!traceFailsOn(set)) {
         Q_EMIT statusMessage(!m_check->hasReport() ? tr("Run the check first: it finds where trace 1 fails")
-                : !checked ? tr("A trace recorded by Python cannot be run node by node here yet")
-                           : tr("Trace 1 runs on every input set of the check: nothing fails to debug"));
+                : !m_check->externalKey().isEmpty()
+                ? tr("PyTorch's trace 1 was not saved for a set it fails on: nothing to run node by node")
+                : tr("Trace 1 runs on every input set of the check: nothing fails to debug"));
         return false;
     }
     if (m_debugger->state() == DebugController::State::Stopping)
         return false;
+    const CheckReport* report = &m_check->report();
     const InputSet& recordedOn = report->traces.first().inputs;
     const InputSet& runOn = report->traces.at(set).inputs;
+    DebugSession::Target target { report->function, runOn, false, recordedOn };
+    if (!m_check->externalKey().isEmpty()) {
+        target = *m_savedReplay(set);
+        target.function = report->function;
+    }
     const QString title = tr("Trace 1 on set %1").arg(set + 1);
     m_live->beginReplay(title,
         tr("Trace 1 of %1 (recorded on %2) run on input set %3 (%4), as torch.jit.trace's check runs it")
@@ -320,8 +327,8 @@ bool DebugUiController::debugTraceFailure(int set)
     m_hasPendingCommand = true;
     m_pendingCommand = DebugSession::Command::Continue;
     m_pendingLine = 0;
-    startTarget({ report->function, runOn, false, recordedOn },
-        tr("Running trace 1 of %1 on input set %2 to where it fails\u2026").arg(report->function).arg(set + 1));
+    startTarget(
+        target, tr("Running trace 1 of %1 on input set %2 to where it fails\u2026").arg(report->function).arg(set + 1));
     return true;
 }
 
@@ -549,9 +556,23 @@ void DebugUiController::applyMarkers()
     m_parts.source->setExecutionLine(line);
 }
 
+namespace {
+
+/// How many nodes of @p node's kind come before it in @p g: the same node in a trace saved and loaded again, where
+/// constants and attribute reads are numbered differently.
+int ordinalOfKind(const IrGraph& g, int node)
+{
+    int n = 0;
+    for (int i = 0; i < node && i < g.nodes.size(); ++i)
+        n += g.nodes.at(i).kind == g.nodes.at(node).kind;
+    return n;
+}
+
+} // namespace
+
 const TraceFailure* DebugUiController::checkedFailure(const DebugSession::Pause& pause) const
 {
-    if (pause.failureNode < 0 || !m_check->hasReport() || !m_check->externalKey().isEmpty())
+    if (pause.failureNode < 0 || !m_check->hasReport())
         return nullptr;
     const CheckReport& report = m_check->report();
     if (report.function != m_debugger->function() || report.traces.isEmpty())
@@ -560,9 +581,10 @@ const TraceFailure* DebugUiController::checkedFailure(const DebugSession::Pause&
         const TraceFailure& f = report.outputs.at(k).failure;
         const IrGraph& trace1 = report.traces.first().graph;
         // The same set, and the same node of the same trace (its kind and line, not only its number).
-        if (report.traces.at(k + 1).inputs.toString() == m_debugger->inputs().toString() && f.node == pause.failureNode
-            && pause.failureNode < trace1.nodes.size() && pause.failureNode < pause.traceSoFar.nodes.size()
-            && trace1.node(f.node).kind == pause.traceSoFar.node(pause.failureNode).kind)
+        if (report.traces.at(k + 1).inputs.toString() == m_debugger->inputs().toString() && f.isValid()
+            && f.node < trace1.nodes.size() && pause.failureNode < pause.traceSoFar.nodes.size()
+            && trace1.node(f.node).kind == pause.traceSoFar.node(pause.failureNode).kind
+            && ordinalOfKind(trace1, f.node) == ordinalOfKind(pause.traceSoFar, pause.failureNode))
             return &f;
     }
     return nullptr;

@@ -75,6 +75,10 @@ public:
     int failingSet() const;
     /// Whether the check shown found trace 1 failing on input set @p set (0-based), where debugTraceFailure() goes.
     bool traceFailsOn(int set) const;
+    /// For a check made elsewhere (a call the file's Python run recorded): trace 1 as PyTorch recorded it and the
+    /// arguments of set @p set, saved where trace 1 failed on them, as a replay target; nullopt when none was saved.
+    using SavedReplay = std::function<std::optional<DebugSession::Target>(int set)>;
+    void setSavedReplay(SavedReplay provider) { m_savedReplay = std::move(provider); }
     void stop();
     void restart();
     bool isActive() const;
@@ -140,6 +144,7 @@ private:
     bool m_hasPendingCommand = false; ///< a command to apply at the new session's first pause
     DebugSession::Command m_pendingCommand = DebugSession::Command::StepInto;
     int m_pendingLine = 0;
+    SavedReplay m_savedReplay;
     bool m_checkAfterDebug = false; ///< a check was canceled or deferred for the session: run it when it ends
 };
 
