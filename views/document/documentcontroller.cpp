@@ -34,7 +34,8 @@ void foldForOverview(const IrGraph& graph, LayoutOptions& options, DocumentJob& 
         r.overviewNodeFolds = deepControlFlowFolds(graph, options);
         options.foldedNodes = r.overviewNodeFolds;
     }
-    if (!options.groupByModule || !options.foldedModules.isEmpty())
+    // Unfolded whole (--unfold-all): no limit to count boxes against; counting them costs a walk of the graph.
+    if (!options.groupByModule || !options.foldedModules.isEmpty() || limits.x() == std::numeric_limits<int>::max())
         return;
     r.overviewFolds = overviewFolds(graph, options, limits.x(), limits.y());
     options.foldedModules = r.overviewFolds;
