@@ -496,7 +496,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
             const TraceResult& t = report.traces[i];
             s << "  trace " << i + 1 << ": " << sets[i].toString();
             if (t.ok)
-                s << "  (" << t.graph.top.nodes.size() << " nodes)\n";
+                s << "  (" << t.graph.nodes.size() << " nodes)\n";
             else
                 s << "  FAILED: " << t.error.message << "\n";
         }
@@ -514,19 +514,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
               << "\n"
               << divergencesText(report, d, sourceLine, verbose);
         }
-        if (!report.outputs.isEmpty()) {
-            s << "\noutputs (trace 1 run on each check set vs the script function):\n";
-            for (int k = 0; k < report.outputs.size(); ++k) {
-                const OutputCheck& o = report.outputs[k];
-                s << "  set " << k + 2 << ": ";
-                if (!o.ran)
-                    s << o.error << "\n" << traceFailureText(report, k + 1);
-                else if (o.comparison.equal)
-                    s << "match (" << o.comparison.total << " elements)\n";
-                else
-                    s << o.comparison.message << "\n";
-            }
-        }
+        s << outputsText(report);
         if (!report.warnings.isEmpty()) {
             s << "\nwarnings:\n";
             for (const TraceWarning& w : report.warnings) {

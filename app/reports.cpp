@@ -52,6 +52,7 @@ QString failureMessage(const CheckReport& r, int k, const QString& reference)
                                        : causes(*d).join(QStringLiteral("; ")));
     if (k - 1 < r.outputs.size()) {
         const OutputCheck& o = r.outputs[k - 1];
+        parts += o.bakedSizes;
         if (!o.ran && !o.error.isEmpty())
             parts << o.error;
         else if (o.ran && !o.comparison.equal)
@@ -461,15 +462,20 @@ QByteArray htmlReport(const ReportInput& in)
         }
 
         if (!r.outputs.isEmpty()) {
-            s += QStringLiteral("<%1>Outputs</%1>\n<p>Trace 1 run on each check set against %2, compared "
-                                "as <code>torch.testing.assert_close</code>.</p>\n<table><tr><th>set</th>"
-                                "<th>result</th></tr>\n")
-                     .arg(h2, esc(in.reference));
+            s += QStringLiteral("<%1>Outputs</%1>\n<p>%2</p>\n<table><tr><th>set</th><th>result</th></tr>\n")
+                     .arg(h2,
+                         r.tracedArchive
+                             ? QStringLiteral("The traced archive's own graph run on each check set (no Python to "
+                                              "compare it with).")
+                             : QStringLiteral("Trace 1 run on each check set against %1, compared as "
+                                              "<code>torch.testing.assert_close</code>.")
+                                   .arg(esc(in.reference)));
             for (int k = 0; k < r.outputs.size(); ++k) {
                 const OutputCheck& o = r.outputs[k];
-                const QString text = !o.ran ? o.error
-                    : o.comparison.equal    ? QStringLiteral("match (%1 elements)").arg(o.comparison.total)
-                                            : o.comparison.message;
+                const QString text = r.tracedArchive ? archiveRunText(r, k + 1)
+                    : !o.ran                         ? o.error
+                    : o.comparison.equal             ? QStringLiteral("match (%1 elements)").arg(o.comparison.total)
+                                                     : o.comparison.message;
                 s += QStringLiteral("<tr><td>%1</td><td>%2</td></tr>\n").arg(k + 2).arg(esc(text));
             }
             s += QStringLiteral("</table>\n");
@@ -549,6 +555,59 @@ QString divergencesText(const CheckReport& r, const TraceDiff& d,
     return s;
 }
 
+QString archiveRunText(const CheckReport& r, int k)
+{
+    const OutputCheck& o = r.outputs.at(k - 1);
+    if (!o.ran)
+        return o.error;
+    QStringList outputs;
+    for (const ValueSummary& v : o.outputs)
+        outputs << v.text;
+    QString text = QStringLiteral("ran: %1").arg(outputs.join(QStringLiteral(", ")));
+    for (const QString& baked : o.bakedSizes)
+        text += QStringLiteral("; %1").arg(baked);
+    return text;
+}
+
+QString outputsText(const CheckReport& r)
+{
+    if (r.outputs.isEmpty())
+        return {};
+    QString s;
+    if (r.tracedArchive) {
+        s = QStringLiteral("\noutputs (the traced archive's own graph run on each set; no Python to compare with):\n");
+        QVector<ValueSummary> values = r.traces.value(0).outputs;
+        if (values.size() == 1 && values[0].kind == QLatin1String("tuple"))
+            values = values[0].items;
+        QStringList first;
+        for (const ValueSummary& v : values)
+            first << v.text;
+        s += QStringLiteral("  set 1: ran: %1\n").arg(first.join(QStringLiteral(", ")));
+    } else {
+        s = QStringLiteral("\noutputs (trace 1 run on each check set vs the script function):\n");
+    }
+    for (int k = 0; k < r.outputs.size(); ++k) {
+        const OutputCheck& o = r.outputs[k];
+        s += QStringLiteral("  set %1: ").arg(k + 2);
+        if (r.tracedArchive) {
+            QStringList outputs;
+            for (const ValueSummary& v : o.outputs)
+                outputs << v.text;
+            s += o.ran ? QStringLiteral("ran: %1\n").arg(outputs.join(QStringLiteral(", ")))
+                       : o.error + QLatin1Char('\n') + traceFailureText(r, k + 1);
+            for (const QString& baked : o.bakedSizes)
+                s += QStringLiteral("    %1\n").arg(baked);
+        } else if (!o.ran) {
+            s += o.error + QLatin1Char('\n') + traceFailureText(r, k + 1);
+        } else if (o.comparison.equal) {
+            s += QStringLiteral("match (%1 elements)\n").arg(o.comparison.total);
+        } else {
+            s += o.comparison.message + QLatin1Char('\n');
+        }
+    }
+    return s;
+}
+
 QString traceFailureText(const CheckReport& r, int set)
 {
     if (set < 1 || set - 1 >= r.outputs.size() || !r.outputs[set - 1].failure.isValid() || r.traces.isEmpty())
@@ -558,7 +617,8 @@ QString traceFailureText(const CheckReport& r, int set)
     QStringList outputs;
     for (int v : g.node(f.node).outputs)
         outputs << QLatin1Char('%') + g.value(v).name;
-    QString s = QStringLiteral("  trace 1 fails on set %1 at %2 = %3\n")
+    QString s = QStringLiteral("  %1 fails on set %2 at %3 = %4\n")
+                    .arg(r.tracedArchive ? QStringLiteral("the traced archive") : QStringLiteral("trace 1"))
                     .arg(set + 1)
                     .arg(outputs.join(QStringLiteral(", ")), f.kind);
     if (!f.error.isEmpty())

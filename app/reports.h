@@ -59,4 +59,11 @@ QString divergencesText(const CheckReport& r, const TraceDiff& d,
 /// place and each operand with where it came from; empty when it did not fail or the node is not known.
 QString traceFailureText(const CheckReport& r, int set);
 
+/// What the check ran on each other set, as `check` prints it under "outputs": trace 1 against the script
+/// function, or a traced archive's own graph (its outputs, and the sizes of set 1 it computes with there).
+QString outputsText(const CheckReport& r);
+
+/// A traced archive's run on set @p k (0-based, k >= 1) in a line: "ran: float32[100, 4], ..." or its error.
+QString archiveRunText(const CheckReport& r, int k);
+
 } // namespace jitscope

@@ -355,6 +355,11 @@ QJsonObject checkReportJson(const CheckReport& report)
                         { QStringLiteral("scope"), o.failure.scope }, { QStringLiteral("stack"), stack },
                         { QStringLiteral("error"), o.failure.error }, { QStringLiteral("operands"), operands } });
             }
+        } else if (report.tracedArchive) {
+            QJsonArray values;
+            for (const ValueSummary& v : o.outputs)
+                values.append(v.text);
+            j.insert(QStringLiteral("outputs"), values);
         } else {
             j.insert(QStringLiteral("equal"), o.comparison.equal);
             j.insert(QStringLiteral("mismatched"), o.comparison.mismatched);
@@ -368,10 +373,13 @@ QJsonObject checkReportJson(const CheckReport& report)
     }
     for (const TraceWarning& w : report.warnings)
         warnings.append(warningJson(w));
-    return QJsonObject { { QStringLiteral("file"), report.file }, { QStringLiteral("function"), report.function },
+    QJsonObject json { { QStringLiteral("file"), report.file }, { QStringLiteral("function"), report.function },
         { QStringLiteral("traces"), traces }, { QStringLiteral("script"), report.script.toText() },
         { QStringLiteral("diffs"), diffs }, { QStringLiteral("outputs"), outputs },
         { QStringLiteral("warnings"), warnings }, { QStringLiteral("verdict"), report.verdict() } };
+    if (report.tracedArchive)
+        json.insert(QStringLiteral("traced_archive"), true);
+    return json;
 }
 
 } // namespace jitscope

@@ -59,6 +59,10 @@ struct OutputCheck
     QString error;
     OutputComparison comparison;
     TraceFailure failure; ///< trace 1 failed on this set: where
+    /// A traced archive (CheckReport::tracedArchive): what its own graph gave on this set, nothing compared, and
+    /// the sizes of set 1 it computes with here (the messages of bakedInputSizes(), also in the warnings).
+    QVector<ValueSummary> outputs;
+    QStringList bakedSizes;
 };
 
 /// How one trace of a check compares with trace 1.
@@ -93,6 +97,10 @@ struct CheckReport
     /// The class of each submodule by path ("rpn.head" -> "RPNHead") for the traces' module clusters: a recorded
     /// Python call's; empty where the views ask the model (submoduleTypes()).
     QHash<QString, QString> moduleTypes;
+    /// The function is a trace (an archive saved from torch.jit.trace): no Python to compare it with, so each
+    /// other set runs the archive's own graph (OutputCheck::outputs; trace 1's outputs are set 1's), and a size
+    /// of set 1 that it bakes in is a BakedConstant warning of that set (bakedInputSizes()).
+    bool tracedArchive = false;
 
     QString verdict() const { return consistent ? QStringLiteral("consistent") : QStringLiteral("diverged"); }
     TraceStatus status(int trace) const { return statuses.value(trace, TraceStatus::Failed); }
@@ -110,6 +118,18 @@ CheckReport checkFunction(
 /// then checkFunction. An unknown or uncompiled function is reported in CheckReport::error.
 CheckReport checkModel(
     const ModelInfo& model, const QString& function, const QVector<InputSet>& sets, const CheckOptions& options = {});
+
+/// True when @p graph (a function's graph with its calls inlined) is what torch.jit.trace recorded: nine in ten
+/// of the nodes of its top-level block that have a source place have one at column 0, as the tracer records them
+/// (from Python's stack), where compiled code has the column of its expression.
+bool isTracedGraph(const IrGraph& graph);
+
+/// The sizes of @p first (set 1, the set a traced archive was traced on: its graph is @p trace) that @p trace
+/// bakes in, as they matter on @p other (set @p otherIndex + 1, 0-based index): one BakedConstant warning per node
+/// whose size argument (output_size, size, shape, ...) takes a constant equal to a dimension of set 1 that is not
+/// that dimension on @p other ("the traced archive resizes set 2 to set 1's size: ..."), at the node's line.
+QVector<TraceWarning> bakedInputSizes(
+    const IrGraph& trace, const InputSet& first, const InputSet& other, int otherIndex);
 
 /// The JSON form of a report, as `jitscope-cli check --format json` prints it.
 QJsonObject checkReportJson(const CheckReport& report);

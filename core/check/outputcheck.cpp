@@ -4,11 +4,15 @@
 #include "check/outputcheck_p.h"
 #include "execute/runtime_p.h"
 #include "ir/torcherror_p.h"
+#include "load/modelhandle_p.h"
 
 #include <ATen/ATen.h>
 #include <torch/csrc/autograd/grad_mode.h>
 #include <torch/csrc/jit/api/function_impl.h>
 #include <torch/csrc/jit/ir/ir.h>
+#include <torch/csrc/jit/passes/inliner.h>
+
+#include <mutex>
 
 #include <QStringList>
 
@@ -106,7 +110,68 @@ OutputComparison compareOutputs(
     return c;
 }
 
+/// Remembers the node about to run and its operands, so that a failure can say where it happened.
+class FailureWatch : public InterpreterHooks
+{
+public:
+    void beforeNode(tj::Node* n, Frame& frame) override
+    {
+        node = n;
+        operands.clear();
+        for (const tj::Value* v : n->inputs()) {
+            const IValue* value = frame.find(v);
+            operands << (value ? summarize(*value).text : QString());
+        }
+    }
+    tj::Node* node = nullptr;
+    QStringList operands;
+};
+
 } // namespace
+
+OutputCheck runTracedArchive(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options)
+{
+    OutputCheck check;
+    PreparedRun p = prepareRun(model, function, inputs, options);
+    if (!p.error.isEmpty()) {
+        check.error = p.error;
+        return check;
+    }
+    // The graph with its calls inlined, as FunctionInfo::graph holds it (the same copy and Inline, so its nodes
+    // are numbered as the report's script graph): a node that fails deep in a submodule is named there.
+    std::shared_ptr<tj::Graph> graph;
+    {
+        std::lock_guard<std::mutex> lock(model.handle->mutex);
+        graph = tj::toGraphFunction(*p.fn).graph()->copy();
+        tj::Inline(*graph);
+    }
+    FailureWatch watch;
+    Interpreter interpreter(options);
+    interpreter.indexScriptGraph(*graph, {});
+    interpreter.addHooks(&watch);
+    try {
+        at::NoGradGuard noGrad;
+        const std::vector<IValue> outputs = interpreter.run(*graph, p.arguments(p.inputs));
+        for (const IValue& v : outputs) {
+            if (v.isTuple())
+                for (const IValue& e : v.toTupleRef().elements())
+                    check.outputs.push_back(summarize(e));
+            else
+                check.outputs.push_back(summarize(v));
+        }
+        check.ran = true;
+    } catch (const std::exception& e) {
+        check.error
+            = QStringLiteral("the traced archive failed on this input set: %1").arg(torchErrorMessage(e.what()));
+        check.failure.error = torchErrorMessage(e.what()).section(QLatin1Char('\n'), 0, 0);
+        if (watch.node) {
+            check.failure.node = interpreter.scriptId(watch.node);
+            check.failure.operands = watch.operands;
+        }
+    }
+    return check;
+}
 
 OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, TracedProgram& trace,
     const InputSet& inputs, const ExecOptions& options, double rtol, double atol)

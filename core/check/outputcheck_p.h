@@ -11,4 +11,9 @@ namespace jitscope {
 OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, TracedProgram& trace,
     const InputSet& inputs, const ExecOptions& options, double rtol, double atol);
 
+/// A traced archive's own graph (its calls inlined, as FunctionInfo::graph) run on @p inputs: its outputs, or
+/// where it failed (TraceFailure::node an id of FunctionInfo::graph, its operands as they were).
+OutputCheck runTracedArchive(
+    const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options);
+
 } // namespace jitscope

@@ -456,6 +456,142 @@ private Q_SLOTS:
         QCOMPARE(jitscope::canonicalizeDump(ours), jitscope::canonicalizeDump(theirs));
     }
 
+    /// A traced archive checked on another image size (issue 22): no Python behind it, so each set runs the
+    /// archive's own graph; a size of set 1 it baked in (int() of a traced size) is named at its node as what set
+    /// 2 computes with, and a set it fails on names the failing node with its operands. PyTorch is the oracle:
+    /// tests/oracle/make_detection_archives.py records what torch.jit.load's module gives on each set.
+    void tracedArchiveOnOtherSets_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("expectedText");
+        QTest::addRow("resize") << "resize_traced"
+                                << "the traced archive resizes set 2 (f32[3,256,384]) to set 1's size: output_size "
+                                   "[320, 320] of aten::upsample_bilinear2d is baked in, from set 1 (image.size(1) "
+                                   "and image.size(2) of set 1: 256 and 384 on set 2)";
+        QTest::addRow("reshape") << "reshape_traced"
+                                 << "the traced archive computes with set 1's size on set 2 (f32[3,256,384]): shape "
+                                    "[3, 320, -1] of aten::reshape is baked in";
+    }
+
+    void tracedArchiveOnOtherSets()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, expectedText);
+        static QTemporaryDir dir;
+        const QString archive = dir.filePath(name + QStringLiteral(".pt"));
+        if (!QFileInfo::exists(archive)) {
+            QProcess make;
+            make.start(QStringLiteral("/usr/bin/python3"),
+                { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_detection_archives.py"), dir.path(), name });
+            QVERIFY(make.waitForFinished(300000));
+            QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+        }
+        const QJsonArray oracle
+            = QJsonDocument::fromJson(readText(dir.filePath(name + QStringLiteral(".json"))).toUtf8())
+                  .object()
+                  .value(QLatin1String("sets"))
+                  .toArray();
+        QCOMPARE(oracle.size(), 2);
+        const QStringList args = { QStringLiteral("check"), archive, QStringLiteral("--inputs"),
+            QStringLiteral("f32[3,320,320]"), QStringLiteral("--inputs"), QStringLiteral("f32[3,256,384]") };
+        const Run text = runCli(args);
+        QCOMPARE(text.code, 1);
+        QVERIFY2(text.out.contains(expectedText), qPrintable(text.out));
+        QVERIFY2(text.out.contains(QLatin1String("outputs (the traced archive's own graph run on each set")),
+            qPrintable(text.out));
+        const Run json = runCli(args + QStringList { QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(json.code, 1);
+        const QJsonObject report = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(report.value(QLatin1String("traced_archive")).toBool(), true);
+        const QJsonObject set2 = report.value(QLatin1String("outputs")).toArray().at(0).toObject();
+        const QJsonObject expected = oracle.at(1).toObject();
+        // Runs where PyTorch's archive runs, with its output shapes; fails where it fails, with its error.
+        QCOMPARE(set2.value(QLatin1String("ran")).toBool(), expected.contains(QLatin1String("archive_outputs")));
+        if (expected.contains(QLatin1String("archive_outputs"))) {
+            const QJsonArray shape = expected.value(QLatin1String("archive_outputs")).toArray().at(0).toArray();
+            QStringList dims;
+            for (const QJsonValue& d : shape)
+                dims << QString::number(d.toInt());
+            const QString outputs = set2.value(QLatin1String("outputs")).toArray().at(0).toString();
+            QVERIFY2(outputs.startsWith(QStringLiteral("float32[%1]").arg(dims.join(QLatin1Char(',')))),
+                qPrintable(outputs));
+            // The eager module computes another shape there: the baked size is why.
+            QVERIFY(expected.value(QLatin1String("eager_outputs")) != expected.value(QLatin1String("archive_outputs")));
+        } else {
+            const QJsonObject failure = set2.value(QLatin1String("failure")).toObject();
+            QCOMPARE(failure.value(QLatin1String("kind")).toString(), QStringLiteral("aten::reshape"));
+            QString error = expected.value(QLatin1String("archive_error")).toString();
+            error.remove(QStringLiteral("RuntimeError: "));
+            QVERIFY2(failure.value(QLatin1String("error")).toString().contains(error),
+                qPrintable(failure.value(QLatin1String("error")).toString()));
+            QVERIFY(!failure.value(QLatin1String("operands")).toArray().isEmpty());
+            QVERIFY2(text.out.contains(QLatin1String("the traced archive fails on set 2 at %")), qPrintable(text.out));
+        }
+        // The warning stands at the node's line, in the script that was traced.
+        bool warned = false;
+        for (const QJsonValue& w : report.value(QLatin1String("warnings")).toArray())
+            warned |= w.toObject().value(QLatin1String("message")).toString().startsWith(expectedText.left(40));
+        QVERIFY(warned);
+        // The same in the shared report formats.
+        const Run junit = runCli(args + QStringList { QStringLiteral("--format"), QStringLiteral("junit") });
+        QVERIFY2(junit.out.contains(expectedText.toHtmlEscaped().left(60)), qPrintable(junit.out));
+        const Run markdown = runCli(args + QStringList { QStringLiteral("--format"), QStringLiteral("markdown") });
+        QVERIFY2(markdown.out.contains(expectedText.toHtmlEscaped().left(60)), qPrintable(markdown.out));
+    }
+
+    /// Issue 22's traced detection model (torchvision, weights=None): it opens with no option, and checked at
+    /// 256x384 it runs, with PyTorch's output shapes, and bakes nothing of set 1's size: torchvision's transform
+    /// traces its resize from the image's shape, and PyTorch's archive resizes 256x384 to 320x480 as eager does.
+    void tracedDetectionArchive()
+    {
+        const QString python = QStringLiteral("/usr/bin/python3");
+        if (QProcess::execute(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") }) != 0)
+            QSKIP("python3-torchvision is not installed");
+        QTemporaryDir dir;
+        QProcess make;
+        make.start(python,
+            { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_detection_archives.py"), dir.path(),
+                QStringLiteral("det_traced") });
+        QVERIFY(make.waitForFinished(600000));
+        QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+        const QString archive = dir.filePath(QStringLiteral("det_traced.pt"));
+        const QJsonArray oracle
+            = QJsonDocument::fromJson(readText(dir.filePath(QStringLiteral("det_traced.json"))).toUtf8())
+                  .object()
+                  .value(QLatin1String("sets"))
+                  .toArray();
+        const QJsonObject set2 = oracle.at(1).toObject();
+        QCOMPARE(
+            set2.value(QLatin1String("archive_backbone_input")), set2.value(QLatin1String("eager_backbone_input")));
+        const Run list = runCli({ QStringLiteral("list"), archive });
+        QCOMPARE(list.code, 0);
+        QVERIFY2(list.out.contains(QLatin1String("operator libraries:")), qPrintable(list.out));
+        const Run check = runCli({ QStringLiteral("check"), archive, QStringLiteral("--inputs"),
+            QStringLiteral("f32[3,320,320]"), QStringLiteral("--inputs"), QStringLiteral("f32[3,256,384]"),
+            QStringLiteral("--format"), QStringLiteral("json") });
+        const QJsonObject report = QJsonDocument::fromJson(check.out.toUtf8()).object();
+        QVERIFY2(report.value(QLatin1String("traced_archive")).toBool(), qPrintable(check.out.left(2000)));
+        const QJsonObject run = report.value(QLatin1String("outputs")).toArray().at(0).toObject();
+        QVERIFY2(run.value(QLatin1String("ran")).toBool(), qPrintable(run.value(QLatin1String("error")).toString()));
+        const QJsonArray outputs = run.value(QLatin1String("outputs")).toArray();
+        const QJsonArray shapes = set2.value(QLatin1String("archive_outputs")).toArray();
+        QCOMPARE(outputs.size(), shapes.size());
+        for (int i = 0; i < shapes.size(); ++i) {
+            QStringList dims;
+            for (const QJsonValue& d : shapes.at(i).toArray())
+                dims << QString::number(d.toInt());
+            QVERIFY2(outputs.at(i).toString().contains(QStringLiteral("[%1]").arg(dims.join(QLatin1Char(',')))),
+                qPrintable(outputs.at(i).toString()));
+        }
+        for (const QJsonValue& w : report.value(QLatin1String("warnings")).toArray())
+            QVERIFY2(!w.toObject()
+                          .value(QLatin1String("message"))
+                          .toString()
+                          .startsWith(QLatin1String("the traced archive")),
+                qPrintable(w.toObject().value(QLatin1String("message")).toString()));
+        QCOMPARE(check.code, 0);
+    }
+
     void traceAndCheck()
     {
         const QString example = QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
