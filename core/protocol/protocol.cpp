@@ -150,7 +150,7 @@ JITSCOPE_SERIALIZE(TraceDiff, TRACEDIFF_FIELDS)
 JITSCOPE_SERIALIZE(OutputComparison, OUTPUTCOMPARISON_FIELDS)
 #define TRACEFAILURE_FIELDS(OP) s OP v.node OP v.kind OP v.location OP v.scope OP v.stack OP v.error OP v.operands
 JITSCOPE_SERIALIZE(TraceFailure, TRACEFAILURE_FIELDS)
-#define OUTPUTCHECK_FIELDS(OP) s OP v.ran OP v.error OP v.comparison OP v.failure
+#define OUTPUTCHECK_FIELDS(OP) s OP v.ran OP v.error OP v.comparison OP v.failure OP v.outputs OP v.bakedSizes
 JITSCOPE_SERIALIZE(OutputCheck, OUTPUTCHECK_FIELDS)
 
 #define NAMEDVALUE_FIELDS(OP) s OP v.name OP v.value
@@ -410,7 +410,7 @@ QDataStream& operator<<(QDataStream& s, const CheckReport& v)
     s << qint32(v.statuses.size());
     for (TraceStatus status : v.statuses)
         writeEnum(s, status);
-    return s << v.consistent << v.moduleTypes;
+    return s << v.consistent << v.moduleTypes << v.tracedArchive;
 }
 
 QDataStream& operator>>(QDataStream& s, CheckReport& v)
@@ -424,7 +424,7 @@ QDataStream& operator>>(QDataStream& s, CheckReport& v)
         readEnum(s, status);
         v.statuses.push_back(status);
     }
-    return s >> v.consistent >> v.moduleTypes;
+    return s >> v.consistent >> v.moduleTypes >> v.tracedArchive;
 }
 
 QDataStream& operator<<(QDataStream& s, const LayoutNode& v)

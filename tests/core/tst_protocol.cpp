@@ -162,7 +162,8 @@ QString dump(const OutputCheck& o)
     const OutputComparison& c = o.comparison;
     return join({ QString::number(o.ran), o.error, QString::number(c.equal), c.message, QString::number(c.mismatched),
         QString::number(c.total), QString::number(c.greatestAbsDiff, 'g', 17),
-        QString::number(c.greatestRelDiff, 'g', 17), c.where });
+        QString::number(c.greatestRelDiff, 'g', 17), c.where,
+        list(o.outputs, [](const ValueSummary& v) { return dump(v); }), o.bakedSizes.join(QLatin1Char('|')) });
 }
 
 QString dump(const CheckReport& r)
@@ -176,7 +177,8 @@ QString dump(const CheckReport& r)
             }),
         list(r.outputs, [](const OutputCheck& o) { return dump(o); }),
         list(r.warnings, [](const TraceWarning& w) { return dump(w); }),
-        list(r.statuses, [](TraceStatus s) { return QString::number(int(s)); }), QString::number(r.consistent) });
+        list(r.statuses, [](TraceStatus s) { return QString::number(int(s)); }), QString::number(r.consistent),
+        QString::number(r.tracedArchive) });
 }
 
 QString dump(const QRectF& r)
@@ -509,7 +511,10 @@ private Q_SLOTS:
         r.diffs = { TraceDiff { 0, 1, false, { change } } };
         OutputCheck out { true, QStringLiteral("err"),
             { false, QStringLiteral("differs"), 3, 10, 0.5, 0.125, QStringLiteral("output 0 [1, 2]") } };
+        out.outputs = { v };
+        out.bakedSizes = { QStringLiteral("the traced archive resizes set 2 to set 1's size") };
         r.outputs = { out };
+        r.tracedArchive = true;
         r.warnings = { w };
         r.statuses = { TraceStatus::Reference, TraceStatus::WrongOutput };
         r.consistent = false;
