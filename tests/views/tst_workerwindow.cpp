@@ -12,6 +12,7 @@
 #include "windowtest.h"
 #include "workerclient.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -20,6 +21,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <memory>
 
 using namespace jitscope;
 using namespace jitscope::test;
@@ -165,6 +167,41 @@ private Q_SLOTS:
         QCOMPARE(report.outputs[0].outputs.size(), 3); // boxes, scores, labels
         // PyTorch's own archive resizes 256x384 as the eager model does: no size of set 1 baked in.
         QVERIFY2(report.outputs[0].bakedSizes.isEmpty(), qPrintable(report.outputs[0].bakedSizes.join('\n')));
+    }
+
+    /// File > New Window: the new window's model worker is the first window's spare (libtorch loaded already), so it
+    /// checks a file at once; the first window starts another spare and both windows work.
+    void newWindowTakesTheSpare()
+    {
+        MainWindow window;
+        QVERIFY(window.workerClient());
+        window.workerClient()->setSpareDelay(0);
+        QVERIFY(openAndWait(window, twoSets()));
+        QTRY_VERIFY_WITH_TIMEOUT(window.workerClient()->isSpareReady(), 30000);
+        const qint64 first = window.workerClient()->workerPid();
+        const qint64 spare = window.workerClient()->sparePid();
+        QVERIFY(spare != 0 && spare != first);
+
+        QElapsedTimer timer;
+        timer.start();
+        std::unique_ptr<MainWindow> second(window.newWindow());
+        QVERIFY(second->workerClient());
+        QTRY_COMPARE(second->workerClient()->workerPid(), spare);
+        QVERIFY(openAndWait(*second, twoSets()));
+        qInfo("the new window's file open and checked %lld ms after New Window", qint64(timer.elapsed()));
+        QVERIFY(second->hasReport());
+        QVERIFY2(second->report().ok, qPrintable(second->report().error.toString()));
+        QCOMPARE(second->workerClient()->workerPid(), spare);
+        QCOMPARE(second->workerClient()->restarts(), 0);
+
+        // The first window keeps its worker and starts a new spare; both windows check.
+        QCOMPARE(window.workerClient()->workerPid(), first);
+        QTRY_VERIFY_WITH_TIMEOUT(window.workerClient()->sparePid() != 0, 30000);
+        QVERIFY(window.workerClient()->sparePid() != spare);
+        QSignalSpy checked(&window, &MainWindow::checkFinished);
+        window.runCheck();
+        QVERIFY(checked.wait(kJobTimeoutMs));
+        QVERIFY2(window.report().ok, qPrintable(window.report().error.toString()));
     }
 
     void survivesTheWorker_data()

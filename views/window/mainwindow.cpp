@@ -127,6 +127,25 @@ MainWindow::MainWindow(WorkerClient* worker, QWidget* parent)
     resize(1400, 900);
 }
 
+MainWindow* MainWindow::newWindow(const QString& path)
+{
+    WorkerClient* worker = nullptr;
+    if (m_worker) {
+        worker = new WorkerClient;
+        worker->setStallTimeout(m_worker->stallTimeout());
+        // This window's spare becomes the new one's worker; this window starts another spare.
+        worker->takeSpareOfAnotherClient();
+    }
+    auto* window = new MainWindow(worker);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->resize(size());
+    window->move(pos() + QPoint(32, 32));
+    window->show();
+    if (!path.isEmpty())
+        window->openFile(path);
+    return window;
+}
+
 MainWindow::~MainWindow()
 {
     // The sessions end at their next node; their threads are joined here, while the window is still whole.
@@ -249,6 +268,8 @@ void MainWindow::createDocks()
 void MainWindow::createActions()
 {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New Window"), this, [this] { newWindow(); })
+        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
     file->addAction(tr("&Open\u2026"), this, &MainWindow::openDialog)->setShortcut(QKeySequence::Open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);

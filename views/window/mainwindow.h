@@ -62,6 +62,10 @@ public:
     explicit MainWindow(WorkerClient* worker, QWidget* parent = nullptr);
     ~MainWindow() override;
 
+    /// File > New Window: another window (deleted when closed) whose model worker is this window's spare, taken at
+    /// once (libtorch loaded already) when one has started; it opens @p path when given.
+    MainWindow* newWindow(const QString& path = {});
+
     /// Loads @p path off the GUI thread and shows @p functionName (or the default function) once laid out.
     void openFile(const QString& path, const QString& functionName = {}) { m_document->open(path, functionName); }
     /// Input sets (SET syntax) to use for the next file opened instead of its own or remembered ones.

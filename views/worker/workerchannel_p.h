@@ -56,6 +56,15 @@ Diagnostic stopDiagnostic(const QString& message, const QString& path);
 inline constexpr int kStartupMs = 30 * 1000; ///< a worker that has not said hello by then counts as stuck
 inline constexpr int kCancelGraceMs = 3000; ///< a canceled check that runs on past this ends with its worker
 
+/// A spare worker handed from one client to another (another window's): the process, moved to the taker's I/O
+/// thread, and what it said so far.
+struct DonatedSpare
+{
+    QProcess* process = nullptr;
+    protocol::FrameReader reader;
+    std::optional<protocol::Message> hello;
+};
+
 /// The worker process and everything about it; lives on the channel's I/O thread, and only that thread touches it.
 class WorkerIo : public QObject
 {
@@ -86,6 +95,13 @@ public:
             start();
     }
     void shutdown();
+    /// Hands this client's spare over to a client whose I/O thread is @p to (a second window): the process moves
+    /// there, whole (started, libtorch loaded, its hello kept). None when there is no spare that said hello. A new
+    /// spare starts here after the usual delay.
+    std::optional<DonatedSpare> giveSpare(QThread* to);
+    /// Takes @p spare (from giveSpare()) as this client's spare, before its first worker starts: start() then takes
+    /// it at once. False (and the process ended) when this client has a worker or a spare already.
+    bool adoptSpare(DonatedSpare spare);
 
 private:
     void start();
@@ -94,6 +110,8 @@ private:
     /// A spare worker, started once the worker said hello and has nothing to do: libtorch loads in it while the
     /// window works, and the next start() (after a crash) takes it instead of waiting for a new one.
     void startSpare();
+    /// Watches the spare's output (its hello kept), passes its stderr on, and forgets it when it dies.
+    void watchSpare(QProcess* spare);
     void dropSpare();
     void write(const protocol::Message& m);
     void onOutput();
@@ -250,6 +268,7 @@ public:
     }
 
     WorkerIo* io() const { return m_io; }
+    QThread* thread() { return &m_thread; }
 
     void setActivity(const QString& text)
     {
@@ -277,6 +296,7 @@ public:
 
     std::atomic<qint64> pid { 0 };
     std::atomic<qint64> sparePid { 0 };
+    std::atomic<bool> spareReady { false }; ///< the spare said hello (it can be given to another window)
     /// How long after a worker's hello its spare starts (once it is idle); negative: no spare.
     std::atomic<int> spareDelayMs { 1500 };
     std::atomic<int> restarts { 0 };

@@ -6,14 +6,20 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <csignal>
 #include <unistd.h>
+#include <vector>
 
 namespace jitscope {
 
 using namespace protocol;
 
 namespace {
+
+/// Every client's channel in this process, for a new window to take another's spare worker.
+std::mutex g_channelsMutex;
+std::vector<std::weak_ptr<WorkerChannel>> g_channels;
 
 /// The worker's model behind @p model (null for a model of another engine).
 const WorkerModel* workerModel(const EngineModelRef& model)
@@ -44,11 +50,37 @@ WorkerClient::WorkerClient(QObject* parent)
         else
             Q_EMIT workerStarted();
     });
+    std::lock_guard<std::mutex> lock(g_channelsMutex);
+    g_channels.erase(std::remove_if(g_channels.begin(), g_channels.end(), [](const auto& c) { return c.expired(); }),
+        g_channels.end());
+    g_channels.push_back(m_channel);
 }
 
 WorkerClient::~WorkerClient()
 {
     m_channel->shutdown();
+}
+
+bool WorkerClient::takeSpareOfAnotherClient()
+{
+    std::vector<std::shared_ptr<WorkerChannel>> others;
+    {
+        std::lock_guard<std::mutex> lock(g_channelsMutex);
+        for (const auto& weak : g_channels)
+            if (auto channel = weak.lock(); channel && channel != m_channel)
+                others.push_back(channel);
+    }
+    for (const auto& other : others) {
+        std::optional<DonatedSpare> spare;
+        // On the other client's I/O thread, which never waits for this one: the process moves to this client's.
+        other->postAndWait([&spare, io = other->io(), to = m_channel->thread()] { spare = io->giveSpare(to); });
+        if (!spare)
+            continue;
+        bool adopted = false;
+        m_channel->postAndWait([&adopted, &spare, io = m_channel->io()] { adopted = io->adoptSpare(*spare); });
+        return adopted;
+    }
+    return false;
 }
 
 QString WorkerClient::workerProgram()
@@ -304,6 +336,11 @@ qint64 WorkerClient::workerPid() const
 qint64 WorkerClient::sparePid() const
 {
     return m_channel->sparePid;
+}
+
+bool WorkerClient::isSpareReady() const
+{
+    return m_channel->spareReady;
 }
 
 void WorkerClient::setSpareDelay(int ms)

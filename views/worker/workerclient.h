@@ -118,11 +118,17 @@ public:
     void warmUp();
     /// Starts a new worker (with the environment as it is now); the old one's calls fail. For tests.
     void restart();
+    /// Takes the spare worker of another client of this process (another window's), when one has started and said
+    /// hello: this client's first worker is then that process, libtorch loaded already, and the other client starts
+    /// a new spare. Call before warmUp() or any request; false when no other client had a spare ready.
+    bool takeSpareOfAnotherClient();
     /// The worker's process id, 0 while none runs.
     qint64 workerPid() const;
     /// The spare worker's process id, 0 while there is none. Once the worker said hello and is idle for a moment,
     /// a spare starts (its libtorch loads while the window works): a restart after a crash takes it at once.
     qint64 sparePid() const;
+    /// The spare said hello (libtorch loaded): another window can take it (takeSpareOfAnotherClient()).
+    bool isSpareReady() const;
     /// How long after a worker's hello its spare starts (default 1.5 s, once idle); negative: no spare.
     void setSpareDelay(int ms);
     /// Workers started after one stopped.

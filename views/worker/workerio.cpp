@@ -60,6 +60,7 @@ void WorkerIo::start()
     }
     if (QProcess* spare = std::exchange(m_spare, nullptr)) {
         m_channel->sparePid = 0;
+        m_channel->spareReady = false;
         spare->disconnect(this);
         if (spare->state() == QProcess::Running) {
             m_process = spare;
@@ -115,12 +116,17 @@ void WorkerIo::startSpare()
     m_channel->sparePid = m_spare->processId();
     m_spareReader = FrameReader();
     m_spareHello.reset();
-    QProcess* spare = m_spare;
+    watchSpare(m_spare);
+}
+
+void WorkerIo::watchSpare(QProcess* spare)
+{
     connect(spare, &QProcess::readyReadStandardOutput, this, [this, spare] {
         m_spareReader.append(spare->readAllStandardOutput());
         while (const auto m = m_spareReader.next())
             if (m->type == MessageType::Hello)
                 m_spareHello = *m;
+        m_channel->spareReady = m_spareHello.has_value();
     });
     connect(spare, &QProcess::readyReadStandardError, this, [spare] {
         const QByteArray bytes = spare->readAllStandardError();
@@ -131,15 +137,60 @@ void WorkerIo::startSpare()
         if (m_spare == spare) {
             m_spare = nullptr;
             m_channel->sparePid = 0;
+            m_channel->spareReady = false;
         }
         spare->deleteLater();
     });
+}
+
+std::optional<DonatedSpare> WorkerIo::giveSpare(QThread* to)
+{
+    if (!m_spare || !m_spareHello || m_spare->state() != QProcess::Running)
+        return std::nullopt;
+    QProcess* spare = std::exchange(m_spare, nullptr);
+    m_channel->sparePid = 0;
+    m_channel->spareReady = false;
+    spare->disconnect(this);
+    spare->setParent(nullptr);
+    spare->moveToThread(to);
+    DonatedSpare given { spare, std::exchange(m_spareReader, FrameReader()),
+        std::exchange(m_spareHello, std::nullopt) };
+    // This window gets a new spare in its turn.
+    if (const int delay = m_channel->spareDelayMs.load(); delay >= 0)
+        QTimer::singleShot(delay, this, [this] { startSpare(); });
+    return given;
+}
+
+bool WorkerIo::adoptSpare(DonatedSpare spare)
+{
+    if (m_process || m_spare || !spare.process) {
+        if (spare.process) {
+            spare.process->kill();
+            spare.process->waitForFinished(2000);
+            delete spare.process;
+        }
+        return false;
+    }
+    spare.process->setParent(this);
+    m_spare = spare.process;
+    m_spareReader = std::move(spare.reader);
+    m_spareHello = std::move(spare.hello);
+    m_channel->sparePid = m_spare->processId();
+    watchSpare(m_spare);
+    // Output that came while it moved.
+    m_spareReader.append(m_spare->readAllStandardOutput());
+    while (const auto m = m_spareReader.next())
+        if (m->type == MessageType::Hello)
+            m_spareHello = *m;
+    m_channel->spareReady = m_spareHello.has_value();
+    return true;
 }
 
 void WorkerIo::dropSpare()
 {
     if (QProcess* spare = std::exchange(m_spare, nullptr)) {
         m_channel->sparePid = 0;
+        m_channel->spareReady = false;
         spare->disconnect(this);
         spare->closeWriteChannel();
         spare->kill();
