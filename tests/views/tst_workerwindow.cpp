@@ -151,6 +151,23 @@ private Q_SLOTS:
         if (torchvisionOps)
             QVERIFY2(window.statusText().contains(QLatin1String("torchvision:: operators from")),
                 qPrintable(window.statusText()));
+        if (name == QLatin1String("det_scripted")) {
+            // The debugger steps into the detector's transform (GeneralizedRCNNTransform.forward) on an image.
+            window.inputSetsEditor()->model()->setTexts({ QStringLiteral("[f32[3,320,320]]") });
+            QSignalSpy paused(&window, &MainWindow::debugPaused);
+            bool inTransform = false;
+            for (int step = 0; step < 80 && !inTransform; ++step) {
+                paused.clear();
+                window.debugCommand(DebugSession::Command::StepInto);
+                QVERIFY2(paused.wait(kJobTimeoutMs), qPrintable(window.statusText()));
+                for (const ExecFrame& f : window.debugger()->lastPause().event.frames)
+                    inTransform |= f.kind == ExecFrame::Kind::Function
+                        && f.name.startsWith(QLatin1String("GeneralizedRCNNTransform."));
+            }
+            QVERIFY2(inTransform, qPrintable(window.statusText()));
+            QVERIFY(window.statusText().contains(QLatin1String("in GeneralizedRCNNTransform.")));
+            window.stopDebugging();
+        }
         if (name != QLatin1String("det_traced"))
             return;
         window.inputSetsEditor()->model()->setTexts(
