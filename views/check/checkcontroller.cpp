@@ -23,9 +23,9 @@ void CheckController::run(bool force)
 {
     // A report shown with showReport() stays while the document shows the same function: a relayout lays its
     // traces out again. Run Check (force) or another function checks the function itself.
-    if (!force && !m_externalKey.isEmpty() && m_hasReport && m_externalFunction == m_document->currentFunction()) {
+    if (!force && m_source.isRecordedCall() && m_hasReport && m_externalFunction == m_document->currentFunction()) {
         const CheckReport report = m_report;
-        showReport(report, m_externalKey);
+        showReport(report, m_source);
         return;
     }
     const ModelInfo& model = m_document->model();
@@ -74,13 +74,13 @@ void CheckController::run(bool force)
     start(fn->name, sets, setsKey, nullptr);
 }
 
-void CheckController::showReport(const CheckReport& report, const QString& key)
+void CheckController::showReport(const CheckReport& report, const CheckSource& source)
 {
     QVector<InputSet> sets;
     for (const TraceResult& t : report.traces)
         sets << t.inputs;
     m_externalFunction = m_document->currentFunction();
-    start(report.function, sets, QString(), &report, key);
+    start(report.function, sets, QString(), &report, source);
 }
 
 namespace {
@@ -131,56 +131,55 @@ void groupRecordedTraces(const CheckReport& report, LayoutOptions& options)
 } // namespace
 
 void CheckController::start(const QString& function, const QVector<InputSet>& sets, const QString& setsKey,
-    const CheckReport* reuse, const QString& external)
+    const CheckReport* reuse, const CheckSource& source)
 {
     const bool relayoutOnly = reuse != nullptr;
     const CheckReport reused = reuse ? *reuse : CheckReport();
     LayoutOptions options = m_document->layoutOptions();
-    if (!external.isEmpty() && reuse)
+    if (source.isRecordedCall() && reuse)
         groupRecordedTraces(*reuse, options);
     const QString layoutKey = m_document->layoutOptionsKey();
     const int steps = int(sets.size()) + 1;
-    auto work
-        = [engine = m_document->engine(), engineModel = m_document->engineModel(), function, sets, setsKey, layoutKey,
-              options, reused, relayoutOnly, steps, external](JobControl& control) {
-              CheckJobResult r;
-              r.function = function;
-              r.external = external;
-              r.setsKey = setsKey;
-              r.layoutKey = layoutKey;
-              // Step 1 is the check itself, steps 2.. the layouts (progress values must grow to be reported).
-              QElapsedTimer timer;
-              timer.start();
-              if (relayoutOnly) {
-                  r.report = reused;
-              } else {
-                  control.setProgress(1, steps + 1, QStringLiteral("Tracing %1 input set(s)").arg(sets.size()));
-                  CheckOptions check;
-                  check.exec.cancel = control.cancelFlag();
-                  check.exec.timeoutMs = kTimeoutMs;
-                  // The pipeline jitscope-cli check runs too: the function prepared the same way (the model holds it
-                  // inlined when grouped by module), so one file gives one report.
-                  // In the window's model worker: a crash in libtorch then ends the worker, and the report says
-                  // what it was doing.
-                  r.report = engine->check(engineModel, function, sets, check, control.cancelFlag());
-                  r.checkMs = timer.restart();
-              }
-              for (int k = 0; k < r.report.traces.size(); ++k) {
-                  if (control.canceled())
-                      break;
-                  control.setProgress(k + 2, steps + 1,
-                      QStringLiteral("Laying out trace %1 of %2").arg(k + 1).arg(r.report.traces.size()));
-                  const TraceResult& trace = r.report.traces.at(k);
-                  // Graphviz in the model worker too: its crash costs a layout, not the window.
-                  const QString what = QStringLiteral("trace %1 of `%2`").arg(k + 1).arg(function);
-                  r.layouts.append(trace.ok ? engine->layout(trace.graph, options, what) : GraphLayout());
-              }
-              if (!external.isEmpty() && !r.report.script.nodes.isEmpty() && !control.canceled())
-                  r.scriptLayout = engine->layout(r.report.script, options, QStringLiteral("the script graph"));
-              r.layoutMs = timer.elapsed();
-              r.canceled = control.canceled();
-              return r;
-          };
+    auto work = [engine = m_document->engine(), engineModel = m_document->engineModel(), function, sets, setsKey,
+                    layoutKey, options, reused, relayoutOnly, steps, source](JobControl& control) {
+        CheckJobResult r;
+        r.function = function;
+        r.source = source;
+        r.setsKey = setsKey;
+        r.layoutKey = layoutKey;
+        // Step 1 is the check itself, steps 2.. the layouts (progress values must grow to be reported).
+        QElapsedTimer timer;
+        timer.start();
+        if (relayoutOnly) {
+            r.report = reused;
+        } else {
+            control.setProgress(1, steps + 1, QStringLiteral("Tracing %1 input set(s)").arg(sets.size()));
+            CheckOptions check;
+            check.exec.cancel = control.cancelFlag();
+            check.exec.timeoutMs = kTimeoutMs;
+            // The pipeline jitscope-cli check runs too: the function prepared the same way (the model holds it
+            // inlined when grouped by module), so one file gives one report.
+            // In the window's model worker: a crash in libtorch then ends the worker, and the report says
+            // what it was doing.
+            r.report = engine->check(engineModel, function, sets, check, control.cancelFlag());
+            r.checkMs = timer.restart();
+        }
+        for (int k = 0; k < r.report.traces.size(); ++k) {
+            if (control.canceled())
+                break;
+            control.setProgress(
+                k + 2, steps + 1, QStringLiteral("Laying out trace %1 of %2").arg(k + 1).arg(r.report.traces.size()));
+            const TraceResult& trace = r.report.traces.at(k);
+            // Graphviz in the model worker too: its crash costs a layout, not the window.
+            const QString what = QStringLiteral("trace %1 of `%2`").arg(k + 1).arg(function);
+            r.layouts.append(trace.ok ? engine->layout(trace.graph, options, what) : GraphLayout());
+        }
+        if (source.isRecordedCall() && !r.report.script.nodes.isEmpty() && !control.canceled())
+            r.scriptLayout = engine->layout(r.report.script, options, QStringLiteral("the script graph"));
+        r.layoutMs = timer.elapsed();
+        r.canceled = control.canceled();
+        return r;
+    };
     m_jobs->start(
         std::move(work), [this](CheckJobResult& r) { apply(r); },
         [this](int value, int, const QString& text) { Q_EMIT progress(value, text); });
@@ -197,13 +196,13 @@ void CheckController::cancel()
 
 void CheckController::apply(const CheckJobResult& r)
 {
-    if ((!r.external.isEmpty() || r.function == m_document->currentFunction()) && !r.canceled) {
+    if ((r.source.isRecordedCall() || r.function == m_document->currentFunction()) && !r.canceled) {
         // A layout that failed (Graphviz crashed in the worker) is laid out again by the next run, the traces kept.
-        const bool laidOut = std::all_of(
-            r.layouts.cbegin(), r.layouts.cend(), [](const GraphLayout& l) { return l.error.isEmpty(); });
-        if (r.external.isEmpty() && r.report.ok && r.layouts.size() == r.report.traces.size())
+        const bool laidOut
+            = std::all_of(r.layouts.cbegin(), r.layouts.cend(), [](const GraphLayout& l) { return l.error.isEmpty(); });
+        if (!r.source.isRecordedCall() && r.report.ok && r.layouts.size() == r.report.traces.size())
             m_cache.insert(r.function, { r.setsKey, r.report, laidOut ? r.layoutKey : QString(), r.layouts });
-        m_externalKey = r.external;
+        m_source = r.source;
         m_scriptLayout = r.scriptLayout;
         m_report = r.report;
         m_traceLayouts = r.layouts;
@@ -219,7 +218,7 @@ void CheckController::reset(const QString& title, const QString& text, bool isEr
     m_traceLayouts.clear();
     m_scriptLayout = GraphLayout();
     m_hasReport = false;
-    m_externalKey.clear();
+    m_source = CheckSource();
     Q_EMIT cleared(title, text, isError);
 }
 

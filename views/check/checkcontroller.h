@@ -12,13 +12,26 @@ namespace jitscope {
 class DocumentController;
 class InputSetsModel;
 
+/// Where the report shown comes from: a check of the document's function, or a trace call the file's Python run
+/// recorded (its traces made by PyTorch, not by a check here).
+struct CheckSource
+{
+    enum class Kind { Function, RecordedCall };
+    Kind kind = Kind::Function;
+    int call = -1; ///< RecordedCall: the call's index in the Python run (PythonRun::calls)
+
+    static CheckSource recordedCall(int call) { return { Kind::RecordedCall, call }; }
+    bool isRecordedCall() const { return kind == Kind::RecordedCall; }
+    bool operator==(const CheckSource& o) const { return kind == o.kind && call == o.call; }
+};
+
 /// What a check job hands back to the GUI thread: the report and a layout per trace.
 struct CheckJobResult
 {
     QString function;
     QString setsKey;
     QString layoutKey;
-    QString external; ///< showReport()'s key: a report made elsewhere (a recorded Python call), not a check
+    CheckSource source; ///< showReport()'s: a report made elsewhere (a recorded Python call), not a check
     CheckReport report;
     QVector<GraphLayout> layouts; ///< one per trace (empty for failed traces)
     GraphLayout scriptLayout; ///< external reports: their script graph's (the document has none of it)
@@ -39,12 +52,12 @@ public:
     /// Checks the current function on the input sets, reusing the cached result unless @p force. Says why not
     /// with cleared() when it cannot run (invalid or no input sets); does nothing until the function is shown.
     void run(bool force);
-    /// Shows @p report, made elsewhere (a trace call the file's Python run recorded), as a check's result: its
-    /// traces laid out off the GUI thread, then finished() as for a check of the current function. @p key names
-    /// it (externalKey()) until the next check or reset().
-    void showReport(const CheckReport& report, const QString& key);
-    /// The key of the report shown when showReport() made it, else empty.
-    QString externalKey() const { return m_externalKey; }
+    /// Shows @p report, made elsewhere (the trace call @p source of the file's Python run), as a check's result: its
+    /// traces laid out off the GUI thread, then finished() as for a check of the current function. source() says
+    /// where it came from until the next check or reset().
+    void showReport(const CheckReport& report, const CheckSource& source);
+    /// Where the report shown comes from (a check of the document's function unless showReport() made it).
+    const CheckSource& source() const { return m_source; }
     /// Stops the running check early; it finishes as canceled.
     void cancel();
     /// Forgets the report shown and drops any check running; cleared() tells the views what to show instead.
@@ -80,7 +93,7 @@ Q_SIGNALS:
 
 private:
     void start(const QString& function, const QVector<InputSet>& sets, const QString& setsKey, const CheckReport* reuse,
-        const QString& external = {});
+        const CheckSource& source = {});
     void apply(const CheckJobResult& result);
 
     struct CacheEntry
@@ -97,7 +110,7 @@ private:
     QVector<GraphLayout> m_traceLayouts;
     GraphLayout m_scriptLayout;
     bool m_hasReport = false;
-    QString m_externalKey;
+    CheckSource m_source;
     QString m_externalFunction; ///< the document's function when showReport() was called
     QHash<QString, CacheEntry> m_cache; ///< by function, for the loaded model
 };

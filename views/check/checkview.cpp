@@ -189,7 +189,7 @@ void CheckView::hideProgress()
 void CheckView::onFinished(const CheckJobResult& r)
 {
     hideProgress();
-    if (r.external.isEmpty() && r.function != m_document->currentFunction())
+    if (!r.source.isRecordedCall() && r.function != m_document->currentFunction())
         return;
     if (!r.canceled) {
         showReport();
@@ -234,7 +234,7 @@ void CheckView::showReport()
     }
 
     rebuildTraceTabs();
-    const bool external = !m_check->externalKey().isEmpty();
+    const bool external = m_check->source().isRecordedCall();
     const GraphLayout scriptLayout
         = external ? m_check->externalScriptLayout() : m_document->cachedLayout(report.function);
     m_parts.compare->setReport(report, m_check->traceLayouts(), scriptLayout);

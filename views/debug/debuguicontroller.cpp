@@ -279,7 +279,7 @@ bool DebugUiController::traceFailsOn(int set) const
     if (!m_check->hasReport())
         return false;
     // A recorded Python call's trace is not in the engine's model: the bridge saved it where it failed.
-    if (!m_check->externalKey().isEmpty())
+    if (m_check->source().isRecordedCall())
         return m_savedReplay && m_savedReplay(set).has_value();
     const CheckReport& report = m_check->report();
     return set > 0 && set < report.traces.size() && set - 1 < report.outputs.size() && report.traces.first().ok
@@ -301,7 +301,7 @@ bool DebugUiController::debugTraceFailure(int set)
         set = failingSet();
     if (!traceFailsOn(set)) {
         Q_EMIT statusMessage(!m_check->hasReport() ? tr("Run the check first: it finds where trace 1 fails")
-                : !m_check->externalKey().isEmpty()
+                : m_check->source().isRecordedCall()
                 ? tr("PyTorch's trace 1 was not saved for a set it fails on: nothing to run node by node")
                 : tr("Trace 1 runs on every input set of the check: nothing fails to debug"));
         return false;
@@ -312,7 +312,7 @@ bool DebugUiController::debugTraceFailure(int set)
     const InputSet& recordedOn = report->traces.first().inputs;
     const InputSet& runOn = report->traces.at(set).inputs;
     DebugSession::Target target { report->function, runOn, false, recordedOn };
-    if (!m_check->externalKey().isEmpty()) {
+    if (m_check->source().isRecordedCall()) {
         target = *m_savedReplay(set);
         target.function = report->function;
     }

@@ -22,8 +22,6 @@ namespace jitscope {
 
 namespace {
 
-constexpr char kKeyPrefix[] = "python:";
-
 QString plural(int n, const QString& one, const QString& many)
 {
     return n == 1 ? one : many.arg(n);
@@ -160,7 +158,7 @@ PythonView::PythonView(const Parts& parts, DocumentController* document, CheckCo
             showCall(m_wantedCall);
     };
     connect(m_check, &CheckController::finished, this, [reshow](const CheckJobResult& r) {
-        if (r.external.isEmpty())
+        if (!r.source.isRecordedCall())
             reshow();
     });
     connect(m_check, &CheckController::cleared, this, reshow);
@@ -282,7 +280,7 @@ void PythonView::showCall(int call)
         return;
     m_wantedCall = call;
     m_wantedFunction = m_document->currentFunction();
-    m_check->showReport(r.reports[call], QLatin1String(kKeyPrefix) + QString::number(call));
+    m_check->showReport(r.reports[call], CheckSource::recordedCall(call));
     const QModelIndex index = m_parts.tree->indexOfCall(call);
     if (index.isValid() && m_parts.treeView->currentIndex() != index)
         m_parts.treeView->setCurrentIndex(index);
@@ -350,8 +348,7 @@ void PythonView::showTreeMenu(const QPoint& pos)
 
 int PythonView::shownCall() const
 {
-    const QString key = m_check->externalKey();
-    return key.startsWith(QLatin1String(kKeyPrefix)) ? key.mid(int(qstrlen(kKeyPrefix))).toInt() : -1;
+    return m_check->source().isRecordedCall() ? m_check->source().call : -1;
 }
 
 void PythonView::showOutput(const PythonJobResult& r)
