@@ -211,6 +211,7 @@ private:
     bool listItem(tj::Node* n, Frame& frame);
     bool sizeList(tj::Node* n, Frame& frame);
     bool toPython(tj::Node* n, Frame& frame);
+    bool numToTensor(tj::Node* n, Frame& frame);
     bool listMutation(tj::Node* n, Frame& frame);
     /// The items of a builtin's one list argument whose elements are traced sizes, the builtin run as libtorch
     /// runs it; nullopt (nothing run) for any other argument.
@@ -262,6 +263,7 @@ const std::unordered_map<c10::Symbol, Semantics::Handler>& Semantics::handlers()
         { c10::aten::ScalarImplicit, &Semantics::toPython },
         { c10::aten::IntImplicit, &Semantics::toPython },
         { c10::aten::FloatImplicit, &Semantics::toPython },
+        { c10::prim::NumToTensor, &Semantics::numToTensor },
         { c10::aten::append, &Semantics::listMutation },
         { c10::aten::_set_item, &Semantics::listMutation },
         { c10::Symbol::aten("insert"), &Semantics::listMutation },
@@ -508,6 +510,19 @@ bool Semantics::sizeOf(tj::Node* n, Frame& frame)
         return true;
     }
     return false;
+}
+
+/// A number back to a tensor (a traced archive's `ops.prim.NumToTensor(torch.size(x, 0))`): in Python the number
+/// already was the traced 0-dim tensor the tracer handed out, so that tensor is the result. A fresh tensor would be
+/// unknown to the trace, and baked as a constant wherever it is used.
+bool Semantics::numToTensor(tj::Node* n, Frame& frame)
+{
+    const PythonView& s = view(frame, n->input(0));
+    if (!s.hasShadow())
+        return false;
+    const at::Tensor shadow = s.shadow;
+    frame.bind(n->output(), IValue(shadow));
+    return true;
 }
 
 bool Semantics::numelOf(tj::Node* n, Frame& frame)
@@ -1409,8 +1424,14 @@ void Semantics::patchShadowedArguments(
     }
     if (!recorded || recorded->inputs().size() < params.size())
         return;
-    auto convert = [](const at::Tensor& shadow, c10::Symbol as) -> tj::Value* {
-        tj::Value* ten = tj::tracer::getValueTrace(shadow);
+    auto convert = [recorded](const at::Tensor& shadow, c10::Symbol as) -> tj::Value* {
+        tj::Value* ten = nullptr;
+        {
+            // A shadow the trace does not know is baked as a constant at the insert point: that must be before
+            // the recorded node that uses it, not after it.
+            tj::WithInsertPoint before(recorded);
+            ten = tj::tracer::getValueTrace(shadow);
+        }
         tj::Graph& g = *ten->owningGraph();
         tj::WithInsertPoint guard(ten->node()->next());
         return g.insert(as, { ten });

@@ -11,7 +11,8 @@ would not change are left alone ("unchanged").
 Outputs (committed; tests never regenerate them):
 
   tests/data/traces/<name>.json     one per case, see below
-  tests/data/archives/<x>.pt        torch.jit.script of a module case's module, built like
+  tests/data/archives/<x>.pt        torch.jit.script of a module case's module (torch.jit.trace on its first set
+                                    with "archive_by": "trace"), built like
                                     generate.py builds archives (child process, PYTHONHASHSEED=0,
                                     torch.manual_seed(0) before construction). An archive that
                                     already exists is reused and never rewritten; it is checked
@@ -191,6 +192,7 @@ _CHILD_CODE = """\
 import json, sys, types, warnings
 import torch
 cls_name, ctor, train, out = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3] == "1", sys.argv[4]
+trace_set = sys.argv[5] if len(sys.argv) > 5 else None  # archive by torch.jit.trace on this set, made with seed argv[6]
 path = "tests/oracle/modules.py"
 mod = types.ModuleType("modules")
 mod.__file__ = path
@@ -202,20 +204,27 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     m = getattr(mod, cls_name)(**ctor)
     m.train(train)
-    s = torch.jit.script(m)
+    if trace_set is None:
+        s = torch.jit.script(m)
+    else:
+        sys.path.insert(0, "tests/oracle")
+        import inputsets
+        s = torch.jit.trace(m, tuple(inputsets.create_set(trace_set, int(sys.argv[6]))), check_trace=False)
 torch.jit.save(s, out)
 """
 
 
 def ensure_archive(case, eager):
-    """Build the scripted archive of a module case (or reuse the existing one)."""
+    """Build the scripted archive of a module case (or reuse the existing one); with "archive_by": "trace", the
+    archive is torch.jit.trace of the module on the case's first set (made with the case's seed) instead."""
     archive = DATA_DIR / case["archive"]
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir) / archive.name  # same basename: it names the zip's root folder
         env = dict(os.environ, PYTHONHASHSEED="0")
         subprocess.run([sys.executable, "-c", _CHILD_CODE, case["module"],
                         json.dumps(case.get("ctor", {}), sort_keys=True),
-                        "0" if case.get("eval", False) else "1", str(tmp)],
+                        "0" if case.get("eval", False) else "1", str(tmp)]
+                       + ([case["sets"][0], str(case.get("seed", 0))] if case.get("archive_by") == "trace" else []),
                        check=True, env=env, cwd=ROOT)
         new = tmp.read_bytes()
         if archive.exists():

@@ -248,3 +248,25 @@ class DenseResidual(nn.Module):
         else:
             y = y * 2
         return self.relu(y)
+
+
+class ArangeOfSize(nn.Module):
+    """A size handed to torch.arange: traced, the archive's code is `n = ops.prim.NumToTensor(torch.size(x, 0))`
+    and `torch.arange(annotate(number, n))`."""
+
+    def forward(self, x: Tensor) -> Tensor:
+        n = x.shape[0]
+        return x.sum(1) + torch.arange(n)
+
+
+class TracedArangeOfSize(nn.Module):
+    """ArangeOfSize as a submodule, for an archive made by torch.jit.trace (the case of det_traced.pt: JitScope's
+    re-trace recorded the size's tensor as a constant after the arange using it, in the submodule's scope, and the
+    tracer's cleanup passes asserted)."""
+
+    def __init__(self):
+        super().__init__()
+        self.inner = ArangeOfSize()
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.inner(x)

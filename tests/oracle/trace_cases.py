@@ -7,6 +7,8 @@ torch.manual_seed(0) then <module>(**ctor) (and .eval() when "eval" is true); th
 module is saved to tests/data/archives/<archive> (existing archives are reused, never rewritten):
     {"name": ..., "module": "<class>", "ctor": {...}, "eval": bool, "archive": "archives/<x>.pt",
      "sets": [...]}
+With "archive_by": "trace", the archive is torch.jit.trace of the module on its first set instead (a traced
+archive JitScope re-traces).
 Sets use JitScope's SET syntax (tests/oracle/inputsets.py, core/inputs/inputset.h); every set is
 created from a fresh torch.manual_seed(seed) ("seed" defaults to 0).
 """
@@ -159,6 +161,9 @@ CASES = [
      "archive": "archives/buffer_scale.pt", "sets": ["f32[2,3]", "f32[4,3]=randn"]},
     {"name": "dense_residual", "module": "DenseResidual", "ctor": {"features": 2, "layers": 3}, "eval": True,
      "archive": "archives/dense_residual.pt", "sets": ["f32[2,2]=randn", "f32[3,2]=randn"]},
+    # traced eagerly, run from an archive made by torch.jit.trace (on the first set): re-tracing a traced archive
+    {"name": "traced_arange_of_size", "module": "TracedArangeOfSize", "ctor": {}, "eval": True,
+     "archive": "archives/traced_arange_of_size.pt", "archive_by": "trace", "sets": ["f32[3,4]", "f32[5,2]"]},
     # ---- the edges of Python's bindings (issue 11) ----------------------------------------
     {"name": "to_other", "source": "corpus/binding_edges.py", "function": "to_other",
      "sets": ["f32[2,3]; f64[2]", "f32[2,3]; f32[4]", "f64[3]; i64[1]"]},
