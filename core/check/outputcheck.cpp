@@ -110,23 +110,6 @@ OutputComparison compareOutputs(
     return c;
 }
 
-/// Remembers the node about to run and its operands, so that a failure can say where it happened.
-class FailureWatch : public InterpreterHooks
-{
-public:
-    void beforeNode(tj::Node* n, Frame& frame) override
-    {
-        node = n;
-        operands.clear();
-        for (const tj::Value* v : n->inputs()) {
-            const IValue* value = frame.find(v);
-            operands << (value ? summarize(*value).text : QString());
-        }
-    }
-    tj::Node* node = nullptr;
-    QStringList operands;
-};
-
 } // namespace
 
 OutputCheck runTracedArchive(

@@ -510,6 +510,29 @@ Diagnostic errorAt(const ModelInfo& model, const QString& message, const SourceL
     return d;
 }
 
+void FailureWatch::beforeNode(tj::Node* n, Frame& frame)
+{
+    node = n;
+    operands.clear();
+    for (const tj::Value* v : n->inputs()) {
+        const IValue* value = frame.find(v);
+        operands << (value ? summarize(*value).text : QString());
+    }
+}
+
+Diagnostic runError(const ModelInfo& model)
+{
+    try {
+        throw;
+    } catch (const Interrupted& e) {
+        return errorAt(model, QString::fromStdString(e.what()), e.location);
+    } catch (const NodeError& e) {
+        return errorAt(model, QString::fromStdString(e.what()), e.location);
+    } catch (const std::exception& e) {
+        return errorAt(model, torchErrorMessage(e.what()));
+    }
+}
+
 DebuggerProbe::DebuggerProbe(const Interpreter& interpreter, const ExecOptions& options)
     : m_interpreter(interpreter)
     , m_options(options)
@@ -584,12 +607,8 @@ RunResult runFunction(
         for (const auto& v : interpreter.run(*graph, p.arguments(p.inputs), function))
             r.outputs.push_back(summarize(v));
         r.ok = true;
-    } catch (const Interrupted& e) {
-        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
-    } catch (const NodeError& e) {
-        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
-    } catch (const std::exception& e) {
-        r.error = errorAt(model, torchErrorMessage(e.what()));
+    } catch (const std::exception&) {
+        r.error = runError(model);
     }
     return r;
 }

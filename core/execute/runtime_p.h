@@ -59,6 +59,19 @@ PreparedRun prepareRun(
 /// A diagnostic in @p model's file (at @p where when valid).
 Diagnostic errorAt(const ModelInfo& model, const QString& message, const SourceLocation& where = {});
 
+/// Remembers the node about to run and its operands' values, so that a run that fails can say where and on what.
+class FailureWatch : public InterpreterHooks
+{
+public:
+    void beforeNode(torch::jit::Node* n, Frame& frame) override;
+    torch::jit::Node* node = nullptr; ///< the last node that started
+    QStringList operands; ///< its inputs' values (ValueSummary text), by position
+};
+
+/// Inside a catch block of a run: the diagnostic for the exception being handled (an interrupt or a node's error at
+/// its place, any other at @p model's file).
+Diagnostic runError(const ModelInfo& model);
+
 /// The debugger's hooks: a NodeEvent before and after every node, for ExecOptions::observer.
 class DebuggerProbe : public InterpreterHooks
 {

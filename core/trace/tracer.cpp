@@ -296,27 +296,6 @@ TraceResult traceFunction(
     return traceFunction(model, function, inputs, options, nullptr);
 }
 
-namespace {
-
-/// Remembers the node about to run and its operands, so that a failure can say where it happened.
-class FailureWatch : public InterpreterHooks
-{
-public:
-    void beforeNode(tj::Node* n, Frame& frame) override
-    {
-        node = n;
-        operands.clear();
-        for (const tj::Value* v : n->inputs()) {
-            const IValue* value = frame.find(v);
-            operands << (value ? summarize(*value).text : QString());
-        }
-    }
-    tj::Node* node = nullptr;
-    QStringList operands;
-};
-
-} // namespace
-
 std::vector<IValue> runTracedProgram(
     TracedProgram& program, std::vector<IValue> inputs, const ExecOptions& options, FailedNode* failed)
 {
@@ -395,12 +374,8 @@ void replayProgram(TracedProgram& program, const TraceResult& trace, const QStri
         for (const auto& v : interpreter.run(*program.graph, std::move(stack), function))
             r.outputs.push_back(summarize(v));
         r.ok = true;
-    } catch (const Interrupted& e) {
-        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
-    } catch (const NodeError& e) {
-        r.error = errorAt(model, QString::fromStdString(e.what()), e.location);
-    } catch (const std::exception& e) {
-        r.error = errorAt(model, torchErrorMessage(e.what()));
+    } catch (const std::exception&) {
+        r.error = runError(model);
     }
 }
 
