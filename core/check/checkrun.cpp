@@ -133,6 +133,19 @@ int traceNodeOf(const IrGraph& trace, const IrGraph& script, int scriptNode)
     return any;
 }
 
+/// A traced archive's graph as the trace of @p set: each node recorded by itself.
+TraceResult archiveTrace(const IrGraph& script, const InputSet& set)
+{
+    TraceResult t;
+    t.ok = true;
+    t.inputs = set;
+    t.graph = script;
+    for (IrNode& n : t.graph.nodes)
+        n.originNode = n.id;
+    computeSignatureHashes(t.graph);
+    return t;
+}
+
 } // namespace
 
 CheckReport checkFunction(
@@ -147,13 +160,28 @@ CheckReport checkFunction(
         r.error = { QStringLiteral("no input sets to check"), { model.path, 0, 0 } };
         return r;
     }
+    // A trace saved as an archive has no Python behind it, and tracing its graph again is no trace of the model
+    // (PyTorch's torch.jit.trace of a ScriptModule returns it as it is): its graph is the trace for every set, and
+    // each set runs it. The sizes of set 1 it baked in are what its results on another set are wrong by.
+    r.tracedArchive = model.kind == ModelInfo::Kind::Archive && isTracedGraph(r.script);
     // Trace 1's recorded program stays here, for running it on the other sets; it never goes into the report.
     std::shared_ptr<TracedProgram> program;
     const QByteArray name = function.toUtf8();
     for (int i = 0; i < sets.size(); ++i) {
         // For a crash line (the CLI's, the window's model worker's): which set was being traced.
         activity::setPhase(0, "checking `%s`: tracing input set %d", name.constData(), i + 1);
-        TraceResult t = traceFunction(model, function, sets[i], options.exec, i == 0 ? &program : nullptr);
+        TraceResult t = r.tracedArchive
+            ? archiveTrace(r.script, sets[i])
+            : traceFunction(model, function, sets[i], options.exec, i == 0 ? &program : nullptr);
+        if (r.tracedArchive && i == 0) {
+            // What the archive gives on set 1; where it fails there, that is the check's error.
+            activity::setPhase(0, "checking `%s`: running the traced archive on input set 1", name.constData());
+            const OutputCheck out = runTracedArchive(model, function, sets[0], options.exec);
+            t.ok = out.ran;
+            t.outputs = out.outputs;
+            t.error = { out.error,
+                out.failure.location.isValid() ? out.failure.location : SourceLocation { model.path, 0, 0 } };
+        }
         if (!t.ok && i == 0) {
             r.error = t.error;
             return r;
@@ -173,10 +201,6 @@ CheckReport checkFunction(
     }
     r.ok = true;
     r.statuses.push_back(TraceStatus::Reference);
-    // A trace saved as an archive has no Python behind it: trace 1 run against "the script function" would be the
-    // archive against itself. Each set runs the archive's own graph instead, and the sizes of set 1 it baked in
-    // are what its results on another set are wrong by.
-    r.tracedArchive = model.kind == ModelInfo::Kind::Archive && isTracedGraph(r.script);
     const TraceResult& first = r.traces.first();
     auto runArchive = [&](int k, QVector<TraceWarning>& baked) {
         activity::setPhase(0, "checking `%s`: running the traced archive on input set %d", name.constData(), k + 1);
@@ -266,11 +290,7 @@ CheckReport checkFunction(
     // Every trace's warnings, in trace order, before the check's own.
     QVector<TraceWarning> all;
     for (const TraceResult& t : r.traces)
-        for (const TraceWarning& w : t.warnings)
-            // JitScope's traces of a traced archive warn of what tracing its graph again would bake (its aten::Int
-            // of a size), which the archive itself computes at run time: not the user's problem.
-            if (!r.tracedArchive || w.kind == WarningKind::RawTrace)
-                all.push_back(w);
+        all += t.warnings;
     r.warnings = all + r.warnings;
     return r;
 }

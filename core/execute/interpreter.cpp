@@ -4,6 +4,7 @@
 #include "execute/interpreter_p.h"
 #include "execute/operatorguard_p.h"
 #include "execute/runtime_p.h"
+#include "load/inlinedindex_p.h"
 #include "ir/irsnapshot_p.h"
 #include "ir/torcherror_p.h"
 
@@ -115,6 +116,16 @@ struct Interpreter::Impl : Frame
     void runLoop(tj::Node* n);
     void callGraph(tj::Node* n, tj::Function& fn, std::vector<Slot> args, const QString& name, const IValue* self);
     tj::Operation& operationFor(tj::Node* n);
+    /// The id of @p n (of the graph running) in the script graph, -1 when unknown.
+    int idOf(const tj::Node* n) const;
+
+    /// A chain of calls from the function, and the ids of its callee's nodes in the inlined script graph.
+    struct Scope
+    {
+        InlinedIndex::Chain chain;
+        std::unordered_map<const tj::Node*, int> ids;
+        std::unordered_map<const tj::Node*, std::unique_ptr<Scope>> calls; ///< one call deeper, made on first use
+    };
 
     const ExecOptions& m_options;
     RunWatch m_watch { m_options.timeoutMs };
@@ -125,6 +136,9 @@ struct Interpreter::Impl : Frame
     Position m_position;
     std::vector<InterpreterHooks*> m_hooks;
     std::unordered_map<const tj::Node*, int> m_scriptIds;
+    std::shared_ptr<const InlinedIndex> m_index;
+    Scope m_top;
+    Scope* m_scope = &m_top; ///< the callee running: m_top in the function itself
     std::unordered_map<const tj::Node*, tj::Operation> m_ops;
 };
 
@@ -238,6 +252,11 @@ void Interpreter::Impl::runNode(tj::Node* n)
     if (m_position.depth == 1) {
         auto it = m_scriptIds.find(n);
         m_position.scriptNode = it == m_scriptIds.end() ? -1 : it->second;
+    } else if (m_index) {
+        // Inside a callee: its node's place in the inlined script graph, else still the call's.
+        auto it = m_scope->ids.find(n);
+        if (it != m_scope->ids.end())
+            m_position.scriptNode = it->second;
     }
     for (InterpreterHooks* h : m_hooks)
         h->beforeNode(n, *this);
@@ -423,7 +442,7 @@ void Interpreter::Impl::runIf(tj::Node* n)
     {
         FrameScope frame(m_position.frames,
             { ExecFrame::Kind::Branch, QStringLiteral("if"), locationOf(n).line,
-                m_position.depth == 1 && m_scriptIds.count(n) ? m_scriptIds[n] : -1, -1, -1, taken ? 0 : 1 });
+                idOf(n), -1, -1, taken ? 0 : 1 });
         runBlock(block);
     }
     --m_position.blockDepth;
@@ -444,7 +463,7 @@ void Interpreter::Impl::runLoop(tj::Node* n)
         values.push_back(get(env, n->input(i + 2)));
     tj::Block* body = n->blocks().at(0);
     const int line = locationOf(n).line;
-    const int loopId = m_position.depth == 1 && m_scriptIds.count(n) ? m_scriptIds[n] : -1;
+    const int loopId = idOf(n);
     int64_t i = 0;
     for (; i < maxTrips && cond; ++i) {
         m_position.loops.push_back({ loopId, int(i), line });
@@ -477,20 +496,40 @@ void Interpreter::Impl::callGraph(
 {
     for (InterpreterHooks* h : m_hooks)
         h->enterCall(n, self);
+    tj::Graph& graph = *tj::toGraphFunction(fn).graph();
+    Scope* caller = m_scope;
+    if (m_index) {
+        std::unique_ptr<Scope>& callee = caller->calls[n];
+        if (!callee) {
+            callee = std::make_unique<Scope>();
+            callee->chain = InlinedIndex::deeper(caller->chain, fn, n);
+            callee->ids = m_index->idsOf(callee->chain, graph);
+        }
+        m_scope = callee.get();
+    }
     std::vector<Slot> outs;
     try {
         FrameScope frame(m_position.frames, { ExecFrame::Kind::Function, name, locationOf(n).line, -1, -1, -1, -1 });
-        outs = runGraph(*tj::toGraphFunction(fn).graph(), std::move(args));
+        outs = runGraph(graph, std::move(args));
     } catch (...) {
+        m_scope = caller;
         for (InterpreterHooks* h : m_hooks)
             h->leaveCall(n);
         throw;
     }
+    m_scope = caller;
     for (InterpreterHooks* h : m_hooks)
         h->leaveCall(n);
     Env& env = *m_env;
     for (size_t i = 0; i < n->outputs().size(); ++i)
         bindSlot(env, n->outputs()[i], std::move(outs.at(i)));
+}
+
+int Interpreter::Impl::idOf(const tj::Node* n) const
+{
+    const auto& ids = m_position.depth == 1 ? m_scriptIds : m_scope->ids;
+    auto it = ids.find(n);
+    return it == ids.end() ? -1 : it->second;
 }
 
 tj::Operation& Interpreter::Impl::operationFor(tj::Node* n)
@@ -516,8 +555,12 @@ void Interpreter::addHooks(InterpreterHooks* hooks)
     d->m_hooks.push_back(hooks);
 }
 
-void Interpreter::indexScriptGraph(tj::Graph& graph, const QVector<int>& inlinedIds)
+void Interpreter::indexScriptGraph(
+    tj::Graph& graph, const QVector<int>& inlinedIds, std::shared_ptr<const InlinedIndex> inlinedIndex)
 {
+    d->m_index = inlinedIds.isEmpty() || !inlinedIndex || inlinedIndex->isEmpty() ? nullptr : std::move(inlinedIndex);
+    d->m_top = {};
+    d->m_scope = &d->m_top;
     int next = 0;
     forEachNode(graph.block(), [&](const tj::Node* n) {
         const int id = next++;

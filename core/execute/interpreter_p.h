@@ -30,6 +30,8 @@ struct Value;
 
 namespace jitscope {
 
+class InlinedIndex;
+
 /// An error while running a node, with the node's place (the innermost node that failed).
 struct NodeError : std::runtime_error
 {
@@ -83,10 +85,12 @@ protected:
 struct Position
 {
     torch::jit::Node* node = nullptr; ///< the node running (innermost, may be inside a callee)
-    int scriptNode = -1; ///< its id in the top-level script graph (the call node while inside a callee)
+    /// Its id in the top-level script graph: inside a callee, in the graph with calls inlined when it is indexed so
+    /// (Interpreter::indexScriptGraph), else the call node's.
+    int scriptNode = -1;
     int depth = 0; ///< graph invocations: 1 while running the function itself
     int blockDepth = 0; ///< loop and if blocks enclosing the node
-    QVector<LoopFrame> loops; ///< enclosing loop iterations, outermost first (loopNode -1 inside callees)
+    QVector<LoopFrame> loops; ///< enclosing loop iterations, outermost first (loopNode -1 where scriptNode is unknown)
     QVector<ExecFrame> frames; ///< outermost first: functions, loop iterations and branches
 };
 
@@ -136,8 +140,11 @@ public:
     void addHooks(InterpreterHooks* hooks);
 
     /// Numbers the top-level graph's nodes the same way the IR snapshot does (depth-first), or, for a model loaded
-    /// with calls inlined, by their ids in the inlined snapshot (@p inlinedIds, FunctionInfo::inlinedIds).
-    void indexScriptGraph(torch::jit::Graph& graph, const QVector<int>& inlinedIds);
+    /// with calls inlined, by their ids in the inlined snapshot (@p inlinedIds, FunctionInfo::inlinedIds); the
+    /// callees' nodes too, with @p inlinedIndex (PreparedRun::inlinedIndex): Position::scriptNode and the loops'
+    /// ids are then the inlined graph's inside callees as well.
+    void indexScriptGraph(torch::jit::Graph& graph, const QVector<int>& inlinedIds,
+        std::shared_ptr<const InlinedIndex> inlinedIndex = {});
     /// The id of @p n in the top-level script graph, -1 for nodes of callees.
     int scriptId(const torch::jit::Node* n) const;
 

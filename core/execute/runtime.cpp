@@ -5,6 +5,7 @@
 #include "execute/runtime_p.h"
 #include "ir/irsnapshot_p.h"
 #include "ir/torcherror_p.h"
+#include "load/inlinedindex_p.h"
 #include "load/modelhandle_p.h"
 
 #include <ATen/ATen.h>
@@ -409,7 +410,8 @@ PreparedRun prepareRun(
     std::optional<tj::Module> self;
     p.fn = info->ok ? model.handle->find(function, &self) : nullptr;
     QString retypeError;
-    if (tj::Function* retyped = self ? nullptr : retypedFor(model, function, inputs, p.fn, &retypeError)) {
+    tj::Function* retyped = self ? nullptr : retypedFor(model, function, inputs, p.fn, &retypeError);
+    if (retyped) {
         // Its nodes are not the FunctionInfo's: trace nodes record no script node.
         p.fn = retyped;
         p.inlinedIds = { -1 };
@@ -465,6 +467,8 @@ PreparedRun prepareRun(
     for (size_t i = first + given; i < schema.arguments().size(); ++i)
         p.defaults.push_back(*schema.arguments()[i].default_value());
     resolveLazyState(*tj::toGraphFunction(*p.fn).graph());
+    if (info->inlined && !retyped)
+        p.inlinedIndex = model.handle->inlinedIndex(function, *tj::toGraphFunction(*p.fn).graph());
     lock.unlock();
     p.budget = std::make_shared<MemoryBudget>(options.maxMemory);
     try {
@@ -603,7 +607,7 @@ RunResult runFunction(
     try {
         at::NoGradGuard noGrad;
         auto graph = tj::toGraphFunction(*p.fn).graph();
-        interpreter.indexScriptGraph(*graph, p.inlinedIds);
+        interpreter.indexScriptGraph(*graph, p.inlinedIds, p.inlinedIndex);
         for (const auto& v : interpreter.run(*graph, p.arguments(p.inputs), function))
             r.outputs.push_back(summarize(v));
         r.ok = true;

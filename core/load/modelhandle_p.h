@@ -20,11 +20,14 @@ namespace torch {
 namespace jit {
 struct CompilationUnit;
 struct Function;
+struct Graph;
 struct Module;
 } // namespace jit
 } // namespace torch
 
 namespace jitscope {
+
+class InlinedIndex;
 
 struct ModelHandle
 {
@@ -56,6 +59,11 @@ struct ModelHandle
     /// first (readData): asking for the owner is asking to run it. Null if unknown or the data cannot be read
     /// (dataError). Call with the mutex held.
     torch::jit::Function* find(const QString& name, std::optional<torch::jit::Module>* owner);
+
+    /// Where inlining puts the callees' nodes of function @p name, whose own graph is @p graph (inlinedindex_p.h):
+    /// built on first use and kept. Call with the mutex held.
+    std::shared_ptr<const InlinedIndex> inlinedIndex(const QString& name, const torch::jit::Graph& graph);
+    QHash<QString, std::shared_ptr<const InlinedIndex>> inlinedIndexes;
 };
 
 } // namespace jitscope

@@ -16,7 +16,9 @@ struct TraceResult
     bool ok = false;
     Diagnostic error;
     InputSet inputs;
-    IrGraph graph; ///< what torch.jit.trace records; each node with the script node and loop iterations behind it
+    /// What torch.jit.trace records, each node with the script node and loop iterations behind it; of a module, with
+    /// its submodule calls inlined (traced.inlined_graph, what the trace's check compares), nodes in their modules.
+    IrGraph graph;
     QVector<TraceWarning> warnings;
     QVector<ValueSummary> outputs;
     QString note; ///< e.g. "cleanup passes failed: raw recorded graph"

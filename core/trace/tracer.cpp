@@ -107,7 +107,11 @@ tj::Module tracedModuleLike(const tj::Module& original, const std::shared_ptr<tj
             type->addAttribute(name, child.type());
             slots.push_back(child._ivalue());
         } else {
-            type->addAttribute(name, attrType, from->is_parameter(i), from->is_buffer(i));
+            // Python's TracedModule holds the parameters and buffers that are set, typed by their values: a
+            // scripted Conv2d's `bias: Optional[Tensor]` is a Tensor there (the inlined graph's GetAttr shows it).
+            const bool tensorSlot = (from->is_parameter(i) || from->is_buffer(i)) && value.isTensor();
+            type->addAttribute(name, tensorSlot ? c10::TensorType::get() : attrType, from->is_parameter(i),
+                from->is_buffer(i));
             slots.push_back(value);
         }
     }
@@ -154,7 +158,7 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
     interpreter.addHooks(semantics.get());
     TracerScope scope({ &provenance, &warnings });
     auto graph = tj::toGraphFunction(*p.fn).graph();
-    interpreter.indexScriptGraph(*graph, p.inlinedIds);
+    interpreter.indexScriptGraph(*graph, p.inlinedIds, p.inlinedIndex);
     std::vector<std::string> argumentNames;
     const auto& schemaArgs = p.fn->getSchema().arguments();
     for (size_t i = p.self ? 1 : 0; i < schemaArgs.size(); ++i)
@@ -214,6 +218,12 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
             },
             lookup, options.strict, /*force_outplace=*/false, tracedModule ? &*tracedModule : nullptr, argumentNames);
         std::shared_ptr<tj::Graph> traceGraph = traced.first->graph;
+        if (tracedModule) {
+            // The graph torch.jit.trace's check compares, and the whole model: traced.inlined_graph, every
+            // submodule call inlined, each node keeping its scope and the place that recorded it (its source range).
+            traceGraph = traceGraph->copy();
+            tj::Inline(*traceGraph);
+        }
         r.graph = snapshotGraph(*traceGraph, decorate);
         if (tracedModule)
             linkModuleCalls(r.graph, *p.scriptGraph);

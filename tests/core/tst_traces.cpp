@@ -97,7 +97,9 @@ private Q_SLOTS:
             return;
         }
         QVERIFY2(t.ok, qPrintable(t.error.toString()));
-        const QString golden = expected.value(QStringLiteral("graph")).toString();
+        // A module's trace is its inlined graph (traced.inlined_graph), what PyTorch's check compares.
+        const QString golden = expected.value(QStringLiteral("inlined_graph"))
+                                   .toString(expected.value(QStringLiteral("graph")).toString());
         const QString actualText = comparableTrace(t.graph.toText(false));
         const QString expectedText = comparableTrace(golden);
         if (actualText != expectedText) {
@@ -132,7 +134,8 @@ private Q_SLOTS:
         const QDir dir(dataDir() + QStringLiteral("/traces"));
         int remapped = 0;
         int checked = 0;
-        int moduleCalls = 0;
+        int insideCalls = 0;
+        int exact = 0;
         for (const QString& file : dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
             const QJsonObject c = QJsonDocument::fromJson(readText(dir.filePath(file)).toUtf8()).object();
             if (!c.value(QStringLiteral("traces")).toArray().at(0).toObject().value(QStringLiteral("ok")).toBool())
@@ -169,18 +172,14 @@ private Q_SLOTS:
                 QVERIFY2(shown >= 0 && shown < inlinedInfo->graph.nodes.size(), qPrintable(where));
                 const QString ownKind = ownInfo->graph.node(own).kind;
                 if (ownKind == QLatin1String("prim::CallFunction") || ownKind == QLatin1String("prim::CallMethod")) {
-                    // Nodes traced inside a call, and a module trace's own submodule calls, point at the code
-                    // inlined for it, which the own graph lacks.
-                    QVERIFY2(!inlinedInfo->graph.node(shown).kind.startsWith(QLatin1String("prim::Call")),
-                        qPrintable(where));
-                    if (a.graph.node(i).kind == QLatin1String("prim::CallMethod")) {
-                        QCOMPARE(ownKind, QStringLiteral("prim::CallMethod"));
-                        // The call's submodule (ModuleList entries too: "layers.0") is where the linked code is.
-                        const QString called = attributePath(a.graph, a.graph.node(i).inputs.first());
-                        const QString module = inlinedInfo->graph.node(shown).modulePath;
-                        QVERIFY2(module == called || module.startsWith(called + QLatin1Char('.')),
-                            qPrintable(QStringLiteral("%1: %2 -> %3").arg(where, called, module)));
-                        ++moduleCalls;
+                    // Nodes traced inside a call point at the callee's node inlined for it, which the own graph
+                    // lacks: the node of their kind, in their module.
+                    const IrNode& traced = b.graph.node(i);
+                    const IrNode& script = inlinedInfo->graph.node(shown);
+                    QVERIFY2(!script.kind.startsWith(QLatin1String("prim::Call")), qPrintable(where));
+                    if (traced.kind.startsWith(QLatin1String("aten::"))) {
+                        ++insideCalls;
+                        exact += script.kind == traced.kind && script.modulePath == traced.modulePath ? 1 : 0;
                     }
                     continue;
                 }
@@ -191,7 +190,9 @@ private Q_SLOTS:
             }
         }
         QVERIFY2(remapped > 0, "no trace whose script nodes moved when calls were inlined");
-        QVERIFY2(moduleCalls > 0, "no module trace's submodule call was linked to the script");
+        QVERIFY2(insideCalls > 20, "too few trace nodes recorded inside calls");
+        QVERIFY2(exact * 10 >= insideCalls * 9,
+            qPrintable(QStringLiteral("%1 of %2 nodes traced inside calls point at their own node").arg(exact).arg(insideCalls)));
         QVERIFY(checked > remapped);
     }
 
