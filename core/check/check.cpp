@@ -109,6 +109,59 @@ BakedValues bakedValues(const IrGraph& a, int na, const IrGraph& b, int nb)
     return v;
 }
 
+/// A script value as Python text ("x.dim() == 3"), a few producers deep; @p shape is set when it reads a shape
+/// (dim(), size(), len()).
+QString expressionOf(const IrGraph& g, int value, bool* shape, int depth = 0)
+{
+    const IrValue& v = g.value(value);
+    if (v.producer < 0) {
+        QString name = v.name;
+        const int dot = name.lastIndexOf(QLatin1Char('.'));
+        if (dot > 0 && name.mid(dot + 1).toInt() > 0) // "x.1": the first assignment of x
+            name.truncate(dot);
+        return name;
+    }
+    const IrNode& n = g.node(v.producer);
+    if (n.kind == QLatin1String("prim::Constant"))
+        return constantOf(g, n.id);
+    if (depth >= 4)
+        return QStringLiteral("...");
+    auto arg = [&](int i) { return i < n.inputs.size() ? expressionOf(g, n.inputs[i], shape, depth + 1) : QString(); };
+    static const QHash<QString, QString> binary = {
+        { QStringLiteral("aten::eq"), QStringLiteral("==") },
+        { QStringLiteral("aten::ne"), QStringLiteral("!=") },
+        { QStringLiteral("aten::lt"), QStringLiteral("<") },
+        { QStringLiteral("aten::le"), QStringLiteral("<=") },
+        { QStringLiteral("aten::gt"), QStringLiteral(">") },
+        { QStringLiteral("aten::ge"), QStringLiteral(">=") },
+        { QStringLiteral("aten::add"), QStringLiteral("+") },
+        { QStringLiteral("aten::sub"), QStringLiteral("-") },
+        { QStringLiteral("aten::mul"), QStringLiteral("*") },
+        { QStringLiteral("aten::floordiv"), QStringLiteral("//") },
+        { QStringLiteral("aten::remainder"), QStringLiteral("%") },
+        { QStringLiteral("aten::__and__"), QStringLiteral("and") },
+        { QStringLiteral("aten::__or__"), QStringLiteral("or") },
+        { QStringLiteral("aten::__is__"), QStringLiteral("is") },
+        { QStringLiteral("aten::__isnot__"), QStringLiteral("is not") },
+    };
+    if (n.kind == QLatin1String("aten::dim") || n.kind == QLatin1String("aten::len")
+        || n.kind == QLatin1String("aten::size") || n.kind == QLatin1String("aten::numel")) {
+        *shape = true;
+        if (n.kind == QLatin1String("aten::len"))
+            return QStringLiteral("len(%1)").arg(arg(0));
+        if (n.kind == QLatin1String("aten::size") && n.inputs.size() == 1)
+            return arg(0) + QStringLiteral(".shape");
+        return QStringLiteral("%1.%2(%3)").arg(arg(0), n.kind.mid(6), n.inputs.size() > 1 ? arg(1) : QString());
+    }
+    if (binary.contains(n.kind) && n.inputs.size() == 2)
+        return QStringLiteral("%1 %2 %3").arg(arg(0), binary.value(n.kind), arg(1));
+    if (n.kind == QLatin1String("aten::__not__"))
+        return QStringLiteral("not %1").arg(arg(0));
+    if (n.kind == QLatin1String("aten::__getitem__") && n.inputs.size() == 2)
+        return QStringLiteral("%1[%2]").arg(arg(0), arg(1));
+    return n.kind.section(QLatin1String("::"), 1) + QStringLiteral("(...)");
+}
+
 struct Cause
 {
     DivergenceKind kind = DivergenceKind::Unexplained;
@@ -157,11 +210,19 @@ Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& o
         const TraceWarning* w = wb ? wb : wa;
         const int line = scriptLocation(script, ifNode).line;
         QString why;
-        if (w && w->kind == WarningKind::DataDependentBranch)
+        if (w && w->kind == WarningKind::DataDependentBranch) {
             why = QStringLiteral(": its condition %1 depends on tensor values, frozen by a tensor-to-bool conversion")
                       .arg(w->detail.isEmpty() ? QString() : w->detail);
-        else if (w)
+        } else if (w) {
             why = QStringLiteral(": its condition %1 depends on the input's shape").arg(w->detail);
+        } else if (const IrNode& branch = script.node(ifNode); !branch.inputs.isEmpty()) {
+            // A condition on a rank or a length (`if x.dim() == 3`) is plain Python for the tracer, which says
+            // nothing of it: read it off the script.
+            bool shape = false;
+            const QString condition = expressionOf(script, branch.inputs.first(), &shape);
+            if (shape)
+                why = QStringLiteral(": its condition %1 depends on the input's shape").arg(condition);
+        }
         return { DivergenceKind::BranchFrozen,
             QStringLiteral("branch at line %1 took the %2 branch in trace 1 but the %3 branch in %4%5")
                 .arg(line)

@@ -95,7 +95,7 @@ struct CheckReport
     QVector<TraceStatus> statuses; ///< one per trace
     bool consistent = true;
     /// The class of each submodule by path ("rpn.head" -> "RPNHead") for the traces' module clusters: a recorded
-    /// Python call's; empty where the views ask the model (submoduleTypes()).
+    /// Python call's, or an archive's (submoduleTypes()); empty for a .py file's functions.
     QHash<QString, QString> moduleTypes;
     /// The function is a trace (an archive saved from torch.jit.trace): no Python to compare it with, so each
     /// other set runs the archive's own graph (OutputCheck::outputs; trace 1's outputs are set 1's), and a size

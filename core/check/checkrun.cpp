@@ -164,6 +164,9 @@ CheckReport checkFunction(
     // (PyTorch's torch.jit.trace of a ScriptModule returns it as it is): its graph is the trace for every set, and
     // each set runs it. The sizes of set 1 it baked in are what its results on another set are wrong by.
     r.tracedArchive = model.kind == ModelInfo::Kind::Archive && isTracedGraph(r.script);
+    // Divergences name their module's class ("in encoder (StepEncoder)").
+    if (model.kind == ModelInfo::Kind::Archive)
+        r.moduleTypes = submoduleTypes(model, function);
     // Trace 1's recorded program stays here, for running it on the other sets; it never goes into the report.
     std::shared_ptr<TracedProgram> program;
     const QByteArray name = function.toUtf8();

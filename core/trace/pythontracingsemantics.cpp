@@ -190,7 +190,6 @@ public:
     bool runOperator(tj::Node* n, Frame& frame) override;
 
 private:
-    void carryBakedOrigin(tj::Node* n, Frame& frame);
     using Handler = bool (Semantics::*)(tj::Node*, Frame&);
     static const std::unordered_map<c10::Symbol, Handler>& handlers();
 
@@ -389,14 +388,6 @@ void Semantics::enterBranch(tj::Node* n, Frame& frame, bool taken)
         m_warnings.addConversion(QStringLiteral("boolean"), n);
     const QStringList args
         = { QString::number(Interpreter::locationOf(n).line), taken ? QStringLiteral("then") : QStringLiteral("else") };
-    // `if input.dim() != 4: raise ...` (BatchNorm's check): the branch not taken only raises. Frozen, the trace
-    // drops a check, not a computation; Python's own check does not warn there either.
-    auto raises = [](tj::Block* b) {
-        return std::any_of(b->nodes().begin(), b->nodes().end(),
-            [](const tj::Node* x) { return x->kind() == c10::prim::RaiseException; });
-    };
-    if (!cond.hasShadow() && cond.fromSize && raises(n->blocks().at(taken ? 1 : 0)))
-        return;
     if (cond.hasShadow() || cond.fromSize) {
         m_warnings.add(WarningKind::ShapeDependentBranch,
             warningMessage(WarningKind::ShapeDependentBranch,
@@ -1411,41 +1402,6 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
     if (n->outputs().size() == 1 && n->output()->type()->kind() == c10::TypeKind::ListType
         && n->output()->type()->containedType(0)->kind() == c10::TypeKind::TensorType && op->isC10Op())
         EditView(frame, n->output())->pythonTuple = true;
-    if (!recorded)
-        carryBakedOrigin(n, frame);
-}
-
-void Semantics::carryBakedOrigin(tj::Node* n, Frame& frame)
-{
-    // Python arithmetic on a number read off a shape or data (`x.dim() == 2`) gives such a number: what a branch
-    // on it or an op taking it is frozen by.
-    bool fromSize = false, fromData = false;
-    for (auto* in : n->inputs()) {
-        fromSize |= view(frame, in).fromSize;
-        fromData |= view(frame, in).fromData;
-    }
-    if ((!fromSize && !fromData) || n->outputs().size() != 1)
-        return;
-    const IValue& result = frame.value(n->output());
-    if (!result.isInt() && !result.isDouble() && !result.isBool()) // `xs[i]` of a list of tensors
-        return;
-    QStringList parts;
-    for (auto* in : n->inputs()) {
-        const PythonView& v = view(frame, in);
-        const IValue& value = frame.value(in);
-        // Numbers only: printing a tensor while tracing would record the ops that print it.
-        parts << (!v.origin.isEmpty()           ? v.origin
-                : value.isTensor() || value.isList() ? QStringLiteral("...")
-                                                     : printed(value));
-    }
-    const char* symbol = nullptr;
-    const QString origin = isNumberOp(n->kind(), &symbol) && parts.size() == 2
-        ? QStringLiteral("%1 %2 %3").arg(parts[0], QLatin1String(symbol), parts[1])
-        : QStringLiteral("%1(%2)").arg(qs(n->kind().toUnqualString()), parts.join(QStringLiteral(", ")));
-    EditView out(frame, n->output());
-    out->fromSize = fromSize;
-    out->fromData = fromData;
-    out->origin = origin;
 }
 
 /// What tracer::ArgumentStash does for Python's argument parser, done on the recorded node afterwards

@@ -723,6 +723,15 @@ private Q_SLOTS:
             << "loop_in_traced_fn.consistent.check.junit.xml"
             << QStringList { "check", example, "--format", "junit", "--inputs", "f32[3,4,5]", "--inputs", "f32[3,2,2]" }
             << 0;
+        // A loop over the time axis one module down (issue 22): explained in its module, at its line.
+        const QString seq2vec = QStringLiteral("tests/data/archives/seq2vec.pt");
+        QTest::addRow("submodule loop text")
+            << "seq2vec.check.txt" << QStringList { "check", seq2vec, "--inputs", "f32[2,3,4]", "--inputs", "f32[2,5,4]" }
+            << 1;
+        QTest::addRow("submodule loop json") << "seq2vec.check.json"
+                                             << QStringList { "check", seq2vec, "--format", "json", "--inputs",
+                                                    "f32[2,3,4]", "--inputs", "f32[2,5,4]" }
+                                             << 1;
         QTest::addRow("archive junit") << "shape_branch.check.junit.xml"
                                        << QStringList { "check", archive, "--format", "junit" } + archiveSets << 1;
         QTest::addRow("loop markdown") << "loop_in_traced_fn.check.md"

@@ -270,3 +270,40 @@ class TracedArangeOfSize(nn.Module):
 
     def forward(self, x: Tensor) -> Tensor:
         return self.inner(x)
+
+
+class StepCell(nn.Module):
+    """One recurrent step: a Linear over [x_t, h]."""
+
+    def __init__(self, features: int = 4):
+        super().__init__()
+        self.mix = nn.Linear(2 * features, features)
+
+    def forward(self, x: Tensor, h: Tensor) -> Tensor:
+        return torch.tanh(self.mix(torch.cat([x, h], 1)))
+
+
+class StepEncoder(nn.Module):
+    """A recurrent encoder as sequence models write it: a cell stepped over the time axis, x.size(1)."""
+
+    def __init__(self, features: int = 4):
+        super().__init__()
+        self.cell = StepCell(features)
+
+    def forward(self, x: Tensor) -> Tensor:
+        h = torch.zeros(x.size(0), x.size(2))
+        for t in range(x.size(1)):
+            h = self.cell(x[:, t], h)
+        return h
+
+
+class Seq2Vec(nn.Module):
+    """An encoder and a head: the loop a trace unrolls sits one module down, its steps two."""
+
+    def __init__(self, features: int = 4):
+        super().__init__()
+        self.encoder = StepEncoder(features)
+        self.head = nn.Linear(features, 2)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.head(self.encoder(x))

@@ -161,6 +161,9 @@ CASES = [
      "archive": "archives/buffer_scale.pt", "sets": ["f32[2,3]", "f32[4,3]=randn"]},
     {"name": "dense_residual", "module": "DenseResidual", "ctor": {"features": 2, "layers": 3}, "eval": True,
      "archive": "archives/dense_residual.pt", "sets": ["f32[2,2]=randn", "f32[3,2]=randn"]},
+    # a loop over the time axis inside a submodule, stepping a sub-submodule (issue 22: model-scale divergences)
+    {"name": "submodule_loop", "module": "Seq2Vec", "ctor": {"features": 4}, "eval": True,
+     "archive": "archives/seq2vec.pt", "sets": ["f32[2,3,4]", "f32[2,5,4]"]},
     # traced eagerly, run from an archive made by torch.jit.trace (on the first set): re-tracing a traced archive
     {"name": "traced_arange_of_size", "module": "TracedArangeOfSize", "ctor": {}, "eval": True,
      "archive": "archives/traced_arange_of_size.pt", "archive_by": "trace", "sets": ["f32[3,4]", "f32[5,2]"]},

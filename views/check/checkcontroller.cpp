@@ -107,10 +107,10 @@ QSet<QString> differingModules(const CheckReport& report)
     return modules;
 }
 
-/// A recorded Python call's traces are inlined models: grouped by module as an archive is (clusters named by path
-/// and class, code that never reaches the outputs hidden), a big one as the folded overview with the modules that
-/// differ between the traces unfolded.
-void groupRecordedTraces(const CheckReport& report, LayoutOptions& options)
+/// Traces of a module (JitScope's of an archive, or a recorded Python call's) are inlined models: grouped by module
+/// as an archive is (clusters named by path and class, code that never reaches the outputs hidden), a big one as
+/// the folded overview with the modules that differ between the traces unfolded.
+void groupModuleTraces(const CheckReport& report, LayoutOptions& options)
 {
     if (report.traces.isEmpty() || !report.traces[0].ok)
         return;
@@ -136,8 +136,6 @@ void CheckController::start(const QString& function, const QVector<InputSet>& se
     const bool relayoutOnly = reuse != nullptr;
     const CheckReport reused = reuse ? *reuse : CheckReport();
     LayoutOptions options = m_document->layoutOptions();
-    if (source.isRecordedCall() && reuse)
-        groupRecordedTraces(*reuse, options);
     const QString layoutKey = m_document->layoutOptionsKey();
     const int steps = int(sets.size()) + 1;
     auto work = [engine = m_document->engine(), engineModel = m_document->engineModel(), function, sets, setsKey,
@@ -164,6 +162,8 @@ void CheckController::start(const QString& function, const QVector<InputSet>& se
             r.report = engine->check(engineModel, function, sets, check, control.cancelFlag());
             r.checkMs = timer.restart();
         }
+        LayoutOptions traceOptions = options;
+        groupModuleTraces(r.report, traceOptions);
         for (int k = 0; k < r.report.traces.size(); ++k) {
             if (control.canceled())
                 break;
@@ -172,10 +172,10 @@ void CheckController::start(const QString& function, const QVector<InputSet>& se
             const TraceResult& trace = r.report.traces.at(k);
             // Graphviz in the model worker too: its crash costs a layout, not the window.
             const QString what = QStringLiteral("trace %1 of `%2`").arg(k + 1).arg(function);
-            r.layouts.append(trace.ok ? engine->layout(trace.graph, options, what) : GraphLayout());
+            r.layouts.append(trace.ok ? engine->layout(trace.graph, traceOptions, what) : GraphLayout());
         }
         if (source.isRecordedCall() && !r.report.script.nodes.isEmpty() && !control.canceled())
-            r.scriptLayout = engine->layout(r.report.script, options, QStringLiteral("the script graph"));
+            r.scriptLayout = engine->layout(r.report.script, traceOptions, QStringLiteral("the script graph"));
         r.layoutMs = timer.elapsed();
         r.canceled = control.canceled();
         return r;
