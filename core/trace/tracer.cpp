@@ -487,7 +487,13 @@ TraceResult traceWithLibtorchInterpreter(
             },
             [](const at::Tensor&) { return std::string(); }, /*strict=*/true, /*force_outplace=*/false,
             self ? &*self : nullptr);
-        r.graph = snapshotGraph(*traced.first->graph);
+        std::shared_ptr<tj::Graph> graph = traced.first->graph;
+        if (self) {
+            // As traceFunction() gives a module's trace: inlined.
+            graph = graph->copy();
+            tj::Inline(*graph);
+        }
+        r.graph = snapshotGraph(*graph);
         r.ok = true;
     } catch (const std::exception& e) {
         r.error = errorAt(model, torchErrorMessage(e.what()));
