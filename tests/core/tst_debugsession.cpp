@@ -181,6 +181,55 @@ private Q_SLOTS:
         QVERIFY2(p.result.error.message.contains(QLatin1String("cancelled")), qPrintable(p.result.error.message));
     }
 
+    /// Stepping into a model's submodules (an archive opened grouped by module: its forward inlined): each pause
+    /// names the node of the inlined script graph it stands at, in its submodule, and the loop inside a submodule
+    /// by its node there; the trace growing meanwhile links its ops to those nodes.
+    void stepIntoSubmodules()
+    {
+        LoadOptions grouped;
+        grouped.inlineCalls = true;
+        const LoadResult r = loadModel(dataDir() + QStringLiteral("/archives/seq2vec.pt"), grouped);
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        const IrGraph& script = r.model.function(QStringLiteral("forward"))->graph;
+        DebugSession s(r.model, QStringLiteral("forward"), *parseInputSet(QStringLiteral("f32[2,3,4]")), true);
+        s.start();
+        int serial = 0, inCell = 0, inLoop = 0;
+        DebugSession::Pause p;
+        while (true) {
+            p = next(s, serial);
+            serial = p.serial;
+            if (p.finished)
+                break;
+            const NodeEvent& e = p.event;
+            if (e.depth > 0 && e.kind.startsWith(QLatin1String("aten::"))) {
+                QVERIFY2(e.scriptNode >= 0 && e.scriptNode < script.nodes.size(), qPrintable(e.kind));
+                const IrNode& at = script.node(e.scriptNode);
+                QCOMPARE(at.kind, e.kind);
+                QCOMPARE(at.location.line, e.location.line);
+                inCell += at.modulePath == QLatin1String("encoder.cell.mix") ? 1 : 0;
+            }
+            for (const LoopFrame& f : e.loopPath) {
+                QVERIFY(f.loopNode >= 0);
+                QCOMPARE(script.node(f.loopNode).kind, QStringLiteral("prim::Loop"));
+                QCOMPARE(script.node(f.loopNode).modulePath, QStringLiteral("encoder"));
+                ++inLoop;
+            }
+            s.resume(DebugSession::Command::StepInto);
+        }
+        QVERIFY2(p.trace.ok, qPrintable(p.trace.error.toString()));
+        QCOMPARE(inCell, 3); // the Linear of each of the three steps
+        QVERIFY(inLoop > 10);
+        int linked = 0;
+        for (const IrNode& n : p.trace.graph.nodes) {
+            if (!n.kind.startsWith(QLatin1String("aten::")))
+                continue;
+            QVERIFY2(n.originNode >= 0, qPrintable(n.kind));
+            QCOMPARE(script.node(n.originNode).modulePath, n.modulePath);
+            ++linked;
+        }
+        QVERIFY(linked > 15);
+    }
+
     void liveTraceGrowsToTheFullTrace()
     {
         const InputSet set = *parseInputSet(QStringLiteral("f32[3,4,5]"));
