@@ -438,9 +438,13 @@ void Semantics::leaveLoop(tj::Node* n, Frame& frame, int64_t iterations)
 
 void Semantics::enterCall(tj::Node* n, const IValue* self)
 {
-    // Python calls submodules through Module.__call__, which opens a trace scope per module call.
+    // Python calls submodules through Module.__call__, which opens a trace scope per module call. An overloaded
+    // forward (@torch.jit._overload_method, densenet's _DenseLayer) is compiled as forward__0, forward__1, ...
     std::shared_ptr<tj::Graph> traceGraph;
-    if (self && n->kind() == c10::prim::CallMethod && n->s(c10::attr::name) == "forward") {
+    const auto isForward = [](const std::string& name) {
+        return name == "forward" || (name.rfind("forward__", 0) == 0 && name.size() > 9);
+    };
+    if (self && n->kind() == c10::prim::CallMethod && isForward(n->s(c10::attr::name))) {
         auto it = m_moduleScopes.find(self->toObject().get());
         if (it != m_moduleScopes.end() && tj::tracer::getTracingState()) {
             traceGraph = tj::tracer::getTracingState()->graph;

@@ -307,3 +307,38 @@ class Seq2Vec(nn.Module):
 
     def forward(self, x: Tensor) -> Tensor:
         return self.head(self.encoder(x))
+
+
+class OverloadedLayer(nn.Module):
+    """forward overloaded as torchvision's _DenseLayer is: TorchScript compiles forward__0 and forward__1, and a
+    trace still records each call as the layer's forward."""
+
+    def __init__(self, features: int = 4):
+        super().__init__()
+        self.lin = nn.Linear(features, features)
+
+    @torch.jit._overload_method  # noqa: F811
+    def forward(self, x: List[Tensor]) -> Tensor:  # noqa: F811
+        pass
+
+    @torch.jit._overload_method  # noqa: F811
+    def forward(self, x: Tensor) -> Tensor:  # noqa: F811
+        pass
+
+    def forward(self, x):  # noqa: F811
+        if isinstance(x, Tensor):
+            xs = [x]
+        else:
+            xs = x
+        return self.lin(torch.cat(xs, 1))
+
+
+class OverloadedCalls(nn.Module):
+    """Calls an overloaded forward with a list, as densenet's _DenseBlock calls its layers."""
+
+    def __init__(self, features: int = 4):
+        super().__init__()
+        self.layer = OverloadedLayer(2 * features)
+
+    def forward(self, x: Tensor) -> Tensor:
+        return self.layer([x, x]).relu()

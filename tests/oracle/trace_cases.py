@@ -164,6 +164,9 @@ CASES = [
     # a loop over the time axis inside a submodule, stepping a sub-submodule (issue 22: model-scale divergences)
     {"name": "submodule_loop", "module": "Seq2Vec", "ctor": {"features": 4}, "eval": True,
      "archive": "archives/seq2vec.pt", "sets": ["f32[2,3,4]", "f32[2,5,4]"]},
+    # an overloaded forward (torchvision's densenet): compiled as forward__0, traced as the layer's forward
+    {"name": "overloaded_forward", "module": "OverloadedCalls", "ctor": {"features": 4}, "eval": True,
+     "archive": "archives/overloaded_forward.pt", "sets": ["f32[2,4]", "f32[3,4]"]},
     # traced eagerly, run from an archive made by torch.jit.trace (on the first set): re-tracing a traced archive
     {"name": "traced_arange_of_size", "module": "TracedArangeOfSize", "ctor": {}, "eval": True,
      "archive": "archives/traced_arange_of_size.pt", "archive_by": "trace", "sets": ["f32[3,4]", "f32[5,2]"]},
