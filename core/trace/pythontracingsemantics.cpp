@@ -1,6 +1,7 @@
 // Python's tracing semantics as interpreter hooks (see pythontracingsemantics_p.h).
 
 #include "execute/operatorguard_p.h"
+#include "ir/irsnapshot_p.h"
 #include "trace/pythonsyntax_p.h"
 #include "trace/pythontracingsemantics_p.h"
 #include "trace/tracewarningsink_p.h"
@@ -962,6 +963,21 @@ bool Semantics::splitBySize(tj::Node* n, Frame& frame)
 
 /// Runs int/float arithmetic on shadowed numbers as Python would run it on 0-dim tensors.
 /// Returns true when handled.
+/// torch.nn.functional.multi_head_attention_forward: `if isinstance(embed_dim, torch.Tensor): head_dim =
+/// embed_dim.div(num_heads, rounding_mode='trunc') else: head_dim = embed_dim // num_heads`. Traced, embed_dim is a
+/// tensor and Python takes the first branch; scripted, embed_dim is an int, the compiler drops that branch, and the
+/// archive keeps the `//` alone.
+bool isTensorCheckedDivision(const tj::Node* n)
+{
+    if (n->kind() != c10::aten::floordiv)
+        return false;
+    const tj::SourceRange range = originalSourceRange(n);
+    if (range.text().str() != "embed_dim // num_heads")
+        return false;
+    const auto place = range.file_line_col();
+    return place && QString::fromStdString(std::get<0>(*place)).endsWith(QLatin1String("torch/nn/functional.py"));
+}
+
 bool Semantics::emulateNumberOp(tj::Node* n, Frame& frame)
 {
     const size_t nin = n->inputs().size();
@@ -1024,8 +1040,11 @@ bool Semantics::emulateNumberOp(tj::Node* n, Frame& frame)
             out->fromSize = true;
             return true;
         }
-        shadow = pythonNumberOp(n->kind(), values[0], a.shadow, values[1], viewOf(notes[1]).shadow,
-            a.hasShadow() && isAugmentedAssignment(n));
+        if (isTensorCheckedDivision(n) && a.hasShadow() && !viewOf(notes[1]).hasShadow() && values[1].isInt())
+            shadow = a.shadow.div(wrappedNumber(values[1]), "trunc"); // the number as Python passes it: a tensor
+        else
+            shadow = pythonNumberOp(n->kind(), values[0], a.shadow, values[1], viewOf(notes[1]).shadow,
+                a.hasShadow() && isAugmentedAssignment(n));
     }
     out->shadow = shadow;
     out->fromSize = true;

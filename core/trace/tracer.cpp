@@ -95,6 +95,8 @@ tj::Module tracedModuleLike(const tj::Module& original, const std::shared_ptr<tj
     if (cu->get_type(name))
         name = cu->mangle(name);
     auto type = c10::ClassType::create(name, cu, /*is_module=*/true);
+    // Registered before the children, which may share its class name (a Sequential inside a Sequential).
+    cu->register_type(type);
     std::vector<IValue> slots;
     const auto object = original._ivalue();
     scopes[object.get()] = scope;
@@ -117,7 +119,6 @@ tj::Module tracedModuleLike(const tj::Module& original, const std::shared_ptr<tj
     }
     for (size_t i = 0; i < from->numConstants(); ++i)
         type->addConstant(from->getConstantName(i), from->getConstant(i));
-    cu->register_type(type);
     auto obj = c10::ivalue::Object::create(c10::StrongTypePtr(cu, type), slots.size());
     for (size_t i = 0; i < slots.size(); ++i)
         obj->setSlot(i, slots[i]);

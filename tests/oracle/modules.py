@@ -342,3 +342,17 @@ class OverloadedCalls(nn.Module):
 
     def forward(self, x: Tensor) -> Tensor:
         return self.layer([x, x]).relu()
+
+
+class SelfAttention(nn.Module):
+    """nn.MultiheadAttention as ViT's encoder blocks call it: traced, its head_dim is embed_dim.div(num_heads,
+    rounding_mode='trunc') of a traced size (Python's isinstance(embed_dim, torch.Tensor) branch), which the
+    scripted archive's `embed_dim // num_heads` no longer shows."""
+
+    def __init__(self, features: int = 8, heads: int = 2):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(features, heads, batch_first=True)
+
+    def forward(self, x: Tensor) -> Tensor:
+        y, _ = self.attn(x, x, x, need_weights=False)
+        return y

@@ -167,6 +167,9 @@ CASES = [
     # an overloaded forward (torchvision's densenet): compiled as forward__0, traced as the layer's forward
     {"name": "overloaded_forward", "module": "OverloadedCalls", "ctor": {"features": 4}, "eval": True,
      "archive": "archives/overloaded_forward.pt", "sets": ["f32[2,4]", "f32[3,4]"]},
+    # multi-head attention (ViT, transformers): head_dim traced as Python's tensor branch computes it
+    {"name": "self_attention", "module": "SelfAttention", "ctor": {"features": 8, "heads": 2}, "eval": True,
+     "archive": "archives/self_attention.pt", "sets": ["f32[2,5,8]", "f32[2,3,8]"]},
     # traced eagerly, run from an archive made by torch.jit.trace (on the first set): re-tracing a traced archive
     {"name": "traced_arange_of_size", "module": "TracedArangeOfSize", "ctor": {}, "eval": True,
      "archive": "archives/traced_arange_of_size.pt", "archive_by": "trace", "sets": ["f32[3,4]", "f32[5,2]"]},
