@@ -44,11 +44,6 @@ QVector<QPair<int, int>> enclosingBranches(const IrGraph& script, int node)
     return out;
 }
 
-QString branchName(int block)
-{
-    return block == 0 ? QStringLiteral("then") : block == 1 ? QStringLiteral("else") : QStringLiteral("?");
-}
-
 SourceLocation scriptLocation(const IrGraph& script, int node)
 {
     if (node < 0 || node >= script.nodes.size())
@@ -146,7 +141,9 @@ QString expressionOf(const IrGraph& g, int value, bool* shape, int depth = 0)
     };
     if (n.kind == QLatin1String("aten::dim") || n.kind == QLatin1String("aten::len")
         || n.kind == QLatin1String("aten::size") || n.kind == QLatin1String("aten::numel")) {
-        *shape = true;
+        // Of a tensor (len() of a str or a list is not a shape).
+        *shape |= !n.inputs.isEmpty() && g.value(n.inputs.first()).type.contains(QLatin1String("Tensor"))
+            && !g.value(n.inputs.first()).type.endsWith(QLatin1String("[]"));
         if (n.kind == QLatin1String("aten::len"))
             return QStringLiteral("len(%1)").arg(arg(0));
         if (n.kind == QLatin1String("aten::size") && n.inputs.size() == 1)
@@ -159,7 +156,59 @@ QString expressionOf(const IrGraph& g, int value, bool* shape, int depth = 0)
         return QStringLiteral("not %1").arg(arg(0));
     if (n.kind == QLatin1String("aten::__getitem__") && n.inputs.size() == 2)
         return QStringLiteral("%1[%2]").arg(arg(0), arg(1));
+    if (!n.blocks.isEmpty()) // a value an if or a loop computes
+        return QStringLiteral("...");
     return n.kind.section(QLatin1String("::"), 1) + QStringLiteral("(...)");
+}
+
+/// Which blocks of the script's prim::If nodes a trace took (TraceResult::branches: 1 then, 2 else, 3 both); read off
+/// the blocks its nodes were recorded in where the trace did not keep them.
+QHash<int, int> branchesTaken(const TraceResult& trace, const IrGraph& script)
+{
+    if (!trace.branches.isEmpty())
+        return trace.branches;
+    QHash<int, int> taken;
+    QSet<int> seen;
+    for (const IrNode& n : trace.graph.nodes) {
+        for (int at = n.originNode; at >= 0 && at < script.nodes.size();) {
+            if (seen.contains(at))
+                break;
+            seen.insert(at);
+            const IrNode& s = script.node(at);
+            if (s.parentNode >= 0 && script.node(s.parentNode).kind == QLatin1String("prim::If"))
+                taken[s.parentNode] |= s.parentBlock == 0 ? 1 : 2;
+            at = s.parentNode;
+        }
+    }
+    return taken;
+}
+
+/// Whether a script value is computed from a call of @p kind: through producers, and through the blocks of the ifs
+/// and loops that produce it (`why_not_fast_path`, set in a chain of ifs, one of them on torch.is_grad_enabled()).
+bool computedFrom(const IrGraph& g, int value, const QString& kind)
+{
+    QVector<int> todo { value };
+    QSet<int> seen;
+    while (!todo.isEmpty() && seen.size() < 2000) {
+        const int v = todo.takeLast();
+        if (v < 0 || seen.contains(v))
+            continue;
+        seen.insert(v);
+        const int producer = g.value(v).producer;
+        if (producer < 0)
+            continue;
+        const IrNode& n = g.node(producer);
+        if (n.kind == kind)
+            return true;
+        todo += n.inputs;
+        for (const IrBlock& b : n.blocks) {
+            todo += b.outputs;
+            for (int child : b.nodes)
+                if (g.node(child).kind == kind)
+                    return true;
+        }
+    }
+    return false;
 }
 
 struct Cause
@@ -169,9 +218,70 @@ struct Cause
     SourceLocation at; ///< unset: the node's own line
 };
 
-Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& other, const IrGraph& script,
-    int otherIndex, const QHash<int, int>& baseLoops, const QHash<int, int>& otherLoops)
+
+/// What each trace of a diff did, for explaining its changes.
+struct TraceFacts
 {
+    QHash<int, int> loops; ///< loopIterations()
+    QHash<int, int> branches; ///< branchesTaken()
+};
+
+/// Which blocks of script if @p ifNode a trace took: 1 then, 2 else, 3 both (in a loop), 0 not reached.
+int blocksTaken(int ifNode, const TraceResult& trace, const TraceFacts& facts)
+{
+    if (const int bits = facts.branches.value(ifNode))
+        return bits;
+    const auto kinds = { WarningKind::ShapeDependentBranch, WarningKind::DataDependentBranch };
+    if (const TraceWarning* w = warningAt(trace, ifNode, kinds))
+        return w->count == 0 ? 1 : 2;
+    return 0;
+}
+
+/// The cause "branch at line L took X in trace 1 but Y in trace k", with why, where a warning or the script says.
+Cause explainBranch(int ifNode, const TraceResult& base, const TraceResult& other, const IrGraph& script,
+    const QString& traceK, int takenA, int takenB)
+{
+    const auto kinds = { WarningKind::ShapeDependentBranch, WarningKind::DataDependentBranch };
+    const TraceWarning* wa = warningAt(base, ifNode, kinds);
+    const TraceWarning* wb = warningAt(other, ifNode, kinds);
+    const TraceWarning* w = wb ? wb : wa;
+    QString why;
+    const IrNode& branch = script.node(ifNode);
+    if (w && w->kind == WarningKind::DataDependentBranch) {
+        why = QStringLiteral(": its condition %1 depends on tensor values, frozen by a tensor-to-bool conversion")
+                  .arg(w->detail.isEmpty() ? QString() : w->detail);
+    } else if (w) {
+        why = QStringLiteral(": its condition %1 depends on the input's shape").arg(w->detail);
+    } else if (!branch.inputs.isEmpty()
+        && computedFrom(script, branch.inputs.first(), QStringLiteral("aten::is_grad_enabled"))) {
+        why = QStringLiteral(": its condition depends on torch.is_grad_enabled(), and torch.jit.trace's check "
+                             "traces the check inputs under torch.no_grad()");
+    } else if (!branch.inputs.isEmpty()) {
+        // A condition on a rank or a length (`if x.dim() == 3`) is plain Python for the tracer, which says nothing
+        // of it: read it off the script.
+        bool shape = false;
+        const QString condition = expressionOf(script, branch.inputs.first(), &shape);
+        if (shape)
+            why = QStringLiteral(": its condition %1 depends on the input's shape").arg(condition);
+    }
+    auto blocks = [](int bits) {
+        return bits == 1 ? QStringLiteral("the then branch")
+            : bits == 2  ? QStringLiteral("the else branch")
+            : bits == 3  ? QStringLiteral("both branches")
+                         : QStringLiteral("neither branch (not reached)");
+    };
+    return { DivergenceKind::BranchFrozen,
+        QStringLiteral("branch at line %1 took %2 in trace 1 but %3 in %4%5")
+            .arg(scriptLocation(script, ifNode).line)
+            .arg(blocks(takenA), blocks(takenB), traceK, why),
+        scriptLocation(script, ifNode) };
+}
+
+Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& other, const IrGraph& script,
+    int otherIndex, const TraceFacts& baseFacts, const TraceFacts& otherFacts)
+{
+    const QHash<int, int>& baseLoops = baseFacts.loops;
+    const QHash<int, int>& otherLoops = otherFacts.loops;
     const IrNode* bn = c.baseNode >= 0 ? &base.graph.node(c.baseNode) : nullptr;
     const IrNode* on = c.otherNode >= 0 ? &other.graph.node(c.otherNode) : nullptr;
     const IrNode* any = on ? on : bn;
@@ -198,38 +308,49 @@ Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& o
                 .arg(traceK, why),
             scriptLocation(script, f.loopNode) };
     }
-    // 2. A branch frozen differently.
-    for (const auto& [ifNode, block] : enclosingBranches(script, any->originNode)) {
-        const auto kinds = { WarningKind::ShapeDependentBranch, WarningKind::DataDependentBranch };
-        const TraceWarning* wa = warningAt(base, ifNode, kinds);
-        const TraceWarning* wb = warningAt(other, ifNode, kinds);
-        const int takenA = wa ? wa->count : (bn ? block : -1);
-        const int takenB = wb ? wb->count : (on ? block : -1);
-        if (takenA == takenB && takenA >= 0)
+    // 2. A branch frozen differently: the outermost enclosing if whose blocks the two traces took differently.
+    QVector<QPair<int, int>> branches = enclosingBranches(script, any->originNode);
+    std::reverse(branches.begin(), branches.end());
+    for (const auto& [ifNode, block] : branches) {
+        Q_UNUSED(block);
+        const int takenA = blocksTaken(ifNode, base, baseFacts);
+        const int takenB = blocksTaken(ifNode, other, otherFacts);
+        if (takenA == takenB)
             continue;
-        const TraceWarning* w = wb ? wb : wa;
-        const int line = scriptLocation(script, ifNode).line;
-        QString why;
-        if (w && w->kind == WarningKind::DataDependentBranch) {
-            why = QStringLiteral(": its condition %1 depends on tensor values, frozen by a tensor-to-bool conversion")
-                      .arg(w->detail.isEmpty() ? QString() : w->detail);
-        } else if (w) {
-            why = QStringLiteral(": its condition %1 depends on the input's shape").arg(w->detail);
-        } else if (const IrNode& branch = script.node(ifNode); !branch.inputs.isEmpty()) {
-            // A condition on a rank or a length (`if x.dim() == 3`) is plain Python for the tracer, which says
-            // nothing of it: read it off the script.
-            bool shape = false;
-            const QString condition = expressionOf(script, branch.inputs.first(), &shape);
-            if (shape)
-                why = QStringLiteral(": its condition %1 depends on the input's shape").arg(condition);
+        // An if the compiler made (no line: the rest of a function after an early `return` inside an if, run when
+        // it did not return) is decided by the if that returned, whose output its condition is.
+        int decider = ifNode;
+        if (!script.node(ifNode).location.isValid() && !script.node(ifNode).inputs.isEmpty()) {
+            // Follow its condition into the ifs computing it, through the blocks both traces took, to the one they
+            // took differently.
+            int value = script.node(ifNode).inputs.first();
+            for (int hops = 0; hops < 16; ++hops) {
+                const int producer = script.value(value).producer;
+                if (producer < 0 || script.node(producer).kind != QLatin1String("prim::If")) {
+                    // The flag is the condition of the if that returned (`if not why_not_fast_path: return ...`).
+                    for (const IrNode& n : script.nodes)
+                        if (n.kind == QLatin1String("prim::If") && !n.inputs.isEmpty() && n.inputs.first() == value
+                            && blocksTaken(n.id, base, baseFacts) != blocksTaken(n.id, other, otherFacts)) {
+                            decider = n.id;
+                            break;
+                        }
+                    break;
+                }
+                const int a = blocksTaken(producer, base, baseFacts), b = blocksTaken(producer, other, otherFacts);
+                if (a != b) {
+                    decider = producer;
+                    break;
+                }
+                const IrNode& p = script.node(producer);
+                const int k = p.outputs.indexOf(value);
+                const int block = a == 1 ? 0 : a == 2 ? 1 : -1;
+                if (k < 0 || block < 0 || block >= p.blocks.size() || k >= p.blocks[block].outputs.size())
+                    break;
+                value = p.blocks[block].outputs[k];
+            }
         }
-        return { DivergenceKind::BranchFrozen,
-            QStringLiteral("branch at line %1 took the %2 branch in trace 1 but the %3 branch in %4%5")
-                .arg(line)
-                .arg(takenA >= 0 ? branchName(takenA) : QStringLiteral("other"))
-                .arg(takenB >= 0 ? branchName(takenB) : QStringLiteral("other"))
-                .arg(traceK, why),
-            scriptLocation(script, ifNode) };
+        return explainBranch(decider, base, other, script, traceK, blocksTaken(decider, base, baseFacts),
+            blocksTaken(decider, other, otherFacts));
     }
     // 3. A value baked in as a constant.
     if (bn && on && bn->kind == on->kind) {
@@ -272,8 +393,8 @@ Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& o
 void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult& other, const IrGraph& script,
     const QHash<QString, QString>& moduleTypes)
 {
-    const QHash<int, int> baseLoops = loopIterations(base.graph);
-    const QHash<int, int> otherLoops = loopIterations(other.graph);
+    const TraceFacts baseFacts { loopIterations(base.graph), branchesTaken(base, script) };
+    const TraceFacts otherFacts { loopIterations(other.graph), branchesTaken(other, script) };
     for (NodeChange& c : diff.changes) {
         const IrNode& n = c.otherNode >= 0 ? other.graph.node(c.otherNode) : base.graph.node(c.baseNode);
         c.scriptNode = n.originNode;
@@ -281,7 +402,7 @@ void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult&
         if (!c.location.isValid())
             c.location = n.location;
         c.scope = n.modulePath;
-        const Cause cause = explain(c, base, other, script, diff.other, baseLoops, otherLoops);
+        const Cause cause = explain(c, base, other, script, diff.other, baseFacts, otherFacts);
         c.kind = cause.kind;
         c.cause = cause.text;
         c.causeAt = cause.at;

@@ -173,9 +173,11 @@ CheckReport checkFunction(
     for (int i = 0; i < sets.size(); ++i) {
         // For a crash line (the CLI's, the window's model worker's): which set was being traced.
         activity::setPhase(0, "checking `%s`: tracing input set %d", name.constData(), i + 1);
-        TraceResult t = r.tracedArchive
-            ? archiveTrace(r.script, sets[i])
-            : traceFunction(model, function, sets[i], options.exec, i == 0 ? &program : nullptr);
+        // As torch.jit.trace's check: the check inputs traced under torch.no_grad() (_check_trace).
+        ExecOptions exec = options.exec;
+        exec.gradEnabled = i == 0;
+        TraceResult t = r.tracedArchive ? archiveTrace(r.script, sets[i])
+                                        : traceFunction(model, function, sets[i], exec, i == 0 ? &program : nullptr);
         if (r.tracedArchive && i == 0) {
             // What the archive gives on set 1; where it fails there, that is the check's error.
             activity::setPhase(0, "checking `%s`: running the traced archive on input set 1", name.constData());

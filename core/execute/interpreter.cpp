@@ -568,6 +568,11 @@ void Interpreter::indexScriptGraph(
     });
 }
 
+int Interpreter::runningId(const tj::Node* n) const
+{
+    return d->idOf(n);
+}
+
 int Interpreter::scriptId(const tj::Node* n) const
 {
     auto it = d->m_scriptIds.find(n);

@@ -147,6 +147,9 @@ public:
         std::shared_ptr<const InlinedIndex> inlinedIndex = {});
     /// The id of @p n in the top-level script graph, -1 for nodes of callees.
     int scriptId(const torch::jit::Node* n) const;
+    /// While running: the id of @p n, a node of the graph running now (the function's, or a callee's when indexed
+    /// with calls inlined), in the script graph; -1 when unknown.
+    int runningId(const torch::jit::Node* n) const;
 
     /// Runs @p graph on @p inputs (a frame named @p name); @p notes receives the outputs' notes.
     std::vector<c10::IValue> run(torch::jit::Graph& graph, std::vector<c10::IValue> inputs,

@@ -88,6 +88,10 @@ struct ExecOptions
     const std::atomic<bool>* cancel = nullptr; ///< checked before every node
     std::function<void(const NodeEvent&)> observer; ///< optional, called before and after every node
     bool strict = true; ///< torch.jit.trace's strict: false allows mutable containers (dicts, lists) as outputs
+    /// Autograd on while tracing, as torch.jit.trace traces; its check traces the check inputs under
+    /// torch.no_grad() (_check_trace), where code that asks torch.is_grad_enabled() can take another path
+    /// (nn.MultiheadAttention's fast path).
+    bool gradEnabled = true;
     bool summarizeValues = false; ///< fill NodeEvent::values (costs a summary per value)
     bool simulateCleanupFailure = false; ///< for tests: behave as if the tracer's cleanup passes failed
     QVector<int> breakLines; ///< source lines of the function's file where events are marked as breakpoints

@@ -141,7 +141,8 @@ JITSCOPE_SERIALIZE(InputSuggestion, INPUTSUGGESTION_FIELDS)
     s OP v.kind OP v.dtype OP v.shape OP v.sum OP v.text OP v.items OP v.device OP v.min OP v.max OP v.mean OP         \
         v.std OP v.nanCount OP v.infCount OP v.preview OP v.sliceRows OP v.sliceColumns OP v.slice
 JITSCOPE_SERIALIZE(ValueSummary, VALUESUMMARY_FIELDS)
-#define TRACERESULT_FIELDS(OP) s OP v.ok OP v.error OP v.inputs OP v.graph OP v.warnings OP v.outputs OP v.note
+#define TRACERESULT_FIELDS(OP)                                                                                         \
+    s OP v.ok OP v.error OP v.inputs OP v.graph OP v.warnings OP v.outputs OP v.note OP v.branches
 JITSCOPE_SERIALIZE(TraceResult, TRACERESULT_FIELDS)
 #define TRACEDIFF_FIELDS(OP) s OP v.base OP v.other OP v.equal OP v.changes OP v.divergences
 JITSCOPE_SERIALIZE(TraceDiff, TRACEDIFF_FIELDS)

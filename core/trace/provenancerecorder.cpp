@@ -30,6 +30,13 @@ void ProvenanceRecorder::onRecordedNode(tj::Node* n)
     n->setSourceRange(*m_range);
 }
 
+void ProvenanceRecorder::enterBranch(tj::Node* n, Frame&, bool taken)
+{
+    const int node = m_interpreter.runningId(n);
+    if (node >= 0)
+        m_branches[node] |= taken ? 1 : 2;
+}
+
 void ProvenanceRecorder::decorate(const tj::Node* n, IrNode& node) const
 {
     const auto src = n->sourceRange().source();

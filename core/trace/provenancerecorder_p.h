@@ -28,6 +28,10 @@ public:
 
     void beforeNode(torch::jit::Node*, Frame&) override { m_rangeValid = false; }
     void afterNode(torch::jit::Node*, Frame&) override { m_rangeValid = false; }
+    void enterBranch(torch::jit::Node*, Frame&, bool taken) override;
+
+    /// Which blocks each script prim::If took (TraceResult::branches).
+    const QHash<int, int>& branches() const { return m_branches; }
 
     /// For libtorch's tracer (tracer::setRecordSourceLocation): called for every node it records.
     void onRecordedNode(torch::jit::Node* n);
@@ -48,6 +52,7 @@ private:
     std::unique_ptr<torch::jit::SourceRange> m_range;
     std::vector<std::shared_ptr<torch::jit::Source>> m_sources;
     std::unordered_map<const torch::jit::Source*, Place> m_places;
+    QHash<int, int> m_branches;
 };
 
 } // namespace jitscope

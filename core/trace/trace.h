@@ -22,6 +22,9 @@ struct TraceResult
     QVector<TraceWarning> warnings;
     QVector<ValueSummary> outputs;
     QString note; ///< e.g. "cleanup passes failed: raw recorded graph"
+    /// Every prim::If of the script graph the trace ran (by node id): which blocks it took, 1 then, 2 else, 3 both
+    /// (in a loop). What a divergence's frozen branch is read from, where blocks record nothing.
+    QHash<int, int> branches;
 };
 
 /// Traces `function` of `model` on `inputs` as torch.jit.trace would. Thread-safe (runs of one model overlap);

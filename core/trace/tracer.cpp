@@ -188,6 +188,8 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
     auto decorate = [&provenance](const tj::Node* n, IrNode& node) { provenance.decorate(n, node); };
     try {
         // No no_grad here: Python traces with autograd on, and parameters that require grad show in the types.
+        // Its check traces the check inputs with autograd off.
+        at::AutoGradMode gradMode(options.gradEnabled);
         tj::Stack stack(p.inputs.begin(), p.inputs.end());
         auto lookup = [&semantics](const at::Tensor& t) { return semantics->nameFor(t); };
         auto traced = tj::tracer::trace(
@@ -238,6 +240,7 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
             *program = kept;
         }
         r.warnings = warnings.warnings();
+        r.branches = provenance.branches();
         r.ok = true;
     } catch (const Interrupted& e) {
         r.warnings = warnings.warnings();

@@ -732,6 +732,12 @@ private Q_SLOTS:
                                              << QStringList { "check", seq2vec, "--format", "json", "--inputs",
                                                     "f32[2,3,4]", "--inputs", "f32[2,5,4]" }
                                              << 1;
+        // nn.MultiheadAttention checked as PyTorch checks it (the check inputs under no_grad): its fast path.
+        QTest::addRow("attention fast path")
+            << "self_attention.check.txt"
+            << QStringList { "check", "tests/data/archives/self_attention.pt", "--inputs", "f32[2,5,8]", "--inputs",
+                   "f32[2,3,8]" }
+            << 1;
         QTest::addRow("archive junit") << "shape_branch.check.junit.xml"
                                        << QStringList { "check", archive, "--format", "junit" } + archiveSets << 1;
         QTest::addRow("loop markdown") << "loop_in_traced_fn.check.md"
