@@ -88,7 +88,7 @@ private Q_SLOTS:
 
         QCOMPARE(model.rowCount(), 4);
         const QStringList names = { QStringLiteral("Functions"), QStringLiteral("Submodules"),
-            QStringLiteral("Parameters"), QStringLiteral("Input sets") };
+            QStringLiteral("Parameters"), QStringLiteral("File's input sets") };
         const QList<int> counts = { 3, 1, 3, 2 };
         for (int row = 0; row < 4; ++row) {
             const QModelIndex group = model.index(row, ModelTreeModel::NameColumn);

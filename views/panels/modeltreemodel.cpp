@@ -367,7 +367,13 @@ void ModelTreeModel::rebuild()
         addRow(parameters, row);
     }
 
-    const int inputSets = addGroup(tr("Input sets"), ItemKind::InputSet, model.inputSets.size());
+    // The sets the file itself holds (a .py file's `inputs` and `check_inputs`); the Input Sets panel holds the
+    // ones checked. An archive holds none: no group that would read "0" beside a panel of sets.
+    if (archive && model.inputSets.isEmpty()) {
+        endResetModel();
+        return;
+    }
+    const int inputSets = addGroup(tr("File's input sets"), ItemKind::InputSet, model.inputSets.size());
     for (int i = 0; i < model.inputSets.size(); ++i) {
         const InputSet& set = model.inputSets.at(i);
         Row row;
