@@ -6,7 +6,9 @@
 #include "documentcontroller.h"
 #include "inputsetsmodel.h"
 
+#include <QFile>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 Q_DECLARE_METATYPE(jitscope::CheckJobResult)
@@ -80,6 +82,38 @@ private Q_SLOTS:
         check.run(true);
         QCOMPARE(started.count(), 2);
         QVERIFY(finished.wait(kJobTimeoutMs));
+    }
+
+    /// A function returning a dict (torchvision's segmentation models) cannot be traced strict, as PyTorch says;
+    /// with strict=False (Check > Trace with strict=False) it is, and the cached strict result is not reused.
+    void strictFalseTracesDictOutputs()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("segment.py"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("import torch\nfrom typing import Dict\n\n"
+                   "def segment(x: torch.Tensor) -> Dict[str, torch.Tensor]:\n"
+                   "    return {\"out\": x.relu(), \"aux\": x.sigmoid()}\n\n"
+                   "inputs = (torch.rand(2, 3),)\n");
+        file.close();
+        DocumentController document;
+        InputSetsModel sets;
+        QVERIFY(openShown(document, sets, path, {}));
+        QCOMPARE(sets.texts().size(), 1);
+        CheckController check(&document, &sets);
+        QSignalSpy finished(&check, &CheckController::finished);
+        QVERIFY(check.strict());
+        check.run(false);
+        QVERIFY(finished.wait(kJobTimeoutMs));
+        QVERIFY(!check.report().ok);
+        QVERIFY2(check.report().error.message.contains(QLatin1String("strict=False")),
+            qPrintable(check.report().error.message));
+        check.setStrict(false);
+        check.run(false);
+        QVERIFY(finished.wait(kJobTimeoutMs));
+        QVERIFY2(check.report().ok, qPrintable(check.report().error.message));
+        QVERIFY(check.report().traces.first().ok);
     }
 
     void nothingUntilShownAndInvalidSetsSaySo()

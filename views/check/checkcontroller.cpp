@@ -50,7 +50,9 @@ void CheckController::run(bool force)
                 .arg(fn->name));
         return;
     }
-    const QString setsKey = m_inputSets->texts().join(QLatin1Char('\n'));
+    // The traces depend on the sets and on strict.
+    const QString setsKey
+        = m_inputSets->texts().join(QLatin1Char('\n')) + (m_strict ? QString() : QStringLiteral("\nstrict=False"));
     if (force)
         m_cache.remove(fn->name);
     const auto cached = m_cache.constFind(fn->name);
@@ -139,7 +141,7 @@ void CheckController::start(const QString& function, const QVector<InputSet>& se
     const QString layoutKey = m_document->layoutOptionsKey();
     const int steps = int(sets.size()) + 1;
     auto work = [engine = m_document->engine(), engineModel = m_document->engineModel(), function, sets, setsKey,
-                    layoutKey, options, reused, relayoutOnly, steps, source](JobControl& control) {
+                    layoutKey, options, reused, relayoutOnly, steps, source, strict = m_strict](JobControl& control) {
         CheckJobResult r;
         r.function = function;
         r.source = source;
@@ -155,6 +157,7 @@ void CheckController::start(const QString& function, const QVector<InputSet>& se
             CheckOptions check;
             check.exec.cancel = control.cancelFlag();
             check.exec.timeoutMs = kTimeoutMs;
+            check.exec.strict = strict;
             // The pipeline jitscope-cli check runs too: the function prepared the same way (the model holds it
             // inlined when grouped by module), so one file gives one report.
             // In the window's model worker: a crash in libtorch then ends the worker, and the report says

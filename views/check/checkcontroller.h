@@ -64,6 +64,10 @@ public:
     void reset(const QString& title, const QString& text = QString(), bool isError = false);
     /// Forgets the cached results (another file).
     void clearCache() { m_cache.clear(); }
+    /// torch.jit.trace's strict for the checks from now on (Check > Trace with strict=False): false lets a
+    /// function return dicts and lists, as torchvision's segmentation and detection models do.
+    void setStrict(bool strict) { m_strict = strict; }
+    bool strict() const { return m_strict; }
 
     bool isChecking() const { return !m_jobs->isIdle(); }
     bool hasReport() const { return m_hasReport; }
@@ -105,6 +109,7 @@ private:
     };
     const DocumentController* m_document = nullptr;
     const InputSetsModel* m_inputSets = nullptr;
+    bool m_strict = true;
     JobTracker<CheckJobResult>* m_jobs = nullptr;
     CheckReport m_report;
     QVector<GraphLayout> m_traceLayouts;

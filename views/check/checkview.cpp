@@ -109,7 +109,7 @@ CheckView::CheckView(const Parts& parts, const DocumentController* document, Che
 
 void CheckView::createActions(QMenu* menu, std::function<void()> runCheck)
 {
-    QAction* runCheckAction = menu->addAction(tr("&Run Check"), this, std::move(runCheck));
+    QAction* runCheckAction = menu->addAction(tr("&Run Check"), this, runCheck);
     runCheckAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     runCheckAction->setStatusTip(tr("Trace the function on every input set and compare the traces"));
     m_cancelAction = menu->addAction(tr("&Cancel Check"), m_check, &CheckController::cancel);
@@ -126,6 +126,18 @@ void CheckView::createActions(QMenu* menu, std::function<void()> runCheck)
         m_parts.compare->previousChange();
     });
     previous->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
+    QAction* strict = menu->addAction(tr("Trace with &strict=False"));
+    strict->setCheckable(true);
+    strict->setChecked(!m_check->strict());
+    strict->setStatusTip(tr("Let the traced function return dicts and lists (torch.jit.trace(..., strict=False)), as "
+                            "torchvision's segmentation and detection models do"));
+    connect(strict, &QAction::toggled, this, [this, runCheck](bool nonStrict) {
+        m_check->setStrict(!nonStrict);
+        if (m_check->hasReport() || m_check->isChecking())
+            runCheck();
+    });
+    m_strictAction = strict;
+    menu->addSeparator();
     QAction* dim = menu->addAction(tr("&Dim Unchanged Nodes"));
     dim->setCheckable(true);
     dim->setChecked(m_parts.compare->dimsUnchanged());
@@ -220,8 +232,10 @@ void CheckView::showReport()
 
     if (!report.ok) {
         removeTraceTabs();
-        m_parts.compare->showMessage(
-            tr("Could not trace %1").arg(report.function), report.error.toString().trimmed(), true);
+        QString text = report.error.toString().trimmed();
+        if (m_check->strict() && text.contains(QLatin1String("strict=False")))
+            text += QLatin1String("\n\n") + tr("To trace it with strict=False, turn on Check \u203a Trace with strict=False.");
+        m_parts.compare->showMessage(tr("Could not trace %1").arg(report.function), text, true);
         TraceWarning w;
         w.kind = WarningKind::CheckFailed;
         w.message = report.error.message;

@@ -92,6 +92,7 @@ private:
     QToolButton* m_cancel = nullptr;
     QLabel* m_verdict = nullptr;
     QAction* m_cancelAction = nullptr;
+    QAction* m_strictAction = nullptr; ///< Check > Trace with strict=False
 };
 
 } // namespace jitscope
