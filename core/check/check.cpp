@@ -218,7 +218,6 @@ struct Cause
     SourceLocation at; ///< unset: the node's own line
 };
 
-
 /// What each trace of a diff did, for explaining its changes.
 struct TraceFacts
 {

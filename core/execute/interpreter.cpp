@@ -4,9 +4,9 @@
 #include "execute/interpreter_p.h"
 #include "execute/operatorguard_p.h"
 #include "execute/runtime_p.h"
-#include "load/inlinedindex_p.h"
 #include "ir/irsnapshot_p.h"
 #include "ir/torcherror_p.h"
+#include "load/inlinedindex_p.h"
 
 #include <ATen/ATen.h>
 #include <torch/csrc/jit/api/function_impl.h>
@@ -441,8 +441,7 @@ void Interpreter::Impl::runIf(tj::Node* n)
     ++m_position.blockDepth;
     {
         FrameScope frame(m_position.frames,
-            { ExecFrame::Kind::Branch, QStringLiteral("if"), locationOf(n).line,
-                idOf(n), -1, -1, taken ? 0 : 1 });
+            { ExecFrame::Kind::Branch, QStringLiteral("if"), locationOf(n).line, idOf(n), -1, -1, taken ? 0 : 1 });
         runBlock(block);
     }
     --m_position.blockDepth;

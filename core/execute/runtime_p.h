@@ -39,7 +39,8 @@ struct PreparedRun
     std::vector<c10::IValue> inputs;
     std::vector<c10::IValue> defaults; ///< values of trailing arguments the input set leaves to their defaults
     QVector<int> inlinedIds; ///< FunctionInfo::inlinedIds
-    /// Where the callees' nodes are in FunctionInfo::graph, when it has the calls inlined (Interpreter::indexScriptGraph).
+    /// Where the callees' nodes are in FunctionInfo::graph, when it has the calls inlined
+    /// (Interpreter::indexScriptGraph).
     std::shared_ptr<const InlinedIndex> inlinedIndex;
     const IrGraph* scriptGraph = nullptr; ///< FunctionInfo::graph
     QString error;

@@ -112,8 +112,8 @@ tj::Module tracedModuleLike(const tj::Module& original, const std::shared_ptr<tj
             // Python's TracedModule holds the parameters and buffers that are set, typed by their values: a
             // scripted Conv2d's `bias: Optional[Tensor]` is a Tensor there (the inlined graph's GetAttr shows it).
             const bool tensorSlot = (from->is_parameter(i) || from->is_buffer(i)) && value.isTensor();
-            type->addAttribute(name, tensorSlot ? c10::TensorType::get() : attrType, from->is_parameter(i),
-                from->is_buffer(i));
+            type->addAttribute(
+                name, tensorSlot ? c10::TensorType::get() : attrType, from->is_parameter(i), from->is_buffer(i));
             slots.push_back(value);
         }
     }

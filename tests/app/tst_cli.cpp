@@ -726,18 +726,17 @@ private Q_SLOTS:
         // A loop over the time axis one module down (issue 22): explained in its module, at its line.
         const QString seq2vec = QStringLiteral("tests/data/archives/seq2vec.pt");
         QTest::addRow("submodule loop text")
-            << "seq2vec.check.txt" << QStringList { "check", seq2vec, "--inputs", "f32[2,3,4]", "--inputs", "f32[2,5,4]" }
+            << "seq2vec.check.txt"
+            << QStringList { "check", seq2vec, "--inputs", "f32[2,3,4]", "--inputs", "f32[2,5,4]" } << 1;
+        QTest::addRow("submodule loop json")
+            << "seq2vec.check.json"
+            << QStringList { "check", seq2vec, "--format", "json", "--inputs", "f32[2,3,4]", "--inputs", "f32[2,5,4]" }
             << 1;
-        QTest::addRow("submodule loop json") << "seq2vec.check.json"
-                                             << QStringList { "check", seq2vec, "--format", "json", "--inputs",
-                                                    "f32[2,3,4]", "--inputs", "f32[2,5,4]" }
-                                             << 1;
         // nn.MultiheadAttention checked as PyTorch checks it (the check inputs under no_grad): its fast path.
-        QTest::addRow("attention fast path")
-            << "self_attention.check.txt"
-            << QStringList { "check", "tests/data/archives/self_attention.pt", "--inputs", "f32[2,5,8]", "--inputs",
-                   "f32[2,3,8]" }
-            << 1;
+        QTest::addRow("attention fast path") << "self_attention.check.txt"
+                                             << QStringList { "check", "tests/data/archives/self_attention.pt",
+                                                    "--inputs", "f32[2,5,8]", "--inputs", "f32[2,3,8]" }
+                                             << 1;
         QTest::addRow("archive junit") << "shape_branch.check.junit.xml"
                                        << QStringList { "check", archive, "--format", "junit" } + archiveSets << 1;
         QTest::addRow("loop markdown") << "loop_in_traced_fn.check.md"

@@ -192,7 +192,9 @@ private Q_SLOTS:
         QVERIFY2(remapped > 0, "no trace whose script nodes moved when calls were inlined");
         QVERIFY2(insideCalls > 20, "too few trace nodes recorded inside calls");
         QVERIFY2(exact * 10 >= insideCalls * 9,
-            qPrintable(QStringLiteral("%1 of %2 nodes traced inside calls point at their own node").arg(exact).arg(insideCalls)));
+            qPrintable(QStringLiteral("%1 of %2 nodes traced inside calls point at their own node")
+                           .arg(exact)
+                           .arg(insideCalls)));
         QVERIFY(checked > remapped);
     }
 

@@ -234,7 +234,8 @@ void CheckView::showReport()
         removeTraceTabs();
         QString text = report.error.toString().trimmed();
         if (m_check->strict() && text.contains(QLatin1String("strict=False")))
-            text += QLatin1String("\n\n") + tr("To trace it with strict=False, turn on Check \u203a Trace with strict=False.");
+            text += QLatin1String("\n\n")
+                + tr("To trace it with strict=False, turn on Check \u203a Trace with strict=False.");
         m_parts.compare->showMessage(tr("Could not trace %1").arg(report.function), text, true);
         TraceWarning w;
         w.kind = WarningKind::CheckFailed;
