@@ -1,4 +1,4 @@
-// The JitScope GUI: jitscope [FILE] [--fn NAME] [--view script|trace|compare|live] [--python[=PATH]] [--unfold-all]
+// The JitScope GUI: jitscope [FILE] [--fn NAME] [--view script|trace|compare|live] [--python[=PATH]] [--unfold-all] [--no-strict]
 //                   [--screenshot OUT.png] [--theme light|dark] [--debug-steps N [--debug-trace] [--break LINE ...]]
 
 #include "mainwindow.h"
@@ -262,6 +262,10 @@ int main(int argc, char* argv[])
                        "Model > Operator Libraries."),
         QStringLiteral("LIB.so"));
     parser.addOption(loadOpsOption);
+    const QCommandLineOption noStrictOption(QStringLiteral("no-strict"),
+        QStringLiteral("Check with torch.jit.trace's strict=False (dicts and lists as outputs), as Check > Trace with "
+                       "strict=False."));
+    parser.addOption(noStrictOption);
     // --python=PATH, as jitscope-cli takes it: QCommandLineParser has no options with an optional value.
     QStringList arguments = QApplication::arguments();
     QString pythonPath;
@@ -379,6 +383,8 @@ int main(int argc, char* argv[])
     }
     if (!file.isEmpty())
         window.setInitialInputSets(parser.values(inputsOption));
+    if (parser.isSet(noStrictOption))
+        window.setCheckStrict(false);
     window.openFile(file, parser.value(fnOption));
     if (screenshotMode && window.isIdle())
         QTimer::singleShot(0, &window, [&window, screenshot, view] { takeScreenshot(&window, screenshot, view); });

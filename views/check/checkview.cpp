@@ -18,6 +18,7 @@
 #include <QMenu>
 #include <QPainter>
 #include <QProgressBar>
+#include <QSignalBlocker>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QTreeView>
@@ -146,6 +147,15 @@ void CheckView::createActions(QMenu* menu, std::function<void()> runCheck)
     connect(m_check, &CheckController::started, m_cancelAction, [this] { m_cancelAction->setEnabled(true); });
     connect(m_check, &CheckController::cleared, m_cancelAction, [this] { m_cancelAction->setEnabled(false); });
     connect(m_check, &CheckController::finished, m_cancelAction, [this] { m_cancelAction->setEnabled(false); });
+}
+
+void CheckView::setStrict(bool strict)
+{
+    m_check->setStrict(strict);
+    if (m_strictAction) {
+        const QSignalBlocker blocker(m_strictAction);
+        m_strictAction->setChecked(!strict);
+    }
 }
 
 QVector<QWidget*> CheckView::statusWidgets() const

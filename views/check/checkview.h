@@ -49,6 +49,8 @@ public:
 
     /// Fills the Check menu: Run (@p runCheck), Cancel, Next/Previous Divergence, Dim Unchanged Nodes.
     void createActions(QMenu* menu, std::function<void()> runCheck);
+    /// torch.jit.trace's strict for the checks from now on, shown by Check > Trace with strict=False.
+    void setStrict(bool strict);
 
     /// The status bar widgets, left to right: progress text, progress bar, Cancel, verdict.
     QVector<QWidget*> statusWidgets() const;

@@ -167,6 +167,11 @@ QStringList MainWindow::supportedSuffixes()
     return { QStringLiteral("py"), QStringLiteral("pt"), QStringLiteral("pth"), QStringLiteral("zip") };
 }
 
+void MainWindow::setCheckStrict(bool strict)
+{
+    m_checkView->setStrict(strict);
+}
+
 void MainWindow::createDocks()
 {
     m_treeModel = new ModelTreeModel(this);

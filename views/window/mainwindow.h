@@ -70,6 +70,8 @@ public:
     void openFile(const QString& path, const QString& functionName = {}) { m_document->open(path, functionName); }
     /// Input sets (SET syntax) to use for the next file opened instead of its own or remembered ones.
     void setInitialInputSets(const QStringList& sets) { m_documentView->setInitialInputSets(sets); }
+    /// torch.jit.trace's strict for the checks (Check > Trace with strict=False).
+    void setCheckStrict(bool strict);
     /// Shows a function of the loaded model, laying it out off the GUI thread unless its layout is cached.
     void showFunction(const QString& name) { m_document->showFunction(name); }
     /// Restores window geometry and dock state and from then on saves them (and recent files) in QSettings.
