@@ -1,5 +1,6 @@
 // The JitScope GUI: jitscope [FILE] [--fn NAME] [--view script|trace|compare|live] [--python[=PATH]] [--unfold-all]
-//                   [--no-strict] [--screenshot OUT.png] [--theme light|dark] [--debug-steps N [--debug-trace] [--break LINE ...]]
+//                   [--no-strict] [--screenshot OUT.png] [--theme light|dark]
+//                   [--debug-steps N [--debug-trace] [--break LINE ...]]
 
 #include "mainwindow.h"
 
