@@ -106,6 +106,16 @@ template <typename T> void writeEnum(QDataStream& s, T v)
         return s;                                                                                                      \
     }
 
+#define TENSORINFO_FIELDS(OP) s OP v.dtype OP v.device OP v.sizes
+JITSCOPE_SERIALIZE(TensorInfo, TENSORINFO_FIELDS)
+#define IRVALUE_FIELDS(OP) s OP v.id OP v.name OP v.type OP v.producer OP v.tensor
+JITSCOPE_SERIALIZE(IrValue, IRVALUE_FIELDS)
+#define TARGET_FIELDS(OP)                                                                                              \
+    s OP v.function OP v.inputs OP v.tracing OP v.archive OP v.method OP v.inputsFile OP v.recordedOn
+JITSCOPE_SERIALIZE(DebugSession::Target, TARGET_FIELDS)
+#define CHECKOPTIONS_FIELDS(OP)                                                                                        \
+    s OP v.rtol OP v.atol OP v.exec.seed OP v.exec.maxMemory OP v.exec.timeoutMs OP v.exec.strict OP v.inlineCalls
+JITSCOPE_SERIALIZE(CheckOptions, CHECKOPTIONS_FIELDS)
 #define SOURCELOCATION_FIELDS(OP) s OP v.file OP v.line OP v.column
 JITSCOPE_SERIALIZE(SourceLocation, SOURCELOCATION_FIELDS)
 #define DIAGNOSTIC_FIELDS(OP) s OP v.message OP v.location
@@ -186,49 +196,7 @@ JITSCOPE_SERIALIZE(GraphLayout, GRAPHLAYOUT_FIELDS)
 
 #undef JITSCOPE_SERIALIZE
 
-// Types with enums or optionals, written by hand.
-
-QDataStream& operator<<(QDataStream& s, const TensorInfo& v)
-{
-    s << v.dtype << v.device << v.sizes.has_value();
-    if (v.sizes)
-        s << *v.sizes;
-    return s;
-}
-
-QDataStream& operator>>(QDataStream& s, TensorInfo& v)
-{
-    bool hasSizes = false;
-    s >> v.dtype >> v.device >> hasSizes;
-    v.sizes.reset();
-    if (hasSizes) {
-        QVector<qint64> sizes;
-        s >> sizes;
-        v.sizes = sizes;
-    }
-    return s;
-}
-
-QDataStream& operator<<(QDataStream& s, const IrValue& v)
-{
-    s << v.id << v.name << v.type << v.producer << v.tensor.has_value();
-    if (v.tensor)
-        s << *v.tensor;
-    return s;
-}
-
-QDataStream& operator>>(QDataStream& s, IrValue& v)
-{
-    bool hasTensor = false;
-    s >> v.id >> v.name >> v.type >> v.producer >> hasTensor;
-    v.tensor.reset();
-    if (hasTensor) {
-        TensorInfo t;
-        s >> t;
-        v.tensor = t;
-    }
-    return s;
-}
+// Types with enums, written by hand.
 
 QDataStream& operator<<(QDataStream& s, const InputValue& v)
 {
@@ -273,48 +241,6 @@ QDataStream& operator>>(QDataStream& s, ModelInfo& v)
     readEnum(s, v.kind);
     v.handle.reset();
     return s >> v.source >> v.functions >> v.submodules >> v.parameters >> v.inputSets >> v.warnings >> v.opLibraries;
-}
-
-QDataStream& operator<<(QDataStream& s, const std::optional<InputSuggestion>& v)
-{
-    s << v.has_value();
-    if (v)
-        s << *v;
-    return s;
-}
-
-QDataStream& operator>>(QDataStream& s, std::optional<InputSuggestion>& v)
-{
-    bool has = false;
-    s >> has;
-    v.reset();
-    if (has) {
-        InputSuggestion suggestion;
-        s >> suggestion;
-        v = suggestion;
-    }
-    return s;
-}
-
-QDataStream& operator<<(QDataStream& s, const DebugSession::Target& v)
-{
-    s << v.function << v.inputs << v.tracing << v.archive << v.method << v.inputsFile << v.recordedOn.has_value();
-    if (v.recordedOn)
-        s << *v.recordedOn;
-    return s;
-}
-
-QDataStream& operator>>(QDataStream& s, DebugSession::Target& v)
-{
-    bool replay = false;
-    s >> v.function >> v.inputs >> v.tracing >> v.archive >> v.method >> v.inputsFile >> replay;
-    v.recordedOn.reset();
-    if (replay) {
-        InputSet recordedOn;
-        s >> recordedOn;
-        v.recordedOn = recordedOn;
-    }
-    return s;
 }
 
 QDataStream& operator<<(QDataStream& s, const TraceWarning& v)
@@ -371,28 +297,6 @@ QDataStream& operator>>(QDataStream& s, ExecFrame& v)
 {
     readEnum(s, v.kind);
     return s >> v.name >> v.line >> v.scriptNode >> v.iteration >> v.iterations >> v.branch;
-}
-
-QDataStream& operator<<(QDataStream& s, const CheckOptions& v)
-{
-    s << v.rtol << v.atol << v.exec.seed << v.exec.maxMemory << v.exec.timeoutMs << v.exec.strict
-      << v.inlineCalls.has_value();
-    if (v.inlineCalls)
-        s << *v.inlineCalls;
-    return s;
-}
-
-QDataStream& operator>>(QDataStream& s, CheckOptions& v)
-{
-    bool hasInline = false;
-    s >> v.rtol >> v.atol >> v.exec.seed >> v.exec.maxMemory >> v.exec.timeoutMs >> v.exec.strict >> hasInline;
-    v.inlineCalls.reset();
-    if (hasInline) {
-        bool inlineCalls = false;
-        s >> inlineCalls;
-        v.inlineCalls = inlineCalls;
-    }
-    return s;
 }
 
 QDataStream& operator<<(QDataStream& s, const SelfCheck& v)

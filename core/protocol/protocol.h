@@ -121,6 +121,27 @@ QDataStream& operator<<(QDataStream& s, const SourceLocation& v);
 QDataStream& operator>>(QDataStream& s, SourceLocation& v);
 QDataStream& operator<<(QDataStream& s, const Diagnostic& v);
 QDataStream& operator>>(QDataStream& s, Diagnostic& v);
+/// An optional value: whether it is set, then the value when it is.
+template <typename T> QDataStream& operator<<(QDataStream& s, const std::optional<T>& v)
+{
+    s << v.has_value();
+    if (v)
+        s << *v;
+    return s;
+}
+template <typename T> QDataStream& operator>>(QDataStream& s, std::optional<T>& v)
+{
+    bool has = false;
+    s >> has;
+    v.reset();
+    if (has) {
+        T value;
+        s >> value;
+        v = std::move(value);
+    }
+    return s;
+}
+
 QDataStream& operator<<(QDataStream& s, const TensorInfo& v);
 QDataStream& operator>>(QDataStream& s, TensorInfo& v);
 QDataStream& operator<<(QDataStream& s, const IrValue& v);
@@ -156,8 +177,6 @@ QDataStream& operator<<(QDataStream& s, const LoadResult& v);
 QDataStream& operator>>(QDataStream& s, LoadResult& v);
 QDataStream& operator<<(QDataStream& s, const InputSuggestion& v);
 QDataStream& operator>>(QDataStream& s, InputSuggestion& v);
-QDataStream& operator<<(QDataStream& s, const std::optional<InputSuggestion>& v);
-QDataStream& operator>>(QDataStream& s, std::optional<InputSuggestion>& v);
 QDataStream& operator<<(QDataStream& s, const ValueSummary& v);
 QDataStream& operator>>(QDataStream& s, ValueSummary& v);
 QDataStream& operator<<(QDataStream& s, const TraceWarning& v);
