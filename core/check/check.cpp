@@ -161,28 +161,6 @@ QString expressionOf(const IrGraph& g, int value, bool* shape, int depth = 0)
     return n.kind.section(QLatin1String("::"), 1) + QStringLiteral("(...)");
 }
 
-/// Which blocks of the script's prim::If nodes a trace took (TraceResult::branches: 1 then, 2 else, 3 both); read off
-/// the blocks its nodes were recorded in where the trace did not keep them.
-QHash<int, int> branchesTaken(const TraceResult& trace, const IrGraph& script)
-{
-    if (!trace.branches.isEmpty())
-        return trace.branches;
-    QHash<int, int> taken;
-    QSet<int> seen;
-    for (const IrNode& n : trace.graph.nodes) {
-        for (int at = n.originNode; at >= 0 && at < script.nodes.size();) {
-            if (seen.contains(at))
-                break;
-            seen.insert(at);
-            const IrNode& s = script.node(at);
-            if (s.parentNode >= 0 && script.node(s.parentNode).kind == QLatin1String("prim::If"))
-                taken[s.parentNode] |= s.parentBlock == 0 ? 1 : 2;
-            at = s.parentNode;
-        }
-    }
-    return taken;
-}
-
 /// Whether a script value is computed from a call of @p kind: through producers, and through the blocks of the ifs
 /// and loops that produce it (`why_not_fast_path`, set in a chain of ifs, one of them on torch.is_grad_enabled()).
 bool computedFrom(const IrGraph& g, int value, const QString& kind)
@@ -218,27 +196,41 @@ struct Cause
     SourceLocation at; ///< unset: the node's own line
 };
 
-/// What each trace of a diff did, for explaining its changes.
-struct TraceFacts
+/// An if the compiler made (no line: the rest of a function after an early `return` inside an if, run when it did
+/// not return) is decided by the if that returned: its condition followed into the ifs computing it, through the
+/// blocks both traces took, to the one they took differently. Any other if decides itself.
+int decidingIf(const IrGraph& script, int ifNode, const TraceResult& base, const TraceResult& other)
 {
-    QHash<int, int> loops; ///< loopIterations()
-    QHash<int, int> branches; ///< branchesTaken()
-};
-
-/// Which blocks of script if @p ifNode a trace took: 1 then, 2 else, 3 both (in a loop), 0 not reached.
-int blocksTaken(int ifNode, const TraceResult& trace, const TraceFacts& facts)
-{
-    if (const int bits = facts.branches.value(ifNode))
-        return bits;
-    const auto kinds = { WarningKind::ShapeDependentBranch, WarningKind::DataDependentBranch };
-    if (const TraceWarning* w = warningAt(trace, ifNode, kinds))
-        return w->count == 0 ? 1 : 2;
-    return 0;
+    const IrNode& generated = script.node(ifNode);
+    if (generated.location.isValid() || generated.inputs.isEmpty())
+        return ifNode;
+    int value = generated.inputs.first();
+    for (int hops = 0; hops < 16; ++hops) {
+        const int producer = script.value(value).producer;
+        if (producer < 0 || script.node(producer).kind != QLatin1String("prim::If")) {
+            // The flag is the condition of the if that returned (`if not why_not_fast_path: return ...`).
+            for (const IrNode& n : script.nodes)
+                if (n.kind == QLatin1String("prim::If") && !n.inputs.isEmpty() && n.inputs.first() == value
+                    && base.branches.value(n.id) != other.branches.value(n.id))
+                    return n.id;
+            return ifNode;
+        }
+        const int taken = base.branches.value(producer);
+        if (taken != other.branches.value(producer))
+            return producer;
+        const IrNode& p = script.node(producer);
+        const int k = p.outputs.indexOf(value);
+        const int block = taken == 1 ? 0 : taken == 2 ? 1 : -1;
+        if (k < 0 || block < 0 || block >= p.blocks.size() || k >= p.blocks[block].outputs.size())
+            return ifNode;
+        value = p.blocks[block].outputs[k];
+    }
+    return ifNode;
 }
 
 /// The cause "branch at line L took X in trace 1 but Y in trace k", with why, where a warning or the script says.
-Cause explainBranch(int ifNode, const TraceResult& base, const TraceResult& other, const IrGraph& script,
-    const QString& traceK, int takenA, int takenB)
+Cause explainBranch(
+    int ifNode, const TraceResult& base, const TraceResult& other, const IrGraph& script, const QString& traceK)
 {
     const auto kinds = { WarningKind::ShapeDependentBranch, WarningKind::DataDependentBranch };
     const TraceWarning* wa = warningAt(base, ifNode, kinds);
@@ -272,15 +264,13 @@ Cause explainBranch(int ifNode, const TraceResult& base, const TraceResult& othe
     return { DivergenceKind::BranchFrozen,
         QStringLiteral("branch at line %1 took %2 in trace 1 but %3 in %4%5")
             .arg(scriptLocation(script, ifNode).line)
-            .arg(blocks(takenA), blocks(takenB), traceK, why),
+            .arg(blocks(base.branches.value(ifNode)), blocks(other.branches.value(ifNode)), traceK, why),
         scriptLocation(script, ifNode) };
 }
 
 Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& other, const IrGraph& script,
-    int otherIndex, const TraceFacts& baseFacts, const TraceFacts& otherFacts)
+    int otherIndex, const QHash<int, int>& baseLoops, const QHash<int, int>& otherLoops)
 {
-    const QHash<int, int>& baseLoops = baseFacts.loops;
-    const QHash<int, int>& otherLoops = otherFacts.loops;
     const IrNode* bn = c.baseNode >= 0 ? &base.graph.node(c.baseNode) : nullptr;
     const IrNode* on = c.otherNode >= 0 ? &other.graph.node(c.otherNode) : nullptr;
     const IrNode* any = on ? on : bn;
@@ -310,46 +300,11 @@ Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& o
     // 2. A branch frozen differently: the outermost enclosing if whose blocks the two traces took differently.
     QVector<QPair<int, int>> branches = enclosingBranches(script, any->originNode);
     std::reverse(branches.begin(), branches.end());
-    for (const auto& [ifNode, block] : branches) {
-        Q_UNUSED(block);
-        const int takenA = blocksTaken(ifNode, base, baseFacts);
-        const int takenB = blocksTaken(ifNode, other, otherFacts);
-        if (takenA == takenB)
-            continue;
-        // An if the compiler made (no line: the rest of a function after an early `return` inside an if, run when
-        // it did not return) is decided by the if that returned, whose output its condition is.
-        int decider = ifNode;
-        if (!script.node(ifNode).location.isValid() && !script.node(ifNode).inputs.isEmpty()) {
-            // Follow its condition into the ifs computing it, through the blocks both traces took, to the one they
-            // took differently.
-            int value = script.node(ifNode).inputs.first();
-            for (int hops = 0; hops < 16; ++hops) {
-                const int producer = script.value(value).producer;
-                if (producer < 0 || script.node(producer).kind != QLatin1String("prim::If")) {
-                    // The flag is the condition of the if that returned (`if not why_not_fast_path: return ...`).
-                    for (const IrNode& n : script.nodes)
-                        if (n.kind == QLatin1String("prim::If") && !n.inputs.isEmpty() && n.inputs.first() == value
-                            && blocksTaken(n.id, base, baseFacts) != blocksTaken(n.id, other, otherFacts)) {
-                            decider = n.id;
-                            break;
-                        }
-                    break;
-                }
-                const int a = blocksTaken(producer, base, baseFacts), b = blocksTaken(producer, other, otherFacts);
-                if (a != b) {
-                    decider = producer;
-                    break;
-                }
-                const IrNode& p = script.node(producer);
-                const int k = p.outputs.indexOf(value);
-                const int block = a == 1 ? 0 : a == 2 ? 1 : -1;
-                if (k < 0 || block < 0 || block >= p.blocks.size() || k >= p.blocks[block].outputs.size())
-                    break;
-                value = p.blocks[block].outputs[k];
-            }
-        }
-        return explainBranch(decider, base, other, script, traceK, blocksTaken(decider, base, baseFacts),
-            blocksTaken(decider, other, otherFacts));
+    for (const auto& branch : branches) {
+        const int ifNode = branch.first;
+        // TraceResult::branches: 1 then, 2 else, 3 both (in a loop), 0 not reached.
+        if (base.branches.value(ifNode) != other.branches.value(ifNode))
+            return explainBranch(decidingIf(script, ifNode, base, other), base, other, script, traceK);
     }
     // 3. A value baked in as a constant.
     if (bn && on && bn->kind == on->kind) {
@@ -392,8 +347,8 @@ Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& o
 void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult& other, const IrGraph& script,
     const QHash<QString, QString>& moduleTypes)
 {
-    const TraceFacts baseFacts { loopIterations(base.graph), branchesTaken(base, script) };
-    const TraceFacts otherFacts { loopIterations(other.graph), branchesTaken(other, script) };
+    const QHash<int, int> baseLoops = loopIterations(base.graph);
+    const QHash<int, int> otherLoops = loopIterations(other.graph);
     for (NodeChange& c : diff.changes) {
         const IrNode& n = c.otherNode >= 0 ? other.graph.node(c.otherNode) : base.graph.node(c.baseNode);
         c.scriptNode = n.originNode;
@@ -401,7 +356,7 @@ void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult&
         if (!c.location.isValid())
             c.location = n.location;
         c.scope = n.modulePath;
-        const Cause cause = explain(c, base, other, script, diff.other, baseFacts, otherFacts);
+        const Cause cause = explain(c, base, other, script, diff.other, baseLoops, otherLoops);
         c.kind = cause.kind;
         c.cause = cause.text;
         c.causeAt = cause.at;

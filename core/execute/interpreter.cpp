@@ -249,15 +249,9 @@ void Interpreter::Impl::runNode(tj::Node* n)
     tj::Node* savedNode = m_position.node;
     const int savedTop = m_position.scriptNode;
     m_position.node = n;
-    if (m_position.depth == 1) {
-        auto it = m_scriptIds.find(n);
-        m_position.scriptNode = it == m_scriptIds.end() ? -1 : it->second;
-    } else if (m_index) {
-        // Inside a callee: its node's place in the inlined script graph, else still the call's.
-        auto it = m_scope->ids.find(n);
-        if (it != m_scope->ids.end())
-            m_position.scriptNode = it->second;
-    }
+    // Inside a callee: its node's place in the inlined script graph, else still the call's.
+    if (const int id = idOf(n); id >= 0 || m_position.depth == 1)
+        m_position.scriptNode = id;
     for (InterpreterHooks* h : m_hooks)
         h->beforeNode(n, *this);
     try {

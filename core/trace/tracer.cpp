@@ -271,6 +271,7 @@ TraceResult traceFunctionImpl(const ModelInfo& model, const QString& function, c
                 computeSignatureHashes(r.graph);
                 for (const auto& v : recordedOutputs)
                     r.outputs.push_back(summarize(v));
+                r.branches = provenance.branches();
                 r.note = warningMessage(WarningKind::RawTrace, { r.error.message });
                 TraceWarning w;
                 w.kind = WarningKind::RawTrace;
