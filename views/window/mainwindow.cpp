@@ -120,6 +120,9 @@ MainWindow::MainWindow(WorkerClient* worker, QWidget* parent)
     statusBar()->addPermanentWidget(m_zoomLabel);
 
     connectControllers();
+    // A session file that could not be read was set aside (restoreSettings() reads it): say so, and go on without it.
+    connect(m_session, &SessionStore::setAside, this,
+        [this](const QString& message) { statusBar()->showMessage(message, 30000); });
     m_script->showMessage(tr("No model loaded"),
         tr("Open a TorchScript archive (.pt, .pth, .zip) or a Python file of TorchScript "
            "functions with File \u203a Open (Ctrl+O), or drop it here."));
@@ -479,10 +482,6 @@ void MainWindow::followZoom(GraphView* view)
 
 void MainWindow::restoreSettings()
 {
-    // A session file that could not be read was set aside: say so, and go on without it.
-    connect(
-        m_session, &SessionStore::setAside, this,
-        [this](const QString& message) { statusBar()->showMessage(message, 30000); }, Qt::UniqueConnection);
     m_session->setPersistent(true);
     m_document->setOperatorLibraries(m_session->operatorLibraries() + m_runOperatorLibraries);
     restoreGeometry(m_session->windowGeometry());
