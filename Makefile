@@ -2,6 +2,14 @@
 BUILD ?= build
 PY ?= /usr/bin/python3
 JOBS ?= $(shell nproc)
+# The Python whose torch (2.x) is the engine's libtorch: the project's own virtual environment by default, which
+# `make deps` creates with torch 2.14.1 and torchvision 0.29.1. Another: make TORCH_PYTHON=/path/to/python.
+TORCH_PYTHON ?= $(CURDIR)/.venv/bin/python
+export TORCH_PYTHON
+# ccache, when there, keyed on paths relative to the checkout: a clean clone elsewhere reuses the same objects.
+CCACHE := $(shell command -v ccache 2>/dev/null)
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := 1
 
 .PHONY: deps configure build run test deb clean format
 
@@ -9,7 +17,8 @@ deps:
 	bash packaging/install-deps.sh
 
 $(BUILD)/build.ninja:
-	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJITSCOPE_TORCH_PYTHON=$(TORCH_PYTHON) \
+	  $(if $(CCACHE),-DCMAKE_CXX_COMPILER_LAUNCHER=$(CCACHE))
 
 configure: deps $(BUILD)/build.ninja
 

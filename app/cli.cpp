@@ -738,7 +738,7 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
         QJsonObject o { { QStringLiteral("file"), model.path }, { QStringLiteral("kind"), toText(model.kind) },
             { QStringLiteral("functions"), fns }, { QStringLiteral("submodules"), subs },
             { QStringLiteral("parameters"), params }, { QStringLiteral("input_sets"), sets },
-            { QStringLiteral("warnings"), warnings } };
+            { QStringLiteral("warnings"), warnings }, { QStringLiteral("libtorch"), libtorchVersion() } };
         if (!libraries.isEmpty())
             o.insert(QStringLiteral("operator_libraries"), libraries);
         if (suggestion)
@@ -748,7 +748,8 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
         out << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented));
     } else {
         out << model.path << QStringLiteral(": ")
-            << (archive ? QStringLiteral("TorchScript archive") : QStringLiteral("Python source")) << '\n';
+            << (archive ? QStringLiteral("TorchScript archive") : QStringLiteral("Python source"))
+            << QStringLiteral(" (libtorch %1)").arg(libtorchVersion()) << '\n';
         out << (archive ? "methods:\n" : "functions:\n");
         for (const FunctionInfo& f : model.functions) {
             if (f.ok) {

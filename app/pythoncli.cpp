@@ -702,6 +702,10 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
         writeJson(reports, out);
     else if (checked == 0)
         out << "# the file made no torch.jit.trace call to check\n";
+    // TorchScript's own deprecation notice, once for the run, apart from the model's warnings.
+    if (command.format == QLatin1String("text"))
+        for (const QString& notice : std::as_const(run.notices))
+            out << "note: torch " << run.torchVersion << " says: " << notice << "\n";
     if (failedCall)
         err << "jitscope-cli: error: " << failedCallError.toString() << "\n";
     return finish(run, failedCall ? 2 : defect ? 3 : diverged ? 1 : 0, err);

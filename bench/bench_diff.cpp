@@ -65,7 +65,7 @@ int main(int argc, char** argv)
     a.close();
     b.close();
     QProcess py;
-    py.start(QStringLiteral("/usr/bin/python3"),
+    py.start(QStringLiteral(JITSCOPE_TEST_PYTHON),
         { QStringLiteral("-c"),
             QStringLiteral("import difflib,sys,time\n"
                            "a=open(sys.argv[1]).read().splitlines(); b=open(sys.argv[2]).read().splitlines()\n"

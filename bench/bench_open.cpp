@@ -148,7 +148,7 @@ QString model(const QString& name)
     QDir().mkpath(QStringLiteral(JITSCOPE_BENCH_MODELS));
     const QString archive = QStringLiteral(JITSCOPE_BENCH_MODELS "/") + name + QStringLiteral(".pt");
     if (!QFileInfo::exists(archive)
-        && QProcess::execute(QStringLiteral("/usr/bin/python3"),
+        && QProcess::execute(QStringLiteral(JITSCOPE_TEST_PYTHON),
                { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"), name, archive })
             != 0)
         return {};

@@ -408,7 +408,7 @@ int main(int argc, char** argv)
         const QString directory = arguments.isEmpty() ? QStringLiteral("torchvision") : arguments.first();
         std::printf("scripting every torchvision model into %s (first run only)...\n", qPrintable(directory));
         std::fflush(stdout);
-        QProcess::execute(QStringLiteral("/usr/bin/python3"),
+        QProcess::execute(QStringLiteral(JITSCOPE_TEST_PYTHON),
             { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"), QStringLiteral("--all"),
                 directory });
         const QDir dir(directory);
@@ -436,7 +436,7 @@ int main(int argc, char** argv)
                 ? name
                 : QStringLiteral(JITSCOPE_BENCH_MODELS "/") + name + QStringLiteral(".pt");
             if (!QFileInfo::exists(archive)
-                && QProcess::execute(QStringLiteral("/usr/bin/python3"),
+                && QProcess::execute(QStringLiteral(JITSCOPE_TEST_PYTHON),
                        { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"), name, archive })
                     != 0) {
                 std::printf(

@@ -54,7 +54,7 @@ int main(int argc, char** argv)
                 args << models.filePath(f);
     }
     const QString cli = QStringLiteral(JITSCOPE_BIN_DIR "/jitscope-cli");
-    const QString python = QStringLiteral("/usr/bin/python3");
+    const QString python = QStringLiteral(JITSCOPE_TEST_PYTHON);
     QTextStream out(stdout);
     out << QStringLiteral("%1 %2 %3 %4  exit (python, check)\n")
                .arg(QStringLiteral("file"), -22)

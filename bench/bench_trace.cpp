@@ -57,7 +57,7 @@ int main(int argc, char** argv)
         model = QStringLiteral(JITSCOPE_BENCH_MODELS "/resnet50.pt");
         if (!QFileInfo::exists(model)) {
             std::printf("creating %s with /usr/bin/python3 and torchvision...\n", qPrintable(model));
-            const int rc = QProcess::execute(QStringLiteral("/usr/bin/python3"),
+            const int rc = QProcess::execute(QStringLiteral(JITSCOPE_TEST_PYTHON),
                 { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"), QStringLiteral("resnet50"),
                     model });
             if (rc != 0) {

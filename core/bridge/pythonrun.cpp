@@ -1,4 +1,5 @@
 #include "bridge/pythonrun.h"
+#include "load/model.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -390,7 +391,7 @@ QString pythonInterpreter(const PythonOptions& options)
     if (!options.python.isEmpty())
         return options.python;
     const QString env = qEnvironmentVariable("JITSCOPE_PYTHON");
-    return env.isEmpty() ? QStringLiteral("/usr/bin/python3") : env;
+    return env.isEmpty() ? enginePython() : env;
 }
 
 QString bridgeScript(const PythonOptions& options)
@@ -430,6 +431,8 @@ bool parsePythonRecord(const QByteArray& json, PythonRun& run, QString* error)
     const QString file = str(o, "file");
     run.status = str(o, "status");
     run.torchVersion = str(o, "torch");
+    for (const QJsonValue& n : o.value(QLatin1String("notices")).toArray())
+        run.notices << n.toString();
     run.exitCode = o.value(QLatin1String("exit_code")).toInt();
     if (o.contains(QLatin1String("error")))
         run.error = diagnosticOf(o.value(QLatin1String("error")).toObject(), file);

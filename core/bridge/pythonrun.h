@@ -209,6 +209,9 @@ struct PythonRun
     int exitCode = 0; ///< sys.exit's code
     QString python; ///< the interpreter used
     QString torchVersion;
+    /// What the run's torch said of TorchScript itself, once each ("`torch.jit.trace` is deprecated...", torch 2.11+):
+    /// never one of a call's warnings.
+    QStringList notices;
     QString stdoutText; ///< the file's output, at most PythonOptions::maxOutputBytes each (head and tail)
     QString stderrText;
     bool outputTruncated = false;

@@ -53,7 +53,7 @@ void countedDelete(void* data)
 
 struct CountingAllocator final : c10::Allocator
 {
-    c10::DataPtr allocate(size_t n) const override
+    c10::DataPtr allocate(size_t n) override
     {
         if (n == 0)
             return { nullptr, nullptr, &countedDelete, c10::Device(c10::DeviceType::CPU) };
@@ -73,6 +73,11 @@ struct CountingAllocator final : c10::Allocator
     }
 
     c10::DeleterFnPtr raw_deleter() const override { return &countedDelete; }
+
+    void copy_data(void* dest, const void* src, std::size_t count) const override
+    {
+        default_copy_data(dest, src, count);
+    }
 };
 
 void installOnce()

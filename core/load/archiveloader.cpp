@@ -20,11 +20,13 @@
 #include <caffe2/serialize/read_adapter_interface.h>
 #include <torch/csrc/jit/api/module.h>
 #include <torch/csrc/jit/serialization/import.h>
+#include <torch/version.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <functional>
@@ -374,6 +376,68 @@ std::optional<LoadResult> refuseHostileArchive(const QString& path)
     return std::nullopt;
 }
 
+/// "2.15.0+cpu" -> {2, 15, 0}
+QVector<int> versionNumbers(const QString& version)
+{
+    QVector<int> numbers;
+    for (const QString& part : version.section(QLatin1Char('+'), 0, 0).split(QLatin1Char('.'))) {
+        bool ok = false;
+        const int n = part.toInt(&ok);
+        if (!ok)
+            break;
+        numbers << n;
+    }
+    return numbers;
+}
+
+bool newerThanEngine(const QString& version)
+{
+    const QVector<int> theirs = versionNumbers(version);
+    const QVector<int> ours = versionNumbers(QStringLiteral(TORCH_VERSION));
+    return !theirs.isEmpty() && std::lexicographical_compare(ours.begin(), ours.end(), theirs.begin(), theirs.end());
+}
+
+/// What torch saved the archive, when JitScope's bridge saved it (its extra file "jitscope_producer": "torch X").
+QString archiveProducer(const QString& path)
+{
+    try {
+        caffe2::serialize::PyTorchStreamReader reader(path.toStdString());
+        if (!reader.hasRecord("extra/jitscope_producer"))
+            return {};
+        auto [data, size] = reader.getRecord("extra/jitscope_producer");
+        return QString::fromUtf8(static_cast<const char*>(data.get()), int(std::min<size_t>(size, 64))).trimmed();
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+} // namespace
+
+QString newerTorchNote(const QString& archive, const QString& producer)
+{
+    QString by = producer.isEmpty() ? archiveProducer(archive) : producer;
+    if (by.startsWith(QLatin1String("torch ")))
+        by = by.mid(6);
+    if (by.isEmpty() || !newerThanEngine(by))
+        return {};
+    return QStringLiteral("it was saved by torch %1, newer than JitScope's libtorch %2, which cannot read everything "
+                          "%1 writes (build JitScope against that torch: make TORCH_PYTHON=/path/to/its/python)")
+        .arg(by, QStringLiteral(TORCH_VERSION));
+}
+
+namespace {
+
+/// Why an archive libtorch refused may come from a newer torch: an operator or a format version it does not know.
+QString engineNote(const std::string& what)
+{
+    const QString text = QString::fromStdString(what);
+    if (text.contains(QLatin1String("Unknown builtin op: aten::")) || text.contains(QLatin1String("Unknown builtin op: prim::"))
+        || text.contains(QLatin1String("file format version")) || text.contains(QLatin1String("Unknown type name")))
+        return QStringLiteral("; the archive may come from a torch newer than JitScope's libtorch %1")
+            .arg(QStringLiteral(TORCH_VERSION));
+    return {};
+}
+
 } // namespace
 
 LoadResult loadArchive(const QString& path, const QByteArray& head, const LoadOptions& options)
@@ -404,10 +468,17 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, const LoadOp
         static const QRegularExpression unknownOp(
             QStringLiteral("Unknown builtin op: ([A-Za-z0-9_]+::[A-Za-z0-9_.]+)"));
         auto m = unknownOp.match(qs(what));
+        const QString newer = newerTorchNote(path);
         if (m.hasMatch()) {
             QString op = m.captured(1);
             while (op.endsWith(QLatin1Char('.')))
                 op.chop(1);
+            if (op.startsWith(QLatin1String("aten::")) || op.startsWith(QLatin1String("prim::")))
+                return loadFailure(path,
+                    QStringLiteral("unknown operator %1: JitScope's libtorch %2 has no such operator; %3")
+                        .arg(op, QStringLiteral(TORCH_VERSION),
+                            newer.isEmpty() ? QStringLiteral("the archive was probably saved by a newer torch")
+                                            : newer));
             return loadFailure(path,
                 QStringLiteral("unknown operator %1: the libraries loaded do not define it; load the library that "
                                "defines it with --load-ops LIB.so (in the window: Model > Operator Libraries)")
@@ -417,6 +488,10 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, const LoadOp
         if (msg.contains(QLatin1String("PytorchStreamReader")) || msg.contains(QLatin1String("archive"))
             || msg.contains(QLatin1String("constants.pkl")) || msg.contains(QLatin1String("file not found")))
             msg = QStringLiteral("not a valid TorchScript archive (%1)").arg(msg);
+        if (!newer.isEmpty())
+            msg += QStringLiteral("; ") + newer;
+        else
+            msg += engineNote(what);
         return loadFailure(path, msg);
     }
     LoadResult result;

@@ -3,6 +3,7 @@
 #include "load/model.h"
 #include "load/loader_p.h"
 
+#include <QFileInfo>
 #include <QStringList>
 
 namespace jitscope {
@@ -80,6 +81,20 @@ QHash<QString, QString> submoduleTypes(const ModelInfo& model, const QString& fu
         types.insert(s.path.mid(prefix.size()), s.typeName.section(QLatin1Char('.'), -1));
     }
     return types;
+}
+
+#ifndef JITSCOPE_TORCH_PYTHON
+#define JITSCOPE_TORCH_PYTHON "" // builds without the engine (the fuzz targets)
+#endif
+
+QString enginePython()
+{
+    // No libtorch here: the window's process (which runs .py files through the bridge) links this file.
+    static const QString python = [] {
+        const QString built = QStringLiteral(JITSCOPE_TORCH_PYTHON);
+        return !built.isEmpty() && QFileInfo(built).isExecutable() ? built : QStringLiteral("/usr/bin/python3");
+    }();
+    return python;
 }
 
 } // namespace jitscope

@@ -140,11 +140,19 @@ bool inlineFunction(const std::shared_ptr<ModelHandle>& handle, FunctionInfo& fn
 QString loadOpLibrary(const QString& path);
 
 /// Where loadModel() looks for a library of @p ns:: operators, best first: the shared libraries of the package
-/// @p ns (its _C*.so first) and NS*.so in each folder of the system's Python's sys.path ($JITSCOPE_PYTHON, else
-/// /usr/bin/python3, asked for sys.path only; $JITSCOPE_OPS_PATH, folders separated by ':', instead when set).
+/// @p ns (its _C*.so first) and NS*.so in each folder of the sys.path of the engine's torch's Python (enginePython()),
+/// then of $JITSCOPE_PYTHON (asked for sys.path and libpython only; $JITSCOPE_OPS_PATH, folders separated by ':',
+/// instead when set).
 QStringList opLibraryCandidates(const QString& ns);
 
 /// Versions of the libraries core is built on, for --version and the About box.
 QString libtorchVersion();
+/// The Python of the torch whose libtorch the engine links (the project's .venv, or make TORCH_PYTHON=...), where it
+/// still is; else /usr/bin/python3.
+QString enginePython();
+/// When @p archive was saved by a torch newer than the engine's (@p producer, "torch X" or "X"; empty: what the
+/// archive's extra file jitscope_producer says, which JitScope's bridge writes), a sentence saying so and what to
+/// do; else empty.
+QString newerTorchNote(const QString& archive, const QString& producer = {});
 
 } // namespace jitscope

@@ -1,8 +1,15 @@
 // Libraries of custom operators. An archive calls them as `ops.NAMESPACE.op(...)` in its code; a namespace libtorch
-// lacks (torchvision::nms, roi_align: every torchvision detection model) is looked for where the configured Python
-// keeps its packages (the namespace's package: torchvision/_C*.so), without running any of that package's code:
-// Python is asked for its sys.path only. Libraries stay loaded for the process; which namespaces each one
-// registered is remembered, so a later load names the library its archive's operators come from.
+// lacks (torchvision::nms, roi_align: every torchvision detection model) is looked for where the engine's torch's
+// Python keeps its packages, then $JITSCOPE_PYTHON's (the namespace's package: torchvision/_C*.so), without running
+// any of that package's code: Python is asked for its sys.path and its libpython only. Libraries stay loaded for the
+// process; which namespaces each one registered is remembered, so a later load names the library its archive's
+// operators come from.
+//
+// A library is read before it is opened: one built for another libtorch (Debian's torchvision needs
+// libtorch_cpu.so.1.13) is refused with both versions named instead of being loaded beside the engine's. A wheel's
+// library may need the wheel's other torch libraries (torchvision 0.29's _C_stable.so needs libtorch_python.so and
+// libtorch_cuda.so): those are opened first from the engine's own torch lib/ folder, and libtorch_python.so's
+// libpython from the Python whose package the library is (nothing of it runs: it only resolves symbols).
 
 #include "load/loader_p.h"
 #include "load/model.h"
@@ -18,10 +25,13 @@
 #include <QSet>
 
 #include <torch/csrc/jit/runtime/operator.h>
+#include <torch/version.h>
 
 #include <dlfcn.h>
+#include <elf.h>
 
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 #include <optional>
 
@@ -36,6 +46,7 @@ struct Registry
     QHash<QString, QStringList> namespacesOf; ///< library loaded -> the namespaces it registered
     QHash<QString, QString> providerOf; ///< namespace -> the library that registered it
     std::optional<QStringList> searchDirs;
+    QHash<QString, QString> libpythonOf; ///< package folder -> the libpython of the Python whose sys.path it is
 };
 
 Registry& registry()
@@ -57,6 +68,94 @@ QSet<QString> registeredNamespaces()
     return namespaces;
 }
 
+/// The DT_NEEDED entries of an ELF shared library (64-bit, little-endian: the machines JitScope runs on), or
+/// nothing when @p path is not one (dlopen() then says why).
+QStringList neededLibraries(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const qint64 size = f.size();
+    uchar* data = size > qint64(sizeof(Elf64_Ehdr)) ? f.map(0, size) : nullptr;
+    if (!data)
+        return {};
+    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(data);
+    if (std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64
+        || eh->e_shoff == 0 || eh->e_shentsize != sizeof(Elf64_Shdr)
+        || eh->e_shoff + quint64(eh->e_shnum) * sizeof(Elf64_Shdr) > quint64(size))
+        return {};
+    const auto* sections = reinterpret_cast<const Elf64_Shdr*>(data + eh->e_shoff);
+    QStringList needed;
+    for (int i = 0; i < eh->e_shnum; ++i) {
+        const Elf64_Shdr& dyn = sections[i];
+        if (dyn.sh_type != SHT_DYNAMIC || dyn.sh_link >= eh->e_shnum)
+            continue;
+        const Elf64_Shdr& strtab = sections[dyn.sh_link];
+        if (dyn.sh_offset + dyn.sh_size > quint64(size) || strtab.sh_offset + strtab.sh_size > quint64(size))
+            return {};
+        const auto* entries = reinterpret_cast<const Elf64_Dyn*>(data + dyn.sh_offset);
+        for (quint64 k = 0; k < dyn.sh_size / sizeof(Elf64_Dyn) && entries[k].d_tag != DT_NULL; ++k)
+            if (entries[k].d_tag == DT_NEEDED && entries[k].d_un.d_val < strtab.sh_size) {
+                const char* name = reinterpret_cast<const char*>(data + strtab.sh_offset + entries[k].d_un.d_val);
+                needed << QString::fromLatin1(name, int(qstrnlen(name, strtab.sh_size - entries[k].d_un.d_val)));
+            }
+    }
+    return needed;
+}
+
+/// The folder of the engine's own libtorch_cpu.so (a torch wheel's lib/).
+QString engineTorchLibDir()
+{
+    Dl_info info {};
+    if (dladdr(reinterpret_cast<void*>(&torch::jit::getAllOperators), &info) == 0 || !info.dli_fname)
+        return {};
+    return QFileInfo(QFile::decodeName(info.dli_fname)).absolutePath();
+}
+
+bool isTorchLibrary(const QString& soname)
+{
+    return soname.startsWith(QLatin1String("libtorch")) || soname.startsWith(QLatin1String("libc10"))
+        || soname.startsWith(QLatin1String("libshm"));
+}
+
+/// Before @p path is opened: refuses a library built for another libtorch, and opens the engine's torch libraries it
+/// needs (and libpython for libtorch_python.so). Registry locked by the caller.
+QString prepareLocked(Registry& r, const QString& path)
+{
+    const QStringList needed = neededLibraries(path);
+    const QString libDir = engineTorchLibDir();
+    QStringList foreign;
+    for (const QString& soname : needed)
+        if (isTorchLibrary(soname) && (!soname.endsWith(QLatin1String(".so")) || libDir.isEmpty()
+                                          || !QFileInfo::exists(libDir + QLatin1Char('/') + soname)))
+            foreign << soname;
+    if (!foreign.isEmpty())
+        return QStringLiteral("built for another libtorch than the engine's %1 (it needs %2); use the %3 package of "
+                              "a torch %1 (make deps installs torchvision beside it)")
+            .arg(QStringLiteral(TORCH_VERSION), foreign.join(QStringLiteral(", ")),
+                QFileInfo(path).dir().dirName());
+    for (const QString& soname : needed) {
+        if (!isTorchLibrary(soname))
+            continue;
+        if (soname == QLatin1String("libtorch_python.so")) {
+            QString libpython;
+            for (auto it = r.libpythonOf.cbegin(); it != r.libpythonOf.cend(); ++it)
+                if (path.startsWith(it.key() + QLatin1Char('/')))
+                    libpython = it.value();
+            if (libpython.isEmpty() || !dlopen(QFile::encodeName(libpython).constData(), RTLD_NOW | RTLD_GLOBAL))
+                return QStringLiteral("it needs libtorch_python.so, which needs the libpython of the Python it was "
+                                      "installed for (%1)")
+                    .arg(libpython.isEmpty() ? QStringLiteral("not found") : libpython);
+        }
+        const QString lib = libDir + QLatin1Char('/') + soname;
+        if (!dlopen(QFile::encodeName(lib).constData(), RTLD_NOW | RTLD_GLOBAL)) {
+            const char* why = dlerror();
+            return QStringLiteral("%1 did not load: %2").arg(lib, why ? QString::fromLocal8Bit(why) : QString());
+        }
+    }
+    return {};
+}
+
 /// dlopen()s @p path (once per process) and notes the namespaces it registered. Registry locked by the caller.
 QString openLocked(Registry& r, const QString& path)
 {
@@ -64,6 +163,10 @@ QString openLocked(Registry& r, const QString& path)
         return {};
     if (r.errors.contains(path))
         return r.errors.value(path);
+    if (const QString refused = prepareLocked(r, path); !refused.isEmpty()) {
+        r.errors.insert(path, refused);
+        return refused;
+    }
     const QSet<QString> before = registeredNamespaces();
     void* handle = dlopen(QFile::encodeName(path).constData(), RTLD_NOW | RTLD_GLOBAL);
     if (!handle) {
@@ -83,30 +186,51 @@ QString openLocked(Registry& r, const QString& path)
     return {};
 }
 
-QStringList askPythonForPath()
+/// The package folders of @p python's sys.path, noting its libpython for each; false when it cannot be asked.
+bool askPython(Registry& r, const QString& python, QStringList* dirs)
 {
-    QString python = qEnvironmentVariable("JITSCOPE_PYTHON");
-    if (python.isEmpty())
-        python = QStringLiteral("/usr/bin/python3");
     QProcess p;
     p.setWorkingDirectory(QDir::rootPath());
     p.setProcessChannelMode(QProcess::SeparateChannels);
-    p.start(python, { QStringLiteral("-c"), QStringLiteral("import sys; print('\\n'.join(sys.path))") });
-    QStringList dirs;
-    if (p.waitForStarted(5000) && p.waitForFinished(10000) && p.exitStatus() == QProcess::NormalExit
-        && p.exitCode() == 0) {
-        const QStringList lines = QString::fromLocal8Bit(p.readAllStandardOutput()).split(QLatin1Char('\n'));
-        for (const QString& line : lines) {
-            const QString dir = line.trimmed();
-            if (!dir.isEmpty() && QFileInfo(dir).isDir() && !dirs.contains(dir))
-                dirs << dir;
+    p.start(python,
+        { QStringLiteral("-c"),
+            QStringLiteral("import os, sys, sysconfig; v = sysconfig.get_config_var; "
+                           "print(os.path.join(v('LIBDIR') or '', v('LDLIBRARY') or '')); "
+                           "print('\\n'.join(sys.path))") });
+    if (!p.waitForStarted(5000) || !p.waitForFinished(10000) || p.exitStatus() != QProcess::NormalExit
+        || p.exitCode() != 0) {
+        if (p.state() != QProcess::NotRunning) {
+            p.kill();
+            p.waitForFinished(1000);
         }
+        return false;
+    }
+    QStringList lines = QString::fromLocal8Bit(p.readAllStandardOutput()).split(QLatin1Char('\n'));
+    const QString libpython = lines.isEmpty() ? QString() : lines.takeFirst().trimmed();
+    for (const QString& line : std::as_const(lines)) {
+        const QString dir = line.trimmed();
+        if (dir.isEmpty() || !QFileInfo(dir).isDir() || dirs->contains(dir))
+            continue;
+        *dirs << dir;
+        if (QFileInfo(libpython).isFile() && libpython.contains(QLatin1String("libpython")))
+            r.libpythonOf.insert(QFileInfo(dir).canonicalFilePath(), libpython);
+    }
+    return true;
+}
+
+/// The engine's torch's Python first (its packages are built for the engine's libtorch), then $JITSCOPE_PYTHON's.
+QStringList askPythonForPath(Registry& r)
+{
+    QStringList dirs;
+    bool asked = false;
+    QStringList pythons { enginePython() };
+    const QString user = qEnvironmentVariable("JITSCOPE_PYTHON");
+    if (!user.isEmpty() && !pythons.contains(user))
+        pythons << user;
+    for (const QString& python : std::as_const(pythons))
+        asked = askPython(r, python, &dirs) || asked;
+    if (asked)
         return dirs;
-    }
-    if (p.state() != QProcess::NotRunning) {
-        p.kill();
-        p.waitForFinished(1000);
-    }
     // No Python to ask: where Debian's and pip's packages go.
     for (const QString& root : { QStringLiteral("/usr/local/lib"), QStringLiteral("/usr/lib") }) {
         const QStringList versions
@@ -131,7 +255,7 @@ QStringList searchDirsLocked(Registry& r)
                     dirs << dir;
             r.searchDirs = dirs;
         } else {
-            r.searchDirs = askPythonForPath();
+            r.searchDirs = askPythonForPath(r);
         }
     }
     return *r.searchDirs;
@@ -268,7 +392,8 @@ QString resolveOpLibraries(const QString& code, const LoadOptions& options, QVec
             message += QStringLiteral("; %1 loaded but defines no %2:: operators").arg(lib, ns);
         if (candidates.isEmpty())
             message
-                += QStringLiteral("; looked for the %1 package of the system's Python: %2").arg(ns, searchedText(dirs));
+                += QStringLiteral("; looked for the %1 package of the engine's torch's Python and $JITSCOPE_PYTHON's: %2")
+                       .arg(ns, searchedText(dirs));
         message += QStringLiteral("; load the library that defines them with --load-ops LIB.so (in the window: Model "
                                   "> Operator Libraries)");
         return message;

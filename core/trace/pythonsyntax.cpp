@@ -226,6 +226,55 @@ bool callsMethod(const tj::Node* n, const char* method)
         && rest[rest.find_first_not_of(' ', at + call.size())] == '(';
 }
 
+int writtenArgumentCount(const tj::Node* n, const char* name)
+{
+    const tj::SourceRange r = originalRange(n);
+    if (!r.source())
+        return -1;
+    const std::string text = r.source()->text_str().str();
+    const size_t start = std::min(r.start(), text.size());
+    const size_t end = std::min(std::max(r.end(), start), text.size());
+    const std::string call = text.substr(start, end - start);
+    const std::string word = name;
+    size_t at = call.find(word);
+    while (at != std::string::npos
+        && ((at > 0 && (std::isalnum(static_cast<unsigned char>(call[at - 1])) || call[at - 1] == '_'))
+            || call.find_first_not_of(" \t", at + word.size()) == std::string::npos
+            || call[call.find_first_not_of(" \t", at + word.size())] != '('))
+        at = call.find(word, at + 1);
+    if (at == std::string::npos)
+        return -1;
+    // A method's receiver is an argument too; `torch.std(x)` (or `torch.nn.functional.f(x)`) is a function.
+    bool method = false;
+    if (at > 0 && call[at - 1] == '.') {
+        size_t owner = at - 1;
+        while (owner > 0 && (std::isalnum(static_cast<unsigned char>(call[owner - 1])) || call[owner - 1] == '_'
+                                || call[owner - 1] == '.'))
+            --owner;
+        const std::string receiver = call.substr(owner, at - 1 - owner);
+        method = receiver != "torch" && receiver.rfind("torch.", 0) != 0 && receiver != "F";
+    }
+    int depth = 0;
+    int count = method ? 1 : 0;
+    bool any = false;
+    for (size_t i = call.find('(', at + word.size()); i < call.size(); ++i) {
+        const char c = call[i];
+        if (c == '(' || c == '[' || c == '{') {
+            if (depth++ == 0)
+                continue;
+        } else if (c == ')' || c == ']' || c == '}') {
+            if (--depth == 0)
+                return any ? count + 1 : 0;
+        } else if (c == ',' && depth == 1) {
+            ++count;
+            continue;
+        }
+        if (depth >= 1 && !std::isspace(static_cast<unsigned char>(c)))
+            any = true;
+    }
+    return -1;
+}
+
 /// Python's at::indexing::copy_to, which `x[...] = value` records.
 void pythonCopyTo(at::Tensor& dst, const at::Tensor& src)
 {
@@ -414,13 +463,8 @@ void fillPythonDefaults(const c10::FunctionSchema& schema, const std::string& ba
     const bool like = base.size() > 5 && base.compare(base.size() - 5, 5, "_like") == 0;
     const bool method = base.rfind("new_", 0) == 0;
     if ((like || method) && selfTensor) {
-        const at::Tensor& self = args[0].toTensor();
-        if (dtype >= 0 && args[dtype].isNone())
-            args[dtype] = IValue(int64_t(self.scalar_type()));
-        if (layout >= 0 && args[layout].isNone())
-            args[layout] = IValue(int64_t(self.layout()));
-        if (args[device].isNone())
-            args[device] = IValue(self.device());
+        // torch 2.x's bindings pass what was written: self's dtype, layout and device stay None in the trace (1.13's
+        // filled them in from self). pin_memory is still False.
     } else if (selfTensor) {
         return;
     } else if (args[device].isNone()) {

@@ -36,6 +36,10 @@ bool isTensorConstructorCall(const torch::jit::Node* n);
 /// True when the node's source is a call of the method @p method (`x.type(...)` for "type").
 bool callsMethod(const torch::jit::Node* n, const char* method);
 
+/// The number of arguments Python's bindings get in the node's call of @p name, the receiver of a method call
+/// included (`x.std()` and `torch.std(x)`: 1, `x.std(1, True)`: 3), or -1 when the node's source is no such call.
+int writtenArgumentCount(const torch::jit::Node* n, const char* name);
+
 /// `x[i] += v`: an in-place op on a subscript, which Python follows with `x[i] = result`.
 bool isAugmentedSubscript(const torch::jit::Node* n);
 

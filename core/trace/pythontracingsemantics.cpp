@@ -1374,6 +1374,20 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
     }
     const std::string base = name.substr(name.find("::") + 2);
     fillPythonDefaults(schema, base, args);
+    if ((kind == c10::aten::std || kind == c10::aten::var || kind == c10::aten::std_mean
+            || kind == c10::aten::var_mean)
+        && schema.overload_name().empty() && args.size() == 2 && args[0].isTensor()
+        && writtenArgumentCount(n, base.c_str()) == 1) {
+        // torch 2.x's bindings list the correction overload first: `x.std()` and `torch.std(x)` record
+        // std.correction(self, None, correction=None, keepdim=False); TorchScript compiles std(self, unbiased=True).
+        auto handle = c10::Dispatcher::singleton().findSchema({ name, "correction" });
+        if (handle) {
+            tj::Stack stack { args[0], IValue(), IValue(), IValue(false) };
+            handle->callBoxed(stack);
+            Interpreter::storeOutputs(n, frame, stack);
+            return;
+        }
+    }
     if (kind == c10::aten::unsqueeze && isIndexing(n) && args.size() == 2 && args[0].isTensor() && args[1].isInt()
         && args[1].toInt() < 0) {
         // x[..., None]: Python's applySlicing unsqueezes at a positive dim.

@@ -5,6 +5,7 @@
 #include "execute/runtime_p.h"
 #include "ir/irsnapshot_p.h"
 #include "ir/torcherror_p.h"
+#include "load/model.h"
 #include "trace/benchbaseline.h"
 #include "trace/provenancerecorder_p.h"
 #include "trace/pythontracingsemantics_p.h"
@@ -447,9 +448,12 @@ RunResult replaySavedTrace(const QString& archive, const QString& method, const 
         trace.graph = snapshotGraph(*program.graph);
         trace.ok = true;
     } catch (const std::exception& e) {
-        trace.error = errorAt(place,
-            QStringLiteral("cannot open the saved trace: %1")
-                .arg(torchErrorMessage(e.what()).section(QLatin1Char('\n'), 0, 0)));
+        QString message = QStringLiteral("cannot open the saved trace: %1")
+                              .arg(torchErrorMessage(e.what()).section(QLatin1Char('\n'), 0, 0));
+        if (const QString newer = newerTorchNote(archive); !newer.isEmpty())
+            message += QStringLiteral("; ") + newer
+                + QStringLiteral("; the check's graphs, warnings and verdicts, recorded by that torch, are still shown");
+        trace.error = errorAt(place, message);
         r.error = trace.error;
     }
     if (recorded)

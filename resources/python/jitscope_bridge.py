@@ -522,6 +522,25 @@ def _filtered(filters, msg, module):
     return False
 
 
+def _producer():
+    """The extra file of every archive the bridge saves: which torch wrote it (JitScope names it when its own
+    libtorch is older and cannot read the archive)."""
+    import torch
+    return {"jitscope_producer": "torch " + torch.__version__}
+
+
+_TORCHSCRIPT_APIS = ("`torch.jit.trace`", "`torch.jit.script`", "`torch.jit.save`", "`torch.jit.load`",
+                     "`torch.jit.trace_method`", "`torch.jit.script_method`")
+
+
+def _is_torchscript_deprecation(category, message):
+    """torch 2.11+'s "`torch.jit.trace` is deprecated. Please switch to `torch.compile` or `torch.export`." (and
+    script, save, load...): about TorchScript itself, not the user's model; never one of a call's warnings."""
+    text = str(message)
+    return issubclass(category, (FutureWarning, DeprecationWarning)) and text.startswith(_TORCHSCRIPT_APIS) and (
+        " is deprecated. Please switch to " in text or " is not supported in Python 3.14+" in text)
+
+
 _TRACE_MACHINERY = (os.sep + os.path.join("torch", "jit", "_trace.py"),)
 _CALL_MACHINERY = (os.sep + os.path.join("torch", "nn", "modules", "module.py"), os.sep + "warnings.py",
                    os.sep + os.path.join("torch", "autograd", "grad_mode.py"))
@@ -539,6 +558,7 @@ class Recorder:
         # any thread are recorded; PyTorch's own nested calls (its check) are not the file's.
         self.lock = threading.RLock()
         self.serving = False  # answering a request after the file ran
+        self.notices = {}  # TorchScript's deprecation notices, in order, once each
 
     @staticmethod
     def _depth():
@@ -586,7 +606,10 @@ class Recorder:
 
             def shown(msg):
                 # Called as each warning is shown (Python's and libtorch's, which warn through Python): its stack
-                # is still there.
+                # is still there. TorchScript's own deprecation notice (torch 2.11+) is the run's, said once.
+                if _is_torchscript_deprecation(msg.category, msg.message):
+                    self.notices.setdefault(str(msg.message).strip(), None)
+                    return
                 stack, module = _frames_of_warning(msg)
                 caught.append((msg, stack, _filtered(filters, msg, module)))
 
@@ -598,7 +621,7 @@ class Recorder:
         import torch
         path = os.path.join(self.out_dir, "call-%d.pt" % index)
         try:
-            torch.jit.save(result, path)
+            torch.jit.save(result, path, _extra_files=_producer())
             return os.path.basename(path)
         except Exception as e:  # noqa: BLE001 (anything PyTorch raises: the archive is optional)
             return {"error": str(e).strip().split("\n")[0]}
@@ -613,13 +636,13 @@ class Recorder:
             if "archive" not in saved:
                 path = os.path.join(self.out_dir, "call-%d-trace1.pt" % index)
                 if isinstance(first, torch.jit.ScriptModule):
-                    torch.jit.save(first, path)
+                    torch.jit.save(first, path, _extra_files=_producer())
                     saved["method"] = "forward"
                 elif isinstance(first, torch.ScriptMethod):
-                    first.owner.save(path)
+                    first.owner.save(path, _extra_files=_producer())
                     saved["method"] = first.name
                 else:
-                    first.save(path)
+                    first.save(path, _extra_files=_producer())
                     saved["method"] = "forward"
                 saved["archive"] = os.path.basename(path)
             path = os.path.join(self.out_dir, "call-%d-set%d.pt" % (index, k + 1))
@@ -1097,7 +1120,7 @@ def _module_record(name, cls, namespace, places, out_dir, index):
                            "kind": "buffer"} for n, b in instance.named_buffers()]
     path = os.path.join(out_dir, "module-%d.pt" % index)
     try:
-        torch.jit.save(scripted, path)
+        torch.jit.save(scripted, path, _extra_files=_producer())
         rec["archive"] = os.path.basename(path)
     except Exception as e:  # noqa: BLE001
         rec["archive_error"] = str(e).strip().split("\n")[0]
@@ -1424,6 +1447,7 @@ def run(user_file, out_dir, request=None, returned=False, definitions=True, arch
     for api, real in originals.items():
         setattr(torch.jit, api, real)
     result["calls"] = recorder.calls
+    result["notices"] = list(recorder.notices)
     if namespace.get("__name__") == "__main__":
         modules, functions, inputs = collect_definitions(namespace, places, out_dir, recorder.traced, definitions)
         result.update(modules=modules, functions=functions, input_sets=inputs)

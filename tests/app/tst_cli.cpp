@@ -414,9 +414,9 @@ private Q_SLOTS:
 
     void torchvisionResnet18()
     {
-        const QString python = QStringLiteral("/usr/bin/python3");
+        const QString python = QStringLiteral(JITSCOPE_TEST_PYTHON);
         if (QProcess::execute(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") }) != 0)
-            QSKIP("python3-torchvision is not installed");
+            QSKIP("no torchvision for the engine's Python");
         QTemporaryDir dir;
         const QString archive = dir.filePath(QStringLiteral("resnet18.pt"));
         QProcess make;
@@ -481,7 +481,7 @@ private Q_SLOTS:
         const QString archive = dir.filePath(name + QStringLiteral(".pt"));
         if (!QFileInfo::exists(archive)) {
             QProcess make;
-            make.start(QStringLiteral("/usr/bin/python3"),
+            make.start(QStringLiteral(JITSCOPE_TEST_PYTHON),
                 { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_detection_archives.py"), dir.path(), name });
             QVERIFY(make.waitForFinished(300000));
             QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
@@ -544,9 +544,9 @@ private Q_SLOTS:
     /// traces its resize from the image's shape, and PyTorch's archive resizes 256x384 to 320x480 as eager does.
     void tracedDetectionArchive()
     {
-        const QString python = QStringLiteral("/usr/bin/python3");
+        const QString python = QStringLiteral(JITSCOPE_TEST_PYTHON);
         if (QProcess::execute(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") }) != 0)
-            QSKIP("python3-torchvision is not installed");
+            QSKIP("no torchvision for the engine's Python");
         QTemporaryDir dir;
         QProcess make;
         make.start(python,
@@ -590,6 +590,118 @@ private Q_SLOTS:
                           .startsWith(QLatin1String("the traced archive")),
                 qPrintable(w.toObject().value(QLatin1String("message")).toString()));
         QCOMPARE(check.code, 0);
+    }
+
+    /// Archives only torch 2.x writes (issue 28: SDPA in a traced ViT and a scripted transformer encoder, RMSNorm),
+    /// made by the engine's torch (tests/oracle/make_torch2_archives.py, real torch.nn and torchvision code): each
+    /// opens, lays out, offers an input set guessed from its parameters, and checks on it and on a second set, with
+    /// the output shapes PyTorch's torch.jit.load of the same archive gives.
+    void torch2Archives_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("op"); ///< an operator libtorch 1.13 did not have, in the archive's graph
+        QTest::newRow("ViT traced (SDPA)") << "vit_traced" << "aten::scaled_dot_product_attention";
+        QTest::newRow("transformer encoder scripted") << "encoder_scripted" << "aten::_transformer_encoder_layer_fwd";
+        QTest::newRow("RMSNorm traced") << "rmsnorm_traced" << "aten::rms_norm";
+        QTest::newRow("RMSNorm scripted") << "rmsnorm_scripted" << "aten::rms_norm";
+    }
+
+    void torch2Archives()
+    {
+        QFETCH(QString, name);
+        QFETCH(QString, op);
+        static QTemporaryDir dir; // made once for all rows
+        const QString archive = dir.filePath(name + QStringLiteral(".pt"));
+        if (!QFileInfo::exists(archive)) {
+            QProcess make;
+            make.start(QStringLiteral(JITSCOPE_TEST_PYTHON),
+                { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torch2_archives.py"), dir.path() });
+            QVERIFY(make.waitForFinished(300000));
+            QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+        }
+        const QJsonObject oracle
+            = QJsonDocument::fromJson(readText(dir.filePath(name + QStringLiteral(".json"))).toUtf8()).object();
+        const QJsonArray sets = oracle.value(QLatin1String("sets")).toArray();
+        const Run list = runCli({ QStringLiteral("list"), archive });
+        QCOMPARE(list.code, 0);
+        QVERIFY2(list.out.contains(QLatin1String("suggested input set: ") + sets.at(0).toString()), qPrintable(list.out));
+        const Run graph = runCli({ QStringLiteral("graph"), archive, QStringLiteral("--inline") });
+        QCOMPARE(graph.code, 0);
+        QVERIFY2(graph.out.contains(op), qPrintable(graph.out.left(3000)));
+        const Run dot = runCli({ QStringLiteral("graph"), archive, QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(dot.code, 0);
+        const Run check = runCli({ QStringLiteral("check"), archive, QStringLiteral("--inputs"), sets.at(0).toString(),
+            QStringLiteral("--inputs"), sets.at(1).toString(), QStringLiteral("--format"), QStringLiteral("json") });
+        QVERIFY2(check.code == 0 || check.code == 1, qPrintable(check.err));
+        const QJsonObject report = QJsonDocument::fromJson(check.out.toUtf8()).object();
+        const QJsonArray runs = report.value(QLatin1String("outputs")).toArray();
+        const QJsonArray expected = oracle.value(QLatin1String("outputs")).toArray();
+        if (report.value(QLatin1String("traced_archive")).toBool()) {
+            // Each set runs the archive's own graph: its outputs have PyTorch's shapes.
+            QCOMPARE(runs.size(), expected.size());
+            for (int k = 0; k < runs.size(); ++k) {
+                const QJsonObject run = runs.at(k).toObject();
+                QVERIFY2(run.value(QLatin1String("ran")).toBool(), qPrintable(run.value(QLatin1String("error")).toString()));
+                const QJsonArray shapes = expected.at(k).toArray();
+                const QJsonArray outputs = run.value(QLatin1String("outputs")).toArray();
+                QCOMPARE(outputs.size(), shapes.size());
+                for (int i = 0; i < shapes.size(); ++i) {
+                    QStringList dims;
+                    for (const QJsonValue& d : shapes.at(i).toArray())
+                        dims << QString::number(d.toInt());
+                    QVERIFY2(outputs.at(i).toString().contains(QStringLiteral("[%1]").arg(dims.join(QLatin1Char(',')))),
+                        qPrintable(outputs.at(i).toString()));
+                }
+            }
+            QCOMPARE(check.code, 0);
+        } else {
+            // A scripted archive is traced by the executor on both sets: both traces are recorded, and trace 1 runs
+            // on set 2 against the script.
+            const QJsonArray traces = report.value(QLatin1String("traces")).toArray();
+            QCOMPARE(traces.size(), 2);
+            for (const QJsonValue& t : traces)
+                QVERIFY2(t.toObject().value(QLatin1String("ok")).toBool(), qPrintable(check.out.left(3000)));
+        }
+    }
+
+    /// Archives saved by torch 1.13 (tests/data/archives/torch-1.13, kept from before the engine moved to 2.x) open in
+    /// libtorch 2.x through its operator upgraders, and check on the input set `list` guesses or the case's first.
+    void torch113Archives_data()
+    {
+        QTest::addColumn<QString>("archive");
+        const QStringList files = QDir(dataDir() + QStringLiteral("/archives/torch-1.13"))
+                                      .entryList({ QStringLiteral("*.pt") }, QDir::Files, QDir::Name);
+        QVERIFY(files.size() >= 10);
+        for (const QString& f : files)
+            QTest::newRow(qPrintable(f)) << dataDir() + QStringLiteral("/archives/torch-1.13/") + f;
+    }
+
+    void torch113Archives()
+    {
+        QFETCH(QString, archive);
+        const Run list = runCli({ QStringLiteral("list"), archive, QStringLiteral("--format"), QStringLiteral("json") });
+        QVERIFY2(list.code == 0, qPrintable(list.err));
+        const QJsonObject model = QJsonDocument::fromJson(list.out.toUtf8()).object();
+        QCOMPARE(model.value(QLatin1String("libtorch")).toString(), QStringLiteral(JITSCOPE_TEST_TORCH_VERSION));
+        QString set = model.value(QLatin1String("suggested_input_set")).toObject().value(QLatin1String("set")).toString();
+        if (set.isEmpty()) {
+            // No parameter to guess from: the set its trace case records.
+            const QString stem = QFileInfo(archive).completeBaseName();
+            const QStringList cases = QDir(dataDir() + QStringLiteral("/traces")).entryList({ QStringLiteral("*.json") });
+            for (const QString& c : cases) {
+                const QJsonObject doc
+                    = QJsonDocument::fromJson(readText(dataDir() + QStringLiteral("/traces/") + c).toUtf8()).object();
+                if (doc.value(QLatin1String("archive")).toString().endsWith(QLatin1Char('/') + stem + QLatin1String(".pt")))
+                    set = doc.value(QLatin1String("sets")).toArray().at(0).toString();
+            }
+        }
+        if (set.isEmpty())
+            QSKIP("no input set known for this archive");
+        const Run graph = runCli({ QStringLiteral("graph"), archive, QStringLiteral("--format"), QStringLiteral("json") });
+        QVERIFY2(graph.code == 0, qPrintable(graph.err));
+        const Run check = runCli({ QStringLiteral("check"), archive, QStringLiteral("--inputs"), set });
+        QVERIFY2(check.code == 0 || check.code == 1, qPrintable(check.err + check.out.left(2000)));
+        QVERIFY2(check.out.contains(QLatin1String("verdict: ")), qPrintable(check.out.left(2000)));
     }
 
     void traceAndCheck()
@@ -925,7 +1037,7 @@ private Q_SLOTS:
         QVERIFY(help.out.contains(QLatin1String("graph FILE")));
         const Run version = runCli({ QStringLiteral("--version") });
         QCOMPARE(version.code, 0);
-        QVERIFY2(version.out.contains(QLatin1String("libtorch 1.13")), qPrintable(version.out));
+        QVERIFY2(version.out.contains(QLatin1String("libtorch " JITSCOPE_TEST_TORCH_VERSION)), qPrintable(version.out));
         const Run none = runCli({});
         QCOMPARE(none.code, 2);
     }

@@ -160,14 +160,14 @@ private Q_SLOTS:
         QFETCH(bool, searchable);
         QFETCH(bool, loadOps);
         QFETCH(int, exitCode);
-        const QString python = QStringLiteral("/usr/bin/python3");
+        const QString python = QStringLiteral(JITSCOPE_TEST_PYTHON);
         QProcess where;
         where.start(python,
             { QStringLiteral("-c"),
                 QStringLiteral("import glob, os, torchvision; "
                                "print(glob.glob(os.path.join(os.path.dirname(torchvision.__file__), '_C*.so'))[0])") });
         if (!where.waitForFinished(120000) || where.exitCode() != 0)
-            QSKIP("python3-torchvision is not installed");
+            QSKIP("no torchvision for the engine's Python");
         const QString library = QString::fromLocal8Bit(where.readAllStandardOutput()).trimmed();
         QTemporaryDir dir;
         const Run make

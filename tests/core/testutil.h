@@ -48,7 +48,7 @@ inline QString customOpsDir(QString* error)
     static bool made = false;
     if (!made) {
         made = true;
-        const QString python = QStringLiteral("/usr/bin/python3");
+        const QString python = QStringLiteral(JITSCOPE_TEST_PYTHON);
         if (QProcess::execute(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") }) != 0)
             return {};
         QProcess make;
@@ -70,5 +70,5 @@ inline QString customOpsDir(QString* error)
     const QString VAR##Path = jitscope::test::customOpsDir(&VAR##Error);                                               \
     QVERIFY2(VAR##Error.isEmpty(), qPrintable(VAR##Error));                                                            \
     if (VAR##Path.isEmpty())                                                                                           \
-        QSKIP("python3-torchvision is not installed");                                                                 \
+        QSKIP("no torchvision for the engine's Python");                                                                 \
     const QDir VAR(VAR##Path)

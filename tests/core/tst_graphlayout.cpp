@@ -631,11 +631,11 @@ private Q_SLOTS:
         QFETCH(double, maxAreaPerBox);
         QFETCH(double, maxWidth);
         QFETCH(int, hierarchicalAbove);
-        const QString python = QStringLiteral("/usr/bin/python3");
+        const QString python = QStringLiteral(JITSCOPE_TEST_PYTHON);
         QProcess probe;
         probe.start(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") });
         if (!probe.waitForFinished(120000) || probe.exitCode() != 0)
-            QSKIP("python3-torchvision is not installed");
+            QSKIP("no torchvision for the engine's Python");
         static QTemporaryDir dir;
         const QString archive = dir.filePath(model + QStringLiteral(".pt"));
         if (!QFileInfo::exists(archive)) {

@@ -31,7 +31,7 @@ bool haveTorchvision()
 {
     static const bool have = [] {
         QProcess p;
-        p.start(QStringLiteral("/usr/bin/python3"), { QStringLiteral("-c"), QStringLiteral("import torchvision") });
+        p.start(QStringLiteral(JITSCOPE_TEST_PYTHON), { QStringLiteral("-c"), QStringLiteral("import torchvision") });
         return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
     }();
     return have;
@@ -112,7 +112,7 @@ private Q_SLOTS:
         QFETCH(bool, torchvision);
         QFETCH(bool, diverged);
         if (torchvision && !haveTorchvision())
-            QSKIP("no torchvision (python3-torchvision) for /usr/bin/python3");
+            QSKIP("no torchvision for the engine's Python");
         const QString fixturePath
             = test::dataDir() + QStringLiteral("/python/models/") + name + QStringLiteral(".expected.json");
         const QJsonObject fixture = QJsonDocument::fromJson(test::readText(fixturePath).toUtf8()).object();
@@ -165,7 +165,7 @@ private Q_SLOTS:
     void detectionModelWhole()
     {
         if (!haveTorchvision())
-            QSKIP("no torchvision (python3-torchvision) for /usr/bin/python3");
+            QSKIP("no torchvision for the engine's Python");
         const PythonRun& run = recorded(QStringLiteral("detection"));
         QVERIFY(run.ok);
         const PythonCall& call = *traceCalls(run).value(0);
@@ -282,7 +282,7 @@ private Q_SLOTS:
         QFETCH(QString, scope);
         QFETCH(QString, evidence);
         if (torchvision && !haveTorchvision())
-            QSKIP("no torchvision (python3-torchvision) for /usr/bin/python3");
+            QSKIP("no torchvision for the engine's Python");
         const PythonRun& run = recorded(name);
         QVERIFY2(run.ok, qPrintable(run.error.toString()));
         const PythonCall& call = *traceCalls(run).value(0);
@@ -449,7 +449,7 @@ private Q_SLOTS:
     void traceThatRaisesIsAnError()
     {
         if (!haveTorchvision())
-            QSKIP("no torchvision (python3-torchvision) for /usr/bin/python3");
+            QSKIP("no torchvision for the engine's Python");
         const PythonRun& run = recorded(QStringLiteral("trace_raises"));
         QVERIFY(run.ok);
         QCOMPARE(run.status, QStringLiteral("error"));

@@ -24,9 +24,11 @@ locked() {
   if [ -n "${JITSCOPE_BUILD_LOCK:-}" ]; then flock "$JITSCOPE_BUILD_LOCK" "$@"; else "$@"; fi
 }
 
+# fuzz_archive links the engine's libtorch: the project's .venv (make deps), or TORCH_PYTHON.
+TORCH_PYTHON=${TORCH_PYTHON:-$PWD/.venv/bin/python}
 if [ ! -f "$BUILD/build.ninja" ]; then
   cmake -S . -B "$BUILD" -G Ninja -DJITSCOPE_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
+    -DCMAKE_CXX_COMPILER=clang++-14 -DJITSCOPE_TORCH_PYTHON="$TORCH_PYTHON" >/dev/null
 fi
 locked cmake --build "$BUILD" -j "$(nproc)" --target "${TARGETS[@]}" >"$BUILD/build.log" 2>&1 || { tail -30 "$BUILD/build.log"; exit 1; }
 

@@ -131,6 +131,8 @@ class CaptureWarnings:
         return self._cm.__exit__(*exc)
 
     def _show(self, message, category, filename, lineno, file=None, line=None):
+        if inputsets.is_torchscript_deprecation(category, message):
+            return
         src_line = None
         frame = sys._getframe(1)
         while frame is not None:

@@ -279,9 +279,9 @@ private Q_SLOTS:
     void detectionModelGroupedAndCompared()
     {
         QProcess probe;
-        probe.start(QStringLiteral("/usr/bin/python3"), { QStringLiteral("-c"), QStringLiteral("import torchvision") });
+        probe.start(QStringLiteral(JITSCOPE_TEST_PYTHON), { QStringLiteral("-c"), QStringLiteral("import torchvision") });
         if (!probe.waitForFinished(60000) || probe.exitCode() != 0)
-            QSKIP("no torchvision (python3-torchvision) for /usr/bin/python3");
+            QSKIP("no torchvision for the engine's Python");
         MainWindow window;
         window.setPythonAllowed(true);
         window.resize(1400, 900);

@@ -43,12 +43,12 @@ private Q_SLOTS:
     void openResnet50()
     {
         if (QProcess::execute(
-                QStringLiteral("/usr/bin/python3"), { QStringLiteral("-c"), QStringLiteral("import torchvision") })
+                QStringLiteral(JITSCOPE_TEST_PYTHON), { QStringLiteral("-c"), QStringLiteral("import torchvision") })
             != 0)
-            QSKIP("python3-torchvision is not installed");
+            QSKIP("no torchvision for the engine's Python");
         QTemporaryDir dir;
         const QString archive = dir.filePath(QStringLiteral("resnet50.pt"));
-        QCOMPARE(QProcess::execute(QStringLiteral("/usr/bin/python3"),
+        QCOMPARE(QProcess::execute(QStringLiteral(JITSCOPE_TEST_PYTHON),
                      { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"),
                          QStringLiteral("resnet50"), archive }),
             0);

@@ -126,9 +126,9 @@ private Q_SLOTS:
     {
         QFETCH(QString, name);
         QFETCH(bool, torchvisionOps);
-        const QString python = QStringLiteral("/usr/bin/python3");
+        const QString python = QStringLiteral(JITSCOPE_TEST_PYTHON);
         if (QProcess::execute(python, { QStringLiteral("-c"), QStringLiteral("import torchvision") }) != 0)
-            QSKIP("python3-torchvision is not installed");
+            QSKIP("no torchvision for the engine's Python");
         static QTemporaryDir dir;
         const QString archive = dir.filePath(name + QStringLiteral(".pt"));
         if (!QFileInfo::exists(archive)) {

@@ -83,6 +83,10 @@ def size_min(x):
     return x * min(x.size(0), 2)
 
 
+def size_compare_mul(x):
+    return x * (x.size(0) > 1)
+
+
 def numel_view(x):
     return x.view(x.numel())
 
@@ -121,6 +125,10 @@ def python_float_add(x):
 
 def python_int_mul(x):
     return x * 3
+
+
+def python_bool_mul(x):
+    return x * True
 
 
 def number_div_tensor(x):
