@@ -66,10 +66,13 @@ std::optional<InputSuggestion> suggestInputSet(const ModelInfo& model, const Fun
         QString name;
         const QVector<qint64> weight = parameterShape(user->inputs.at(embedding ? 0 : 1), &name);
         QString arg;
-        if ((op == QLatin1String("conv1d") || op == QLatin1String("conv2d") || op == QLatin1String("conv3d"))
-            && weight.size() == op.mid(4, 1).toInt() + 2) {
+        // A traced archive records aten::_convolution, whatever the rank: its weight's rank tells.
+        const bool traced = op == QLatin1String("_convolution") && weight.size() >= 3 && weight.size() <= 5;
+        if (((op == QLatin1String("conv1d") || op == QLatin1String("conv2d") || op == QLatin1String("conv3d"))
+                && weight.size() == op.mid(4, 1).toInt() + 2)
+            || traced) {
             // [out, in / groups, k...]: a first layer has groups = 1. Images are 224 wide, other signals shorter.
-            const int spatial = op.mid(4, 1).toInt();
+            const int spatial = traced ? int(weight.size()) - 2 : op.mid(4, 1).toInt();
             QStringList shape { QStringLiteral("1"), QString::number(weight.at(1)) };
             const int side = weight.at(1) == 3 ? 224 : 64;
             for (int i = 0; i < spatial; ++i)

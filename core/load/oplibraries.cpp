@@ -118,6 +118,8 @@ bool isTorchLibrary(const QString& soname)
         || soname.startsWith(QLatin1String("libshm"));
 }
 
+bool askPython(Registry& r, const QString& python, QStringList* dirs);
+
 /// Before @p path is opened: refuses a library built for another libtorch, and opens the engine's torch libraries it
 /// needs (and libpython for libtorch_python.so). Registry locked by the caller.
 QString prepareLocked(Registry& r, const QString& path)
@@ -138,10 +140,24 @@ QString prepareLocked(Registry& r, const QString& path)
         if (!isTorchLibrary(soname))
             continue;
         if (soname == QLatin1String("libtorch_python.so")) {
-            QString libpython;
-            for (auto it = r.libpythonOf.cbegin(); it != r.libpythonOf.cend(); ++it)
-                if (path.startsWith(it.key() + QLatin1Char('/')))
-                    libpython = it.value();
+            auto libpythonFor = [&r, &path] {
+                for (auto it = r.libpythonOf.cbegin(); it != r.libpythonOf.cend(); ++it)
+                    if (path.startsWith(it.key() + QLatin1Char('/')))
+                        return it.value();
+                return QString();
+            };
+            QString libpython = libpythonFor();
+            if (libpython.isEmpty()) {
+                // A library given with --load-ops, or found through $JITSCOPE_OPS_PATH: the Pythons not asked yet.
+                QStringList dirs;
+                askPython(r, enginePython(), &dirs);
+                if (const QString user = qEnvironmentVariable("JITSCOPE_PYTHON"); !user.isEmpty())
+                    askPython(r, user, &dirs);
+                libpython = libpythonFor();
+                if (libpython.isEmpty() && !r.libpythonOf.isEmpty())
+                    libpython = r.libpythonOf.value(QFileInfo(dirs.value(0)).canonicalFilePath(),
+                        r.libpythonOf.cbegin().value()); // the engine's Python's, for a library copied elsewhere
+            }
             if (libpython.isEmpty() || !dlopen(QFile::encodeName(libpython).constData(), RTLD_NOW | RTLD_GLOBAL))
                 return QStringLiteral("it needs libtorch_python.so, which needs the libpython of the Python it was "
                                       "installed for (%1)")
@@ -392,7 +408,7 @@ QString resolveOpLibraries(const QString& code, const LoadOptions& options, QVec
             message += QStringLiteral("; %1 loaded but defines no %2:: operators").arg(lib, ns);
         if (candidates.isEmpty())
             message
-                += QStringLiteral("; looked for the %1 package of the engine's torch's Python and $JITSCOPE_PYTHON's: %2")
+                += QStringLiteral("; looked for the %1 package in the engine's Python's packages: %2")
                        .arg(ns, searchedText(dirs));
         message += QStringLiteral("; load the library that defines them with --load-ops LIB.so (in the window: Model "
                                   "> Operator Libraries)");

@@ -232,9 +232,9 @@ int writtenArgumentCount(const tj::Node* n, const char* name)
     if (!r.source())
         return -1;
     const std::string text = r.source()->text_str().str();
+    // The node's range can end before the call's parentheses (`x.std`): read on, to the end of the call.
     const size_t start = std::min(r.start(), text.size());
-    const size_t end = std::min(std::max(r.end(), start), text.size());
-    const std::string call = text.substr(start, end - start);
+    const std::string call = text.substr(start, std::min<size_t>(text.size() - start, 4096));
     const std::string word = name;
     size_t at = call.find(word);
     while (at != std::string::npos
@@ -242,7 +242,7 @@ int writtenArgumentCount(const tj::Node* n, const char* name)
             || call.find_first_not_of(" \t", at + word.size()) == std::string::npos
             || call[call.find_first_not_of(" \t", at + word.size())] != '('))
         at = call.find(word, at + 1);
-    if (at == std::string::npos)
+    if (at == std::string::npos || at >= std::max(r.end(), r.start()) - r.start())
         return -1;
     // A method's receiver is an argument too; `torch.std(x)` (or `torch.nn.functional.f(x)`) is a function.
     bool method = false;
@@ -264,7 +264,7 @@ int writtenArgumentCount(const tj::Node* n, const char* name)
                 continue;
         } else if (c == ')' || c == ']' || c == '}') {
             if (--depth == 0)
-                return any ? count + 1 : 0;
+                return any ? count + 1 : count;
         } else if (c == ',' && depth == 1) {
             ++count;
             continue;

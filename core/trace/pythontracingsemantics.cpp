@@ -1009,6 +1009,15 @@ bool Semantics::emulateNumberOp(tj::Node* n, Frame& frame)
     if (nin == 1) {
         if (n->kind() == c10::aten::neg) {
             shadow = at::neg(a.shadow);
+        } else if (n->kind() == c10::aten::Int && values[0].isBool() && !n->output()->uses().empty()
+            && std::all_of(n->output()->uses().begin(), n->output()->uses().end(),
+                [n](const tj::Use& u) { return sameStart(u.user, n); })) {
+            // TorchScript's own bool -> int for a number operand (`x * (x.size(0) > 1)`): Python (torch 2.x) hands
+            // the comparison's traced bool tensor on.
+            out->shadow = a.shadow;
+            out->fromSize = true;
+            out->origin = a.origin;
+            return true;
         } else {
             // int(), float(), math functions: Python converts the tensor to a number, baked from here on.
             m_warnings.addConversion(n->kind() == c10::aten::Int ? QStringLiteral("integer") : QStringLiteral("float"));
@@ -1168,46 +1177,29 @@ void Semantics::runTracedOperator(tj::Node* n, Frame& frame)
             return;
         }
     }
-    if (kind == c10::aten::to && schema.overload_name() == "dtype" && args.size() == 5 && args[0].isTensor()
-        && callsMethod(n, "type")) {
-        // Python's Tensor.type(dtype): dispatch_to(self, self.device(), dtype, non_blocking, copy).
-        auto handle = c10::Dispatcher::singleton().findSchema({ "aten::to", "device" });
+    if (kind == c10::aten::pow && args.size() == 2 && isIntLike(args[0]) && args[1].isTensor()) {
+        // `number ** x`: torch 2.x's Tensor.__rpow__ is torch.pow(number, x), pow.Scalar with the number as it is
+        // (1.13 made a tensor constant of it).
+        frame.bind(n->output(), at::pow(args[0].toScalar(), args[1].toTensor()));
+        return;
+    }
+    if (kind == c10::aten::norm && (schema.overload_name() == "Scalar" || schema.overload_name() == "ScalarOpt_dim")
+        && args.size() >= 2 && args[0].isTensor()) {
+        // Tensor.norm / torch.norm are Python functions (torch/functional.py): torch 2.x's call
+        // linalg.vector_norm(x, p, dim or None, keepdim, dtype=None) for a number p, 2 for p left at "fro" (a
+        // defaulted p has no place in the source; F.normalize's p=2.0 is written).
+        const tj::Node* p = n->input(1)->node();
+        const bool given = p->kind() != c10::prim::Constant || p->sourceRange().source() != nullptr
+            || schema.overload_name() == "ScalarOpt_dim";
+        const IValue order = !given ? IValue(int64_t(2)) : args[1].isNone() ? IValue(2.0) : args[1];
+        auto handle = c10::Dispatcher::singleton().findSchema({ "aten::linalg_vector_norm", "" });
         if (handle) {
-            tj::Stack stack { args[0], IValue(args[0].toTensor().device()), args[1], args[2], args[3], args[4] };
+            tj::Stack stack { args[0], order, args.size() >= 4 ? args[2] : IValue(),
+                args.size() >= 4 ? args[3] : IValue(false), IValue() };
             handle->callBoxed(stack);
             Interpreter::storeOutputs(n, frame, stack);
             return;
         }
-    }
-    if (kind == c10::aten::pow && args.size() == 2 && isIntLike(args[0]) && args[1].isTensor()) {
-        // `number ** x`: Tensor.__rpow__ makes torch.tensor(number, dtype=result_type(number, x)), a constant.
-        const at::Tensor exponent = args[1].toTensor();
-        at::Tensor base;
-        {
-            auto resume = tj::tracer::pauseTracing();
-            base = at::scalar_tensor(args[0].toScalar(),
-                at::TensorOptions().dtype(at::result_type(args[0].toScalar(), exponent)).device(exponent.device()));
-            resume();
-        }
-        m_warnings.add(WarningKind::BakedConstant, warningMessage(WarningKind::BakedConstant, {}, 0),
-            warningFix(WarningKind::BakedConstant, {}, 0));
-        base = at::detach(base.to(base.device(), base.scalar_type(), false, false));
-        frame.bind(n->output(), at::pow(base, exponent));
-        return;
-    }
-    if (kind == c10::aten::norm && schema.overload_name() == "Scalar" && args.size() == 2 && args[0].isTensor()) {
-        // Tensor.norm / torch.norm are Python functions (torch/functional.py): without dim, p left at "fro" is
-        // frobenius_norm(x, []), a number p is norm(x, p, all dims). A defaulted p has no place in the source.
-        const at::Tensor self = args[0].toTensor();
-        const tj::Node* p = n->input(1)->node();
-        const bool given = p->kind() != c10::prim::Constant || p->sourceRange().source() != nullptr;
-        std::vector<int64_t> dims(size_t(self.dim()));
-        for (size_t d = 0; d < dims.size(); ++d)
-            dims[d] = int64_t(d);
-        frame.bind(n->output(),
-            given ? at::norm(self, c10::optional<at::Scalar>(args[1].toScalar()), dims, false)
-                  : at::frobenius_norm(self, std::vector<int64_t>(), false));
-        return;
     }
     if (kind == c10::aten::to && schema.overload_name() == "other" && args.size() == 5 && args[0].isTensor()
         && args[1].isTensor()) {

@@ -348,7 +348,7 @@ private Q_SLOTS:
             QTest::addRow("%s none there", archive)
                 << archive << "empty" << 2
                 << "^jitscope-cli: error: \\S+ops_\\w+\\.pt: unknown operator torchvision::(nms|roi_align): no library "
-                   "of torchvision:: operators is loaded; looked for the torchvision package of the system's Python: "
+                   "of torchvision:: operators is loaded; looked for the torchvision package in the engine's Python's packages: "
                    "found none in \\S+; load the library that defines them with --load-ops LIB\\.so";
         }
         QTest::addRow("does not load")
@@ -594,8 +594,9 @@ private Q_SLOTS:
 
     /// Archives only torch 2.x writes (issue 28: SDPA in a traced ViT and a scripted transformer encoder, RMSNorm),
     /// made by the engine's torch (tests/oracle/make_torch2_archives.py, real torch.nn and torchvision code): each
-    /// opens, lays out, offers an input set guessed from its parameters, and checks on it and on a second set, with
-    /// the output shapes PyTorch's torch.jit.load of the same archive gives.
+    /// opens, lays out, offers the input set guessed from its parameters (but the encoder, whose input meets
+    /// attention's checks first), and checks on it and on a second set, with the output shapes PyTorch's
+    /// torch.jit.load of the same archive gives.
     void torch2Archives_data()
     {
         QTest::addColumn<QString>("name");
@@ -624,7 +625,9 @@ private Q_SLOTS:
         const QJsonArray sets = oracle.value(QLatin1String("sets")).toArray();
         const Run list = runCli({ QStringLiteral("list"), archive });
         QCOMPARE(list.code, 0);
-        QVERIFY2(list.out.contains(QLatin1String("suggested input set: ") + sets.at(0).toString()), qPrintable(list.out));
+        if (oracle.value(QLatin1String("guessed")).toBool())
+            QVERIFY2(list.out.contains(QLatin1String("suggested input set: ") + sets.at(0).toString()),
+                qPrintable(list.out));
         const Run graph = runCli({ QStringLiteral("graph"), archive, QStringLiteral("--inline") });
         QCOMPARE(graph.code, 0);
         QVERIFY2(graph.out.contains(op), qPrintable(graph.out.left(3000)));
@@ -637,12 +640,12 @@ private Q_SLOTS:
         const QJsonArray runs = report.value(QLatin1String("outputs")).toArray();
         const QJsonArray expected = oracle.value(QLatin1String("outputs")).toArray();
         if (report.value(QLatin1String("traced_archive")).toBool()) {
-            // Each set runs the archive's own graph: its outputs have PyTorch's shapes.
-            QCOMPARE(runs.size(), expected.size());
+            // Set 2 runs the archive's own graph: its outputs have PyTorch's shapes.
+            QCOMPARE(runs.size(), expected.size() - 1);
             for (int k = 0; k < runs.size(); ++k) {
                 const QJsonObject run = runs.at(k).toObject();
                 QVERIFY2(run.value(QLatin1String("ran")).toBool(), qPrintable(run.value(QLatin1String("error")).toString()));
-                const QJsonArray shapes = expected.at(k).toArray();
+                const QJsonArray shapes = expected.at(run.value(QLatin1String("set")).toInt()).toArray();
                 const QJsonArray outputs = run.value(QLatin1String("outputs")).toArray();
                 QCOMPARE(outputs.size(), shapes.size());
                 for (int i = 0; i < shapes.size(); ++i) {
@@ -870,6 +873,8 @@ private Q_SLOTS:
         const Run r = runCli(args);
         QCOMPARE(r.code, code);
         QString out = r.out;
+        // torch's own files (torch.nn's) as the engine's torch installed them, wherever that is.
+        out.replace(QStringLiteral(JITSCOPE_TEST_SITE_PACKAGES "/"), QStringLiteral("<site-packages>/"));
         out.replace(QStringLiteral(JITSCOPE_SOURCE_DIR "/"), QString());
         const QString path = dataDir() + QStringLiteral("/cli/") + golden;
         QVERIFY2(

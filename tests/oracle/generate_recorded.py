@@ -7,7 +7,7 @@ For every torch.jit.trace / trace_module call a model file makes, torch.jit._tra
 traced result's graph with the one it traces for each check input: graph_diagnostic_info() canonicalizes both
 (torch._C._jit_pass_canonicalize), inlines them and erases their shapes. This script records those two graphs by
 wrapping torch._C._jit_pass_canonicalize while the file runs (nothing of JitScope's bridge is used), and writes
-tests/data/python/models/<name>.expected.json: per call, per compared pair, each graph's nodes depth first as
+tests/data/python/models/<name>.expected.json (torch 1.13's in models/torch-1.13/): per call, per compared pair, each graph's nodes depth first as
 "kind[attributes]" (what tst_pythonmodels compares with the bridge's recorded traces, node for node), the module
 scope of each node (`__module.model/__module.model.rpn`), and whether PyTorch's check raised.
 
@@ -102,6 +102,17 @@ def record(path):
     return {"status": status, "calls": calls}
 
 
+def fixture_dir():
+    """The engine's torch (2.x) writes beside the models; Debian's torch 1.13, the older PyTorch the bridge is
+    tested under too, into torch-1.13/."""
+    import torch
+    if torch.__version__.startswith("1."):
+        folder = os.path.join(MODELS, "torch-" + ".".join(torch.__version__.split(".")[:2]))
+        os.makedirs(folder, exist_ok=True)
+        return folder
+    return MODELS
+
+
 def main():
     names = sys.argv[1:] or sorted(f[:-3] for f in os.listdir(MODELS) if f.endswith(".py"))
     for name in names:
@@ -112,7 +123,7 @@ def main():
             subprocess.run([sys.executable, os.path.realpath(__file__), name], check=True)
             continue
         result = record(path)
-        out = os.path.join(MODELS, name + ".expected.json")
+        out = os.path.join(fixture_dir(), name + ".expected.json")
         if not any(c["pairs"] for c in result["calls"]):  # nothing compared: no fixture (threads, trace_raises)
             print("%s: %s, nothing compared" % (name, result["status"]))
             if os.path.exists(out):

@@ -4,14 +4,15 @@
     .venv/bin/python tests/oracle/make_torch2_archives.py DIR [NAME ...]
 
 writes into DIR (existing archives are kept), each from real torch.nn / torchvision code with weights=None:
-    vit_traced.pt        torchvision's VisionTransformer (the ViT-B/16 code, 1 layer, 2 heads, hidden 16, 32x32 images)
+    vit_traced.pt        torchvision's VisionTransformer (the ViT-B/16 code and image size, 1 layer, 2 heads,
+                         hidden 16)
                          traced as users export it: its attention records aten::scaled_dot_product_attention
     encoder_scripted.pt  nn.TransformerEncoder of 2 nn.TransformerEncoderLayers (d_model 16, 2 heads), scripted:
                          its code calls SDPA and the native fast path's _transformer_encoder_layer_fwd
     rmsnorm_traced.pt    a linear and nn.RMSNorm (aten::rms_norm), traced
     rmsnorm_scripted.pt  the same, scripted
-    NAME.json            for each archive: the input set JitScope's `list` is expected to offer (the parameter the
-                         input meets first), and the shapes of what the archive, loaded back with torch.jit.load,
+    NAME.json            for each archive: its two input sets, whether `list` is expected to offer the first (guessed
+                         from the parameter the input meets first), and the shapes of what the archive, loaded back with torch.jit.load,
                          returns on that set and on a second one (the oracle of `jitscope-cli check`)
 
 Inputs are made as JitScope makes them (torch.manual_seed(0); torch.rand per set, in argument order).
@@ -37,7 +38,7 @@ class RmsBlock(torch.nn.Module):
 
 def vit():
     return torchvision.models.vision_transformer.VisionTransformer(
-        image_size=32, patch_size=16, num_layers=1, num_heads=2, hidden_dim=16, mlp_dim=32, num_classes=10)
+        image_size=224, patch_size=16, num_layers=1, num_heads=2, hidden_dim=16, mlp_dim=32, num_classes=10)
 
 
 def encoder():
@@ -45,12 +46,13 @@ def encoder():
     return torch.nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
 
 
-# name: (module factory, "trace" or "script", input shapes of set 1 and set 2)
+# name: (module factory, "trace" or "script", input shapes of set 1 and set 2, whether set 1 is the one JitScope
+# guesses from the parameter the input meets first: the encoder's input meets attention's checks and fast path first)
 CASES = {
-    "vit_traced": (vit, "trace", [[1, 3, 32, 32], [2, 3, 32, 32]]),
-    "encoder_scripted": (encoder, "script", [[1, 5, 16], [2, 7, 16]]),
-    "rmsnorm_traced": (RmsBlock, "trace", [[2, 12], [5, 12]]),
-    "rmsnorm_scripted": (RmsBlock, "script", [[2, 12], [5, 12]]),
+    "vit_traced": (vit, "trace", [[1, 3, 224, 224], [2, 3, 224, 224]], True),
+    "encoder_scripted": (encoder, "script", [[1, 5, 16], [2, 7, 16]], False),
+    "rmsnorm_traced": (RmsBlock, "trace", [[1, 12], [5, 12]], True),
+    "rmsnorm_scripted": (RmsBlock, "script", [[1, 12], [5, 12]], True),
 }
 
 
@@ -68,7 +70,7 @@ def shapes(value):
 
 
 def make(directory, name):
-    factory, how, sets = CASES[name]
+    factory, how, sets, guessed = CASES[name]
     out = os.path.join(directory, name + ".pt")
     if not os.path.exists(out):
         torch.manual_seed(0)
@@ -86,7 +88,7 @@ def make(directory, name):
         outputs = [shapes(loaded(make_input(s))) for s in sets]
     kinds = sorted({n.kind() for n in loaded.inlined_graph.nodes() if not n.kind().startswith("prim::")})
     record = {"sets": ["f32[%s]" % ",".join(map(str, s)) for s in sets], "outputs": outputs, "ops": kinds,
-              "torch": torch.__version__}
+              "guessed": guessed, "torch": torch.__version__}
     with open(os.path.join(directory, name + ".json"), "w") as f:
         json.dump(record, f, indent=1)
 
