@@ -1,5 +1,5 @@
 // Diffing two traces of loop_in_traced_fn (3 and 30000 loop iterations) with dtl, against Python's
-// difflib.ndiff on the same canonical texts (measured by /usr/bin/python3 in the same run).
+// difflib.ndiff on the same canonical texts (measured by the engine's Python in the same run).
 // Targets: <= 30 ms, and >= 60x faster than difflib.
 
 #include "benchutil.h"
@@ -73,7 +73,7 @@ int main(int argc, char** argv)
                            "print(e*1000.0)\n"),
             a.fileName(), b.fileName() });
     if (!py.waitForFinished(600000) || py.exitCode() != 0) {
-        std::printf("\ndiff/dtl: %.3f ms (target <= 30 ms); difflib baseline unavailable (/usr/bin/python3)\n", ours);
+        std::printf("\ndiff/dtl: %.3f ms (target <= 30 ms); difflib baseline unavailable (" JITSCOPE_TEST_PYTHON ")\n", ours);
         return 0;
     }
     const double difflib = QString::fromUtf8(py.readAllStandardOutput()).trimmed().toDouble();

@@ -8,7 +8,7 @@
 // (the layout back, the panels filled, the scene begun), the graph's first paint, the PNG written and the exit.
 //
 //   bench_open [FILE ...]   default: the bundled example, resnet50 as opened and ViT-B/16 unfolded whole
-//                           (torchvision models scripted by /usr/bin/python3 into build/bench-models on first run)
+//                           (torchvision models scripted by the engine's Python into build/bench-models on first run)
 //
 // Targets (issue #23): the example <= 0.8 s (was 1.5 s), resnet50 as opened <= 0.9 s (was 1.61 s), ViT-B/16
 // unfolded whole <= 1.4 s, the window's first paint <= 0.25 s.

@@ -2,7 +2,7 @@
 // scene and paint it once, against plain `dot -Tplain` on the same DOT text and against Netron painting the same
 // file, in one run. Each model is measured in a fresh process, as a user opens a file in a new window.
 //
-//   bench_paint [MODEL ...]      torchvision models by name (default resnet50), scripted by /usr/bin/python3 into
+//   bench_paint [MODEL ...]      torchvision models by name (default resnet50), scripted by the engine's Python into
 //                                build/bench-models on first run, or paths of archives (.pt); or one archive given
 //                                by $JITSCOPE_BENCH_MODEL. Two views each: as the window opens an archive (grouped
 //                                by module; a big model as an overview, median of 3) and unfolded whole (every

@@ -1,6 +1,6 @@
 // Tracing torchvision's resnet50 through JitScope's executor vs libtorch's own interpreter under the tracer, both
 // traces inlined (traced.inlined_graph, what the check compares).
-// Target: executor <= 1.1x the interpreter. The scripted archive is made by /usr/bin/python3 (torchvision)
+// Target: executor <= 1.1x the interpreter. The scripted archive is made by the engine's Python (torchvision)
 // into the build directory on first run, or taken from $JITSCOPE_BENCH_MODEL.
 
 #include "benchutil.h"
@@ -56,7 +56,7 @@ int main(int argc, char** argv)
         QDir().mkpath(QStringLiteral(JITSCOPE_BENCH_MODELS));
         model = QStringLiteral(JITSCOPE_BENCH_MODELS "/resnet50.pt");
         if (!QFileInfo::exists(model)) {
-            std::printf("creating %s with /usr/bin/python3 and torchvision...\n", qPrintable(model));
+            std::printf("creating %s with the engine's Python and torchvision...\n", qPrintable(model));
             const int rc = QProcess::execute(QStringLiteral(JITSCOPE_TEST_PYTHON),
                 { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torchvision.py"), QStringLiteral("resnet50"),
                     model });

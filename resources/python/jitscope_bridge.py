@@ -1414,6 +1414,17 @@ def run(user_file, out_dir, request=None, returned=False, definitions=True, arch
     result["torch"] = torch.__version__
     places = Places(user_file)
     recorder = Recorder(places, out_dir, returned, archives)
+    # TorchScript's deprecation notice raised anywhere in the run (the file's own torch.jit.script, the bridge's
+    # torch.jit.save of what it recorded) is the run's, said once, not printed on stderr each time.
+    shown_before = warnings._showwarnmsg_impl
+
+    def run_notice(msg):
+        if _is_torchscript_deprecation(msg.category, msg.message):
+            recorder.notices.setdefault(str(msg.message).strip(), None)
+            return
+        shown_before(msg)
+
+    warnings._showwarnmsg_impl = run_notice
     originals = {"trace": torch.jit.trace, "trace_module": torch.jit.trace_module, "script": torch.jit.script}
     for api, real in originals.items():
         setattr(torch.jit, api, recorder.wrap(api, real))

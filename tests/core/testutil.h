@@ -40,7 +40,7 @@ inline bool matchesGolden(const QString& actual, const QString& expected, const 
 
 /// The custom-operator archives (ops_scripted.pt, ops_traced.pt: a module calling torchvision's nms and roi_align)
 /// that tests/oracle/make_custom_ops.py makes with real torchvision, once per test process. Empty when
-/// /usr/bin/python3 has no torchvision (@p error empty: skip) or the script failed (@p error says why).
+/// the engine's Python has no torchvision (@p error empty: skip) or the script failed (@p error says why).
 inline QString customOpsDir(QString* error)
 {
     static QTemporaryDir dir;

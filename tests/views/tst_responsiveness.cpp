@@ -1,4 +1,4 @@
-// The GUI thread keeps turning while torchvision's scripted resnet50 (made at test time by /usr/bin/python3 when
+// The GUI thread keeps turning while torchvision's scripted resnet50 (made at test time by the engine's Python when
 // python3-torchvision is there), a 1002-box function and the example open and check: the work happens, the event
 // loop runs meanwhile. How long its longest stall is (the <= 50 ms target) is bench_gui's figure; printed here too.
 
