@@ -667,6 +667,40 @@ private Q_SLOTS:
         }
     }
 
+    /// An archive of a torch newer than the engine's (an operator libtorch lacks): one message naming the operator and
+    /// the engine's libtorch, and the torch that saved it where JitScope's bridge wrote that into the archive.
+    void archiveOfANewerTorch_data()
+    {
+        QTest::addColumn<QString>("producer");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("saved by the bridge under torch 2.99")
+            << "torch 2.99.0"
+            << "unknown operator aten::relu_of_2_99: JitScope's libtorch " JITSCOPE_TEST_TORCH_VERSION " has no such "
+               "operator; it was saved by torch 2.99.0, newer than JitScope's libtorch " JITSCOPE_TEST_TORCH_VERSION;
+        QTest::newRow("saved by an older torch") << "torch 1.13.0" << "has no such operator; the archive was probably "
+                                                                      "saved by a newer torch";
+        QTest::newRow("no producer") << "" << "has no such operator; the archive was probably saved by a newer torch";
+    }
+
+    void archiveOfANewerTorch()
+    {
+        QFETCH(QString, producer);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString archive = dir.filePath(QStringLiteral("newer.pt"));
+        QProcess make;
+        make.start(QStringLiteral(JITSCOPE_TEST_PYTHON),
+            { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_newer_torch_archive.py"), archive, producer });
+        QVERIFY(make.waitForFinished(120000));
+        QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+        const Run list = runCli({ QStringLiteral("list"), archive });
+        QCOMPARE(list.code, 2);
+        QVERIFY2(list.err.startsWith(QStringLiteral("jitscope-cli: error: ") + archive + QStringLiteral(": ")),
+            qPrintable(list.err));
+        QVERIFY2(list.err.contains(expected), qPrintable(list.err));
+        QCOMPARE(list.err.count(QLatin1Char('\n')), 1);
+    }
+
     /// Archives saved by torch 1.13 (tests/data/archives/torch-1.13, kept from before the engine moved to 2.x) open in
     /// libtorch 2.x through its operator upgraders, and check on the input set `list` guesses or the case's first.
     void torch113Archives_data()
