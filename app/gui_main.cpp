@@ -214,7 +214,10 @@ int main(int argc, char* argv[])
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Debugger for PyTorch TorchScript graphs."));
     parser.addHelpOption();
-    parser.addVersionOption();
+    // `jitscope --version`: the window's own version and the libtorch its model worker runs (built against it).
+    const QCommandLineOption versionOption({ QStringLiteral("v"), QStringLiteral("version") },
+        QStringLiteral("Displays version information."));
+    parser.addOption(versionOption);
     parser.addPositionalArgument(
         QStringLiteral("FILE"), QStringLiteral("A .py, .pt, .pth or .zip file to open."), QStringLiteral("[FILE]"));
     const QCommandLineOption fnOption(
@@ -252,7 +255,8 @@ int main(int argc, char* argv[])
     parser.addOption(themeOption);
     const QCommandLineOption pythonOption(QStringLiteral("python"),
         QStringLiteral("Run .py files under Python without asking (--python=PATH: with that interpreter; default "
-                       "$JITSCOPE_PYTHON, else /usr/bin/python3). Running a file runs its code."));
+                       "$JITSCOPE_PYTHON, else the Python of the torch whose libtorch JitScope runs). Running a file runs its "
+                       "code."));
     parser.addOption(pythonOption);
     const QCommandLineOption unfoldAllOption(QStringLiteral("unfold-all"),
         QStringLiteral("Open with every module unfolded, however big the model (no overview); with --screenshot, the "
@@ -277,6 +281,10 @@ int main(int argc, char* argv[])
         }
     }
     parser.process(arguments);
+    if (parser.isSet(versionOption)) {
+        std::printf("jitscope %s (libtorch %s in its model worker)\n", JITSCOPE_VERSION, JITSCOPE_TORCH_VERSION);
+        return 0;
+    }
 
     const QStringList positional = parser.positionalArguments();
     if (positional.size() > 1) {

@@ -1,10 +1,10 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Writes resources/torch_functions.txt: how Python's torch.jit.script resolves names of torch,
 torch.nn.functional, math, ... so that JitScope's .py compiler resolves them the same way.
 
-    /usr/bin/python3 resources/gen_torch_functions.py
+    .venv/bin/python resources/gen_torch_functions.py
 
-Run with Debian's python3-torch (the same 1.13 as libtorch-dev). The output is committed; the build
+Run with the engine's torch (.venv/bin/python, the same torch 2.x the build links). The output is committed; the build
 embeds it, so neither building nor running JitScope needs Python.
 
 Format, one record per block:

@@ -112,6 +112,20 @@ private Q_SLOTS:
         QVERIFY2(worker.out.contains(library), qPrintable(worker.out));
     }
 
+    /// `jitscope --version` names the libtorch its model worker runs, the one `jitscope-cli --version` runs, without
+    /// the window loading it.
+    void versionNamesTheWorkersLibtorch()
+    {
+        const Run version = run(gui(), { QStringLiteral("--version") });
+        QCOMPARE(version.exitCode, 0);
+        const Run cli = run(QStringLiteral(JITSCOPE_BIN_DIR "/jitscope-cli"), { QStringLiteral("--version") });
+        const QString libtorch = cli.out.section(QStringLiteral("(libtorch "), 1).section(QLatin1Char(','), 0, 0);
+        QVERIFY2(!libtorch.isEmpty(), qPrintable(cli.out));
+        QVERIFY2(version.out.startsWith(QLatin1String("jitscope ")), qPrintable(version.out));
+        QVERIFY2(version.out.contains(QStringLiteral("(libtorch %1 in its model worker)\n").arg(libtorch)),
+            qPrintable(version.out + cli.out));
+    }
+
     /// A file that fails to load is written as the window shows it (the error where the graph would be) and the
     /// exit status says it failed.
     void screenshotOfAFileThatDoesNotLoad_data()

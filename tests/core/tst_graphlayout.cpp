@@ -618,8 +618,9 @@ private Q_SLOTS:
         QTest::addColumn<double>("maxWidth"); ///< pt
         QTest::addColumn<int>("hierarchicalAbove"); ///< LayoutOptions::hierarchicalAbove
         // LR-ASPP's 353 boxes are laid out module by module; the F.interpolate that scales its result up starts
-        // with checks of the input's shape, beside the classifier (2,800 pt in all).
-        QTest::addRow("lraspp_mobilenet_v3_large") << "lraspp_mobilenet_v3_large" << 250000.0 << 3000.0 << 300;
+        // with checks of the input's shape, beside the classifier (2,800 pt in all under torch 1.13; torch 2.14's
+        // F.interpolate checks more, and its width varied from 2,865 to 3,053 pt over runs).
+        QTest::addRow("lraspp_mobilenet_v3_large") << "lraspp_mobilenet_v3_large" << 250000.0 << 3200.0 << 300;
         QTest::addRow("mobilenet_v3_small, module by module") << "mobilenet_v3_small" << 100000.0 << 1200.0 << 0;
         QTest::addRow("mobilenet_v3_small") << "mobilenet_v3_small" << 100000.0 << 1200.0 << 300;
         QTest::addRow("resnet18, module by module") << "resnet18" << 100000.0 << 1200.0 << 0;

@@ -1,8 +1,8 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Print the comment-stripped TorchScript graph of one function or method.
 
-    /usr/bin/python3 tests/oracle/dump_graph.py ARCHIVE.pt [--fn layer1.0.forward]
-    /usr/bin/python3 tests/oracle/dump_graph.py FILE.py    [--fn NAME]
+    .venv/bin/python tests/oracle/dump_graph.py ARCHIVE.pt [--fn layer1.0.forward]
+    .venv/bin/python tests/oracle/dump_graph.py FILE.py    [--fn NAME]
 
 For an archive, --fn is a qualified method name (default: forward).
 For a .py file (executed like generate.py does it: __name__ = file stem,

@@ -1,9 +1,9 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Differential testing at scale: many small functions over the tensor API, traced by real torch.jit.trace.
 
 Run from anywhere (it chdirs to the repo root):
 
-    /usr/bin/python3 tests/oracle/gen_differential.py [FAMILY ...]
+    .venv/bin/python tests/oracle/gen_differential.py [FAMILY ...]
 
 With family names, only those families are written (the others are still drawn, so the output is the same).
 

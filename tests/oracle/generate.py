@@ -1,9 +1,9 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Regenerate JitScope's oracle fixtures with real PyTorch.
 
 Run from anywhere (it chdirs to the repo root):
 
-    /usr/bin/python3 tests/oracle/generate.py [--prune]
+    .venv/bin/python tests/oracle/generate.py [--prune]
 
 Outputs (all committed; tests never regenerate them):
 
@@ -46,6 +46,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import inputsets  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
+# Where a generator run from a virtual environment sees it (start_generator): torch's own files as archives name them.
+ORACLE_PREFIX = "/tmp/jitscope-oracle"
 CORPUS_DIR = Path("tests/data/corpus")
 EXPECTED_DIR = Path("tests/data/expected")
 ARCHIVE_DIR = Path("tests/data/archives")
@@ -589,6 +591,16 @@ def build_archive(name, example):
 def start_generator(script):
     """What every fixture generator does first: runs again (as @p script) with string hashing pinned, works from
     the repository root, on one thread, and says which torch made the fixtures."""
+    if sys.prefix != sys.base_prefix and sys.prefix != ORACLE_PREFIX:
+        # Archives record the files of torch.nn's code they compiled. A virtual environment (the project's .venv)
+        # runs again through a link of a fixed name, so that fixtures hold no machine's paths.
+        link = Path(ORACLE_PREFIX)
+        if link.is_symlink() or link.exists():
+            link.unlink()
+        link.symlink_to(sys.prefix)
+        os.environ["PYTHONHASHSEED"] = "0"
+        python = str(link / "bin" / "python")
+        os.execv(python, [python, str(Path(script).resolve())] + sys.argv[1:])
     if os.environ.get("PYTHONHASHSEED") != "0":
         # TorchScript serializes Final constants in Python set order, which
         # depends on string hashing: pin it so archives are byte-identical.

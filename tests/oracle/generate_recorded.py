@@ -1,7 +1,7 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """The graphs real torch.jit.trace's own check compared, for the model files in tests/data/python/models/.
 
-    /usr/bin/python3 tests/oracle/generate_recorded.py [NAME ...]
+    .venv/bin/python tests/oracle/generate_recorded.py [NAME ...]
 
 For every torch.jit.trace / trace_module call a model file makes, torch.jit._trace._check_trace compares the
 traced result's graph with the one it traces for each check input: graph_diagnostic_info() canonicalizes both

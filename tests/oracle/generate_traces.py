@@ -1,9 +1,9 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Record what torch.jit.trace does, per input set, for the cases of tests/oracle/trace_cases.py.
 
 Run from the repo root (it chdirs there anyway):
 
-    /usr/bin/python3 tests/oracle/generate_traces.py [NAME ...]
+    .venv/bin/python tests/oracle/generate_traces.py [NAME ...]
 
 With names, only those cases are regenerated. Deterministic and idempotent: files whose content
 would not change are left alone ("unchanged").

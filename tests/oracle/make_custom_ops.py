@@ -1,8 +1,8 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Small TorchScript archives that call torchvision's custom operators (torchvision::nms, torchvision::roi_align),
 as every torchvision detection model does: for the tests of the operator-library search, never committed.
 
-    /usr/bin/python3 tests/oracle/make_custom_ops.py DIR
+    .venv/bin/python tests/oracle/make_custom_ops.py DIR
 
 writes DIR/ops_scripted.pt (torch.jit.script) and DIR/ops_traced.pt (torch.jit.trace) of the same module.
 """

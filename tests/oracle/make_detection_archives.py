@@ -1,7 +1,7 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """The real-model archives of issue 22 (torchvision, weights=None): for tests and by hand, never committed (13-76 MB).
 
-    /usr/bin/python3 tests/oracle/make_detection_archives.py DIR [NAME ...]
+    .venv/bin/python tests/oracle/make_detection_archives.py DIR [NAME ...]
 
 writes into DIR (existing archives are kept):
     det_traced.pt     fasterrcnn_mobilenet_v3_large_320_fpn traced at 320x320 through a wrapper returning tensors

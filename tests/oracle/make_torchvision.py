@@ -1,8 +1,8 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Script torchvision models (random init) and save them: for benchmarks and tests, never committed.
 
-    /usr/bin/python3 tests/oracle/make_torchvision.py MODEL OUT.pt   (MODEL: resnet18, resnet50, ...)
-    /usr/bin/python3 tests/oracle/make_torchvision.py --all DIR      every model of torchvision.models.list_models()
+    .venv/bin/python tests/oracle/make_torchvision.py MODEL OUT.pt   (MODEL: resnet18, resnet50, ...)
+    .venv/bin/python tests/oracle/make_torchvision.py --all DIR      every model of torchvision.models.list_models()
                                                                     into DIR/MODEL.pt (existing files are kept)
 
 With --all, a model torch.jit.script rejects (or that cannot be built) is listed in DIR/unscriptable.txt with

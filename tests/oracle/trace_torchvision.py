@@ -1,8 +1,8 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Print torch.jit.trace's graph of a torchvision model (random init, eval mode) on a rand input, its submodule
 calls inlined (traced.inlined_graph, what the trace's check compares).
 
-    /usr/bin/python3 tests/oracle/trace_torchvision.py MODEL D0,D1,...   (e.g. resnet18 1,3,64,64)
+    .venv/bin/python tests/oracle/trace_torchvision.py MODEL D0,D1,...   (e.g. resnet18 1,3,64,64)
 
 The input is made as JitScope makes `f32[D0,D1,...]` with seed 0 (torch.manual_seed(0); torch.rand).
 Used by tests at test time next to make_torchvision.py; nothing is committed.

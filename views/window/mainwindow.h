@@ -169,7 +169,7 @@ public:
     QPlainTextEdit* pythonOutput() const { return m_pythonOutput; }
     /// Consent given on the command line (`jitscope --python`): .py files run under Python without asking.
     void setPythonAllowed(bool allowed);
-    /// The interpreter to run .py files with (empty: $JITSCOPE_PYTHON, else /usr/bin/python3).
+    /// The interpreter to run .py files with (empty: $JITSCOPE_PYTHON, else the engine's torch's Python).
     void setPythonInterpreter(const QString& python);
 
     // The debugger (DebugUiController)
