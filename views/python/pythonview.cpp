@@ -365,6 +365,9 @@ void PythonView::showOutput(const PythonJobResult& r)
     if (!r.run.torchVersion.isEmpty())
         c.insertText(tr("    (torch %1)").arg(r.run.torchVersion), dim);
     c.insertText(QStringLiteral("\n"), dim);
+    // TorchScript's own deprecation notice (torch 2.11+), once for the run, apart from the model's warnings.
+    for (const QString& notice : r.run.notices)
+        c.insertText(tr("note: torch %1 says: %2\n").arg(r.run.torchVersion, notice), dim);
     if (!r.run.stdoutText.isEmpty())
         c.insertText(r.run.stdoutText, normal);
     if (!r.run.stderrText.isEmpty())
