@@ -151,12 +151,12 @@ QString prepareLocked(Registry& r, const QString& path)
                 // A library given with --load-ops, or found through $JITSCOPE_OPS_PATH: the Pythons not asked yet.
                 QStringList dirs;
                 askPython(r, enginePython(), &dirs);
+                const QString engineDir = dirs.value(0);
                 if (const QString user = qEnvironmentVariable("JITSCOPE_PYTHON"); !user.isEmpty())
                     askPython(r, user, &dirs);
                 libpython = libpythonFor();
-                if (libpython.isEmpty() && !r.libpythonOf.isEmpty())
-                    libpython = r.libpythonOf.value(QFileInfo(dirs.value(0)).canonicalFilePath(),
-                        r.libpythonOf.cbegin().value()); // the engine's Python's, for a library copied elsewhere
+                if (libpython.isEmpty() && !engineDir.isEmpty()) // a library copied elsewhere: the engine's Python's
+                    libpython = r.libpythonOf.value(QFileInfo(engineDir).canonicalFilePath());
             }
             if (libpython.isEmpty() || !dlopen(QFile::encodeName(libpython).constData(), RTLD_NOW | RTLD_GLOBAL))
                 return QStringLiteral("it needs libtorch_python.so, which needs the libpython of the Python it was "
