@@ -477,8 +477,9 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     QStringList setTexts;
     for (const InputSet& set : sets)
         setTexts << set.toString();
-    const ReportInput reportInput = ReportInput::single(
+    ReportInput reportInput = ReportInput::single(
         model.path, model.kind == ModelInfo::Kind::PythonSource ? model.source : QString(), report, setTexts, htmlLink);
+    reportInput.layout = layoutGraph;
     if (format == QLatin1String("json")) {
         data = QJsonDocument(checkReportJson(report)).toJson(QJsonDocument::Indented);
     } else if (format == QLatin1String("junit")) {

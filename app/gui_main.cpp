@@ -159,7 +159,8 @@ void takeScreenshot(jitscope::MainWindow* window, const QString& out, std::optio
 void debugThenScreenshot(jitscope::MainWindow* window, int steps, const QList<int>& breakLines, const QString& out,
     std::optional<jitscope::MainWindow::View> view)
 {
-    using jitscope::DebugSession;
+    using jitscope::DebugPause;
+    using jitscope::DebugCommand;
     using jitscope::MainWindow;
     if (!window->lastError().isEmpty() || window->currentFunction().isEmpty()) {
         takeScreenshot(window, out, view);
@@ -186,12 +187,12 @@ void debugThenScreenshot(jitscope::MainWindow* window, int steps, const QList<in
     };
     QObject::connect(window, &MainWindow::debugPaused, window, [window, remaining, grab] {
         if (--*remaining > 0)
-            QTimer::singleShot(0, window, [window] { window->debugCommand(DebugSession::Command::StepInto); });
+            QTimer::singleShot(0, window, [window] { window->debugCommand(DebugCommand::StepInto); });
         else
             grab();
     });
     QObject::connect(window, &MainWindow::debugFinished, window, grab);
-    window->debugCommand(breakLines.isEmpty() ? DebugSession::Command::StepInto : DebugSession::Command::Continue);
+    window->debugCommand(breakLines.isEmpty() ? DebugCommand::StepInto : DebugCommand::Continue);
     if (!window->isDebugging()) {
         // No session (no valid input set, a compile error): the status bar says why; show that.
         std::fprintf(stderr, "jitscope: warning: cannot debug: %s\n", qPrintable(window->statusText()));

@@ -588,6 +588,7 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
     reportInput.source = source;
     reportInput.reference = QStringLiteral("the Python code");
     reportInput.htmlReport = command.htmlLink;
+    reportInput.layout = layoutGraph;
     bool failedCall = false;
     Diagnostic failedCallError; // the first call whose trace raised: the report's conclusion, on stderr too
     for (const PythonCall& c : calls) {

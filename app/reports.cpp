@@ -1,7 +1,6 @@
 #include "reports.h"
 
-#include "layout/graphlayout.h"
-#include "trace/tracewarning.h"
+#include "report/tracewarning.h"
 
 #include <QFileInfo>
 #include <QHash>
@@ -102,12 +101,14 @@ QString markName(Mark m)
     return {};
 }
 
-QString graphSvg(const IrGraph& graph, const QHash<int, Mark>& marks, const QString& title)
+QString graphSvg(const ReportInput& in, const IrGraph& graph, const QHash<int, Mark>& marks, const QString& title)
 {
+    if (!in.layout)
+        return QStringLiteral("<p>%1: %2 nodes (no layout)</p>").arg(esc(title)).arg(graph.nodes.size());
     static int serial = 0; // each inline SVG's arrowhead gets an id of its own on the page
     const QString arrow = QStringLiteral("arrow%1").arg(++serial);
     LayoutOptions options;
-    const GraphLayout layout = layoutGraph(graph, options);
+    const GraphLayout layout = in.layout(graph, options);
     if (!layout.error.isEmpty())
         return QStringLiteral("<p class=\"error\">%1</p>").arg(esc(layout.error));
     const QRectF b = layout.bounds.adjusted(-8, -8, 8, 8);
@@ -446,11 +447,11 @@ QByteArray htmlReport(const ReportInput& in)
                 "<p class=\"legend\"><span class=\"inserted\">inserted</span><span class=\"deleted\">deleted"
                 "</span><span class=\"changed\">changed</span></p>\n<div class=\"graphs\">\n");
             s += QStringLiteral("<figure><figcaption>trace 1: <code>%1</code></figcaption>\n%2</figure>\n")
-                     .arg(esc(e.sets.value(0)), graphSvg(base, baseMarks, QStringLiteral("trace 1")));
+                     .arg(esc(e.sets.value(0)), graphSvg(in, base, baseMarks, QStringLiteral("trace 1")));
             s += QStringLiteral("<figure><figcaption>trace %1: <code>%2</code></figcaption>\n%3</figure>\n")
                      .arg(d.other + 1)
                      .arg(esc(e.sets.value(d.other)),
-                         graphSvg(other, otherMarks, QStringLiteral("trace %1").arg(d.other + 1)));
+                         graphSvg(in, other, otherMarks, QStringLiteral("trace %1").arg(d.other + 1)));
             s += QStringLiteral("</div>\n");
         }
         if (!any) {
@@ -458,7 +459,7 @@ QByteArray htmlReport(const ReportInput& in)
             if (!r.traces.isEmpty() && r.traces[0].ok)
                 s += QStringLiteral(
                     "<div class=\"graphs\"><figure><figcaption>trace 1</figcaption>\n%1</figure></div>\n")
-                         .arg(graphSvg(r.traces[0].graph, {}, QStringLiteral("trace 1")));
+                         .arg(graphSvg(in, r.traces[0].graph, {}, QStringLiteral("trace 1")));
         }
 
         if (!r.outputs.isEmpty()) {

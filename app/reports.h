@@ -1,6 +1,7 @@
 #pragma once
 
-#include "check/check.h"
+#include "report/checkreport.h"
+#include "report/graphlayout.h"
 
 #include <QByteArray>
 #include <QString>
@@ -29,6 +30,9 @@ struct ReportInput
     /// What trace 1's outputs on the check sets are compared with: "the script function" or "the Python code".
     QString reference = QStringLiteral("the script function");
     QString htmlReport; ///< markdown: where the HTML report is, for the pointer at the end (empty: none)
+    /// html: lays out a trace graph for its inline SVG (the CLI gives Graphviz's layoutGraph: the renderers read
+    /// values only). Unset: the traces are listed without pictures.
+    std::function<GraphLayout(const IrGraph&, const LayoutOptions&)> layout;
 
     /// The report of a single check (the built-in `check`).
     static ReportInput single(const QString& path, const QString& source, const CheckReport& report,

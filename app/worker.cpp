@@ -5,12 +5,14 @@
 
 #include "worker.h"
 
+#include "bridge/pythoncheck.h"
+#include "bridge/selfcheck.h"
 #include "check/check.h"
 #include "debug/debugsession.h"
 #include "ir/activity.h"
 #include "layout/graphlayout.h"
 #include "load/model.h"
-#include "protocol/protocol.h"
+#include "report/protocol.h"
 
 #include <QFile>
 #include <QHash>
@@ -57,7 +59,7 @@ struct DebugEntry
 {
     std::mutex mutex;
     std::unique_ptr<DebugSession> session;
-    QVector<DebugSession::Breakpoint> breakpoints;
+    QVector<DebugBreakpoint> breakpoints;
     bool stopped = false;
 };
 
@@ -231,6 +233,16 @@ void Worker::dispatch(const Message& m)
             });
         return;
     }
+    case MessageType::CheckRecordedCalls: {
+        QString folder, source;
+        if (!unpack(m.payload, folder, source))
+            return fail(QStringLiteral("a malformed request to check recorded calls"));
+        spawn(m.id, m.type, [this, id = m.id, folder, source](const std::atomic<bool>&) {
+            activity::setPhase(0, "explaining the recorded calls' traces");
+            send(MessageType::Answer, id, pack(checkRecordedCalls(folder, source)));
+        });
+        return;
+    }
     case MessageType::DebugStart:
         return startDebug(m);
     case MessageType::DebugCommand:
@@ -316,8 +328,8 @@ void Worker::dispatch(const Message& m)
 void Worker::startDebug(const Message& m)
 {
     int model = -1;
-    DebugSession::Target target;
-    QVector<DebugSession::Breakpoint> breakpoints;
+    DebugTarget target;
+    QVector<DebugBreakpoint> breakpoints;
     auto entry = std::make_shared<DebugEntry>();
     const bool ok = unpack(m.payload, model, target, breakpoints);
     entry->breakpoints = breakpoints;
@@ -337,7 +349,7 @@ void Worker::startDebug(const Message& m)
         }
         std::lock_guard<std::mutex> lock(entry->mutex);
         if (!info || entry->stopped) {
-            DebugSession::Pause done;
+            DebugPause done;
             done.finished = true;
             done.result.error = done.trace.error = { entry->stopped ? QStringLiteral("stopped") : error, {} };
             send(MessageType::DebugPause, id, pack(done));
@@ -357,7 +369,7 @@ void Worker::startDebug(const Message& m)
             activity::setPhase(0, "debugging `%s` on %s", target.function.toUtf8().constData(), on.constData());
         entry->session = std::make_unique<DebugSession>(*info, target);
         entry->session->setBreakpoints(entry->breakpoints);
-        entry->session->setPauseCallback([this, id](const DebugSession::Pause& pause) {
+        entry->session->setPauseCallback([this, id](const DebugPause& pause) {
             if (pause.finished)
                 --m_busy;
             send(MessageType::DebugPause, id, pack(pause));
@@ -386,7 +398,7 @@ void Worker::debugCommand(const Message& m)
         int line = 0;
         in >> command >> line;
         if (entry->session)
-            entry->session->resume(DebugSession::Command(command), line);
+            entry->session->resume(DebugCommand(command), line);
         break;
     }
     case DebugOp::Breakpoints:

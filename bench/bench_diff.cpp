@@ -4,7 +4,7 @@
 
 #include "benchutil.h"
 #include "diff/tracediff.h"
-#include "ir/irgraph.h"
+#include "report/irgraph.h"
 #include "load/model.h"
 #include "trace/trace.h"
 

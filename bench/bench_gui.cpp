@@ -75,7 +75,7 @@ void stopEndlessLoop()
     if (!loaded.wait(120000))
         return;
     QSignalSpy finished(&window, &MainWindow::debugFinished);
-    window.debugCommand(DebugSession::Command::Continue);
+    window.debugCommand(DebugCommand::Continue);
     QTest::qWait(300); // spinning
     QElapsedTimer clock;
     clock.start();

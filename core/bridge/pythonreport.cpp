@@ -2,6 +2,10 @@
 // divergences with the attributes the call changed as evidence, the outputs PyTorch compared, where trace 1 failed on
 // a check input, the warnings at their nodes, the statuses.
 #include "bridge/pythoncheck.h"
+#include "bridge/pythonrun.h"
+
+#include <QDir>
+#include <QFile>
 
 #include <QFileInfo>
 #include <QHash>
@@ -281,7 +285,29 @@ CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, cons
         tw.suggestion = warningFix(tw.kind);
         r.warnings << tw;
     }
+    completePairDiffs(r);
     return r;
+}
+
+QVector<CheckReport> checkRecordedCalls(const QString& folder, const QString& source)
+{
+    PythonRun run;
+    QFile record(QDir(folder).filePath(QStringLiteral("result.json")));
+    QString error;
+    if (!record.open(QIODevice::ReadOnly) || !parsePythonRecord(record.readAll(), run, &error)) {
+        CheckReport failed;
+        failed.error.message = QStringLiteral("the run's record could not be read: %1")
+                                   .arg(error.isEmpty() ? record.errorString() : error);
+        return { failed };
+    }
+    QVector<CheckReport> reports;
+    for (const PythonCall& call : std::as_const(run.calls)) {
+        if (call.api == QLatin1String("script") || call.traces.isEmpty())
+            reports << CheckReport();
+        else
+            reports << pythonCheckReport(run, call, checkPythonCall(call, source));
+    }
+    return reports;
 }
 
 } // namespace jitscope

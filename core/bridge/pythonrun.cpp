@@ -300,16 +300,6 @@ PythonFunction functionOf(const QJsonObject& o, const QString& file)
 
 } // namespace
 
-int PythonRun::failedCall() const
-{
-    if (status != QLatin1String("error"))
-        return -1;
-    for (const PythonCall& c : calls)
-        if (!c.ok && (c.location.line == error.location.line || c.error.message == error.message))
-            return c.index;
-    return -1;
-}
-
 namespace {
 
 PythonRun failed(const QString& path, const QString& status, const QString& message)
@@ -385,32 +375,6 @@ void salvageCrashedRun(const QDir& folder, const QString& file, PythonRun& run)
 }
 
 } // namespace
-
-QString pythonInterpreter(const PythonOptions& options)
-{
-    if (!options.python.isEmpty())
-        return options.python;
-    const QString env = qEnvironmentVariable("JITSCOPE_PYTHON");
-    return env.isEmpty() ? enginePython() : env;
-}
-
-QString bridgeScript(const PythonOptions& options)
-{
-    if (!options.bridge.isEmpty())
-        return options.bridge;
-    const QString env = qEnvironmentVariable("JITSCOPE_BRIDGE");
-    if (!env.isEmpty())
-        return env;
-    QStringList candidates;
-    if (QCoreApplication::instance())
-        candidates << QCoreApplication::applicationDirPath()
-                + QStringLiteral("/../share/jitscope/python/jitscope_bridge.py");
-    candidates << QStringLiteral(JITSCOPE_SOURCE_DIR "/resources/python/jitscope_bridge.py");
-    for (const QString& c : std::as_const(candidates))
-        if (QFileInfo::exists(c))
-            return QFileInfo(c).canonicalFilePath();
-    return candidates.constLast();
-}
 
 bool parsePythonRecord(const QByteArray& json, PythonRun& run, QString* error)
 {

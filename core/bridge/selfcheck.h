@@ -1,6 +1,7 @@
 #pragma once
 
 #include "bridge/pythonrun.h"
+#include "report/selfcheck.h"
 #include "load/model.h"
 
 #include <QString>
@@ -9,19 +10,6 @@
 #include <functional>
 
 namespace jitscope {
-
-/// `check --self-check`: one recorded call traced again by JitScope's own executor.
-struct SelfCheck
-{
-    QString status; ///< "agrees", "defect", "skipped"
-    QString reason; ///< skipped: why; defect: which set
-    int set = -1; ///< defect: the input set (0-based)
-    int line = -1; ///< defect: the first differing line of the canonical dumps (0-based)
-    bool inputs = false; ///< defect: that line is the graph's signature (its inputs), not a node
-    QString jitscope; ///< defect: that line in JitScope's trace, and in PyTorch's
-    QString pytorch;
-    int sets = 0; ///< sets compared
-};
 
 /// How far a self-check got: @p text, and set @p step of @p steps while JitScope traces (0 of 0 before).
 using SelfCheckProgress = std::function<void(const QString& text, int step, int steps)>;
@@ -40,8 +28,5 @@ SelfCheck selfCheckCall(const QString& file, const PythonOptions& options, const
 /// What the model worker does for the window (ModelEngine::selfCheck), so that only plain values cross.
 QVector<SelfCheck> selfCheckRecordedCalls(
     const QString& file, const PythonOptions& options, const QString& folder, const QVector<int>& calls);
-
-/// One line (a defect: three) saying what the self-check found, as `check --self-check` prints it.
-QString selfCheckText(const SelfCheck& check);
 
 } // namespace jitscope

@@ -1,112 +1,10 @@
 #pragma once
 
 #include "diff/tracediff.h"
+#include "report/checkreport.h"
 #include "trace/trace.h"
 
-#include <QHash>
-#include <QJsonObject>
-#include <QVector>
-
-#include <optional>
-
 namespace jitscope {
-
-struct CheckOptions
-{
-    double rtol = 1e-5; ///< as torch.jit.trace's check_tolerance
-    double atol = 1e-5;
-    ExecOptions exec;
-    /// checkModel(): check the function with its calls inlined. Unset: as the window opens the file (an archive
-    /// grouped by module, so inlined; a .py file as written).
-    std::optional<bool> inlineCalls;
-};
-
-/// Outputs compared as torch.testing.assert_close does (rtol/atol).
-struct OutputComparison
-{
-    bool equal = true;
-    QString message; ///< what differs, when not equal
-    qint64 mismatched = 0;
-    qint64 total = 0;
-    double greatestAbsDiff = 0;
-    double greatestRelDiff = 0;
-    QString where; ///< index of the greatest absolute difference, e.g. "output 0 [1, 2]"
-};
-
-/// Where trace 1 failed when run on another input set: the failing node of trace 1's graph, its place, and its
-/// operands, each with where it came from (a graph input, a constant trace 1 baked in: one of a divergence's).
-struct TraceFailure
-{
-    int node = -1; ///< node id in trace 1's graph, -1 when not known
-    QString kind;
-    SourceLocation location;
-    QString scope; ///< its module path
-    QVector<SourceLocation> stack; ///< recorded Python traces: its Python stack, innermost first
-    QString error; ///< the error's own line ("The size of tensor a (3) must match ...")
-    /// One per operand: "%hx : Float(1, 3, 6) = aten::zeros at rnn.py:747 with the constant 3 trace 1 baked in
-    /// (divergence 1)"; the value on this set where the run saw it.
-    QStringList operands;
-
-    bool isValid() const { return node >= 0; }
-};
-
-/// Trace 1 and the script function run on one input set, as torch.jit.trace's check does (inputs created once
-/// from the seed and cloned for each run, the random state carried from one run to the next), and their outputs
-/// compared.
-struct OutputCheck
-{
-    bool ran = false; ///< both ran; otherwise `error` says which failed and why
-    QString error;
-    OutputComparison comparison;
-    TraceFailure failure; ///< trace 1 failed on this set: where
-    /// A traced archive (CheckReport::tracedArchive): what its own graph gave on this set, nothing compared, and
-    /// the sizes of set 1 it computes with here (the messages of bakedInputSizes(), also in the warnings).
-    QVector<ValueSummary> outputs;
-    QStringList bakedSizes;
-};
-
-/// How one trace of a check compares with trace 1.
-enum class TraceStatus {
-    Reference, ///< trace 1: the others are compared with it
-    Same, ///< the same graph as trace 1, and trace 1 computes what the script function computes on this set
-    Diverged, ///< records a different graph than trace 1
-    WrongOutput, ///< the same graph as trace 1, but trace 1 computes something else on this set
-    Failed, ///< tracing failed on this set
-};
-
-/// How bad a status is: none (Reference, Same), Warning (Diverged) or Error (WrongOutput, Failed).
-std::optional<WarningSeverity> traceSeverity(TraceStatus status);
-/// "same graph as trace 1", "records a different graph than trace 1", ...
-QString traceStatusText(TraceStatus status);
-
-/// torch.jit.trace with check_inputs, made explicit: one trace per input set, every trace diffed against the
-/// first, the first trace run on every other set against the script function, and every divergence explained.
-struct CheckReport
-{
-    bool ok = false; ///< false: a fatal error (the first set could not be traced)
-    Diagnostic error;
-    QString file;
-    QString function;
-    IrGraph script; ///< the script graph the traces came from
-    QVector<TraceResult> traces; ///< one per input set, in order
-    QVector<TraceDiff> diffs; ///< trace k (k >= 1) against trace 0
-    QVector<OutputCheck> outputs; ///< trace 0 run on set k (k >= 1) against the script function
-    QVector<TraceWarning> warnings; ///< from every trace (traceIndex set) and from the checks
-    QVector<TraceStatus> statuses; ///< one per trace
-    bool consistent = true;
-    /// The class of each submodule by path ("rpn.head" -> "RPNHead") for the traces' module clusters: a recorded
-    /// Python call's, or an archive's (submoduleTypes()); empty for a .py file's functions.
-    QHash<QString, QString> moduleTypes;
-    /// The function is a trace (an archive saved from torch.jit.trace): no Python to compare it with, so each
-    /// other set runs the archive's own graph (OutputCheck::outputs; trace 1's outputs are set 1's), and a size
-    /// of set 1 that it bakes in is a BakedConstant warning of that set (bakedInputSizes()).
-    bool tracedArchive = false;
-
-    QString verdict() const { return consistent ? QStringLiteral("consistent") : QStringLiteral("diverged"); }
-    TraceStatus status(int trace) const { return statuses.value(trace, TraceStatus::Failed); }
-    /// The traces (0-based) whose status is not Reference or Same.
-    QVector<int> differingTraces() const;
-};
 
 /// Never throws; long runs honour options.exec.cancel and timeoutMs. Checks `function` as @p model holds it (see
 /// checkModel for the pipeline the CLI and the window share).
@@ -131,10 +29,9 @@ bool isTracedGraph(const IrGraph& graph);
 QVector<TraceWarning> bakedInputSizes(
     const IrGraph& trace, const InputSet& first, const InputSet& other, int otherIndex);
 
-/// The JSON form of a report, as `jitscope-cli check --format json` prints it.
-QJsonObject checkReportJson(const CheckReport& report);
-/// The JSON form of a warning (CLI `check` and `trace`).
-QJsonObject warningJson(const TraceWarning& warning);
+/// Fills CheckReport::pairDiffs: trace i against trace j for every pair 1 <= i < j of traces that both recorded,
+/// diffed and explained as diffs are (explainChanges() from the report's script graph and module types).
+void completePairDiffs(CheckReport& report);
 
 /// Fills NodeChange::cause, kind, causeAt, scope and location for every change of `diff`, from the traces'
 /// provenance, their warnings and the script graph, then groups them (groupDivergences).

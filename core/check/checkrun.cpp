@@ -297,6 +297,7 @@ CheckReport checkFunction(
     for (const TraceResult& t : r.traces)
         all += t.warnings;
     r.warnings = all + r.warnings;
+    completePairDiffs(r);
     return r;
 }
 

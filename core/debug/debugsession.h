@@ -1,5 +1,6 @@
 #pragma once
 
+#include "report/debugpause.h"
 #include "trace/trace.h"
 
 #include <QVector>
@@ -21,53 +22,10 @@ namespace jitscope {
 class DebugSession
 {
 public:
-    enum class Command { Continue, StepOver, StepInto, StepOut, NextIteration, RunToLine };
-
-    /// Where the run stands when paused (or finished).
-    struct Pause
-    {
-        int serial = 0; ///< increases with every pause
-        bool finished = false; ///< the run ended (see result / trace)
-        NodeEvent event; ///< the node about to run
-        QVector<NamedValue> values; ///< live named values of the paused frame
-        /// With tracing: what has been recorded up to here, each node with its script node and loop iterations
-        /// (IrNode::originNode, loopPath), as in a finished trace.
-        IrGraph traceSoFar;
-        bool atBreakpoint = false;
-        /// Replays: paused before the node where the recorded trace fails on this set (the error in `failure`).
-        bool atFailure = false;
-        /// Replays: the error the recorded trace raises on this set, and its node (-1: it does not fail). Known
-        /// from the first pause on.
-        QString failure;
-        int failureNode = -1;
-        RunResult result; ///< when finished without tracing (and for replays)
-        TraceResult trace; ///< when finished with tracing
-    };
-
-    struct Breakpoint
-    {
-        int line = 0;
-        int iteration = -1; ///< break only in this (1-based) iteration of the innermost loop; -1 for all
-    };
-
-    /// What a session runs.
-    struct Target
-    {
-        QString function;
-        InputSet inputs; ///< the input set it runs on
-        bool tracing = false; ///< record the trace as it runs (Pause::traceSoFar grows)
-        /// Replays of torch.jit.trace's check: the set trace 1 is recorded on. The session then runs that recorded
-        /// trace on `inputs` node by node (NodeEvent::scriptNode: the trace's node, Pause::traceSoFar: the whole
-        /// trace) and breaks before the node where it fails (Pause::atFailure). Unset: runs the function itself.
-        std::optional<InputSet> recordedOn;
-        /// Replays of a trace PyTorch recorded (the Python bridge saved it where trace 1 failed): `method` of this
-        /// archive, calls inlined, run on the arguments torch.save wrote to `inputsFile` (`inputs` then only names
-        /// the set). The model the session is given is not used.
-        QString archive;
-        QString method = QStringLiteral("forward");
-        QString inputsFile;
-        bool isReplay() const { return recordedOn.has_value() || !archive.isEmpty(); }
-    };
+    using Command = DebugCommand;
+    using Pause = DebugPause;
+    using Breakpoint = DebugBreakpoint;
+    using Target = DebugTarget;
 
     DebugSession(ModelInfo model, Target target, ExecOptions options = {});
     DebugSession(ModelInfo model, QString function, InputSet inputs, bool tracing, ExecOptions options = {});

@@ -585,11 +585,6 @@ void DebuggerProbe::notify(tj::Node* n, bool after, Frame& frame)
     m_options.observer(e);
 }
 
-QString ValueSummary::toString() const
-{
-    return text;
-}
-
 RunResult runFunction(
     const ModelInfo& model, const QString& function, const InputSet& inputs, const ExecOptions& options)
 {

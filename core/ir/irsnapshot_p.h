@@ -4,7 +4,7 @@
 // node's source range into a SourceLocation. Deliberately free of torch headers (torch types are only
 // forward-declared) so that it can be included anywhere in core.
 
-#include "ir/irgraph.h"
+#include "report/irgraph.h"
 
 #include <QString>
 

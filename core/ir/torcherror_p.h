@@ -2,7 +2,7 @@
 
 // Private to core: turning libtorch's exception texts into what users read.
 
-#include "ir/irgraph.h"
+#include "report/irgraph.h"
 
 #include <QString>
 

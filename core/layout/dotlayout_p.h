@@ -3,7 +3,7 @@
 // What the Graphviz side of core/layout (dotlayout.cpp, hierarchicallayout.cpp, graphrender.cpp) shares. Private to
 // core/layout; the rest of it (graphlayout_p.h) stays free of Graphviz.
 
-#include "layout/graphlayout_p.h"
+#include "report/graphlayout_p.h"
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>

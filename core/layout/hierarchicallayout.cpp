@@ -1,5 +1,5 @@
 #include "layout/dotlayout_p.h"
-#include "layout/layoutcache_p.h"
+#include "report/layoutcache_p.h"
 
 #include <QCryptographicHash>
 #include <QRegularExpression>

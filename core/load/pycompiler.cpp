@@ -3,7 +3,7 @@
 // recorded by resources/gen_torch_functions.py), and loadPython() that makes a ModelInfo of the file.
 // One of the few translation units that include libtorch.
 
-#include "inputs/dtype.h"
+#include "report/dtype.h"
 #include "ir/activity.h"
 #include "ir/irsnapshot_p.h"
 #include "ir/torcherror_p.h"

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "inputs/inputset.h"
+#include "report/inputset.h"
 #include "load/model.h"
 
 #include <QHash>

@@ -4,7 +4,7 @@
 // end sees it. refuseHostileText() and refuseHostileClassBodies() read only the text (sourcetextguards.cpp,
 // no libtorch); the rest parse it (sourceguards.cpp).
 
-#include "ir/irgraph.h"
+#include "report/irgraph.h"
 
 #include <QString>
 

@@ -3,7 +3,7 @@
 // Private to trace/: the hooks that collect a trace's warnings, each at the place the interpreter stands.
 
 #include "execute/interpreter_p.h"
-#include "trace/tracewarning.h"
+#include "report/tracewarning.h"
 
 #include <string>
 

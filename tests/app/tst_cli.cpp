@@ -1,7 +1,7 @@
 // jitscope-cli as a user runs it: exit codes, the one-line error format, and every output format.
 
 #include "clitest.h"
-#include "ir/irgraph.h"
+#include "report/irgraph.h"
 #include "testutil.h"
 
 #include <QDir>

@@ -2,7 +2,7 @@
 
 // Comparing JitScope's trace graphs with PyTorch's printed ones (tst_traces, tst_differential).
 
-#include "ir/irgraph.h"
+#include "report/irgraph.h"
 
 #include <QRegularExpression>
 #include <QString>

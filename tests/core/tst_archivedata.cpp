@@ -3,7 +3,7 @@
 
 #include "check/check.h"
 #include "execute/run.h"
-#include "inputs/inputset.h"
+#include "report/inputset.h"
 #include "load/model.h"
 #include "testutil.h"
 #include "trace/trace.h"

@@ -15,28 +15,16 @@ namespace {
 const QHash<QString, QSet<QString>>& allowedIncludes()
 {
     static const QHash<QString, QSet<QString>> table = {
-        { QStringLiteral("ir"), {} },
-        { QStringLiteral("inputs"), { QStringLiteral("ir") } },
-        { QStringLiteral("load"), { QStringLiteral("ir"), QStringLiteral("inputs") } },
-        { QStringLiteral("execute"), { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load") } },
-        { QStringLiteral("trace"),
-            { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
-                QStringLiteral("diff") } },
-        { QStringLiteral("diff"), { QStringLiteral("ir") } },
-        { QStringLiteral("check"),
-            { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
-                QStringLiteral("trace"), QStringLiteral("diff") } },
-        { QStringLiteral("layout"), { QStringLiteral("ir") } },
-        { QStringLiteral("bridge"),
-            { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("diff"),
-                QStringLiteral("execute"), QStringLiteral("trace"), QStringLiteral("check") } },
-        { QStringLiteral("protocol"),
-            { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
-                QStringLiteral("trace"), QStringLiteral("diff"), QStringLiteral("check"), QStringLiteral("debug"),
-                QStringLiteral("layout"), QStringLiteral("bridge") } },
-        { QStringLiteral("debug"),
-            { QStringLiteral("ir"), QStringLiteral("inputs"), QStringLiteral("load"), QStringLiteral("execute"),
-                QStringLiteral("trace") } },
+        { QStringLiteral("report"), {} },
+        { QStringLiteral("ir"), { QStringLiteral("report") } },
+        { QStringLiteral("load"), { QStringLiteral("report"), QStringLiteral("ir") } },
+        { QStringLiteral("execute"), { QStringLiteral("report"), QStringLiteral("ir"), QStringLiteral("load") } },
+        { QStringLiteral("trace"), { QStringLiteral("report"), QStringLiteral("ir"), QStringLiteral("load"), QStringLiteral("execute"), QStringLiteral("diff") } },
+        { QStringLiteral("diff"), { QStringLiteral("report") } },
+        { QStringLiteral("check"), { QStringLiteral("report"), QStringLiteral("ir"), QStringLiteral("load"), QStringLiteral("execute"), QStringLiteral("trace"), QStringLiteral("diff") } },
+        { QStringLiteral("layout"), { QStringLiteral("report"), QStringLiteral("ir") } },
+        { QStringLiteral("bridge"), { QStringLiteral("report"), QStringLiteral("ir"), QStringLiteral("load"), QStringLiteral("diff"), QStringLiteral("execute"), QStringLiteral("trace"), QStringLiteral("check") } },
+        { QStringLiteral("debug"), { QStringLiteral("report"), QStringLiteral("ir"), QStringLiteral("load"), QStringLiteral("execute"), QStringLiteral("trace") } },
     };
     return table;
 }
@@ -88,6 +76,26 @@ QStringList sourceFiles(const QString& dir)
 
 const QString coreDir = QStringLiteral(JITSCOPE_SOURCE_DIR "/core");
 
+/// The core headers a file of the window (views/, app/reports.*) includes besides core/report/: the one engine call
+/// left in the window (runPythonFile(), which starts a Python child process). The in-process engine
+/// (views/engine/localengine.*, linked by tests and benchmarks only) is the engine and is not checked.
+const QSet<QString> windowEngineHeaders = { QStringLiteral("bridge/pythonrun.h") };
+
+/// The core headers outside core/report/ that @p text includes and a window file must not.
+QStringList windowViolations(const QString& text)
+{
+    static const QRegularExpression include(
+        QStringLiteral("^\\s*#\\s*include\\s*\"(([a-z_]+)/[^\"]+)\""), QRegularExpression::MultilineOption);
+    QStringList bad;
+    for (auto it = include.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        if (allowedIncludes().contains(m.captured(2)) && m.captured(2) != QLatin1String("report")
+            && !windowEngineHeaders.contains(m.captured(1)))
+            bad << m.captured(1);
+    }
+    return bad;
+}
+
 } // namespace
 
 class TestLayering : public QObject
@@ -104,10 +112,10 @@ private Q_SLOTS:
                                        << "#include \"load/model.h\"\n"
                                        << QStringList();
         QTest::addRow("own stage") << "ir"
-                                   << "#include \"ir/irgraph.h\"\n"
+                                   << "#include \"ir/activity.h\"\n"
                                    << QStringList();
         QTest::addRow("later stage") << "load"
-                                     << "#include \"ir/irgraph.h\"\n#  include \"check/check.h\"\n"
+                                     << "#include \"report/irgraph.h\"\n#  include \"check/check.h\"\n"
                                      << QStringList { QStringLiteral("check") };
         QTest::addRow("sibling stage") << "layout"
                                        << "#include \"diff/tracediff.h\"\n"
@@ -149,6 +157,42 @@ private Q_SLOTS:
         const QStringList bad = violations(stage, readFile(path));
         QVERIFY2(bad.isEmpty(),
             qPrintable(QStringLiteral("%1 (stage %2) includes later stages: %3").arg(path, stage, bad.join(", "))));
+    }
+
+    void windowCheckerCatchesEngineHeaders_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QStringList>("expected");
+        QTest::addRow("report only") << "#include \"report/checkreport.h\"\n#include \"graphview.h\"\n" << QStringList();
+        QTest::addRow("planted engine header")
+            << "#include \"report/checkreport.h\"\n#include \"check/check.h\"\n" << QStringList { "check/check.h" };
+        QTest::addRow("layout's Graphviz part") << "#include \"layout/graphlayout.h\"\n"
+                                                << QStringList { "layout/graphlayout.h" };
+    }
+
+    void windowCheckerCatchesEngineHeaders()
+    {
+        QFETCH(QString, text);
+        QFETCH(QStringList, expected);
+        QCOMPARE(windowViolations(text), expected);
+    }
+
+    /// The window reads values: views/ and the report renderers include core/report/ and nothing else of core.
+    void windowIncludesOnlyReport_data()
+    {
+        QTest::addColumn<QString>("path");
+        QStringList files = sourceFiles(QStringLiteral(JITSCOPE_SOURCE_DIR "/views"));
+        files << QStringLiteral(JITSCOPE_SOURCE_DIR "/app/reports.h") << QStringLiteral(JITSCOPE_SOURCE_DIR "/app/reports.cpp");
+        for (const QString& path : files)
+            if (!path.contains(QLatin1String("/engine/localengine.")))
+                QTest::addRow("%s", qPrintable(QDir(QStringLiteral(JITSCOPE_SOURCE_DIR)).relativeFilePath(path))) << path;
+    }
+
+    void windowIncludesOnlyReport()
+    {
+        QFETCH(QString, path);
+        const QStringList bad = windowViolations(readFile(path));
+        QVERIFY2(bad.isEmpty(), qPrintable(path + QStringLiteral(" includes engine headers: ") + bad.join(", ")));
     }
 
     void torchOnlyInCoreSources_data()

@@ -2,9 +2,11 @@
 // field by field. Each dump() below names every field of its type, so a field the protocol forgets to carry shows
 // up as a difference (the synthetic values set every field to something other than its default).
 
+#include "debug/debugsession.h"
+#include "layout/graphlayout.h"
 #include "check/check.h"
 #include "load/model.h"
-#include "protocol/protocol.h"
+#include "report/protocol.h"
 #include "testutil.h"
 
 #include <QJsonDocument>
@@ -178,7 +180,12 @@ QString dump(const CheckReport& r)
         list(r.outputs, [](const OutputCheck& o) { return dump(o); }),
         list(r.warnings, [](const TraceWarning& w) { return dump(w); }),
         list(r.statuses, [](TraceStatus s) { return QString::number(int(s)); }), QString::number(r.consistent),
-        QString::number(r.tracedArchive) });
+        QString::number(r.tracedArchive),
+        list(r.pairDiffs,
+            [](const TraceDiff& d) {
+                return join({ QString::number(d.base), QString::number(d.other), QString::number(d.equal),
+                    list(d.changes, [](const NodeChange& c) { return dump(c); }) });
+            }) });
 }
 
 QString dump(const QRectF& r)
@@ -509,6 +516,7 @@ private Q_SLOTS:
         r.traces = { t, t };
         NodeChange change { NodeChange::Op::Insert, 1, 2, 3, somewhere(8), QStringLiteral("loop ran 3 times") };
         r.diffs = { TraceDiff { 0, 1, false, { change } } };
+        r.pairDiffs = { TraceDiff { 1, 2, false, { change } } };
         OutputCheck out { true, QStringLiteral("err"),
             { false, QStringLiteral("differs"), 3, 10, 0.5, 0.125, QStringLiteral("output 0 [1, 2]") } };
         out.outputs = { v };

@@ -1,7 +1,7 @@
 // SourceMap: locations of a model's nodes as lines of the source panel, for a .py file and for an archive whose
 // code/ files are shown one after the other.
 
-#include "load/sourcemap.h"
+#include "report/sourcemap.h"
 
 #include <QTest>
 

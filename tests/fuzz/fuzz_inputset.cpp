@@ -1,7 +1,7 @@
 // libFuzzer target: the SET parser (core/inputs/inputset.cpp) on any bytes. A parse either fails with a column
 // inside the text or gives a set whose text parses again to the same text.
 
-#include "inputs/inputset.h"
+#include "report/inputset.h"
 
 #include <QString>
 

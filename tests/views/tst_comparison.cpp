@@ -1,4 +1,5 @@
 #include "comparison.h"
+#include "check/check.h"
 #include "load/model.h"
 
 #include <QtTest>

@@ -36,7 +36,7 @@ QString example()
 }
 
 /// "aten::mul@6#2": the paused node's kind and its loop iterations (1-based), as the core test writes them.
-QString where(const DebugSession::Pause& p)
+QString where(const DebugPause& p)
 {
     QString s = p.event.kind;
     for (const LoopFrame& f : p.event.loopPath)
@@ -113,7 +113,7 @@ private Q_SLOTS:
         QHash<QString, bool> resultChanged;
         QHash<QString, QStringList> frames;
         while (driver.press(Qt::Key_F11)) {
-            const DebugSession::Pause& p = window.debugger()->lastPause();
+            const DebugPause& p = window.debugger()->lastPause();
             const QString at = driver.where();
             seen << at;
             // The paused node carries the debugger's marker, and only it; its line has the arrow.
@@ -326,7 +326,7 @@ private Q_SLOTS:
         QStringList kinds;
         bool enteredCall = false;
         while (driver.press(Qt::Key_F11) && kinds.size() < 40) {
-            const DebugSession::Pause& p = window.debugger()->lastPause();
+            const DebugPause& p = window.debugger()->lastPause();
             kinds << p.event.kind;
             QVERIFY(window.scriptScene()->executionNode() >= 0);
             if (p.event.depth > 0) {
@@ -360,7 +360,7 @@ private Q_SLOTS:
         QSignalSpy shown(&window, &MainWindow::liveTraceShown);
         QVERIFY(driver.trigger(MainWindow::DebugAction::DebugTraceFailure));
 
-        const DebugSession::Pause& p = window.debugger()->lastPause();
+        const DebugPause& p = window.debugger()->lastPause();
         QVERIFY(window.debugger()->isReplay());
         QVERIFY(p.atFailure);
         QCOMPARE(p.event.scriptNode, failure.node);
@@ -444,7 +444,7 @@ private Q_SLOTS:
         }
         QVERIFY(grew >= 4);
         QVERIFY(shown.count() == 1 || shown.wait(kJobTimeoutMs));
-        const DebugSession::Pause& end = window.debugger()->lastPause();
+        const DebugPause& end = window.debugger()->lastPause();
         QVERIFY2(end.trace.ok, qPrintable(end.trace.error.toString()));
         // The window's model lives in its model worker: the oracle's copy is loaded here.
         const LoadResult local = loadModel(window.model().path);

@@ -101,7 +101,7 @@ private Q_SLOTS:
         QVERIFY(rig.load(QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py")));
         QSignalSpy paused(rig.debug, &DebugUiController::paused);
         QSignalSpy status(rig.debug, &DebugUiController::statusMessage);
-        rig.debug->command(DebugSession::Command::StepInto);
+        rig.debug->command(DebugCommand::StepInto);
         QVERIFY(rig.debug->isActive());
         QVERIFY(paused.wait(kTimeoutMs));
         QVERIFY(rig.debug->debugger()->isPaused());
@@ -127,7 +127,7 @@ private Q_SLOTS:
         rig.check.run(true);
         QVERIFY(rig.check.isChecking());
         QSignalSpy wanted(rig.debug, &DebugUiController::checkWanted);
-        rig.debug->command(DebugSession::Command::Continue);
+        rig.debug->command(DebugCommand::Continue);
         QVERIFY(rig.debug->isCheckDeferred());
         // The check stops at its next node, or (when the session took the model first) once the session lets go.
         QSignalSpy finished(rig.debug, &DebugUiController::finished);

@@ -154,25 +154,6 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 0);
     }
 
-    /// A diff whose changes were never grouped: grouped as the check groups them (by kind and the cause's place),
-    /// none lost.
-    void ungroupedChangesAreGrouped()
-    {
-        DivergenceModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-        TraceDiff d = sampleDiff();
-        d.divergences.clear();
-        for (NodeChange& c : d.changes)
-            c.divergence = -1;
-        model.setDiff(d, graph({ QStringLiteral("aten::add"), QStringLiteral("aten::select") }),
-            graph({ QStringLiteral("aten::sub"), QStringLiteral("aten::select"), QStringLiteral("aten::mul") }));
-        QCOMPARE(model.rowCount(), 2);
-        QCOMPARE(model.index(0, 0).data(DivergenceModel::KindRole).toString(), QStringLiteral("loop-unrolled"));
-        QCOMPARE(model.rowCount(model.index(0, 0)), 2);
-        QCOMPARE(model.changeOf(model.index(1, 0, model.index(0, 0))), 2);
-        QCOMPARE(model.rowCount(model.index(1, 0)), 1);
-        QCOMPARE(model.changeOf(model.index(0, 0, model.index(1, 0))), 1);
-    }
 };
 
 QTEST_MAIN(TestDivergenceModel)

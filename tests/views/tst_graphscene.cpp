@@ -1,7 +1,7 @@
 #include "graphitems.h"
 #include "graphscene.h"
 #include "graphview.h"
-#include "ir/irgraph.h"
+#include "report/irgraph.h"
 #include "layout/graphlayout.h"
 
 #include <QImage>

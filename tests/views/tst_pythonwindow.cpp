@@ -375,7 +375,7 @@ private Q_SLOTS:
         QSignalSpy shown(&window, &MainWindow::liveTraceShown);
         action->trigger();
         QVERIFY(paused.wait(kJobTimeoutMs));
-        const DebugSession::Pause& p = window.debugger()->lastPause();
+        const DebugPause& p = window.debugger()->lastPause();
         QVERIFY(window.debugger()->isReplay());
         QVERIFY(p.atFailure);
         QCOMPARE(p.event.kind, QStringLiteral("aten::lstm"));
@@ -413,7 +413,7 @@ private Q_SLOTS:
         // An archive has no Python bar, and the debugger steps through it.
         QCOMPARE(window.pythonBar()->state(), PythonBar::State::Hidden);
         QSignalSpy paused(&window, &MainWindow::debugPaused);
-        window.debugCommand(DebugSession::Command::StepInto);
+        window.debugCommand(DebugCommand::StepInto);
         QVERIFY(paused.wait(kJobTimeoutMs));
         QVERIFY(window.isDebugging());
         window.stopDebugging();

@@ -158,7 +158,7 @@ private Q_SLOTS:
             bool inTransform = false;
             for (int step = 0; step < 80 && !inTransform; ++step) {
                 paused.clear();
-                window.debugCommand(DebugSession::Command::StepInto);
+                window.debugCommand(DebugCommand::StepInto);
                 QVERIFY2(paused.wait(kJobTimeoutMs), qPrintable(window.statusText()));
                 for (const ExecFrame& f : window.debugger()->lastPause().event.frames)
                     inTransform |= f.kind == ExecFrame::Kind::Function
@@ -303,7 +303,7 @@ private Q_SLOTS:
         QSignalSpy finished(&window, &MainWindow::debugFinished);
         window.debugAction(MainWindow::DebugAction::StartContinue)->trigger();
         QVERIFY(finished.wait(kJobTimeoutMs));
-        const DebugSession::Pause& end = window.debugger()->lastPause();
+        const DebugPause& end = window.debugger()->lastPause();
         QVERIFY(!end.result.ok);
         const QString message = end.result.error.message;
         for (const QString& part : { QStringLiteral("crashed (SIGSEGV)"), QStringLiteral("aten::mul"),

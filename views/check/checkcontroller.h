@@ -1,8 +1,8 @@
 #pragma once
 
-#include "check/check.h"
+#include "report/checkreport.h"
 #include "jobtracker.h"
-#include "layout/graphlayout.h"
+#include "report/graphlayout.h"
 
 #include <QHash>
 #include <QObject>

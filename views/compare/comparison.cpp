@@ -47,26 +47,15 @@ Comparison Comparison::between(const CheckReport& report, int left, int right)
     if (!c.isTracePair() || !traceUsable(report, left) || !traceUsable(report, right))
         return c;
 
-    bool found = false;
-    for (const TraceDiff& d : report.diffs) {
-        if (d.base == left && d.other == right) {
-            c.diff = d;
-            found = true;
-        } else if (d.base == right && d.other == left) {
-            c.diff = reversedDiff(d);
-            found = true;
-        }
-        if (found)
-            break;
+    // The engine diffed and explained every pair (CheckReport::diffs and pairDiffs): read, never diffed here.
+    const TraceDiff* d = report.diffBetween(left, right);
+    if (!d) {
+        c.missing = true;
+        return c;
     }
+    c.diff = d->base == left ? *d : reversedDiff(*d);
     const TraceResult& base = report.traces.at(left);
     const TraceResult& other = report.traces.at(right);
-    if (!found) {
-        c.diff = diffTraces(base.graph, other.graph);
-        c.diff.base = left;
-        c.diff.other = right;
-        explainChanges(c.diff, base, other, report.script);
-    }
 
     QSet<int> changedLeft, changedRight;
     for (const NodeChange& change : std::as_const(c.diff.changes)) {

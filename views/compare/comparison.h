@@ -1,6 +1,6 @@
 #pragma once
 
-#include "check/check.h"
+#include "report/checkreport.h"
 
 #include <QHash>
 #include <QString>
@@ -25,12 +25,15 @@ struct Comparison
     QHash<int, DiffStatus> rightStatus;
     QHash<int, int> leftToRight; ///< unchanged and changed nodes, paired in order
     QHash<int, int> rightToLeft;
+    /// A trace pair the report holds no diff of (a report made before the engine diffed every pair): nothing shown.
+    bool missing = false;
 
     bool isTracePair() const { return left >= 0 && right >= 0 && left != right; }
     int count(NodeChange::Op op) const;
 
-    /// Compares graphs @p left and @p right of @p report. Trace pairs reuse the report's diffs (trace 1 against
-    /// trace k, or the same reversed) and otherwise diff with core's diffTraces() and explainChanges().
+    /// Compares graphs @p left and @p right of @p report. Trace pairs read the report's diff of that pair
+    /// (CheckReport::diffBetween(): the engine diffed, explained and grouped every pair), reversed when recorded
+    /// the other way round.
     static Comparison between(const CheckReport& report, int left, int right);
 };
 

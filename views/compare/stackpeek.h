@@ -1,6 +1,6 @@
 #pragma once
 
-#include "diff/tracediff.h"
+#include "report/divergence.h"
 
 #include <QDialog>
 

@@ -20,7 +20,7 @@ DebugController::~DebugController()
 }
 
 void DebugController::start(
-    const ModelEngineRef& engine, const EngineModelRef& model, const DebugSession::Target& target)
+    const ModelEngineRef& engine, const EngineModelRef& model, const DebugTarget& target)
 {
     if (m_current.session) {
         m_current.session->stop();
@@ -36,13 +36,13 @@ void DebugController::start(
     m_current.session = engine->debug(model, target);
     m_target = target;
     m_stopRequested = false;
-    m_pause = DebugSession::Pause();
+    m_pause = DebugPause();
     m_pauseCount = 0;
     m_current.session->setBreakpoints(m_breakpoints);
     const int id = m_current.id;
     // Called on the worker thread, which waits for the next command after it returns: hand the pause over and
     // return at once. A queued call to a deleted controller is dropped with its pending events.
-    m_current.session->setPauseCallback([this, id](const DebugSession::Pause& pause) {
+    m_current.session->setPauseCallback([this, id](const DebugPause& pause) {
         QMetaObject::invokeMethod(
             this, [this, id, pause] { onPause(id, pause); }, Qt::QueuedConnection);
     });
@@ -51,7 +51,7 @@ void DebugController::start(
     Q_EMIT started();
 }
 
-void DebugController::resume(DebugSession::Command command, int line)
+void DebugController::resume(DebugCommand command, int line)
 {
     if (m_state != State::Paused || !m_current.session)
         return;
@@ -68,14 +68,14 @@ void DebugController::stop()
     setState(State::Stopping);
 }
 
-void DebugController::setBreakpoints(const QVector<DebugSession::Breakpoint>& breakpoints)
+void DebugController::setBreakpoints(const QVector<DebugBreakpoint>& breakpoints)
 {
     m_breakpoints = breakpoints;
     if (m_current.session)
         m_current.session->setBreakpoints(m_breakpoints);
 }
 
-void DebugController::onPause(int id, const DebugSession::Pause& pause)
+void DebugController::onPause(int id, const DebugPause& pause)
 {
     if (id != m_current.id) {
         if (!pause.finished)

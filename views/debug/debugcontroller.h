@@ -1,6 +1,6 @@
 #pragma once
 
-#include "debug/debugsession.h"
+#include "report/debugpause.h"
 #include "modelengine.h"
 
 #include <QObject>
@@ -36,17 +36,17 @@ public:
     void start(const ModelEngineRef& engine, const EngineModelRef& model, const QString& function,
         const InputSet& inputs, bool tracing)
     {
-        start(engine, model, DebugSession::Target { function, inputs, tracing, std::nullopt });
+        start(engine, model, DebugTarget { function, inputs, tracing, std::nullopt });
     }
     /// The same for any target: a replay runs trace 1 (recorded on its `recordedOn`) on `inputs`.
-    void start(const ModelEngineRef& engine, const EngineModelRef& model, const DebugSession::Target& target);
+    void start(const ModelEngineRef& engine, const EngineModelRef& model, const DebugTarget& target);
     /// Resumes the paused session; ignored unless paused.
-    void resume(DebugSession::Command command, int line = 0);
+    void resume(DebugCommand command, int line = 0);
     /// Ends the session at its next node, even inside an endless loop; finished() follows.
     void stop();
     /// Replaces the breakpoints, also of a running session.
-    void setBreakpoints(const QVector<DebugSession::Breakpoint>& breakpoints);
-    QVector<DebugSession::Breakpoint> breakpoints() const { return m_breakpoints; }
+    void setBreakpoints(const QVector<DebugBreakpoint>& breakpoints);
+    QVector<DebugBreakpoint> breakpoints() const { return m_breakpoints; }
 
     State state() const { return m_state; }
     bool isActive() const
@@ -55,15 +55,15 @@ public:
     }
     bool isPaused() const { return m_state == State::Paused; }
     /// The last pause (or the end) of the current session.
-    const DebugSession::Pause& lastPause() const { return m_pause; }
+    const DebugPause& lastPause() const { return m_pause; }
     /// Pauses reported by the current session so far (not counting its end).
     int pauseCount() const { return m_pauseCount; }
     QString function() const { return m_target.function; }
     bool isTracing() const { return m_target.tracing; }
     const InputSet& inputs() const { return m_target.inputs; }
-    /// The session runs trace 1 on another set (DebugSession::Target::recordedOn), not the function itself.
+    /// The session runs trace 1 on another set (DebugTarget::recordedOn), not the function itself.
     bool isReplay() const { return m_target.isReplay(); }
-    const DebugSession::Target& target() const { return m_target; }
+    const DebugTarget& target() const { return m_target; }
     /// True when the current session ended because stop() was called.
     bool wasStopped() const { return m_stopRequested; }
 
@@ -76,7 +76,7 @@ Q_SIGNALS:
     void stateChanged(jitscope::DebugController::State state);
 
 private:
-    void onPause(int id, const DebugSession::Pause& pause);
+    void onPause(int id, const DebugPause& pause);
     void setState(State state);
 
     struct Entry
@@ -88,11 +88,11 @@ private:
     std::vector<Entry> m_retired; ///< stopped sessions whose threads have not ended yet
     int m_nextId = 1;
     State m_state = State::Idle;
-    DebugSession::Pause m_pause;
+    DebugPause m_pause;
     int m_pauseCount = 0;
-    DebugSession::Target m_target;
+    DebugTarget m_target;
     bool m_stopRequested = false;
-    QVector<DebugSession::Breakpoint> m_breakpoints;
+    QVector<DebugBreakpoint> m_breakpoints;
 };
 
 } // namespace jitscope

@@ -142,7 +142,7 @@ void DebugUiController::createActions(QMenu* debug)
         m_actions.insert(int(which), action);
         return action;
     };
-    using Command = DebugSession::Command;
+    using Command = DebugCommand;
     add(DebugAction::StartContinue, tr("&Start Debugging"), QKeySequence(Qt::Key_F5),
         tr("Run the function on the first input set to the next breakpoint"), [this] { command(Command::Continue); });
     add(DebugAction::StepOver, tr("Step &Over"), QKeySequence(Qt::Key_F10),
@@ -223,11 +223,11 @@ void DebugUiController::updateActions()
     m_parts.source->setDebugActionsEnabled(canStart);
 }
 
-void DebugUiController::command(DebugSession::Command command, int line)
+void DebugUiController::command(DebugCommand command, int line)
 {
     if (m_debugger->isPaused()) {
-        const int target = command == DebugSession::Command::RunToLine ? fileLineOf(line) : 0;
-        if (command == DebugSession::Command::RunToLine && target <= 0) {
+        const int target = command == DebugCommand::RunToLine ? fileLineOf(line) : 0;
+        if (command == DebugCommand::RunToLine && target <= 0) {
             Q_EMIT statusMessage(
                 tr("Line %1 is not in %2's file: nothing to run to").arg(line).arg(m_debugger->function()));
             return;
@@ -311,7 +311,7 @@ bool DebugUiController::debugTraceFailure(int set)
     const CheckReport* report = &m_check->report();
     const InputSet& recordedOn = report->traces.first().inputs;
     const InputSet& runOn = report->traces.at(set).inputs;
-    DebugSession::Target target { report->function, runOn, false, recordedOn };
+    DebugTarget target { report->function, runOn, false, recordedOn };
     if (m_check->source().isRecordedCall()) {
         target = *m_savedReplay(set);
         target.function = report->function;
@@ -325,14 +325,14 @@ bool DebugUiController::debugTraceFailure(int set)
     m_parts.tabs->setCurrentWidget(m_live->page());
     // Continue at the first pause: the session breaks before the failing node by itself.
     m_hasPendingCommand = true;
-    m_pendingCommand = DebugSession::Command::Continue;
+    m_pendingCommand = DebugCommand::Continue;
     m_pendingLine = 0;
     startTarget(
         target, tr("Running trace 1 of %1 on input set %2 to where it fails\u2026").arg(report->function).arg(set + 1));
     return true;
 }
 
-void DebugUiController::startTarget(const DebugSession::Target& target, const QString& what)
+void DebugUiController::startTarget(const DebugTarget& target, const QString& what)
 {
     // A running check holds the model until it ends (an endless loop only at its timeout): stop it and run it
     // again once the session is over.
@@ -377,7 +377,7 @@ void DebugUiController::restart()
     // The old run ends on its own thread; the new one starts once it has let go of the model.
     if (m_debugger->isReplay()) {
         // The same replay from its first node.
-        const DebugSession::Target target = m_debugger->target();
+        const DebugTarget target = m_debugger->target();
         m_live->beginReplay(m_parts.tabs->tabText(m_parts.tabs->indexOf(m_live->page())),
             m_parts.tabs->tabToolTip(m_parts.tabs->indexOf(m_live->page())));
         m_hasPendingCommand = false;
@@ -386,7 +386,7 @@ void DebugUiController::restart()
         return;
     }
     m_hasPendingCommand = true;
-    m_pendingCommand = DebugSession::Command::StepInto;
+    m_pendingCommand = DebugCommand::StepInto;
     m_pendingLine = 0;
     if (!startSession())
         m_hasPendingCommand = false;
@@ -394,11 +394,11 @@ void DebugUiController::restart()
 
 void DebugUiController::onPaused()
 {
-    const DebugSession::Pause& pause = m_debugger->lastPause();
+    const DebugPause& pause = m_debugger->lastPause();
     if (m_hasPendingCommand && m_debugger->pauseCount() == 1) {
         // The session stops before the first node; what the user asked for decides whether to show that.
         m_hasPendingCommand = false;
-        using Command = DebugSession::Command;
+        using Command = DebugCommand;
         if (m_pendingCommand == Command::Continue && !pause.atBreakpoint && !pause.atFailure) {
             m_debugger->resume(Command::Continue);
             return;
@@ -415,7 +415,7 @@ void DebugUiController::onPaused()
     Q_EMIT paused();
 }
 
-void DebugUiController::showPause(const DebugSession::Pause& pause)
+void DebugUiController::showPause(const DebugPause& pause)
 {
     m_framesModel->setFrames(pause.event.frames);
     valuesModel()->setValues(pause.values);
@@ -431,7 +431,7 @@ void DebugUiController::showPause(const DebugSession::Pause& pause)
     Q_EMIT statusMessage(describePause(pause));
 }
 
-QString DebugUiController::describePause(const DebugSession::Pause& pause) const
+QString DebugUiController::describePause(const DebugPause& pause) const
 {
     const NodeEvent& e = pause.event;
     QString where;
@@ -462,7 +462,7 @@ QString DebugUiController::describePause(const DebugSession::Pause& pause) const
 
 void DebugUiController::onFinished()
 {
-    const DebugSession::Pause& pause = m_debugger->lastPause();
+    const DebugPause& pause = m_debugger->lastPause();
     m_hasPendingCommand = false;
     clearMarkers();
     m_framesModel->clear();
@@ -535,7 +535,7 @@ void DebugUiController::applyMarkers()
         clearMarkers();
         return;
     }
-    const DebugSession::Pause& pause = m_debugger->lastPause();
+    const DebugPause& pause = m_debugger->lastPause();
     const FunctionInfo* fn = m_document->model().function(m_debugger->function());
     // A replay pauses at a node of the recorded trace: the script node that recorded it gets the marker.
     int scriptNode = pause.event.scriptNode;
@@ -570,7 +570,7 @@ int ordinalOfKind(const IrGraph& g, int node)
 
 } // namespace
 
-const TraceFailure* DebugUiController::checkedFailure(const DebugSession::Pause& pause) const
+const TraceFailure* DebugUiController::checkedFailure(const DebugPause& pause) const
 {
     if (pause.failureNode < 0 || !m_check->hasReport())
         return nullptr;
@@ -590,7 +590,7 @@ const TraceFailure* DebugUiController::checkedFailure(const DebugSession::Pause&
     return nullptr;
 }
 
-QString DebugUiController::replayHeader(const DebugSession::Pause& pause) const
+QString DebugUiController::replayHeader(const DebugPause& pause) const
 {
     const QString set = m_debugger->inputs().toString().toHtmlEscaped();
     const NodeEvent& e = pause.event;
@@ -661,7 +661,7 @@ void DebugUiController::toggleBreakpoint(int line)
 void DebugUiController::applyBreakpoints()
 {
     m_parts.source->setBreakpoints(m_breakpoints);
-    QVector<DebugSession::Breakpoint> list;
+    QVector<DebugBreakpoint> list;
     for (auto it = m_breakpoints.cbegin(); it != m_breakpoints.cend(); ++it) {
         if (const int line = fileLineOf(it.key()); line > 0)
             list.append({ line, it.value() });
@@ -713,7 +713,7 @@ void DebugUiController::runToLine(int line)
 {
     if (line <= 0)
         return;
-    command(DebugSession::Command::RunToLine, line);
+    command(DebugCommand::RunToLine, line);
 }
 
 void DebugUiController::onScriptNodeContextMenu(int nodeId, const QPoint& globalPos)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "debug/debugsession.h"
+#include "report/debugpause.h"
 #include "debugicons.h"
 
 #include <QHash>
@@ -65,7 +65,7 @@ public:
     LiveTraceTab* liveTrace() const { return m_live; }
 
     /// See MainWindow::debugCommand().
-    void command(DebugSession::Command command, int line = 0);
+    void command(DebugCommand command, int line = 0);
     /// Runs trace 1 of the check shown on input set @p set (0-based; -1: the first set it fails on) node by node, as
     /// torch.jit.trace's check runs it, and pauses before the node where it fails: the trace in its own tab with the
     /// node marked, its line in the source, the frame's values in Values, and above the trace the error and where
@@ -77,7 +77,7 @@ public:
     bool traceFailsOn(int set) const;
     /// For a check made elsewhere (a call the file's Python run recorded): trace 1 as PyTorch recorded it and the
     /// arguments of set @p set, saved where trace 1 failed on them, as a replay target; nullopt when none was saved.
-    using SavedReplay = std::function<std::optional<DebugSession::Target>(int set)>;
+    using SavedReplay = std::function<std::optional<DebugTarget>(int set)>;
     void setSavedReplay(SavedReplay provider) { m_savedReplay = std::move(provider); }
     void stop();
     void restart();
@@ -110,15 +110,15 @@ Q_SIGNALS:
 private:
     bool startSession();
     /// Starts @p target (the status bar says @p what), after the docks, values and markers are made ready.
-    void startTarget(const DebugSession::Target& target, const QString& what);
+    void startTarget(const DebugTarget& target, const QString& what);
     /// Replays: the check's description of the failure at @p pause's node (its error and operands' origins), if the
     /// check shown found it there.
-    const TraceFailure* checkedFailure(const DebugSession::Pause& pause) const;
-    QString replayHeader(const DebugSession::Pause& pause) const;
+    const TraceFailure* checkedFailure(const DebugPause& pause) const;
+    QString replayHeader(const DebugPause& pause) const;
     void onPaused();
     void onFinished();
-    void showPause(const DebugSession::Pause& pause);
-    QString describePause(const DebugSession::Pause& pause) const;
+    void showPause(const DebugPause& pause);
+    QString describePause(const DebugPause& pause) const;
     void clearMarkers();
     void applyBreakpoints();
     void editBreakpointCondition(int line);
@@ -142,7 +142,7 @@ private:
     QHash<int, QAction*> m_actions; ///< by DebugAction
     QMap<int, int> m_breakpoints; ///< source panel line -> iteration (-1: all)
     bool m_hasPendingCommand = false; ///< a command to apply at the new session's first pause
-    DebugSession::Command m_pendingCommand = DebugSession::Command::StepInto;
+    DebugCommand m_pendingCommand = DebugCommand::StepInto;
     int m_pendingLine = 0;
     SavedReplay m_savedReplay;
     bool m_checkAfterDebug = false; ///< a check was canceled or deferred for the session: run it when it ends

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ir/irgraph.h"
+#include "report/irgraph.h"
 #include "jobtracker.h"
-#include "layout/graphlayout.h"
+#include "report/graphlayout.h"
 #include "modelengine.h"
 
 #include <QHash>
@@ -31,7 +31,7 @@ public:
     const IrGraph& graph() const { return m_shown; }
     /// Adds the tab (second, after Script) unless it is there, and empties it for a new session.
     void begin();
-    /// The same for a replay of a recorded trace (DebugSession::Target::recordedOn): the tab, titled @p title,
+    /// The same for a replay of a recorded trace (DebugTarget::recordedOn): the tab, titled @p title,
     /// shows that one trace (update() once), the node the session is paused at marked (setExecution()).
     void beginReplay(const QString& title, const QString& toolTip);
     bool isReplay() const { return m_replay; }

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "jobtracker.h"
-#include "layout/graphlayout.h"
-#include "load/model.h"
-#include "load/sourcemap.h"
+#include "report/graphlayout.h"
+#include "report/modelinfo.h"
+#include "report/sourcemap.h"
 #include "modelengine.h"
 
 #include <QDateTime>

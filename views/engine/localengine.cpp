@@ -1,5 +1,12 @@
 #include "localengine.h"
 
+#include "bridge/pythoncheck.h"
+#include "bridge/selfcheck.h"
+#include "check/check.h"
+#include "debug/debugsession.h"
+#include "layout/graphlayout.h"
+#include "load/model.h"
+
 namespace jitscope {
 
 namespace {
@@ -26,17 +33,17 @@ const LocalModel* localModel(const EngineModelRef& model)
 class LocalDebugSession : public DebugBackend
 {
 public:
-    LocalDebugSession(ModelInfo model, DebugSession::Target target)
+    LocalDebugSession(ModelInfo model, DebugTarget target)
         : m_session(std::move(model), std::move(target))
     { }
     void start() override { m_session.start(); }
-    void setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints) override
+    void setBreakpoints(QVector<DebugBreakpoint> breakpoints) override
     {
         m_session.setBreakpoints(std::move(breakpoints));
     }
-    void resume(DebugSession::Command command, int line) override { m_session.resume(command, line); }
+    void resume(DebugCommand command, int line) override { m_session.resume(command, line); }
     void stop() override { m_session.stop(); }
-    void setPauseCallback(std::function<void(const DebugSession::Pause&)> callback) override
+    void setPauseCallback(std::function<void(const DebugPause&)> callback) override
     {
         m_session.setPauseCallback(std::move(callback));
     }
@@ -118,6 +125,11 @@ CheckReport LocalEngine::check(const EngineModelRef& model, const QString& funct
     return checkModel(local->snapshot(), function, sets, check);
 }
 
+QVector<CheckReport> LocalEngine::checkRecordedCalls(const QString& folder, const QString& source) const
+{
+    return jitscope::checkRecordedCalls(folder, source);
+}
+
 QVector<SelfCheck> LocalEngine::selfCheck(
     const QString& file, const PythonOptions& options, const QString& folder, const QVector<int>& calls) const
 {
@@ -133,7 +145,7 @@ GraphLayout LocalEngine::layout(const IrGraph& graph, const LayoutOptions& optio
     return layoutGraph(graph, cached);
 }
 
-std::unique_ptr<DebugBackend> LocalEngine::debug(const EngineModelRef& model, const DebugSession::Target& target) const
+std::unique_ptr<DebugBackend> LocalEngine::debug(const EngineModelRef& model, const DebugTarget& target) const
 {
     const LocalModel* local = localModel(model);
     return std::make_unique<LocalDebugSession>(local ? local->snapshot() : ModelInfo(), target);

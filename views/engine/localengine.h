@@ -22,9 +22,10 @@ public:
     CheckReport check(const EngineModelRef& model, const QString& function, const QVector<InputSet>& sets,
         const CheckOptions& options, const std::atomic<bool>* cancel = nullptr) const override;
     GraphLayout layout(const IrGraph& graph, const LayoutOptions& options, const QString& what) const override;
+    QVector<CheckReport> checkRecordedCalls(const QString& folder, const QString& source) const override;
     QVector<SelfCheck> selfCheck(const QString& file, const PythonOptions& options, const QString& folder,
         const QVector<int>& calls) const override;
-    std::unique_ptr<DebugBackend> debug(const EngineModelRef& model, const DebugSession::Target& target) const override;
+    std::unique_ptr<DebugBackend> debug(const EngineModelRef& model, const DebugTarget& target) const override;
 
 private:
     /// Module cluster layouts across the layouts of this process (folding one module lays out that module alone).

@@ -1,10 +1,11 @@
 #pragma once
 
-#include "bridge/selfcheck.h"
-#include "check/check.h"
-#include "debug/debugsession.h"
-#include "layout/graphlayout.h"
-#include "load/model.h"
+#include "report/selfcheck.h"
+#include "report/checkreport.h"
+#include "report/debugpause.h"
+#include "report/graphlayout.h"
+#include "report/modelinfo.h"
+#include "report/pythonrun.h"
 
 #include <QHash>
 #include <QString>
@@ -29,11 +30,11 @@ class DebugBackend
 public:
     virtual ~DebugBackend() = default;
     virtual void start() = 0;
-    virtual void setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints) = 0;
-    virtual void resume(DebugSession::Command command, int line = 0) = 0;
+    virtual void setBreakpoints(QVector<DebugBreakpoint> breakpoints) = 0;
+    virtual void resume(DebugCommand command, int line = 0) = 0;
     virtual void stop() = 0;
     /// Called on another thread at each pause and at the end.
-    virtual void setPauseCallback(std::function<void(const DebugSession::Pause&)> callback) = 0;
+    virtual void setPauseCallback(std::function<void(const DebugPause&)> callback) = 0;
 };
 
 /// Everything the window's jobs ask of core's engines (libtorch, Graphviz), called blocking from the thread pool.
@@ -64,9 +65,13 @@ public:
     /// consent). An engine that stops says so in each SelfCheck's reason.
     virtual QVector<SelfCheck> selfCheck(
         const QString& file, const PythonOptions& options, const QString& folder, const QVector<int>& calls) const = 0;
+    /// checkRecordedCalls(): every recorded call of the Python run whose record is in @p folder as a CheckReport
+    /// (empty for script calls), each pair of its traces diffed, explained and grouped by the engine. An engine that
+    /// stops says so in each report's error.
+    virtual QVector<CheckReport> checkRecordedCalls(const QString& folder, const QString& source) const = 0;
     /// A debug session of @p target (a function of the engine's model, or a replay of its trace) not started yet.
     virtual std::unique_ptr<DebugBackend> debug(
-        const EngineModelRef& model, const DebugSession::Target& target) const = 0;
+        const EngineModelRef& model, const DebugTarget& target) const = 0;
 
     /// The engine controllers use when none is set: LocalEngine where jitscope_localengine is linked, else null
     /// (the window then gives its controllers the model worker).

@@ -1,7 +1,7 @@
 #include "graphexport.h"
 
 #include "graphscene.h"
-#include "layout/graphlayout.h"
+#include "report/graphlayout.h"
 
 #include <QFileInfo>
 #include <QImage>

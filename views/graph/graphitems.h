@@ -1,7 +1,7 @@
 #pragma once
 
 #include "comparison.h"
-#include "layout/graphlayout.h"
+#include "report/graphlayout.h"
 
 #include <QColor>
 #include <QFont>

@@ -2,7 +2,7 @@
 
 #include "graphscene.h"
 #include "graphview.h"
-#include "layout/graphlayout.h"
+#include "report/graphlayout.h"
 #include "legendbar.h"
 
 #include <QHBoxLayout>

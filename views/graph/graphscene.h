@@ -2,8 +2,8 @@
 
 #include "graphitems.h"
 #include "graphoverview.h"
-#include "ir/irgraph.h"
-#include "layout/graphlayout.h"
+#include "report/irgraph.h"
+#include "report/graphlayout.h"
 
 #include <QGraphicsScene>
 #include <QHash>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "layout/graphlayout.h"
+#include "report/graphlayout.h"
 
 #include <QVector>
 #include <QWidget>

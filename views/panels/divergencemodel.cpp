@@ -1,6 +1,6 @@
 #include "divergencemodel.h"
 
-#include "check/check.h"
+#include "report/checkreport.h"
 #include "comparison.h"
 #include "graphitems.h"
 
@@ -81,13 +81,7 @@ void DivergenceModel::setDiff(const TraceDiff& diff, const IrGraph& base, const 
     m_diff = diff;
     m_base = base;
     m_other = other;
-    // A diff not yet grouped (changes explained one by one, as a view may make them): grouped here, as check does.
-    if (m_diff.divergences.isEmpty() && !m_diff.changes.isEmpty()) {
-        TraceResult left, right;
-        left.graph = base;
-        right.graph = other;
-        groupDivergences(m_diff, left, right);
-    }
+    // The engine grouped the changes (groupDivergences()): a diff that comes without divergences lists none.
     m_rowInDivergence.fill(-1, m_diff.changes.size());
     for (const Divergence& d : std::as_const(m_diff.divergences))
         for (int row = 0; row < d.changes.size(); ++row)

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "execute/run.h"
+#include "report/runvalues.h"
 #include "flatlistmodel.h"
 
 #include <QVector>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "flatlistmodel.h"
-#include "inputs/inputset.h"
+#include "report/inputset.h"
 
 #include <QStringList>
 #include <QVector>

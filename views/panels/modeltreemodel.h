@@ -1,7 +1,7 @@
 #pragma once
 
-#include "bridge/pythonrun.h"
-#include "load/model.h"
+#include "report/pythonrun.h"
+#include "report/modelinfo.h"
 
 #include <QAbstractItemModel>
 #include <QHash>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "execute/run.h"
+#include "report/runvalues.h"
 
 #include <QAbstractItemModel>
 #include <QHash>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "flatlistmodel.h"
-#include "trace/tracewarning.h"
+#include "report/tracewarning.h"
 
 #include <QStringList>
 #include <QVector>

@@ -58,7 +58,7 @@ void PythonController::run(const QString& path)
 {
     m_path = path;
     PythonOptions options = m_options;
-    auto work = [path, options](JobControl& control) mutable {
+    auto work = [path, options, engine = m_engine](JobControl& control) mutable {
         PythonJobResult r;
         r.path = path;
         QElapsedTimer timer;
@@ -68,14 +68,15 @@ void PythonController::run(const QString& path)
         QFile file(path);
         if (file.open(QIODevice::ReadOnly))
             r.source = QString::fromUtf8(file.readAll());
-        for (const PythonCall& call : r.run.calls) {
-            if (call.api == QLatin1String("script") || call.traces.isEmpty()) {
-                r.checks << PythonCheck();
-                r.reports << CheckReport();
-                continue;
-            }
-            r.checks << checkPythonCall(call, r.source);
-            r.reports << pythonCheckReport(r.run, call, r.checks.back());
+        // Diffed, explained and grouped by the engine (the model worker), from the run's record: the window reads.
+        if (engine && !r.run.calls.isEmpty() && !r.run.folder.isEmpty())
+            r.reports = engine->checkRecordedCalls(r.run.folder, r.source);
+        if (r.reports.size() != r.run.calls.size()) {
+            // The engine stopped or could not read the record: every call says why.
+            CheckReport failed;
+            failed.error.message = r.reports.isEmpty() ? QStringLiteral("the recorded calls were not checked")
+                                                       : r.reports.first().error.message;
+            r.reports = QVector<CheckReport>(r.run.calls.size(), failed);
         }
         r.elapsedMs = timer.elapsed();
         r.canceled = control.canceled() || r.run.status == QLatin1String("cancelled");

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "bridge/pythoncheck.h"
 #include "bridge/pythonrun.h"
-#include "bridge/selfcheck.h"
-#include "check/check.h"
+#include "report/pythonrun.h"
+#include "report/selfcheck.h"
+#include "report/checkreport.h"
 #include "jobtracker.h"
 #include "modelengine.h"
 
@@ -19,7 +19,6 @@ struct PythonJobResult
     QString path;
     QString source; ///< the file's text when it ran
     PythonRun run;
-    QVector<PythonCheck> checks; ///< one per PythonRun::calls entry (empty for script calls)
     QVector<CheckReport> reports; ///< one per call; ok only for trace calls that recorded traces
     qint64 elapsedMs = 0;
     bool canceled = false;

@@ -254,7 +254,7 @@ void MainWindow::createDocks()
         { m_pythonBar, m_pythonOutput, outputDock, m_treeModel, m_treeView, m_sourceView, m_tabs, m_compare },
         m_document, m_check, m_python, m_session, this);
     // A recorded Python call's check: trace 1 as PyTorch recorded it, saved by the bridge where it fails on a set.
-    m_debug->setSavedReplay([this](int set) -> std::optional<DebugSession::Target> {
+    m_debug->setSavedReplay([this](int set) -> std::optional<DebugTarget> {
         const int call = m_pythonView->shownCall();
         if (call < 0 || !m_python->hasResult() || call >= m_python->result().run.calls.size())
             return std::nullopt;
@@ -263,7 +263,7 @@ void MainWindow::createDocks()
         if (set <= 0 || set >= c.traces.size() || c.traces.at(set).replayArchive.isEmpty())
             return std::nullopt;
         const PythonTrace& t = c.traces.at(set);
-        DebugSession::Target target;
+        DebugTarget target;
         target.function = c.target;
         target.inputs = parseInputSet(t.inputs).value_or(InputSet());
         target.archive = QDir(run.folder).filePath(t.replayArchive);

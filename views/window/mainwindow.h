@@ -186,7 +186,7 @@ public:
     /// Without a session, starts one on the current function and the first input set and then applies
     /// @p command (Continue runs to the first breakpoint; the step commands stop at the first node); while paused,
     /// resumes with it. @p line (a line of the source panel) is for RunToLine.
-    void debugCommand(DebugSession::Command command, int line = 0) { m_debug->command(command, line); }
+    void debugCommand(DebugCommand command, int line = 0) { m_debug->command(command, line); }
     /// Debug › Debug Trace 1 Where It Fails: trace 1 of the check shown run on input set @p set (0-based; -1: the
     /// first it fails on), paused before the node that fails; the Live trace tab shows that trace.
     bool debugTraceFailure(int set = -1) { return m_debug->debugTraceFailure(set); }

@@ -3,7 +3,7 @@
 // Private to views/worker: the model worker's process and the channel to it, shared by workerclient.cpp (the
 // engine the window calls) and workerio.cpp (the I/O thread that drives the process).
 
-#include "protocol/protocol.h"
+#include "report/protocol.h"
 #include "workerclient.h"
 
 #include <QElapsedTimer>
@@ -80,7 +80,7 @@ public:
     /// A debug session in the worker: @p onPause gets its pauses (on this thread) until closeDebug(); a worker
     /// that stops ends it with a finished pause saying why.
     void openDebug(
-        quint64 id, int model, const QByteArray& payload, std::function<void(const DebugSession::Pause&)> onPause);
+        quint64 id, int model, const QByteArray& payload, std::function<void(const DebugPause&)> onPause);
     void debugCommand(quint64 id, const QByteArray& payload)
     {
         write({ protocol::MessageType::DebugCommand, id, payload });
@@ -137,7 +137,7 @@ private:
     QTimer* m_watch = nullptr;
     protocol::FrameReader m_reader;
     QHash<quint64, Pending> m_pending;
-    QHash<quint64, std::function<void(const DebugSession::Pause&)>> m_debug; ///< open debug sessions
+    QHash<quint64, std::function<void(const DebugPause&)>> m_debug; ///< open debug sessions
     QHash<int, QPair<QString, LoadOptions>> m_known; ///< every model the window holds: what to load again
     QSet<int> m_loaded; ///< the models the running worker was asked to load
     QByteArray m_stderrTail;

@@ -198,6 +198,19 @@ GraphLayout ModelWorker::layout(const IrGraph& graph, const LayoutOptions& optio
     return layout;
 }
 
+QVector<CheckReport> ModelWorker::checkRecordedCalls(const QString& folder, const QString& source) const
+{
+    QString error;
+    QVector<CheckReport> reports;
+    const auto answer = m_channel->call(MessageType::CheckRecordedCalls, -1, pack(folder, source), nullptr, &error);
+    if (!answer || !unpack(*answer, reports)) {
+        CheckReport failed;
+        failed.error.message = answer ? QStringLiteral("a malformed answer from the model worker") : error;
+        reports = { failed };
+    }
+    return reports;
+}
+
 QVector<SelfCheck> ModelWorker::selfCheck(
     const QString& file, const PythonOptions& options, const QString& folder, const QVector<int>& calls) const
 {
@@ -251,12 +264,12 @@ QString WorkerClient::graphvizVersion() const
     return m_channel->versions().second;
 }
 
-std::unique_ptr<DebugBackend> ModelWorker::debug(const EngineModelRef& model, const DebugSession::Target& target) const
+std::unique_ptr<DebugBackend> ModelWorker::debug(const EngineModelRef& model, const DebugTarget& target) const
 {
     return std::make_unique<RemoteDebugSession>(std::dynamic_pointer_cast<const WorkerModel>(model), target);
 }
 
-RemoteDebugSession::RemoteDebugSession(std::shared_ptr<const WorkerModel> model, DebugSession::Target target)
+RemoteDebugSession::RemoteDebugSession(std::shared_ptr<const WorkerModel> model, DebugTarget target)
     : m_model(std::move(model))
     , m_target(std::move(target))
 {
@@ -273,13 +286,13 @@ RemoteDebugSession::~RemoteDebugSession()
 void RemoteDebugSession::start()
 {
     const auto channel = m_model ? m_model->channel.lock() : nullptr;
-    std::function<void(const DebugSession::Pause&)> callback;
+    std::function<void(const DebugPause&)> callback;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         callback = m_callback;
     }
     if (!channel) {
-        DebugSession::Pause done;
+        DebugPause done;
         done.finished = true;
         done.result.error = done.trace.error = { QStringLiteral("no model worker"), {} };
         if (callback)
@@ -287,7 +300,7 @@ void RemoteDebugSession::start()
         return;
     }
     m_started = true;
-    QVector<DebugSession::Breakpoint> breakpoints;
+    QVector<DebugBreakpoint> breakpoints;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         breakpoints = m_breakpoints;
@@ -303,7 +316,7 @@ void RemoteDebugSession::send(const QByteArray& payload)
         channel->post([io = channel->io(), id = m_id, payload] { io->debugCommand(id, payload); });
 }
 
-void RemoteDebugSession::setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints)
+void RemoteDebugSession::setBreakpoints(QVector<DebugBreakpoint> breakpoints)
 {
     {
         std::lock_guard<std::mutex> lock(m_mutex);
@@ -312,7 +325,7 @@ void RemoteDebugSession::setBreakpoints(QVector<DebugSession::Breakpoint> breakp
     send(pack(qint32(DebugOp::Breakpoints), breakpoints));
 }
 
-void RemoteDebugSession::resume(DebugSession::Command command, int line)
+void RemoteDebugSession::resume(DebugCommand command, int line)
 {
     send(pack(qint32(DebugOp::Resume), qint32(command), line));
 }
@@ -322,7 +335,7 @@ void RemoteDebugSession::stop()
     send(pack(qint32(DebugOp::Stop)));
 }
 
-void RemoteDebugSession::setPauseCallback(std::function<void(const DebugSession::Pause&)> callback)
+void RemoteDebugSession::setPauseCallback(std::function<void(const DebugPause&)> callback)
 {
     std::lock_guard<std::mutex> lock(m_mutex);
     m_callback = std::move(callback);

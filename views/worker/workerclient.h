@@ -56,10 +56,11 @@ public:
     /// few seconds (one dot run that never ends) ends with its worker. A worker that stops reports it in
     /// GraphLayout::error.
     GraphLayout layout(const IrGraph& graph, const LayoutOptions& options, const QString& what) const override;
+    QVector<CheckReport> checkRecordedCalls(const QString& folder, const QString& source) const override;
     QVector<SelfCheck> selfCheck(const QString& file, const PythonOptions& options, const QString& folder,
         const QVector<int>& calls) const override;
     /// A RemoteDebugSession on the worker's model.
-    std::unique_ptr<DebugBackend> debug(const EngineModelRef& model, const DebugSession::Target& target) const override;
+    std::unique_ptr<DebugBackend> debug(const EngineModelRef& model, const DebugTarget& target) const override;
 
 private:
     std::shared_ptr<WorkerChannel> m_channel;
@@ -72,24 +73,24 @@ using ModelWorkerRef = std::shared_ptr<const ModelWorker>;
 class RemoteDebugSession : public DebugBackend
 {
 public:
-    RemoteDebugSession(std::shared_ptr<const WorkerModel> model, DebugSession::Target target);
+    RemoteDebugSession(std::shared_ptr<const WorkerModel> model, DebugTarget target);
     ~RemoteDebugSession() override;
     void start() override;
-    void setBreakpoints(QVector<DebugSession::Breakpoint> breakpoints) override;
-    void resume(DebugSession::Command command, int line) override;
+    void setBreakpoints(QVector<DebugBreakpoint> breakpoints) override;
+    void resume(DebugCommand command, int line) override;
     void stop() override;
-    void setPauseCallback(std::function<void(const DebugSession::Pause&)> callback) override;
+    void setPauseCallback(std::function<void(const DebugPause&)> callback) override;
 
 private:
     void send(const QByteArray& payload);
 
     std::shared_ptr<const WorkerModel> m_model;
-    DebugSession::Target m_target;
+    DebugTarget m_target;
     quint64 m_id = 0;
     bool m_started = false;
     std::mutex m_mutex;
-    QVector<DebugSession::Breakpoint> m_breakpoints;
-    std::function<void(const DebugSession::Pause&)> m_callback;
+    QVector<DebugBreakpoint> m_breakpoints;
+    std::function<void(const DebugPause&)> m_callback;
 };
 
 /// The model worker (jitscope-worker) the window's model work runs in: loading, inlining, input suggestions,

@@ -246,12 +246,12 @@ bool WorkerIo::ensureLoaded(int model)
 }
 
 void WorkerIo::openDebug(
-    quint64 id, int model, const QByteArray& payload, std::function<void(const DebugSession::Pause&)> onPause)
+    quint64 id, int model, const QByteArray& payload, std::function<void(const DebugPause&)> onPause)
 {
     if (!m_process)
         start();
     if (!m_process || !ensureLoaded(model)) {
-        DebugSession::Pause done;
+        DebugPause done;
         done.finished = true;
         done.result.error = done.trace.error
             = { m_process ? QStringLiteral("the model worker holds no such model") : m_startError, {} };
@@ -306,7 +306,7 @@ void WorkerIo::handle(const Message& m)
         m_channel->setActivity(m_beat.activity);
         break;
     case MessageType::DebugPause: {
-        DebugSession::Pause pause;
+        DebugPause pause;
         const auto it = m_debug.constFind(m.id);
         if (it != m_debug.constEnd() && unpack(m.payload, pause))
             it.value()(pause);
@@ -387,7 +387,7 @@ void WorkerIo::failAll(const QString& message)
     // A debug session ends as a run that failed, saying why.
     const auto sessions = std::exchange(m_debug, {});
     for (const auto& onPause : sessions) {
-        DebugSession::Pause done;
+        DebugPause done;
         done.serial = std::numeric_limits<int>::max();
         done.finished = true;
         done.result.error = done.trace.error = { message, {} };

@@ -1,5 +1,5 @@
-#include "layout/graphlayout.h"
-#include "layout/graphlayout_p.h"
+#include "report/graphlayout.h"
+#include "report/graphlayout_p.h"
 
 #include <QCryptographicHash>
 #include <QHash>

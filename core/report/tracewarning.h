@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ir/irgraph.h"
+#include "report/irgraph.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "protocol/protocol.h"
+#include "report/protocol.h"
 
 #include <QtEndian>
 
@@ -112,7 +112,7 @@ JITSCOPE_SERIALIZE(TensorInfo, TENSORINFO_FIELDS)
 JITSCOPE_SERIALIZE(IrValue, IRVALUE_FIELDS)
 #define TARGET_FIELDS(OP)                                                                                              \
     s OP v.function OP v.inputs OP v.tracing OP v.archive OP v.method OP v.inputsFile OP v.recordedOn
-JITSCOPE_SERIALIZE(DebugSession::Target, TARGET_FIELDS)
+JITSCOPE_SERIALIZE(DebugTarget, TARGET_FIELDS)
 #define CHECKOPTIONS_FIELDS(OP)                                                                                        \
     s OP v.rtol OP v.atol OP v.exec.seed OP v.exec.maxMemory OP v.exec.timeoutMs OP v.exec.strict OP v.inlineCalls
 JITSCOPE_SERIALIZE(CheckOptions, CHECKOPTIONS_FIELDS)
@@ -175,9 +175,9 @@ JITSCOPE_SERIALIZE(NodeEvent, NODEEVENT_FIELDS)
 #define PAUSE_FIELDS(OP)                                                                                               \
     s OP v.serial OP v.finished OP v.event OP v.values OP v.traceSoFar OP v.atBreakpoint OP v.atFailure OP             \
         v.failure OP v.failureNode OP v.result OP v.trace
-JITSCOPE_SERIALIZE(DebugSession::Pause, PAUSE_FIELDS)
+JITSCOPE_SERIALIZE(DebugPause, PAUSE_FIELDS)
 #define BREAKPOINT_FIELDS(OP) s OP v.line OP v.iteration
-JITSCOPE_SERIALIZE(DebugSession::Breakpoint, BREAKPOINT_FIELDS)
+JITSCOPE_SERIALIZE(DebugBreakpoint, BREAKPOINT_FIELDS)
 
 #define LAYOUTOPTIONS_FIELDS(OP)                                                                                       \
     s OP v.foldConstants OP v.showBlocks OP v.groupByModule OP v.foldedModules OP v.moduleTypes OP v.foldedNodes OP    \
@@ -315,7 +315,7 @@ QDataStream& operator<<(QDataStream& s, const CheckReport& v)
     s << qint32(v.statuses.size());
     for (TraceStatus status : v.statuses)
         writeEnum(s, status);
-    return s << v.consistent << v.moduleTypes << v.tracedArchive;
+    return s << v.consistent << v.moduleTypes << v.tracedArchive << v.pairDiffs;
 }
 
 QDataStream& operator>>(QDataStream& s, CheckReport& v)
@@ -329,7 +329,7 @@ QDataStream& operator>>(QDataStream& s, CheckReport& v)
         readEnum(s, status);
         v.statuses.push_back(status);
     }
-    return s >> v.consistent >> v.moduleTypes >> v.tracedArchive;
+    return s >> v.consistent >> v.moduleTypes >> v.tracedArchive >> v.pairDiffs;
 }
 
 QDataStream& operator<<(QDataStream& s, const LayoutNode& v)

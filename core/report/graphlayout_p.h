@@ -3,7 +3,7 @@
 // What graphlayout.cpp (the DOT text, the flat layout) and hierarchicallayout.cpp (big graphs module by module)
 // share. Private to core/layout.
 
-#include "layout/graphlayout.h"
+#include "report/graphlayout.h"
 
 #include <QHash>
 #include <QPair>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "inputs/dtype.h"
+#include "report/dtype.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,4 +1,4 @@
-#include "layout/layoutcache_p.h"
+#include "report/layoutcache_p.h"
 
 namespace jitscope {
 

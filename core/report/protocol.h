@@ -5,11 +5,11 @@
 // without its ModelHandle, FunctionInfo and IrGraph, InputSuggestion, submodule types, CheckReport, diagnostics)
 // are written field by field by the operators below, plain Qt code: no libtorch here.
 
-#include "bridge/selfcheck.h"
-#include "check/check.h"
-#include "debug/debugsession.h"
-#include "layout/graphlayout.h"
-#include "load/model.h"
+#include "report/selfcheck.h"
+#include "report/checkreport.h"
+#include "report/debugpause.h"
+#include "report/graphlayout.h"
+#include "report/modelinfo.h"
 
 #include <QByteArray>
 #include <QDataStream>
@@ -25,7 +25,7 @@ namespace protocol {
 
 constexpr quint32 kMagic = 0x4a53574b; ///< "JSWK"
 /// Bumped whenever a message or a value's fields change: both ends must be built from the same sources.
-constexpr quint16 kVersion = 6;
+constexpr quint16 kVersion = 7;
 /// Frames larger than this are refused as corrupt (a report of a big model's traces is tens of megabytes).
 constexpr quint32 kMaxFrame = 1u << 30;
 
@@ -42,19 +42,22 @@ enum class MessageType : quint16 {
     Answer, ///< worker -> window: the answer to request id
     Failure, ///< worker -> window: request id failed; payload QString message
     UnknownModel, ///< worker -> window: request id names a model the worker does not hold (it was restarted)
-    /// window -> worker: a debug session, id naming it from then on: int model, DebugSession::Target,
-    /// QVector<DebugSession::Breakpoint>; the worker answers with DebugPause messages
+    /// window -> worker: a debug session, id naming it from then on: int model, DebugTarget,
+    /// QVector<DebugBreakpoint>; the worker answers with DebugPause messages
     DebugStart,
-    /// window -> worker, to debug session id: DebugOp, then DebugSession::Command and int line (Resume) or the
+    /// window -> worker, to debug session id: DebugOp, then DebugCommand and int line (Resume) or the
     /// breakpoints (Breakpoints)
     DebugCommand,
-    DebugPause, ///< worker -> window: debug session id paused or finished: DebugSession::Pause
+    DebugPause, ///< worker -> window: debug session id paused or finished: DebugPause
     /// window -> worker: IrGraph, LayoutOptions (laid out by Graphviz there, where a crash of dot costs the worker,
     /// not the window); answer: GraphLayout
     Layout,
     /// window -> worker: QString file, QString python, QString bridge, int timeoutMs, QString record folder,
     /// QVector<int> call indexes (selfCheckRecordedCalls()); answer: QVector<SelfCheck>
     SelfCheck,
+    /// window -> worker: QString record folder (PythonRun::folder), QString the file's text; answer:
+    /// QVector<CheckReport>, one per recorded call (checkRecordedCalls(): diffed, explained and grouped there)
+    CheckRecordedCalls,
 };
 
 enum class DebugOp : qint32 { Resume, Breakpoints, Stop, End };
@@ -208,12 +211,12 @@ QDataStream& operator<<(QDataStream& s, const NodeEvent& v);
 QDataStream& operator>>(QDataStream& s, NodeEvent& v);
 QDataStream& operator<<(QDataStream& s, const RunResult& v);
 QDataStream& operator>>(QDataStream& s, RunResult& v);
-QDataStream& operator<<(QDataStream& s, const DebugSession::Pause& v);
-QDataStream& operator>>(QDataStream& s, DebugSession::Pause& v);
-QDataStream& operator<<(QDataStream& s, const DebugSession::Target& v);
-QDataStream& operator>>(QDataStream& s, DebugSession::Target& v);
-QDataStream& operator<<(QDataStream& s, const DebugSession::Breakpoint& v);
-QDataStream& operator>>(QDataStream& s, DebugSession::Breakpoint& v);
+QDataStream& operator<<(QDataStream& s, const DebugPause& v);
+QDataStream& operator>>(QDataStream& s, DebugPause& v);
+QDataStream& operator<<(QDataStream& s, const DebugTarget& v);
+QDataStream& operator>>(QDataStream& s, DebugTarget& v);
+QDataStream& operator<<(QDataStream& s, const DebugBreakpoint& v);
+QDataStream& operator>>(QDataStream& s, DebugBreakpoint& v);
 QDataStream& operator<<(QDataStream& s, const SelfCheck& v);
 QDataStream& operator>>(QDataStream& s, SelfCheck& v);
 QDataStream& operator<<(QDataStream& s, const CheckReport& v);

@@ -1,4 +1,4 @@
-#include "inputs/dtype.h"
+#include "report/dtype.h"
 
 namespace jitscope {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "load/model.h"
+#include "report/modelinfo.h"
 
 #include <QHash>
 #include <QString>

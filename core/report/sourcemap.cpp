@@ -1,4 +1,4 @@
-#include "load/sourcemap.h"
+#include "report/sourcemap.h"
 
 #include <QDir>
 #include <QRegularExpression>

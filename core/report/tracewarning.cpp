@@ -1,4 +1,4 @@
-#include "trace/tracewarning.h"
+#include "report/tracewarning.h"
 
 #include <array>
 

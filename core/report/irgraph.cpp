@@ -1,4 +1,4 @@
-#include "ir/irgraph.h"
+#include "report/irgraph.h"
 
 #include <QHash>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
-// selfCheckText() apart from selfcheck.cpp, whose tracing needs libtorch: the window shows what a self-check found
-// and links no libtorch.
+// selfCheckText(): the line the CLI and the window show for what a self-check found (selfcheck.cpp, which traces,
+// is in core/bridge).
 
-#include "bridge/selfcheck.h"
+#include "report/selfcheck.h"
 
 namespace jitscope {
 

@@ -1,9 +1,9 @@
 #pragma once
 
-// The module cluster layouts LayoutCache keeps (hierarchicallayout.cpp makes and reads them). Private to core/layout;
+// The module cluster layouts LayoutCache keeps (hierarchicallayout.cpp makes and reads them). Private to core;
 // no Graphviz here, so that what holds a cache (the window's document) links none.
 
-#include "layout/graphlayout.h"
+#include "report/graphlayout.h"
 
 #include <QByteArray>
 #include <QHash>

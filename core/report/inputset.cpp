@@ -1,4 +1,4 @@
-#include "inputs/inputset.h"
+#include "report/inputset.h"
 
 #include <QRegularExpression>
 #include <QStringList>

@@ -1,0 +1,73 @@
+// ModelInfo's queries: functions by name, the default function; the engine's Python.
+
+#include "report/modelinfo.h"
+
+#include <QFileInfo>
+
+namespace jitscope {
+
+const FunctionInfo* ModelInfo::function(const QString& name) const
+{
+    for (const FunctionInfo& f : functions)
+        if (f.name == name)
+            return &f;
+    return nullptr;
+}
+
+const FunctionInfo* ModelInfo::defaultFunction() const
+{
+    if (const FunctionInfo* f = function(QStringLiteral("forward")))
+        return f;
+    if (functions.size() == 1)
+        return &functions.first();
+    return nullptr;
+}
+
+const FunctionInfo* ModelInfo::openingFunction() const
+{
+    if (const FunctionInfo* f = defaultFunction())
+        return f;
+    for (const FunctionInfo& f : functions)
+        if (f.ok)
+            return &f;
+    return functions.isEmpty() ? nullptr : &functions.first();
+}
+
+QString toText(ParameterInfo::Kind kind)
+{
+    switch (kind) {
+    case ParameterInfo::Kind::Parameter:
+        return QStringLiteral("parameter");
+    case ParameterInfo::Kind::Buffer:
+        return QStringLiteral("buffer");
+    case ParameterInfo::Kind::Attribute:
+        return QStringLiteral("attribute");
+    }
+    return {};
+}
+
+QString toText(ModelInfo::Kind kind)
+{
+    switch (kind) {
+    case ModelInfo::Kind::Archive:
+        return QStringLiteral("archive");
+    case ModelInfo::Kind::PythonSource:
+        return QStringLiteral("python");
+    }
+    return {};
+}
+
+#ifndef JITSCOPE_TORCH_PYTHON
+#define JITSCOPE_TORCH_PYTHON "" // builds without the engine (the fuzz targets)
+#endif
+
+QString enginePython()
+{
+    static const QString python = [] {
+        const QString built = QStringLiteral(JITSCOPE_TORCH_PYTHON);
+        return !built.isEmpty() && QFileInfo(built).isExecutable() ? built : QStringLiteral("/usr/bin/python3");
+    }();
+    return python;
+}
+
+} // namespace jitscope

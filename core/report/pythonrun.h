@@ -1,0 +1,237 @@
+#pragma once
+
+// What running a user's .py file under PyTorch recorded (its torch.jit calls, traces, warnings), and how it is asked for.
+
+#include "report/inputset.h"
+#include "report/irgraph.h"
+
+#include <QHash>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <atomic>
+#include <memory>
+
+namespace jitscope {
+
+/// Owns the folder of a run's archives (a temporary folder, removed with the last PythonRun that holds it).
+struct PythonRunFolder;
+
+/// After the file ran, trace, check or run one of its functions or module methods on input sets (the CLI's
+/// `--fn NAME --inputs SET ...` with `--python`). The bridge makes the inputs from the sets as JitScope's executor
+/// makes them (the same numbers after the same seed).
+struct PythonRequest
+{
+    enum class Mode { None, Trace, Check, Run };
+    Mode mode = Mode::None;
+    QString target; ///< "fn", "MyModule.forward" (the instance the file creates, or a fresh one), "MyModule.helper"
+    QVector<InputSet> sets; ///< empty: the file's own `inputs` and `check_inputs` values
+    quint64 seed = 0; ///< torch.manual_seed before each set is made
+    bool strict = true; ///< torch.jit.trace's strict
+};
+
+/// How to run a user's .py file under the system's PyTorch (resources/python/jitscope_bridge.py, in a child process).
+struct PythonOptions
+{
+    PythonRequest request;
+    QString python; ///< the interpreter; empty: $JITSCOPE_PYTHON, else /usr/bin/python3
+    QString bridge; ///< the bridge script; empty: $JITSCOPE_BRIDGE, else the installed or source-tree copy
+    bool returnedValues = false; ///< run each recorded trace on its own set for PythonTrace::returned (`trace`)
+    /// List the file's classes and functions, each scripted as torch.jit.script would (PythonRun::modules,
+    /// functions): seconds for a big model, and a check of the recorded calls as text or JSON needs none of it.
+    bool definitions = true;
+    bool archives = true; ///< torch.jit.save each recorded result (PythonCall::archive), for the debugger
+    int timeoutMs = 600 * 1000; ///< the child is killed after this long (0: no limit)
+    const std::atomic<bool>* cancel = nullptr; ///< polled every 50 ms; the child is killed when set
+    qint64 maxOutputBytes = qint64(1) << 20; ///< of the file's stdout and of its stderr kept (head and tail)
+};
+
+/// One frame of the Python stack a warning was raised in.
+struct PythonFrame
+{
+    SourceLocation location; ///< column 0
+    QString function;
+};
+
+/// A TracerWarning (or any other warning) a call raised, at the place Python reported it.
+struct PythonWarning
+{
+    QString category; ///< "TracerWarning", "UserWarning", ...
+    QString message;
+    SourceLocation location; ///< column 0: Python's warnings carry lines only
+    bool userCode = false; ///< raised in the user's code, not inside torch
+    /// The Python stack where it was raised, innermost first, down to the code torch.jit.trace called (the
+    /// user's forward): torch/__init__.py:853, torchvision/ops/boxes.py:72, ..., the user's line.
+    QVector<PythonFrame> stack;
+    /// The innermost frame in the user's own files (the file run, or one beside it) when that is not
+    /// `location` itself: the line of theirs that led there. Invalid when none or the same.
+    SourceLocation userLocation;
+    int count = 1; ///< raised this many times at the same place with the same stack (folded into one)
+    /// Python's filters as they stood hid it (PyTorch hides the TracerWarnings of torch.nn and torchvision); it was
+    /// raised all the same, and may be the reason a trace differs.
+    bool hidden = false;
+};
+
+/// One trace of a recorded torch.jit.trace call, on the example inputs or on one check input.
+struct PythonTrace
+{
+    QString inputs; ///< the input set in JitScope's SET syntax (dtypes and shapes; values are the file's own)
+    bool ok = false;
+    Diagnostic error;
+    IrGraph graph; ///< as torch.jit.trace recorded it, nodes with the user's lines and module scopes
+    QString text; ///< print(traced.graph)
+    QVector<PythonWarning> warnings;
+    /// Check inputs (not the example inputs): trace 1 run on this set against the Python code, as torch.jit.trace's
+    /// check compares them (torch.testing.assert_close with the call's check_tolerance).
+    bool outputsCompared = false;
+    bool outputsEqual = true;
+    QString outputsMessage; ///< assert_close's message, or why the outputs could not be compared
+    qint64 outputsElements = 0; ///< the tensor elements compared, when they matched
+    QString returned; ///< what the trace returned on its own set, as `jitscope-cli run` prints values
+    /// Traced here, not by PyTorch's check: the check stopped before this set (or the call did not check).
+    bool tracedHere = false;
+    /// The example inputs traced again by PyTorch's check (torch.jit.trace without check_inputs) where that trace
+    /// differs from the first: the model changed between the two calls.
+    bool repeat = false;
+    /// Trace 1 failed on this set: trace 1 and this set's inputs as the bridge saved them (file names in the run's
+    /// folder: torch.jit.save, torch.save of the arguments' tuple), for the debugger to run trace 1 on them node by
+    /// node; empty when not saved (replayError says why when saving failed).
+    QString replayArchive;
+    QString replayMethod; ///< the traced method in replayArchive ("forward")
+    QString replayInputs;
+    QString replayError;
+};
+
+/// An attribute of a submodule that the call changed (torchvision's MultiScaleRoIAlign sets `scales` on its first
+/// call; a YOLO head caches its grid): values as text, tensors by dtype, shape and sum.
+struct PythonStateChange
+{
+    QString module; ///< path from the traced module, empty for itself
+    QString attribute;
+    QString before;
+    QString after;
+};
+
+/// A torch.jit.trace / trace_module / script call the file made.
+struct PythonCall
+{
+    int index = 0;
+    QString api; ///< "trace", "trace_module", "script"
+    SourceLocation location; ///< the call's line in the user's file
+    QString target; ///< "fn", "MyModule.forward"
+    QString targetKind; ///< "function", "module", "method"
+    int targetLine = 0; ///< where the function or class is defined
+    bool ok = false;
+    Diagnostic error; ///< PyTorch's exception (a TracingCheckError, a compile error) at the user's place
+    QString exampleInputs; ///< SET syntax
+    QStringList checkInputs;
+    QString text; ///< print(result.graph)
+    IrGraph graph;
+    QVector<PythonTrace> traces; ///< trace calls: one per input set, the example inputs first
+    QVector<PythonWarning> warnings; ///< raised during the call itself (the trace and PyTorch's own check)
+    /// The class of each submodule of a traced module by path ("rpn.head" -> "RPNHead"), as the traces' module
+    /// scopes name them.
+    QHash<QString, QString> moduleTypes;
+    /// The submodules' attributes the call changed, from before it to after it (its traces and PyTorch's check).
+    QVector<PythonStateChange> stateChanges;
+    /// The call itself raised (the trace, not PyTorch's check of it): a broken export, whatever else it recorded.
+    bool raised() const { return !ok && !checked; }
+    bool checked = false; ///< PyTorch checked the trace (check_trace, with or without check_inputs)
+    bool checkPassed = true;
+    QString checkMessage; ///< PyTorch's own text: "Tracing failed sanity checks! ..." or the output mismatch
+    QString archive; ///< torch.jit.save of the result, empty when it could not be saved
+    bool requested = false; ///< made for a PythonRequest, not by the file
+};
+
+/// What a PythonRequest gave.
+struct PythonRequestResult
+{
+    bool served = false; ///< the bridge got to it (the file ran; it did not call sys.exit or raise)
+    bool ok = false;
+    Diagnostic error; ///< the target is unknown, the inputs could not be made, the function raised (Mode::Run)
+    QString target; ///< as resolved: "MyModule.forward" for a variable holding a MyModule
+    PythonCall call; ///< Trace and Check: the trace call, one trace per set (PyTorch's own check for Check)
+    QString outputs; ///< Run: what the function returned, as `jitscope-cli run` prints values
+    /// Trace and Check with rich inputs (dicts, lists, tuples, scalars): the place in the arguments of each tensor
+    /// the traced adapter takes, in order ("[0][0]['image']"); empty when the target took the tensors itself.
+    QStringList flattened;
+    QVector<PythonWarning> warnings; ///< Run: raised while it ran
+};
+
+struct PythonMethod
+{
+    QString name;
+    int line = 0;
+    QString modifier; ///< "export", "ignore", "unused" or empty
+    bool compiled = false;
+    QString how; ///< compiled methods: "forward", "export" or "implicit" (called from a compiled one)
+    IrGraph graph;
+    QString text;
+};
+
+struct PythonModule
+{
+    QString className;
+    int line = 0;
+    QStringList instances; ///< the file's variables holding one
+    QString scriptedInstance; ///< the variable scripted, or "fresh" (constructed without arguments), or empty
+    QVector<PythonMethod> methods;
+    struct Attribute
+    {
+        QString name;
+        QString type;
+        QString value;
+    };
+    QVector<Attribute> attributes;
+    QVector<Attribute> constants; ///< Final (the type inside Final[...]) and __constants__ (the value's type)
+    bool scriptOk = false;
+    Diagnostic scriptError;
+    QString archive;
+};
+
+struct PythonFunction
+{
+    QString name;
+    int line = 0;
+    QString modifier;
+    bool scriptOk = false;
+    Diagnostic scriptError;
+    IrGraph graph;
+    QString text;
+};
+
+/// What running a .py file under PyTorch recorded. Complete: nothing refers back into the child process; the
+/// archives live in `folder` while the PythonRun that owns it lives.
+struct PythonRun
+{
+    bool ok = false; ///< the bridge ran and wrote its record (the file itself may still have raised)
+    Diagnostic error; ///< why not, or the file's own exception (with its line) when status is "error"
+    QString status; ///< "ok", "error" (the file raised), "exit" (sys.exit), "crashed", "timeout", "cancelled"
+    int exitCode = 0; ///< sys.exit's code
+    QString python; ///< the interpreter used
+    QString torchVersion;
+    /// What the run's torch said of TorchScript itself, once each ("`torch.jit.trace` is deprecated...", torch 2.11+):
+    /// never one of a call's warnings.
+    QStringList notices;
+    QString stdoutText; ///< the file's output, at most PythonOptions::maxOutputBytes each (head and tail)
+    QString stderrText;
+    bool outputTruncated = false;
+    QVector<PythonCall> calls;
+    QVector<PythonModule> modules;
+    QVector<PythonFunction> functions;
+    QString inputs; ///< the file's `inputs` variable in SET syntax, empty if none or not expressible
+    QStringList checkInputs;
+    PythonRequestResult request; ///< when PythonOptions::request asked for something
+    /// The recorded call whose exception is the file's own (status "error": a TracingCheckError or a compile error
+    /// of the file's torch.jit call, which stopped the rest of the file), or -1 when the file itself raised.
+    int failedCall() const;
+    QString folder; ///< where the archives are (deleted with the last copy of the run's handle)
+    std::shared_ptr<const PythonRunFolder> folderHandle;
+};
+
+/// The interpreter and bridge script that options select (for messages and --version).
+QString pythonInterpreter(const PythonOptions& options);
+QString bridgeScript(const PythonOptions& options);
+
+} // namespace jitscope
