@@ -32,12 +32,11 @@ WarningKind pythonWarningKind(const PythonWarning& warning);
 /// per PythonCall::traces entry, @p check's diffs, the per-set output comparisons, the warnings at their nodes (the
 /// first node recorded at the warning's line), PyTorch's own check failure as a warning, and the statuses.
 /// CheckReport::script is the target's script graph when the file's function scripts, else empty.
-/// CheckReport::pairDiffs are filled too (completePairDiffs()).
 CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, const PythonCheck& check);
 
 /// What the window asks of its engine for a Python run: the run read back from its record (result.json in
 /// @p folder, PythonRun::folder), and each recorded call with traces made a CheckReport (checkPythonCall() with the
-/// file's text @p source, then pythonCheckReport()); a script call, or one without traces, an empty report. A record
+/// file's text @p source, then pythonCheckReport(), and every pair of traces, completePairDiffs()); a script call, or one without traces, an empty report. A record
 /// that cannot be read gives one report with the error.
 QVector<CheckReport> checkRecordedCalls(const QString& folder, const QString& source);
 

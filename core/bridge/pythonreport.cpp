@@ -4,9 +4,6 @@
 #include "bridge/pythoncheck.h"
 #include "bridge/pythonrun.h"
 
-#include <QDir>
-#include <QFile>
-
 #include <QFileInfo>
 #include <QHash>
 #include <QMap>
@@ -285,27 +282,24 @@ CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, cons
         tw.suggestion = warningFix(tw.kind);
         r.warnings << tw;
     }
-    completePairDiffs(r);
     return r;
 }
 
 QVector<CheckReport> checkRecordedCalls(const QString& folder, const QString& source)
 {
     PythonRun run;
-    QFile record(QDir(folder).filePath(QStringLiteral("result.json")));
-    QString error;
-    if (!record.open(QIODevice::ReadOnly) || !parsePythonRecord(record.readAll(), run, &error)) {
-        CheckReport failed;
-        failed.error.message = QStringLiteral("the run's record could not be read: %1")
-                                   .arg(error.isEmpty() ? record.errorString() : error);
+    CheckReport failed;
+    if (!readPythonRecord(folder, run, &failed.error.message))
         return { failed };
-    }
     QVector<CheckReport> reports;
     for (const PythonCall& call : std::as_const(run.calls)) {
         if (call.api == QLatin1String("script") || call.traces.isEmpty())
             reports << CheckReport();
         else
+        {
             reports << pythonCheckReport(run, call, checkPythonCall(call, source));
+            completePairDiffs(reports.back()); // the window compares any two traces
+        }
     }
     return reports;
 }

@@ -376,6 +376,17 @@ void salvageCrashedRun(const QDir& folder, const QString& file, PythonRun& run)
 
 } // namespace
 
+bool readPythonRecord(const QString& folder, PythonRun& run, QString* error)
+{
+    QFile record(QDir(folder).filePath(QStringLiteral("result.json")));
+    QString why;
+    if (record.open(QIODevice::ReadOnly) && parsePythonRecord(record.readAll(), run, &why))
+        return true;
+    if (error)
+        *error = QStringLiteral("the run's record could not be read: %1").arg(why.isEmpty() ? record.errorString() : why);
+    return false;
+}
+
 bool parsePythonRecord(const QByteArray& json, PythonRun& run, QString* error)
 {
     QJsonParseError pe;

@@ -120,13 +120,9 @@ QVector<SelfCheck> selfCheckRecordedCalls(
 {
     QVector<SelfCheck> checks;
     PythonRun run;
-    QFile record(QDir(folder).filePath(QStringLiteral("result.json")));
-    QString error;
-    if (!record.open(QIODevice::ReadOnly) || !parsePythonRecord(record.readAll(), run, &error)) {
-        SelfCheck skipped;
+    SelfCheck skipped;
+    if (!readPythonRecord(folder, run, &skipped.reason)) {
         skipped.status = QStringLiteral("skipped");
-        skipped.reason = QStringLiteral("the run's record could not be read: %1")
-                             .arg(error.isEmpty() ? record.errorString() : error);
         return QVector<SelfCheck>(calls.size(), skipped);
     }
     // The file as JitScope's front end compiles it: the traces to compare are its own.

@@ -297,7 +297,8 @@ CheckReport checkFunction(
     for (const TraceResult& t : r.traces)
         all += t.warnings;
     r.warnings = all + r.warnings;
-    completePairDiffs(r);
+    if (options.everyPair)
+        completePairDiffs(r);
     return r;
 }
 

@@ -21,6 +21,9 @@ struct CheckOptions
     /// checkModel(): check the function with its calls inlined. Unset: as the window opens the file (an archive
     /// grouped by module, so inlined; a .py file as written).
     std::optional<bool> inlineCalls;
+    /// Diff, explain and group every other pair of traces too (CheckReport::pairDiffs): for a reader that compares
+    /// any two (the window's Compare). The CLI's reports read only trace 1 against each other.
+    bool everyPair = false;
 };
 
 /// Outputs compared as torch.testing.assert_close does (rtol/atol).
@@ -93,7 +96,8 @@ struct CheckReport
     QVector<TraceResult> traces; ///< one per input set, in order
     QVector<TraceDiff> diffs; ///< trace k (k >= 1) against trace 0
     /// Every other pair the window can compare: trace i against trace j (1 <= i < j), diffed, explained and grouped
-    /// by the engine like diffs (completePairDiffs()), so that a reader never diffs. Not in the JSON form.
+    /// by the engine like diffs (completePairDiffs(), when CheckOptions::everyPair asks, and for a Python run's
+    /// recorded calls the window checks), so that a reader never diffs. Not in the JSON form.
     QVector<TraceDiff> pairDiffs;
     QVector<OutputCheck> outputs; ///< trace 0 run on set k (k >= 1) against the script function
     QVector<TraceWarning> warnings; ///< from every trace (traceIndex set) and from the checks

@@ -114,7 +114,7 @@ JITSCOPE_SERIALIZE(IrValue, IRVALUE_FIELDS)
     s OP v.function OP v.inputs OP v.tracing OP v.archive OP v.method OP v.inputsFile OP v.recordedOn
 JITSCOPE_SERIALIZE(DebugTarget, TARGET_FIELDS)
 #define CHECKOPTIONS_FIELDS(OP)                                                                                        \
-    s OP v.rtol OP v.atol OP v.exec.seed OP v.exec.maxMemory OP v.exec.timeoutMs OP v.exec.strict OP v.inlineCalls
+    s OP v.rtol OP v.atol OP v.exec.seed OP v.exec.maxMemory OP v.exec.timeoutMs OP v.exec.strict OP v.inlineCalls OP v.everyPair
 JITSCOPE_SERIALIZE(CheckOptions, CHECKOPTIONS_FIELDS)
 #define SOURCELOCATION_FIELDS(OP) s OP v.file OP v.line OP v.column
 JITSCOPE_SERIALIZE(SourceLocation, SOURCELOCATION_FIELDS)

@@ -496,6 +496,7 @@ private Q_SLOTS:
         check.exec.timeoutMs = 999;
         check.exec.strict = false;
         check.inlineCalls = false;
+        check.everyPair = true;
         const CheckOptions checkBack = roundTrip(check);
         QCOMPARE(checkBack.rtol, 0.5);
         QCOMPARE(checkBack.atol, 0.25);
@@ -504,6 +505,7 @@ private Q_SLOTS:
         QCOMPARE(checkBack.exec.timeoutMs, 999);
         QCOMPARE(checkBack.exec.strict, false);
         QCOMPARE(checkBack.inlineCalls, std::optional<bool>(false));
+        QCOMPARE(checkBack.everyPair, true);
         QCOMPARE(roundTrip(CheckOptions()).inlineCalls, std::optional<bool>());
 
         CheckReport r;

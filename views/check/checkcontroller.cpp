@@ -158,6 +158,7 @@ void CheckController::start(const QString& function, const QVector<InputSet>& se
             check.exec.cancel = control.cancelFlag();
             check.exec.timeoutMs = kTimeoutMs;
             check.exec.strict = strict;
+            check.everyPair = true; // Compare shows any two traces: the engine diffs and explains them all
             // The pipeline jitscope-cli check runs too: the function prepared the same way (the model holds it
             // inlined when grouped by module), so one file gives one report.
             // In the window's model worker: a crash in libtorch then ends the worker, and the report says

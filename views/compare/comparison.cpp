@@ -49,10 +49,8 @@ Comparison Comparison::between(const CheckReport& report, int left, int right)
 
     // The engine diffed and explained every pair (CheckReport::diffs and pairDiffs): read, never diffed here.
     const TraceDiff* d = report.diffBetween(left, right);
-    if (!d) {
-        c.missing = true;
+    if (!d)
         return c;
-    }
     c.diff = d->base == left ? *d : reversedDiff(*d);
     const TraceResult& base = report.traces.at(left);
     const TraceResult& other = report.traces.at(right);

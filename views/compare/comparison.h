@@ -25,8 +25,6 @@ struct Comparison
     QHash<int, DiffStatus> rightStatus;
     QHash<int, int> leftToRight; ///< unchanged and changed nodes, paired in order
     QHash<int, int> rightToLeft;
-    /// A trace pair the report holds no diff of (a report made before the engine diffed every pair): nothing shown.
-    bool missing = false;
 
     bool isTracePair() const { return left >= 0 && right >= 0 && left != right; }
     int count(NodeChange::Op op) const;
