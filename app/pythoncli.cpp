@@ -8,6 +8,8 @@
 #include "reports.h"
 #include "trace/trace.h"
 
+#include <algorithm>
+
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -595,14 +597,17 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
         if (c.api == QLatin1String("script") || (c.traces.isEmpty() && !c.raised()))
             continue;
         ++checked;
-        const PythonCheck check = checkPythonCall(c, source);
+        // The same report as the window's and the CI formats': every diff's divergences.
+        const CheckReport checkReport = checkRecordedCall(run, c, source);
+        const bool graphsAgree = std::all_of(
+            checkReport.diffs.cbegin(), checkReport.diffs.cend(), [](const TraceDiff& d) { return d.equal; });
         // One conclusion per call: the trace raised (a broken export), its traces or outputs diverged, or neither.
         const bool callError = c.raised();
         if (callError && !failedCall)
             failedCallError = c.error;
         failedCall |= callError;
         if (ciReport) {
-            checkReports.push_back(pythonCheckReport(run, c, check));
+            checkReports.push_back(checkReport);
             QStringList sets;
             for (const PythonTrace& t : c.traces)
                 sets << t.inputs;
@@ -610,13 +615,11 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
             diverged |= !checkReports.back().consistent;
             continue;
         }
-        const bool callDiverged = !callError && (!check.consistent || (c.checked && !c.checkPassed));
+        const bool callDiverged = !callError && (!graphsAgree || (c.checked && !c.checkPassed));
         diverged |= callDiverged;
         const QString verdict = callError ? QStringLiteral("error")
             : callDiverged                ? QStringLiteral("diverged")
                                           : QStringLiteral("consistent");
-        // The same report as the window's and the CI formats': every diff's divergences.
-        const CheckReport checkReport = pythonCheckReport(run, c, check);
         if (command.format == QLatin1String("json")) {
             QJsonObject report = callJson(c);
             report.insert(QStringLiteral("diffs"), checkReportJson(checkReport).value(QStringLiteral("diffs")));

@@ -23,6 +23,10 @@ struct PythonCheck
 /// the loop or branch a line is in ("for i in range(x.size(0)):"); empty to leave that out.
 PythonCheck checkPythonCall(const PythonCall& call, const QString& source = {});
 
+/// The one check of a recorded call, for every reader (the CLI's routes, the worker, tests): checkPythonCall()
+/// made a report with pythonCheckReport().
+CheckReport checkRecordedCall(const PythonRun& run, const PythonCall& call, const QString& source = {});
+
 /// The kind of JitScope warning a Python warning is (TracerWarning texts as torch/jit/_trace.py and the tracer
 /// write them: tensor-to-bool, len-of-tensor, nondeterministic-op, output-mismatch, ...).
 WarningKind pythonWarningKind(const PythonWarning& warning);

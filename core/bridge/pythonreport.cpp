@@ -285,6 +285,11 @@ CheckReport pythonCheckReport(const PythonRun& run, const PythonCall& call, cons
     return r;
 }
 
+CheckReport checkRecordedCall(const PythonRun& run, const PythonCall& call, const QString& source)
+{
+    return pythonCheckReport(run, call, checkPythonCall(call, source));
+}
+
 QVector<CheckReport> checkRecordedCalls(const QString& folder, const QString& source)
 {
     PythonRun run;
@@ -297,7 +302,7 @@ QVector<CheckReport> checkRecordedCalls(const QString& folder, const QString& so
             reports << CheckReport();
         else
         {
-            reports << pythonCheckReport(run, call, checkPythonCall(call, source));
+            reports << checkRecordedCall(run, call, source);
             completePairDiffs(reports.back()); // the window compares any two traces
         }
     }

@@ -195,7 +195,7 @@ private Q_SLOTS:
             for (const IrNode& n : call.traces[0].graph.nodes)
                 if (!n.modulePath.isEmpty())
                     QVERIFY2(call.moduleTypes.contains(n.modulePath), qPrintable(n.modulePath));
-            const PythonCheck check = checkPythonCall(call, test::readText(modelFile(name)));
+            const CheckReport check = checkRecordedCall(run, call, test::readText(modelFile(name)));
             bool graphsDiffer = false;
             for (const TraceDiff& d : check.diffs)
                 graphsDiffer |= !d.equal;
@@ -240,7 +240,7 @@ private Q_SLOTS:
         QCOMPARE(assertion->userLocation.line, 15);
 
         // In the report, that warning stands at a node: the innermost frame that recorded one.
-        const CheckReport report = pythonCheckReport(run, call, checkPythonCall(call));
+        const CheckReport report = checkRecordedCall(run, call);
         bool placed = false;
         for (const TraceWarning& w : report.warnings)
             if (w.location.file.endsWith(QLatin1String("torch/__init__.py")) && w.traceIndex == 0) {
@@ -257,7 +257,7 @@ private Q_SLOTS:
         QVERIFY(call.traces[2].repeat);
         QVERIFY(call.traces[2].tracedHere);
         QCOMPARE(call.traces[2].inputs, call.traces[0].inputs);
-        const PythonCheck check = checkPythonCall(call, test::readText(modelFile(QStringLiteral("detection"))));
+        const CheckReport check = checkRecordedCall(run, call, test::readText(modelFile(QStringLiteral("detection"))));
         QCOMPARE(check.diffs.size(), 2);
         QSet<QString> causes;
         for (const TraceDiff& d : check.diffs) {
@@ -337,7 +337,7 @@ private Q_SLOTS:
         const PythonRun& run = recorded(name);
         QVERIFY2(run.ok, qPrintable(run.error.toString()));
         const PythonCall& call = *traceCalls(run).value(0);
-        const CheckReport report = pythonCheckReport(run, call, checkPythonCall(call, test::readText(modelFile(name))));
+        const CheckReport report = checkRecordedCall(run, call, test::readText(modelFile(name)));
         const TraceDiff* diff = nullptr;
         for (const TraceDiff& d : report.diffs)
             if (d.other == trace)
@@ -384,8 +384,7 @@ private Q_SLOTS:
         REQUIRE_TORCH_113();
         const PythonRun& run = recorded(QStringLiteral("lstm_packed"));
         const PythonCall& call = *traceCalls(run).value(0);
-        const CheckReport report = pythonCheckReport(
-            run, call, checkPythonCall(call, test::readText(modelFile(QStringLiteral("lstm_packed")))));
+        const CheckReport report = checkRecordedCall(run, call, test::readText(modelFile(QStringLiteral("lstm_packed"))));
         QCOMPARE(report.outputs.size(), 1);
         const OutputCheck& out = report.outputs.first();
         QVERIFY(!out.ran);
@@ -420,8 +419,7 @@ private Q_SLOTS:
         const PythonTrace& failing = call.traces[1];
         QVERIFY2(!failing.replayArchive.isEmpty(), qPrintable(failing.replayError));
         QCOMPARE(failing.replayMethod, QStringLiteral("forward"));
-        const CheckReport report = pythonCheckReport(
-            run, call, checkPythonCall(call, test::readText(modelFile(QStringLiteral("lstm_packed")))));
+        const CheckReport report = checkRecordedCall(run, call, test::readText(modelFile(QStringLiteral("lstm_packed"))));
         const TraceFailure& checked = report.outputs.first().failure;
         QVERIFY(checked.isValid());
 

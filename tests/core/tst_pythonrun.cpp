@@ -320,7 +320,7 @@ private Q_SLOTS:
         const QString path = pyFile(qPrintable(file));
         const PythonRun run = runPythonFile(path);
         QVERIFY2(run.calls.size() > call, qPrintable(run.error.toString() + run.stderrText));
-        const PythonCheck check = checkPythonCall(run.calls[call], test::readText(path));
+        const CheckReport check = checkRecordedCall(run, run.calls[call], test::readText(path));
         QVERIFY(!check.consistent);
         QCOMPARE(check.diffs.size(), 1);
         QStringList causes;
@@ -363,7 +363,7 @@ private Q_SLOTS:
                 index = c.index;
         QVERIFY2(index >= 0, qPrintable(run.error.toString() + run.stderrText));
         const PythonCall& call = run.calls[index];
-        const CheckReport r = pythonCheckReport(run, call, checkPythonCall(call, test::readText(path)));
+        const CheckReport r = checkRecordedCall(run, call, test::readText(path));
         QVERIFY(r.ok);
         QCOMPARE(r.file, call.location.file);
         QCOMPARE(r.function, call.target);
@@ -400,7 +400,7 @@ private Q_SLOTS:
         t.ok = true;
         t.graph = IrGraph::fromJson(QJsonObject {});
         call.traces = { t, t };
-        const PythonCheck check = checkPythonCall(call);
+        const CheckReport check = checkRecordedCall(PythonRun(), call);
         QVERIFY(check.consistent);
         QCOMPARE(check.diffs.size(), 1);
         QVERIFY(check.diffs[0].changes.isEmpty());
