@@ -24,71 +24,11 @@ namespace jitscope {
 
 namespace {
 
-QJsonObject diagnosticJson(const Diagnostic& d)
-{
-    return QJsonObject { { QStringLiteral("message"), d.message }, { QStringLiteral("file"), d.location.file },
-        { QStringLiteral("line"), d.location.line }, { QStringLiteral("column"), d.location.column } };
-}
-
-QJsonArray warningsJson(const QVector<PythonWarning>& warnings)
-{
-    QJsonArray out;
-    for (const PythonWarning& w : warnings) {
-        QJsonObject o { { QStringLiteral("category"), w.category }, { QStringLiteral("message"), w.message },
-            { QStringLiteral("file"), w.location.file }, { QStringLiteral("line"), w.location.line },
-            { QStringLiteral("user_code"), w.userCode }, { QStringLiteral("count"), w.count },
-            { QStringLiteral("hidden"), w.hidden } };
-        if (w.userLocation.isValid())
-            o.insert(QStringLiteral("user_place"),
-                QJsonObject {
-                    { QStringLiteral("file"), w.userLocation.file }, { QStringLiteral("line"), w.userLocation.line } });
-        QJsonArray stack;
-        for (const PythonFrame& f : w.stack)
-            stack.append(QJsonObject { { QStringLiteral("file"), f.location.file },
-                { QStringLiteral("line"), f.location.line }, { QStringLiteral("function"), f.function } });
-        if (!stack.isEmpty())
-            o.insert(QStringLiteral("stack"), stack);
-        out.append(o);
-    }
-    return out;
-}
-
 QString callTitle(const PythonCall& c)
 {
     if (c.requested)
         return QStringLiteral("torch.jit.trace(%1) on --inputs").arg(c.target);
     return QStringLiteral("line %1: torch.jit.%2(%3)").arg(c.location.line).arg(c.api, c.target);
-}
-
-QJsonObject callJson(const PythonCall& c)
-{
-    QJsonObject o { { QStringLiteral("index"), c.index }, { QStringLiteral("api"), c.api },
-        { QStringLiteral("line"), c.location.line }, { QStringLiteral("target"), c.target },
-        { QStringLiteral("target_kind"), c.targetKind }, { QStringLiteral("ok"), c.ok },
-        { QStringLiteral("example_inputs"), c.exampleInputs },
-        { QStringLiteral("check_inputs"), QJsonArray::fromStringList(c.checkInputs) },
-        { QStringLiteral("warnings"), warningsJson(c.warnings) } };
-    if (!c.ok)
-        o.insert(QStringLiteral("error"), diagnosticJson(c.error));
-    if (c.checked)
-        o.insert(QStringLiteral("pytorch_check"),
-            QJsonObject { { QStringLiteral("passed"), c.checkPassed }, { QStringLiteral("message"), c.checkMessage } });
-    if (!c.text.isEmpty())
-        o.insert(QStringLiteral("graph"), c.text);
-    QJsonArray traces;
-    for (const PythonTrace& t : c.traces) {
-        QJsonObject to { { QStringLiteral("inputs"), t.inputs }, { QStringLiteral("ok"), t.ok },
-            { QStringLiteral("nodes"), t.graph.nodes.size() },
-            { QStringLiteral("warnings"), warningsJson(t.warnings) } };
-        if (t.ok)
-            to.insert(QStringLiteral("graph"), t.text);
-        else
-            to.insert(QStringLiteral("error"), diagnosticJson(t.error));
-        traces.append(to);
-    }
-    if (!traces.isEmpty())
-        o.insert(QStringLiteral("traces"), traces);
-    return o;
 }
 
 void writeJson(const QJsonValue& v, QTextStream& out)
@@ -206,19 +146,6 @@ SelfCheck selfCheckCall(const PythonCommand& command, const PythonCall& call, co
         });
 }
 
-QJsonObject selfCheckJson(const SelfCheck& s)
-{
-    QJsonObject o { { QStringLiteral("status"), s.status }, { QStringLiteral("sets"), s.sets } };
-    if (!s.reason.isEmpty())
-        o.insert(QStringLiteral("reason"), s.reason);
-    if (s.status == QLatin1String("defect"))
-        o.insert(QStringLiteral("first_difference"),
-            QJsonObject { { QStringLiteral("set"), s.set + 1 }, { QStringLiteral("dump_line"), s.line },
-                { QStringLiteral("in"), s.inputs ? QStringLiteral("inputs") : QStringLiteral("node") },
-                { QStringLiteral("jitscope"), s.jitscope }, { QStringLiteral("pytorch"), s.pytorch } });
-    return o;
-}
-
 /// `trace FILE.py --python --fn NAME --inputs SET ...`: as the built-in trace prints its traces.
 int requestedTrace(const PythonCommand& command, const PythonRun& run, QTextStream& out, QTextStream& err)
 {
@@ -233,7 +160,8 @@ int requestedTrace(const PythonCommand& command, const PythonRun& run, QTextStre
         failed |= !t.ok;
         if (command.format == QLatin1String("json")) {
             QJsonObject o { { QStringLiteral("inputs"), t.inputs }, { QStringLiteral("ok"), t.ok },
-                { QStringLiteral("returned"), t.returned }, { QStringLiteral("warnings"), warningsJson(t.warnings) } };
+                { QStringLiteral("returned"), t.returned },
+                { QStringLiteral("warnings"), pythonWarningsJson(t.warnings) } };
             if (t.ok) {
                 o.insert(QStringLiteral("graph"), t.graph.toJson());
                 o.insert(QStringLiteral("text"), t.text);
@@ -417,7 +345,7 @@ int pythonRunCommand(const PythonCommand& command, QTextStream& out, QTextStream
         writeJson(
             QJsonObject { { QStringLiteral("file"), command.file }, { QStringLiteral("function"), run.request.target },
                 { QStringLiteral("inputs"), set }, { QStringLiteral("outputs"), run.request.outputs },
-                { QStringLiteral("warnings"), warningsJson(run.request.warnings) } },
+                { QStringLiteral("warnings"), pythonWarningsJson(run.request.warnings) } },
             out);
     else {
         out << "run " << command.file << " " << run.request.target << ": " << set << "  (Python)\n";
@@ -445,7 +373,7 @@ int pythonTraceCommand(const PythonCommand& command, QTextStream& out, QTextStre
             continue;
         ++traces;
         if (command.format == QLatin1String("json")) {
-            calls.append(callJson(c));
+            calls.append(pythonCallJson(c));
             continue;
         }
         out << "# " << callTitle(c) << "\n";
@@ -606,11 +534,11 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
         if (callError && !failedCall)
             failedCallError = c.error;
         failedCall |= callError;
+        QStringList sets;
+        for (const PythonTrace& t : c.traces)
+            sets << t.inputs;
         if (ciReport) {
             checkReports.push_back(checkReport);
-            QStringList sets;
-            for (const PythonTrace& t : c.traces)
-                sets << t.inputs;
             reportInput.entries.push_back(ReportEntry { &checkReports.back(), callTitle(c), sets });
             diverged |= !checkReports.back().consistent;
             continue;
@@ -620,79 +548,22 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
         const QString verdict = callError ? QStringLiteral("error")
             : callDiverged                ? QStringLiteral("diverged")
                                           : QStringLiteral("consistent");
+        std::optional<SelfCheck> self;
+        if (builtIn) {
+            self = selfCheckCall(command, c, *builtIn);
+            defect |= self->status == QLatin1String("defect");
+        }
+        CheckOutput output { ReportEntry { &checkReport, callTitle(c), sets }, callTitle(c), verdict, &c,
+            self ? &*self : nullptr };
         if (command.format == QLatin1String("json")) {
-            QJsonObject report = callJson(c);
-            report.insert(QStringLiteral("diffs"), checkReportJson(checkReport).value(QStringLiteral("diffs")));
-            report.insert(QStringLiteral("verdict"), verdict);
-            report.insert(QStringLiteral("consistent"), verdict == QLatin1String("consistent"));
-            if (builtIn) {
-                const SelfCheck self = selfCheckCall(command, c, *builtIn);
-                defect |= self.status == QLatin1String("defect");
-                report.insert(QStringLiteral("self_check"), selfCheckJson(self));
-            }
-            reports.append(report);
+            reports.append(checkJson(output));
             continue;
         }
-        out << "check " << callTitle(c) << ": " << c.traces.size() << " input set(s)\n";
-        for (int k = 0; k < c.traces.size(); ++k) {
-            const PythonTrace& t = c.traces[k];
-            out << "  trace " << k + 1 << ": " << t.inputs;
-            if (t.repeat)
-                out << "  (the example inputs again)";
-            if (t.ok)
-                out << "  (" << t.graph.nodes.size() << " nodes)\n";
-            else
-                out << "  failed: " << t.error.toString() << "\n";
-        }
-        const auto lineOf = [&](const SourceLocation& at) {
+        output.sourceLine = [&](const SourceLocation& at) {
             return sourceLine(at.file == c.location.file ? lines : libraryLines(at.file), at.line);
         };
-        for (const TraceDiff& d : checkReport.diffs) {
-            if (d.equal)
-                continue;
-            out << "\ntrace " << d.other + 1 << " vs trace 1: " << d.divergences.size() << " divergence(s), "
-                << d.changes.size() << " node difference(s)\n"
-                << divergencesText(checkReport, d, lineOf, command.verbose);
-        }
-        for (int k = 1; k < checkReport.traces.size(); ++k)
-            if (const QString failure = traceFailureText(checkReport, k); !failure.isEmpty())
-                out << "\n" << failure;
-        QVector<PythonWarning> warnings;
-        for (const PythonTrace& t : c.traces)
-            for (const PythonWarning& w : t.warnings)
-                if (std::none_of(warnings.cbegin(), warnings.cend(), [&](const PythonWarning& o) {
-                        return o.message == w.message && o.location.line == w.location.line;
-                    }))
-                    warnings << w;
-        if (!warnings.isEmpty())
-            out << "\nwarnings:\n";
-        for (const PythonWarning& w : warnings) {
-            QStringList notes;
-            if (w.count > 1)
-                notes << QStringLiteral("%1 times").arg(w.count);
-            if (w.hidden)
-                notes << QStringLiteral("hidden by PyTorch's warning filter");
-            out << "  [" << w.category << "] " << w.message.section(QLatin1Char('\n'), 0, 0)
-                << (notes.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(notes.join(QStringLiteral(", "))))
-                << "\n";
-            out << "    --> " << w.location.file << ":" << w.location.line << "\n";
-            if (w.userLocation.isValid())
-                out << "    from " << w.userLocation.file << ":" << w.userLocation.line << "\n";
-        }
-        if (c.checked)
-            out << "\nPyTorch's check: "
-                << (c.checkPassed ? QStringLiteral("passed")
-                                  : c.checkMessage.section(QLatin1Char('\n'), 0, 1).simplified())
-                << "\n";
-        if (callError)
-            out << "\nthe call raised: " << c.error.toString() << "\n";
-        out << "verdict: " << verdict << "\n";
-        if (builtIn) {
-            const SelfCheck self = selfCheckCall(command, c, *builtIn);
-            defect |= self.status == QLatin1String("defect");
-            out << "self-check: " << selfCheckText(self) << "\n";
-        }
-        out << "\n";
+        output.verbose = command.verbose;
+        out << checkText(output) << "\n";
     }
     if (ciReport && checked > 0) {
         const QByteArray data = command.format == QLatin1String("junit") ? junitReport(reportInput)

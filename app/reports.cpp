@@ -1,13 +1,16 @@
 #include "reports.h"
 
+#include "report/marks.h"
 #include "report/tracewarning.h"
 
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QHash>
 #include <QRegularExpression>
 #include <QStringList>
 #include <QXmlStreamWriter>
 
+#include <algorithm>
 #include <functional>
 
 namespace jitscope {
@@ -62,6 +65,15 @@ QString failureMessage(const CheckReport& r, int k, const QString& reference)
     return parts.join(QStringLiteral("; "));
 }
 
+/// What a set came to, in a table row of the Markdown and HTML reports.
+QString setResult(const CheckReport& r, int k, const QString& reference)
+{
+    if (k == 0)
+        return r.traces[0].ok ? QStringLiteral("traced (reference)") : r.traces[0].error.message;
+    const QString failure = failureMessage(r, k, reference);
+    return failure.isEmpty() ? QStringLiteral("same graph, outputs match") : failure;
+}
+
 QString suiteName(const ReportInput& in, const ReportEntry& e)
 {
     return QStringLiteral("%1::%2").arg(in.path, e.name);
@@ -84,24 +96,8 @@ QString esc(const QString& s)
     return s.toHtmlEscaped();
 }
 
-enum class Mark { None, Inserted, Deleted, Changed };
-
-QString markName(Mark m)
-{
-    switch (m) {
-    case Mark::Inserted:
-        return QStringLiteral("inserted");
-    case Mark::Deleted:
-        return QStringLiteral("deleted");
-    case Mark::Changed:
-        return QStringLiteral("changed");
-    case Mark::None:
-        break;
-    }
-    return {};
-}
-
-QString graphSvg(const ReportInput& in, const IrGraph& graph, const QHash<int, Mark>& marks, const QString& title)
+QString graphSvg(
+    const ReportInput& in, const IrGraph& graph, const QHash<int, DiffStatus>& marks, const QString& title)
 {
     if (!in.layout)
         return QStringLiteral("<p>%1: %2 nodes (no layout)</p>").arg(esc(title)).arg(graph.nodes.size());
@@ -151,11 +147,12 @@ QString graphSvg(const ReportInput& in, const IrGraph& graph, const QHash<int, M
                  .arg(d, e.hasArrow ? QStringLiteral(" marker-end=\"url(#%1)\"").arg(arrow) : QString());
     }
     for (const LayoutNode& n : layout.nodes) {
-        const Mark m = marks.value(n.nodeId, Mark::None);
+        const DiffStatus m = marks.value(n.nodeId, DiffStatus::Unchanged);
+        const QString mark
+            = m == DiffStatus::Unchanged ? QString() : QLatin1Char(' ') + QString::fromLatin1(diffMark(m).name);
         const QString cls
             = QStringLiteral("node cat-%1%2")
-                  .arg(opCategoryName(n.category).toLower().remove(QRegularExpression(QStringLiteral("[^a-z]"))),
-                      m == Mark::None ? QString() : QLatin1Char(' ') + markName(m));
+                  .arg(opCategoryName(n.category).toLower().remove(QRegularExpression(QStringLiteral("[^a-z]"))), mark);
         s += QStringLiteral("<g class=\"%1\"><rect x=\"%2\" y=\"%3\" width=\"%4\" height=\"%5\" rx=\"5\"/>")
                  .arg(cls)
                  .arg(n.box.x())
@@ -199,14 +196,26 @@ svg .edge { fill: none; stroke: #8c939d; stroke-width: 1; } svg .cluster rect { 
 svg .cluster text { text-anchor: start; fill: #6b7280; } svg .node rect { fill: #f3f4f6; stroke: #9aa1a9; }
 svg .node.cat-input rect, svg .node.cat-output rect { fill: #e1e8f0; } svg .node.cat-convlinear rect { fill: #cde3fa; }
 svg .node.cat-arithmetic rect { fill: #fce2cf; } svg .node.cat-shapeview rect { fill: #ece6da; }
-svg .node.inserted rect { fill: #d3f5db; stroke: #1a7f37; stroke-width: 2.5; }
-svg .node.deleted rect { fill: #ffdcd9; stroke: #cf222e; stroke-width: 2.5; }
-svg .node.changed rect { fill: #ffecb3; stroke: #bf8700; stroke-width: 2.5; }
+svg .node.inserted rect { fill: {inserted.fill}; stroke: {inserted.color}; stroke-width: 2.5; }
+svg .node.deleted rect { fill: {deleted.fill}; stroke: {deleted.color}; stroke-width: 2.5; }
+svg .node.changed rect { fill: {changed.fill}; stroke: {changed.color}; stroke-width: 2.5; }
 .legend span { display: inline-block; padding: 0 .5em; margin-right: .5em; border: 2px solid; border-radius: 4px; }
-.legend .inserted { background: #d3f5db; border-color: #1a7f37; } .legend .deleted { background: #ffdcd9; border-color: #cf222e; }
-.legend .changed { background: #ffecb3; border-color: #bf8700; }
+.legend .inserted { background: {inserted.fill}; border-color: {inserted.color}; } .legend .deleted { background: {deleted.fill}; border-color: {deleted.color}; }
+.legend .changed { background: {changed.fill}; border-color: {changed.color}; }
 @media print { .graphs figure { break-inside: avoid; } body { max-width: none; } }
 )";
+
+/// The page's style sheet, the diff colours ({inserted.fill}, {deleted.color}, ...) from the table of marks.
+QString pageStyle()
+{
+    QString style = QString::fromUtf8(kStyle);
+    for (DiffStatus status : { DiffStatus::Inserted, DiffStatus::Deleted, DiffStatus::Changed }) {
+        const DiffMark& m = diffMark(status);
+        style.replace(QStringLiteral("{%1.fill}").arg(QLatin1String(m.name)), rgbName(m.fill));
+        style.replace(QStringLiteral("{%1.color}").arg(QLatin1String(m.name)), rgbName(m.color));
+    }
+    return style;
+}
 
 } // namespace
 
@@ -297,11 +306,7 @@ QByteArray markdownReport(const ReportInput& in)
                  .arg(e.name, QFileInfo(in.path).fileName(), r.verdict());
         s += QStringLiteral("| set | inputs | result |\n|---|---|---|\n");
         for (int k = 0; k < r.traces.size(); ++k) {
-            QString result = k == 0
-                ? (r.traces[0].ok ? QStringLiteral("traced (reference)") : r.traces[0].error.message)
-                : failureMessage(r, k, in.reference);
-            if (result.isEmpty())
-                result = QStringLiteral("same graph, outputs match");
+            const QString result = setResult(r, k, in.reference);
             s += QStringLiteral("| %1 | `%2` | %3 |\n").arg(k + 1).arg(e.sets.value(k), result.toHtmlEscaped());
         }
         QString rows;
@@ -340,7 +345,7 @@ QByteArray htmlReport(const ReportInput& in)
     s += QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                         "<title>JitScope check: %1</title>\n<style>%2</style></head><body>\n")
-             .arg(esc(pageName), QString::fromUtf8(kStyle));
+             .arg(esc(pageName), pageStyle());
     if (!single) {
         s += QStringLiteral("<h1>JitScope check: <code>%1</code></h1>\n<ul>\n").arg(esc(in.path));
         for (int i = 0; i < in.entries.size(); ++i)
@@ -380,11 +385,7 @@ QByteArray htmlReport(const ReportInput& in)
             "<%1>Input sets</%1>\n<table><tr><th>set</th><th>inputs</th><th>nodes</th><th>result</th></tr>\n")
                  .arg(h2);
         for (int k = 0; k < r.traces.size(); ++k) {
-            QString result = k == 0
-                ? (r.traces[0].ok ? QStringLiteral("traced (reference)") : r.traces[0].error.message)
-                : failureMessage(r, k, in.reference);
-            if (result.isEmpty())
-                result = QStringLiteral("same graph, outputs match");
+            const QString result = setResult(r, k, in.reference);
             s += QStringLiteral("<tr><td>%1</td><td><code>%2</code></td><td>%3</td><td>%4</td></tr>\n")
                      .arg(k + 1)
                      .arg(esc(e.sets.value(k)))
@@ -425,27 +426,21 @@ QByteArray htmlReport(const ReportInput& in)
                 const QString node
                     = c.op == NodeChange::Op::Insert ? other.nodeLine(c.otherNode) : base.nodeLine(c.baseNode);
                 s += QStringLiteral("<tr><td class=\"%1\">%2</td><td><code>%3</code></td><td>%4</td><td>%5</td></tr>\n")
-                         .arg(nodeChangeOpName(c.op))
-                         .arg(c.op == NodeChange::Op::Insert      ? QStringLiteral("+")
-                                 : c.op == NodeChange::Op::Delete ? QStringLiteral("&minus;")
-                                                                  : QStringLiteral("~"))
-                         .arg(esc(node), esc(c.cause), link(c.location));
+                         .arg(nodeChangeOpName(c.op), QLatin1String(diffMark(diffStatusOf(c.op)).htmlSymbol), esc(node),
+                             esc(c.cause), link(c.location));
             }
             s += QStringLiteral("</table></details>\n");
-            QHash<int, Mark> baseMarks, otherMarks;
+            QHash<int, DiffStatus> baseMarks, otherMarks;
             for (const NodeChange& c : d.changes) {
-                if (c.op == NodeChange::Op::Insert)
-                    otherMarks.insert(c.otherNode, Mark::Inserted);
-                else if (c.op == NodeChange::Op::Delete)
-                    baseMarks.insert(c.baseNode, Mark::Deleted);
-                else {
-                    baseMarks.insert(c.baseNode, Mark::Changed);
-                    otherMarks.insert(c.otherNode, Mark::Changed);
-                }
+                if (c.op != NodeChange::Op::Insert)
+                    baseMarks.insert(c.baseNode, diffStatusOf(c.op));
+                if (c.op != NodeChange::Op::Delete)
+                    otherMarks.insert(c.otherNode, diffStatusOf(c.op));
             }
-            s += QStringLiteral(
-                "<p class=\"legend\"><span class=\"inserted\">inserted</span><span class=\"deleted\">deleted"
-                "</span><span class=\"changed\">changed</span></p>\n<div class=\"graphs\">\n");
+            s += QStringLiteral("<p class=\"legend\">");
+            for (DiffStatus status : { DiffStatus::Inserted, DiffStatus::Deleted, DiffStatus::Changed })
+                s += QStringLiteral("<span class=\"%1\">%1</span>").arg(QLatin1String(diffMark(status).name));
+            s += QStringLiteral("</p>\n<div class=\"graphs\">\n");
             s += QStringLiteral("<figure><figcaption>trace 1: <code>%1</code></figcaption>\n%2</figure>\n")
                      .arg(esc(e.sets.value(0)), graphSvg(in, base, baseMarks, QStringLiteral("trace 1")));
             s += QStringLiteral("<figure><figcaption>trace %1: <code>%2</code></figcaption>\n%3</figure>\n")
@@ -570,7 +565,7 @@ QString archiveRunText(const CheckReport& r, int k)
     return text;
 }
 
-QString outputsText(const CheckReport& r)
+QString outputsText(const CheckReport& r, const QString& reference)
 {
     if (r.outputs.isEmpty())
         return {};
@@ -585,7 +580,7 @@ QString outputsText(const CheckReport& r)
             first << v.text;
         s += QStringLiteral("  set 1: ran: %1\n").arg(first.join(QStringLiteral(", ")));
     } else {
-        s = QStringLiteral("\noutputs (trace 1 run on each check set vs the script function):\n");
+        s = QStringLiteral("\noutputs (trace 1 run on each check set vs %1):\n").arg(reference);
     }
     for (int k = 0; k < r.outputs.size(); ++k) {
         const OutputCheck& o = r.outputs[k];
@@ -599,7 +594,8 @@ QString outputsText(const CheckReport& r)
             for (const QString& baked : o.bakedSizes)
                 s += QStringLiteral("    %1\n").arg(baked);
         } else if (!o.ran) {
-            s += o.error + QLatin1Char('\n') + traceFailureText(r, k + 1);
+            s += (o.error.isEmpty() ? QStringLiteral("not compared") : o.error) + QLatin1Char('\n')
+                + traceFailureText(r, k + 1);
         } else if (o.comparison.equal) {
             s += QStringLiteral("match (%1 elements)\n").arg(o.comparison.total);
         } else {
@@ -632,6 +628,187 @@ QString traceFailureText(const CheckReport& r, int set)
     for (const QString& op : f.operands)
         s += QStringLiteral("    operand %1\n").arg(op);
     return s;
+}
+
+namespace {
+
+/// A call's warnings as Python raised them, each once (the same message at the same line in several traces).
+QString pythonWarningsText(const PythonCall& c)
+{
+    QVector<PythonWarning> warnings;
+    for (const PythonTrace& t : c.traces)
+        for (const PythonWarning& w : t.warnings)
+            if (std::none_of(warnings.cbegin(), warnings.cend(), [&](const PythonWarning& o) {
+                    return o.message == w.message && o.location.line == w.location.line;
+                }))
+                warnings << w;
+    if (warnings.isEmpty())
+        return {};
+    QString s = QStringLiteral("\nwarnings:\n");
+    for (const PythonWarning& w : std::as_const(warnings)) {
+        QStringList notes;
+        if (w.count > 1)
+            notes << QStringLiteral("%1 times").arg(w.count);
+        if (w.hidden)
+            notes << QStringLiteral("hidden by PyTorch's warning filter");
+        s += QStringLiteral("  [%1] %2%3\n")
+                 .arg(w.category, w.message.section(QLatin1Char('\n'), 0, 0),
+                     notes.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(notes.join(QStringLiteral(", "))));
+        s += QStringLiteral("    --> %1:%2\n").arg(w.location.file).arg(w.location.line);
+        if (w.userLocation.isValid())
+            s += QStringLiteral("    from %1:%2\n").arg(w.userLocation.file).arg(w.userLocation.line);
+    }
+    return s;
+}
+
+/// The report's warnings with their places and fixes.
+QString traceWarningsText(const CheckOutput& in)
+{
+    const CheckReport& r = *in.entry.report;
+    if (r.warnings.isEmpty())
+        return {};
+    QString s = QStringLiteral("\nwarnings:\n");
+    for (const TraceWarning& w : r.warnings) {
+        s += QStringLiteral("  [%1] trace %2: %3\n").arg(warningKindName(w.kind)).arg(w.traceIndex + 1).arg(w.message);
+        if (w.location.isValid())
+            s += QStringLiteral("    --> %1\n").arg(w.location.toString())
+                + (in.warningExcerpt ? in.warningExcerpt(w.location) : QString());
+        if (!w.suggestion.isEmpty())
+            s += QStringLiteral("    fix: %1\n").arg(w.suggestion);
+    }
+    return s;
+}
+
+QJsonObject selfCheckJson(const SelfCheck& s)
+{
+    QJsonObject o { { QStringLiteral("status"), s.status }, { QStringLiteral("sets"), s.sets } };
+    if (!s.reason.isEmpty())
+        o.insert(QStringLiteral("reason"), s.reason);
+    if (s.status == QLatin1String("defect"))
+        o.insert(QStringLiteral("first_difference"),
+            QJsonObject { { QStringLiteral("set"), s.set + 1 }, { QStringLiteral("dump_line"), s.line },
+                { QStringLiteral("in"), s.inputs ? QStringLiteral("inputs") : QStringLiteral("node") },
+                { QStringLiteral("jitscope"), s.jitscope }, { QStringLiteral("pytorch"), s.pytorch } });
+    return o;
+}
+
+} // namespace
+
+QString checkText(const CheckOutput& in)
+{
+    const CheckReport& r = *in.entry.report;
+    const PythonCall* call = in.call;
+    QString s = QStringLiteral("check %1: %2 input set(s)\n").arg(in.title).arg(r.traces.size());
+    for (int k = 0; k < r.traces.size(); ++k) {
+        const TraceResult& t = r.traces[k];
+        s += QStringLiteral("  trace %1: %2").arg(k + 1).arg(in.entry.sets.value(k));
+        if (call && !t.note.isEmpty()) // a recorded trace on the example inputs again
+            s += QStringLiteral("  (%1)").arg(t.note);
+        s += t.ok ? QStringLiteral("  (%1 nodes)\n").arg(t.graph.nodes.size())
+                  : QStringLiteral("  FAILED: %1\n").arg(t.error.message);
+    }
+    for (const TraceDiff& d : r.diffs)
+        s += QStringLiteral("\ntrace %1 vs trace 1: %2\n")
+                 .arg(d.other + 1)
+                 .arg(d.equal ? QStringLiteral("same graph")
+                              : QStringLiteral("%1 divergence(s), %2 node difference(s)")
+                                    .arg(d.divergences.size())
+                                    .arg(d.changes.size()))
+            + divergencesText(r, d, in.sourceLine, in.verbose);
+    s += outputsText(r, call ? QStringLiteral("the Python code") : QStringLiteral("the script function"));
+    s += call ? pythonWarningsText(*call) : traceWarningsText(in);
+    // The conclusion: PyTorch's own check and the error the call raised, the verdict, the self-check.
+    s += QLatin1Char('\n');
+    if (call && call->checked)
+        s += QStringLiteral("PyTorch's check: %1\n")
+                 .arg(call->checkPassed ? QStringLiteral("passed")
+                                        : call->checkMessage.section(QLatin1Char('\n'), 0, 1).simplified());
+    if (call && call->raised())
+        s += QStringLiteral("the call raised: %1\n").arg(call->error.toString());
+    s += QStringLiteral("verdict: %1\n").arg(in.verdict.isEmpty() ? r.verdict() : in.verdict);
+    if (in.selfCheck)
+        s += QStringLiteral("self-check: %1\n").arg(selfCheckText(*in.selfCheck));
+    return s;
+}
+
+QJsonObject checkJson(const CheckOutput& in)
+{
+    QJsonObject o = checkReportJson(*in.entry.report);
+    QJsonArray traces = o.value(QStringLiteral("traces")).toArray();
+    for (int k = 0; k < traces.size() && k < in.entry.sets.size(); ++k) {
+        QJsonObject t = traces[k].toObject();
+        t.insert(QStringLiteral("inputs"), in.entry.sets[k]);
+        traces[k] = t;
+    }
+    o.insert(QStringLiteral("traces"), traces);
+    o.insert(QStringLiteral("version"), checkJsonVersion);
+    if (!in.verdict.isEmpty())
+        o.insert(QStringLiteral("verdict"), in.verdict);
+    if (in.call)
+        o.insert(QStringLiteral("call"), pythonCallJson(*in.call, false));
+    if (in.selfCheck)
+        o.insert(QStringLiteral("self_check"), selfCheckJson(*in.selfCheck));
+    return o;
+}
+
+QJsonObject diagnosticJson(const Diagnostic& d)
+{
+    return QJsonObject { { QStringLiteral("message"), d.message }, { QStringLiteral("file"), d.location.file },
+        { QStringLiteral("line"), d.location.line }, { QStringLiteral("column"), d.location.column } };
+}
+
+QJsonArray pythonWarningsJson(const QVector<PythonWarning>& warnings)
+{
+    QJsonArray out;
+    for (const PythonWarning& w : warnings) {
+        QJsonObject o { { QStringLiteral("category"), w.category }, { QStringLiteral("message"), w.message },
+            { QStringLiteral("file"), w.location.file }, { QStringLiteral("line"), w.location.line },
+            { QStringLiteral("user_code"), w.userCode }, { QStringLiteral("count"), w.count },
+            { QStringLiteral("hidden"), w.hidden } };
+        if (w.userLocation.isValid())
+            o.insert(QStringLiteral("user_place"),
+                QJsonObject {
+                    { QStringLiteral("file"), w.userLocation.file }, { QStringLiteral("line"), w.userLocation.line } });
+        QJsonArray stack;
+        for (const PythonFrame& f : w.stack)
+            stack.append(QJsonObject { { QStringLiteral("file"), f.location.file },
+                { QStringLiteral("line"), f.location.line }, { QStringLiteral("function"), f.function } });
+        if (!stack.isEmpty())
+            o.insert(QStringLiteral("stack"), stack);
+        out.append(o);
+    }
+    return out;
+}
+
+QJsonObject pythonCallJson(const PythonCall& c, bool graphs)
+{
+    QJsonObject o { { QStringLiteral("index"), c.index }, { QStringLiteral("api"), c.api },
+        { QStringLiteral("line"), c.location.line }, { QStringLiteral("target"), c.target },
+        { QStringLiteral("target_kind"), c.targetKind }, { QStringLiteral("ok"), c.ok },
+        { QStringLiteral("example_inputs"), c.exampleInputs },
+        { QStringLiteral("check_inputs"), QJsonArray::fromStringList(c.checkInputs) },
+        { QStringLiteral("warnings"), pythonWarningsJson(c.warnings) } };
+    if (!c.ok)
+        o.insert(QStringLiteral("error"), diagnosticJson(c.error));
+    if (c.checked)
+        o.insert(QStringLiteral("pytorch_check"),
+            QJsonObject { { QStringLiteral("passed"), c.checkPassed }, { QStringLiteral("message"), c.checkMessage } });
+    if (graphs && !c.text.isEmpty())
+        o.insert(QStringLiteral("graph"), c.text);
+    QJsonArray traces;
+    for (const PythonTrace& t : c.traces) {
+        QJsonObject to { { QStringLiteral("inputs"), t.inputs }, { QStringLiteral("ok"), t.ok },
+            { QStringLiteral("nodes"), t.graph.nodes.size() },
+            { QStringLiteral("warnings"), pythonWarningsJson(t.warnings) } };
+        if (!t.ok)
+            to.insert(QStringLiteral("error"), diagnosticJson(t.error));
+        else if (graphs)
+            to.insert(QStringLiteral("graph"), t.text);
+        traces.append(to);
+    }
+    if (!traces.isEmpty())
+        o.insert(QStringLiteral("traces"), traces);
+    return o;
 }
 
 } // namespace jitscope

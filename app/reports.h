@@ -2,8 +2,12 @@
 
 #include "report/checkreport.h"
 #include "report/graphlayout.h"
+#include "report/pythonrun.h"
+#include "report/selfcheck.h"
 
 #include <QByteArray>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 #include <QVector>
@@ -39,6 +43,43 @@ struct ReportInput
         const QStringList& sets, const QString& htmlReport = {});
 };
 
+/// The version of the JSON form of a check (docs/check-json.md): raised when a field changes its meaning or goes.
+inline constexpr int checkJsonVersion = 1;
+
+/// One check as `check` prints it in text or JSON, the built-in check's (an archive's or a .py file's function) and
+/// each recorded call's of `check --python` alike: the report, and what its route adds.
+struct CheckOutput
+{
+    ReportEntry entry; ///< the report and each trace's input set as the user gave it
+    QString title; ///< the text's heading: "FILE FUNCTION", "line 43: torch.jit.trace(MyModule.forward)"
+    QString verdict; ///< empty: the report's; a call of `check --python` that raised: "error"
+    /// `check --python`: the call the file made, as Python recorded it (its warnings with their categories, PyTorch's
+    /// own check, the error it raised). Null for the built-in check.
+    const PythonCall* call = nullptr;
+    const SelfCheck* selfCheck = nullptr; ///< `check --python --self-check`: JitScope's own trace of the call
+    /// text: the line of the source at a divergence's place (unset or empty: none shown)
+    std::function<QString(const SourceLocation&)> sourceLine;
+    /// text: what follows a warning's place, the source line with a caret under the column (unset: nothing)
+    std::function<QString(const SourceLocation&)> warningExcerpt;
+    bool verbose = false; ///< text: each divergence's node rows
+};
+
+/// The text of a check: the traces, each diff's divergences (divergencesText()), the outputs (outputsText()), the
+/// warnings, the verdict.
+QString checkText(const CheckOutput& in);
+
+/// The JSON document of a check (docs/check-json.md): "version", checkReportJson()'s fields with each trace's input
+/// set as given, and, for a call of `check --python`, "call" (the call as recorded, without its graphs) and
+/// "self_check".
+QJsonObject checkJson(const CheckOutput& in);
+
+/// A recorded call as `trace --python --format json` lists it; without @p graphs, as a check's "call" holds it.
+QJsonObject pythonCallJson(const PythonCall& call, bool graphs = true);
+/// Warnings as Python raised them: category, message, place, count, the user's line, the stack.
+QJsonArray pythonWarningsJson(const QVector<PythonWarning>& warnings);
+/// An error with its place: message, file, line, column.
+QJsonObject diagnosticJson(const Diagnostic& d);
+
 /// JUnit XML: one <testsuite> per entry, one <testcase> per input set, a <failure> for each set that diverged or
 /// whose outputs mismatch (message: the cause; text: the divergences with node and file:line), the warnings as
 /// <system-out>.
@@ -63,9 +104,10 @@ QString divergencesText(const CheckReport& r, const TraceDiff& d,
 /// place and each operand with where it came from; empty when it did not fail or the node is not known.
 QString traceFailureText(const CheckReport& r, int set);
 
-/// What the check ran on each other set, as `check` prints it under "outputs": trace 1 against the script
-/// function, or a traced archive's own graph (its outputs, and the sizes of set 1 it computes with there).
-QString outputsText(const CheckReport& r);
+/// What the check ran on each other set, as `check` prints it under "outputs": trace 1 against @p reference (the
+/// script function, the Python code), or a traced archive's own graph (its outputs, and the sizes of set 1 it
+/// computes with there).
+QString outputsText(const CheckReport& r, const QString& reference = QStringLiteral("the script function"));
 
 /// A traced archive's run on set @p k (0-based, k >= 1) in a line: "ran: float32[100, 4], ..." or its error.
 QString archiveRunText(const CheckReport& r, int k);

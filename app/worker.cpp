@@ -6,6 +6,7 @@
 #include "worker.h"
 
 #include "bridge/pythoncheck.h"
+#include "bridge/pythonrun.h"
 #include "bridge/selfcheck.h"
 #include "check/check.h"
 #include "debug/debugsession.h"
@@ -231,6 +232,19 @@ void Worker::dispatch(const Message& m)
                 options.cancel = &cancel;
                 send(MessageType::Answer, id, pack(selfCheckRecordedCalls(file, options, folder, calls)));
             });
+        return;
+    }
+    case MessageType::RunPython: {
+        QString file, folder;
+        PythonOptions options;
+        if (!unpack(m.payload, file, options, folder))
+            return fail(QStringLiteral("a malformed request to run a Python file"));
+        spawn(m.id, m.type, [this, id = m.id, file, options, folder](const std::atomic<bool>& cancel) mutable {
+            activity::setFile(QFile::encodeName(file).constData());
+            activity::setPhase(0, "running the file under PyTorch");
+            options.cancel = &cancel;
+            send(MessageType::Answer, id, pack(runPythonChild(file, options, folder)));
+        });
         return;
     }
     case MessageType::CheckRecordedCalls: {

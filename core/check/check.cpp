@@ -1,4 +1,7 @@
 #include "check/check.h"
+#include "check/explain_p.h"
+
+#include <QRegularExpression>
 
 #include <QHash>
 #include <QJsonArray>
@@ -189,13 +192,6 @@ bool computedFrom(const IrGraph& g, int value, const QString& kind)
     return false;
 }
 
-struct Cause
-{
-    DivergenceKind kind = DivergenceKind::Unexplained;
-    QString text;
-    SourceLocation at; ///< unset: the node's own line
-};
-
 /// An if the compiler made (no line: the rest of a function after an early `return` inside an if, run when it did
 /// not return) is decided by the if that returned: its condition followed into the ifs computing it, through the
 /// blocks both traces took, to the one they took differently. Any other if decides itself.
@@ -342,10 +338,15 @@ Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& o
            : QStringLiteral("%1 recorded only in trace 1").arg(bn->kind) };
 }
 
-} // namespace
+/// True when @p trace's nodes came from a script graph (JitScope's executor records each node's origin there);
+/// a trace PyTorch recorded from Python has none.
+bool fromScript(const IrGraph& trace)
+{
+    return std::any_of(trace.nodes.cbegin(), trace.nodes.cend(), [](const IrNode& n) { return n.originNode >= 0; });
+}
 
-void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult& other, const IrGraph& script,
-    const QHash<QString, QString>& moduleTypes)
+/// The script rules for every change (each gets a cause: at worst "recorded with different arguments").
+void explainScriptChanges(TraceDiff& diff, const TraceResult& base, const TraceResult& other, const IrGraph& script)
 {
     const QHash<int, int> baseLoops = loopIterations(base.graph);
     const QHash<int, int> otherLoops = loopIterations(other.graph);
@@ -361,22 +362,90 @@ void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult&
         c.cause = cause.text;
         c.causeAt = cause.at;
     }
-    groupDivergences(diff, base, other, moduleTypes);
 }
 
-void completePairDiffs(CheckReport& report)
+/// The attributes the call changed, as evidence of the divergences in their modules: a module state divergence
+/// names those of its module and the modules around it (every one when none is there), a branch those its condition
+/// reads (`self.grid`).
+void addStateEvidence(TraceDiff& diff, const QVector<PythonStateChange>& changes)
+{
+    auto text = [](const PythonStateChange& s) {
+        return QStringLiteral("the call changed %1%2: %3 before, %4 after")
+            .arg(s.module.isEmpty() ? QStringLiteral("self.") : s.module + QLatin1Char('.'), s.attribute,
+                s.before.left(100), s.after.left(100));
+    };
+    auto related = [](const QString& a, const QString& b) {
+        return a == b || a.startsWith(b + QLatin1Char('.')) || b.startsWith(a + QLatin1Char('.')) || b.isEmpty();
+    };
+    for (Divergence& d : diff.divergences) {
+        QStringList found;
+        if (d.kind == DivergenceKind::ModuleState) {
+            for (const PythonStateChange& s : changes)
+                if (related(d.scope, s.module) && !s.module.isEmpty())
+                    found << text(s);
+            if (found.isEmpty())
+                for (const PythonStateChange& s : changes)
+                    found << text(s);
+        } else if (d.kind == DivergenceKind::BranchFrozen && !d.message.isEmpty()) {
+            for (const PythonStateChange& s : changes)
+                if (d.message.contains(QStringLiteral("self.%1").arg(s.attribute)))
+                    found << text(s);
+        }
+        for (const QString& f : found.mid(0, 4))
+            if (!d.evidence.contains(f))
+                d.evidence << f;
+        if (d.kind == DivergenceKind::ModuleState && !found.isEmpty()) {
+            QStringList attributes;
+            for (const QString& f : std::as_const(found))
+                attributes << f.section(QLatin1Char(':'), 0, 0).mid(int(qstrlen("the call changed ")));
+            d.message += QStringLiteral(" (the call changed %1)").arg(attributes.join(QStringLiteral(", ")));
+        }
+    }
+}
+
+} // namespace
+
+IrGraph withoutMangling(IrGraph g)
+{
+    static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
+    for (IrValue& v : g.values)
+        v.type.remove(mangle);
+    g.signatureHashes.clear();
+    return g;
+}
+
+void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult& other, const ExplainContext& context)
+{
+    if (context.script && fromScript(base.graph))
+        explainScriptChanges(diff, base, other, *context.script);
+    else
+        explainRecordedChanges(diff, base, other, context);
+    groupDivergences(diff, base, other, context.moduleTypes);
+    addStateEvidence(diff, context.stateChanges);
+}
+
+void completePairDiffs(CheckReport& report, const QString& source)
 {
     report.pairDiffs.clear();
+    ExplainContext context;
+    context.script = &report.script;
+    context.moduleTypes = report.moduleTypes;
+    context.file = report.file;
+    context.source = source;
+    for (const TraceDiff& d : std::as_const(report.diffs))
+        context.stateChanged |= report.traces.value(d.other).repeat && !d.equal;
     for (int i = 1; i < report.traces.size(); ++i) {
         for (int j = i + 1; j < report.traces.size(); ++j) {
             const TraceResult& base = report.traces[i];
             const TraceResult& other = report.traces[j];
             if (!base.ok || !other.ok)
                 continue;
-            TraceDiff diff = diffTraces(base.graph, other.graph);
+            // Classes compiled again for each trace get mangled names: the same module either way.
+            TraceDiff diff = diffTraces(withoutMangling(base.graph), withoutMangling(other.graph));
             diff.base = i;
             diff.other = j;
-            explainChanges(diff, base, other, report.script, report.moduleTypes);
+            context.repeat = other.repeat;
+            explainChanges(diff, base, other, context);
             report.pairDiffs.push_back(diff);
         }
     }

@@ -2,6 +2,7 @@
 
 #include "diff/tracediff.h"
 #include "report/checkreport.h"
+#include "report/pythonrun.h"
 #include "trace/trace.h"
 
 namespace jitscope {
@@ -30,13 +31,39 @@ QVector<TraceWarning> bakedInputSizes(
     const IrGraph& trace, const InputSet& first, const InputSet& other, int otherIndex);
 
 /// Fills CheckReport::pairDiffs: trace i against trace j for every pair 1 <= i < j of traces that both recorded,
-/// diffed and explained as diffs are (explainChanges() from the report's script graph and module types).
-void completePairDiffs(CheckReport& report);
+/// diffed and explained as diffs are (explainChanges(), with the report's script graph and module types, and for a
+/// recorded call's traces @p source, the text of the user's file CheckReport::file).
+void completePairDiffs(CheckReport& report, const QString& source = {});
 
-/// Fills NodeChange::cause, kind, causeAt, scope and location for every change of `diff`, from the traces'
-/// provenance, their warnings and the script graph, then groups them (groupDivergences).
-void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult& other, const IrGraph& script,
-    const QHash<QString, QString>& moduleTypes = {});
+/// What the explainer reads besides the two traces.
+struct ExplainContext
+{
+    const IrGraph* script = nullptr; ///< the script graph the traces came from (its loops and branches), or null
+    QHash<QString, QString> moduleTypes; ///< the class of each submodule by path, for the divergences' scopes
+    QString file; ///< the user's file, which a recorded trace's Python stacks name
+    QString source; ///< its text (to name the loop or branch a line is in); empty to leave that out
+    bool repeat = false; ///< the other trace is the example inputs traced again (PyTorch's check without inputs)
+    /// Another trace of the example inputs differs from trace 1: the model changed between the calls.
+    bool stateChanged = false;
+    /// The submodules' attributes the call changed (a recorded call's), as evidence of state and branch divergences.
+    QVector<PythonStateChange> stateChanges;
+};
+
+/// The one explainer of a diff, for every check (the executor's traces of an archive or .py function, and traces
+/// PyTorch recorded from Python): fills NodeChange::cause, kind, causeAt, scope and location for every change, then
+/// groups them (groupDivergences) with their evidence. Its rules, first match wins:
+/// - script rules, for nodes that came from a script graph (IrNode::originNode): a loop that ran another number of
+///   times, a branch taken differently (followed to the if that decided it), a value baked as a constant;
+/// - source rules, for recorded traces (their nodes' Python stacks, the source lines and the tracer's warnings): a
+///   line run another number of times in a loop, a branch frozen by a tensor-to-bool conversion or by a plain Python
+///   value, a number baked by a conversion or len(), where the node's code path left what both traces ran;
+/// - then, for a change no rule explains: the cause of a changed node it takes a value from, the model's state (the
+///   same inputs traced again differ), or "recorded different operations".
+void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult& other, const ExplainContext& context);
+
+/// @p g with the mangled class names PyTorch gives a class compiled again (`___torch_mangle_3.Linear`) plain: the
+/// same module either way, so they must not make two traces differ.
+IrGraph withoutMangling(IrGraph g);
 
 /// The constants node @p node of @p g takes, by input position (empty where an input is not a constant; a constant's
 /// own value for a constant), as compared: IrAttribute::data where set (a tensor's values), else as libtorch prints.

@@ -244,7 +244,10 @@ CheckReport checkFunction(
         TraceDiff diff = diffTraces(first.graph, t.graph);
         diff.base = 0;
         diff.other = k;
-        explainChanges(diff, first, t, r.script, r.moduleTypes);
+        ExplainContext context;
+        context.script = &r.script;
+        context.moduleTypes = r.moduleTypes;
+        explainChanges(diff, first, t, context);
         r.consistent &= diff.equal;
         r.diffs.push_back(diff);
 

@@ -152,7 +152,7 @@ JITSCOPE_SERIALIZE(InputSuggestion, INPUTSUGGESTION_FIELDS)
         v.std OP v.nanCount OP v.infCount OP v.preview OP v.sliceRows OP v.sliceColumns OP v.slice
 JITSCOPE_SERIALIZE(ValueSummary, VALUESUMMARY_FIELDS)
 #define TRACERESULT_FIELDS(OP)                                                                                         \
-    s OP v.ok OP v.error OP v.inputs OP v.graph OP v.warnings OP v.outputs OP v.note OP v.branches
+    s OP v.ok OP v.error OP v.inputs OP v.graph OP v.warnings OP v.outputs OP v.note OP v.branches OP v.repeat
 JITSCOPE_SERIALIZE(TraceResult, TRACERESULT_FIELDS)
 #define TRACEDIFF_FIELDS(OP) s OP v.base OP v.other OP v.equal OP v.changes OP v.divergences
 JITSCOPE_SERIALIZE(TraceDiff, TRACEDIFF_FIELDS)
@@ -193,6 +193,14 @@ JITSCOPE_SERIALIZE(GraphLayout::Stats, LAYOUTSTATS_FIELDS)
 #define GRAPHLAYOUT_FIELDS(OP)                                                                                         \
     s OP v.bounds OP v.nodes OP v.edges OP v.clusters OP v.error OP v.cancelled OP v.stats OP v.boxOfNode
 JITSCOPE_SERIALIZE(GraphLayout, GRAPHLAYOUT_FIELDS)
+#define PYTHONOPTIONS_FIELDS(OP)                                                                                       \
+    s OP v.request OP v.python OP v.bridge OP v.returnedValues OP v.definitions OP v.archives OP v.timeoutMs OP v       \
+        .maxOutputBytes
+JITSCOPE_SERIALIZE(PythonOptions, PYTHONOPTIONS_FIELDS)
+#define PYTHONCHILD_FIELDS(OP)                                                                                         \
+    s OP v.python OP v.startError OP v.stopped OP v.timeoutMs OP v.crashed OP v.exitCode OP v.stdoutText OP v          \
+        .stderrText OP v.outputTruncated
+JITSCOPE_SERIALIZE(PythonChild, PYTHONCHILD_FIELDS)
 
 #undef JITSCOPE_SERIALIZE
 
@@ -308,6 +316,19 @@ QDataStream& operator>>(QDataStream& s, SelfCheck& v)
 {
     return s >> v.status >> v.reason >> v.set >> v.line >> v.inputs >> v.jitscope >> v.pytorch >> v.sets;
 }
+
+QDataStream& operator<<(QDataStream& s, const PythonRequest& v)
+{
+    writeEnum(s, v.mode);
+    return s << v.target << v.sets << v.seed << v.strict;
+}
+
+QDataStream& operator>>(QDataStream& s, PythonRequest& v)
+{
+    readEnum(s, v.mode);
+    return s >> v.target >> v.sets >> v.seed >> v.strict;
+}
+
 
 QDataStream& operator<<(QDataStream& s, const CheckReport& v)
 {

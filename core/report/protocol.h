@@ -10,6 +10,7 @@
 #include "report/debugpause.h"
 #include "report/graphlayout.h"
 #include "report/modelinfo.h"
+#include "report/pythonrun.h"
 
 #include <QByteArray>
 #include <QDataStream>
@@ -25,7 +26,7 @@ namespace protocol {
 
 constexpr quint32 kMagic = 0x4a53574b; ///< "JSWK"
 /// Bumped whenever a message or a value's fields change: both ends must be built from the same sources.
-constexpr quint16 kVersion = 7;
+constexpr quint16 kVersion = 8;
 /// Frames larger than this are refused as corrupt (a report of a big model's traces is tens of megabytes).
 constexpr quint32 kMaxFrame = 1u << 30;
 
@@ -58,6 +59,9 @@ enum class MessageType : quint16 {
     /// window -> worker: QString record folder (PythonRun::folder), QString the file's text; answer:
     /// QVector<CheckReport>, one per recorded call (checkRecordedCalls(): diffed, explained and grouped there)
     CheckRecordedCalls,
+    /// window -> worker: QString the .py file, PythonOptions, QString the folder the window made for its record
+    /// (makePythonRunFolder()); answer: PythonChild (runPythonChild(): the window reads the record itself)
+    RunPython,
 };
 
 enum class DebugOp : qint32 { Resume, Breakpoints, Stop, End };
@@ -221,6 +225,13 @@ QDataStream& operator<<(QDataStream& s, const SelfCheck& v);
 QDataStream& operator>>(QDataStream& s, SelfCheck& v);
 QDataStream& operator<<(QDataStream& s, const CheckReport& v);
 QDataStream& operator>>(QDataStream& s, CheckReport& v);
+QDataStream& operator<<(QDataStream& s, const PythonRequest& v);
+QDataStream& operator>>(QDataStream& s, PythonRequest& v);
+/// Everything but the cancel flag (the worker has its own).
+QDataStream& operator<<(QDataStream& s, const PythonOptions& v);
+QDataStream& operator>>(QDataStream& s, PythonOptions& v);
+QDataStream& operator<<(QDataStream& s, const PythonChild& v);
+QDataStream& operator>>(QDataStream& s, PythonChild& v);
 /// The options that shape the picture (not the cancel flag or the cache: the worker keeps a cache of its own).
 QDataStream& operator<<(QDataStream& s, const LayoutOptions& v);
 QDataStream& operator>>(QDataStream& s, LayoutOptions& v);

@@ -230,6 +230,37 @@ struct PythonRun
     std::shared_ptr<const PythonRunFolder> folderHandle;
 };
 
+/// How the bridge's child process ended (runPythonChild(), in the engine): with the record it left in its folder,
+/// what readPythonRun() makes a PythonRun of. Crosses from the model worker to the window.
+struct PythonChild
+{
+    QString python; ///< the interpreter
+    QString startError; ///< it did not start: why (no such file, the bridge is missing, the interpreter failed)
+    QString stopped; ///< "cancelled" or "timeout" when it was killed for that
+    int timeoutMs = 0; ///< the limit it ran under
+    bool crashed = false; ///< ended by a signal
+    int exitCode = 0;
+    QString stdoutText; ///< PythonRun::stdoutText
+    QString stderrText;
+    bool outputTruncated = false;
+};
+
+/// A temporary folder for a run's record and archives, removed with the last PythonRun holding it; @p path is set
+/// to it. Null with @p error when it cannot be made.
+std::shared_ptr<const PythonRunFolder> makePythonRunFolder(QString* path, QString* error);
+
+/// The run of @p path from how its child ended and the record it wrote into @p where (@p folder owns it, and is
+/// kept by the run): parsed, or what a crashed run left (the calls recorded before it, where Python was).
+PythonRun readPythonRun(
+    const QString& path, const PythonChild& child, std::shared_ptr<const PythonRunFolder> folder, const QString& where);
+
+/// Parses the bridge's result.json (protocol 1) into @p run. False with @p error on malformed input.
+bool parsePythonRecord(const QByteArray& json, PythonRun& run, QString* error = nullptr);
+
+/// Reads a finished run back from its record (result.json in @p folder, PythonRun::folder) into @p run: what the
+/// model worker does with a run the window made. False with @p error ("the run's record could not be read: ...").
+bool readPythonRecord(const QString& folder, PythonRun& run, QString* error);
+
 /// The interpreter and bridge script that options select (for messages and --version).
 QString pythonInterpreter(const PythonOptions& options);
 QString bridgeScript(const PythonOptions& options);

@@ -21,6 +21,9 @@ struct TraceResult
     QVector<TraceWarning> warnings;
     QVector<ValueSummary> outputs;
     QString note; ///< e.g. "cleanup passes failed: raw recorded graph"
+    /// The example inputs traced again (PyTorch's check without check inputs, a recorded call's): a graph other than
+    /// trace 1's says the model changed between the calls.
+    bool repeat = false;
     /// Every prim::If of the script graph the trace ran (by node id): which blocks it took, 1 then, 2 else, 3 both
     /// (in a loop). What a divergence's frozen branch is read from, where blocks record nothing.
     QHash<int, int> branches;

@@ -31,8 +31,9 @@ class TraceWarningSink;
 /// bindings do, indexing is recorded as Python's `x[...]` records it, `for row in x` unbinds, `len(x)` and
 /// tensor-to-Python conversions are baked (with their warnings).
 ///
-/// Operators are dispatched by symbol through one table (pythontracingsemantics.cpp: handlers()); ops without an
-/// entry go through the generic path (numbers as tensors, the argument parser's overloads, recorded arguments).
+/// Operators are dispatched by symbol through one table of rules (pythontracingsemantics.cpp: rulesOf(), the rules
+/// in pythonsemantics_<family>.cpp); ops without an entry go through the generic path (numbers as tensors, the
+/// argument parser's overloads, recorded arguments).
 class PythonTracingSemantics : public InterpreterHooks
 {
 public:

@@ -58,15 +58,22 @@ private Q_SLOTS:
         QCOMPARE(r.code, 1);
         const QJsonArray reports = QJsonDocument::fromJson(r.out.toUtf8()).array();
         QCOMPARE(reports.size(), 2);
+        // Each call's document has the shape of the built-in check's (docs/check-json.md), the call under "call".
+        for (const QJsonValue& report : reports) {
+            QCOMPARE(report.toObject().value("version").toInt(), 1);
+            for (const char* field : { "file", "function", "traces", "script", "diffs", "outputs", "warnings" })
+                QVERIFY2(report.toObject().contains(QLatin1String(field)), field);
+        }
         const QJsonObject fill = reports[0].toObject();
-        QCOMPARE(fill.value("target").toString(), QStringLiteral("fill_row_zero"));
-        QCOMPARE(fill.value("line").toInt(), 14);
+        const QJsonObject fillCall = fill.value("call").toObject();
+        QCOMPARE(fillCall.value("target").toString(), QStringLiteral("fill_row_zero"));
+        QCOMPARE(fillCall.value("line").toInt(), 14);
+        QCOMPARE(fill.value("function").toString(), QStringLiteral("fill_row_zero"));
         // One input set: the graphs have nothing to differ from, but PyTorch's check failed (rand() differs), and
         // every field says what the report concludes.
         QCOMPARE(fill.value("diffs").toArray().size(), 0);
-        QCOMPARE(fill.value("pytorch_check").toObject().value("passed").toBool(), false);
+        QCOMPARE(fillCall.value("pytorch_check").toObject().value("passed").toBool(), false);
         QCOMPARE(fill.value("verdict").toString(), QStringLiteral("diverged"));
-        QCOMPARE(fill.value("consistent").toBool(), false);
         const QJsonObject count = reports[1].toObject();
         const QJsonObject change
             = count.value("diffs").toArray()[0].toObject().value("changes").toArray()[0].toObject();

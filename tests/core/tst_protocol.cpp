@@ -580,6 +580,63 @@ private Q_SLOTS:
         QCOMPARE(beatBack.busy, beat.busy);
     }
 
+    /// A Python run is asked of the worker and ended there (ModelEngine::runPython()): its options cross whole but
+    /// for the cancel flag, and how its child ended comes back whole; the window reads the record itself.
+    void pythonRunsCross()
+    {
+        PythonOptions options;
+        options.request.mode = PythonRequest::Mode::Check;
+        options.request.target = QStringLiteral("Net.forward");
+        options.request.sets = { *parseInputSet(QStringLiteral("f32[2,3]; 4")) };
+        options.request.seed = 7;
+        options.request.strict = false;
+        options.python = QStringLiteral("/opt/py/bin/python3");
+        options.bridge = QStringLiteral("/opt/bridge.py");
+        options.returnedValues = true;
+        options.definitions = false;
+        options.archives = false;
+        options.timeoutMs = 1234;
+        options.maxOutputBytes = 99;
+        const std::atomic<bool> cancel { true };
+        options.cancel = &cancel;
+        const PythonOptions back = roundTrip(options);
+        QCOMPARE(back.request.mode, PythonRequest::Mode::Check);
+        QCOMPARE(back.request.target, options.request.target);
+        QCOMPARE(back.request.sets.size(), 1);
+        QCOMPARE(dump(back.request.sets[0]), dump(options.request.sets[0]));
+        QCOMPARE(back.request.seed, quint64(7));
+        QCOMPARE(back.request.strict, false);
+        QCOMPARE(back.python, options.python);
+        QCOMPARE(back.bridge, options.bridge);
+        QCOMPARE(back.returnedValues, true);
+        QCOMPARE(back.definitions, false);
+        QCOMPARE(back.archives, false);
+        QCOMPARE(back.timeoutMs, 1234);
+        QCOMPARE(back.maxOutputBytes, qint64(99));
+        QVERIFY(!back.cancel);
+
+        PythonChild child;
+        child.python = options.python;
+        child.startError = QStringLiteral("cannot start");
+        child.stopped = QStringLiteral("timeout");
+        child.timeoutMs = 5000;
+        child.crashed = true;
+        child.exitCode = 3;
+        child.stdoutText = QStringLiteral("out");
+        child.stderrText = QStringLiteral("Fatal Python error: Segmentation fault");
+        child.outputTruncated = true;
+        const PythonChild childBack = roundTrip(child);
+        QCOMPARE(childBack.python, child.python);
+        QCOMPARE(childBack.startError, child.startError);
+        QCOMPARE(childBack.stopped, child.stopped);
+        QCOMPARE(childBack.timeoutMs, child.timeoutMs);
+        QCOMPARE(childBack.crashed, true);
+        QCOMPARE(childBack.exitCode, 3);
+        QCOMPARE(childBack.stdoutText, child.stdoutText);
+        QCOMPARE(childBack.stderrText, child.stderrText);
+        QCOMPARE(childBack.outputTruncated, true);
+    }
+
     /// A layout and its options cross whole: the window draws what the worker's Graphviz laid out.
     void layoutsCross()
     {

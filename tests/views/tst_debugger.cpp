@@ -97,11 +97,13 @@ private Q_SLOTS:
     void stepIntoTheLoop()
     {
         MainWindow window;
+        DebugUiController* debug = debugUi(window);
+        SourceView* sourceView = part<SourceView>(window, "sourceView");
         QVERIFY(openAndWait(window, example()));
         QAbstractItemModelTester framesTester(
-            window.framesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+            debug->framesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester valuesTester(
-            window.valuesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+            debug->valuesModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         Driver driver(window);
         const FunctionInfo* fn = window.model().function(window.currentFunction());
         QVERIFY(fn);
@@ -124,15 +126,15 @@ private Q_SLOTS:
             for (NodeItem* item : window.scriptScene()->nodeItems())
                 marked += item->hasExecutionMarker();
             QCOMPARE(marked, 1);
-            QCOMPARE(window.sourceView()->executionLine(), p.event.location.line);
+            QCOMPARE(sourceView->executionLine(), p.event.location.line);
             QVERIFY(window.statusText().startsWith(QLatin1String("Paused before ") + p.event.kind));
             QStringList rows;
-            for (int row = 0; row < window.framesModel()->rowCount(); ++row)
-                rows << window.framesModel()->index(row, FramesModel::FrameColumn).data().toString();
+            for (int row = 0; row < debug->framesModel()->rowCount(); ++row)
+                rows << debug->framesModel()->index(row, FramesModel::FrameColumn).data().toString();
             frames.insert(at, rows);
-            const int result = window.valuesModel()->rowOfName(QStringLiteral("result"));
+            const int result = debug->valuesModel()->rowOfName(QStringLiteral("result"));
             if (result >= 0) {
-                const QModelIndex index = window.valuesModel()->index(result, 0);
+                const QModelIndex index = debug->valuesModel()->index(result, 0);
                 resultSum.insert(at, index.data(ValuesModel::SumRole).toDouble());
                 resultChanged.insert(at, index.data(ValuesModel::ChangedRole).toBool());
             }
@@ -155,13 +157,13 @@ private Q_SLOTS:
 
         // The end: the return value in Values, no marker left, the check's result untouched.
         QCOMPARE(window.debugger()->state(), DebugController::State::Finished);
-        QCOMPARE(window.valuesModel()->rowCount(), 1);
-        QCOMPARE(window.valuesModel()->index(0, 0).data().toString(), QStringLiteral("return"));
-        QCOMPARE(window.framesModel()->rowCount(), 0);
+        QCOMPARE(debug->valuesModel()->rowCount(), 1);
+        QCOMPARE(debug->valuesModel()->index(0, 0).data().toString(), QStringLiteral("return"));
+        QCOMPARE(debug->framesModel()->rowCount(), 0);
         QCOMPARE(window.scriptScene()->executionNode(), -1);
-        QCOMPARE(window.sourceView()->executionLine(), 0);
+        QCOMPARE(sourceView->executionLine(), 0);
         QVERIFY(window.statusText().contains(QLatin1String("returned float32[4,5]")));
-        QVERIFY(window.hasReport());
+        QVERIFY(checkController(window)->hasReport());
         QCOMPARE(
             window.debugAction(MainWindow::DebugAction::StartContinue)->text(), QStringLiteral("&Start Debugging"));
     }
@@ -169,14 +171,15 @@ private Q_SLOTS:
     void breakpointInTheGutter()
     {
         MainWindow window;
+        DebugUiController* debug = debugUi(window);
         QVERIFY(openAndWait(window, example()));
         Driver driver(window);
-        SourceView* source = window.sourceView();
+        SourceView* source = part<SourceView>(window, "sourceView");
         const QRect line7 = source->lineRect(7);
         QVERIFY(!line7.isEmpty());
         QTest::mouseClick(source->lineNumberArea(), Qt::LeftButton, Qt::NoModifier, QPoint(8, line7.center().y()));
-        QCOMPARE(window.breakpoints(), (QMap<int, int> { { 7, -1 } }));
-        QCOMPARE(source->breakpoints(), window.breakpoints());
+        QCOMPARE(debug->breakpoints(), (QMap<int, int> { { 7, -1 } }));
+        QCOMPARE(source->breakpoints(), debug->breakpoints());
         // The script nodes of line 7 get a dot.
         QCOMPARE(window.scriptScene()->breakpointNodes().size(), 2);
 
@@ -192,7 +195,7 @@ private Q_SLOTS:
 
         // Another click removes it.
         QTest::mouseClick(source->lineNumberArea(), Qt::LeftButton, Qt::NoModifier, QPoint(8, line7.center().y()));
-        QVERIFY(window.breakpoints().isEmpty());
+        QVERIFY(debug->breakpoints().isEmpty());
         QVERIFY(window.scriptScene()->breakpointNodes().isEmpty());
     }
 
@@ -211,20 +214,22 @@ private Q_SLOTS:
     void breakpointSetWhilePaused()
     {
         MainWindow window;
+        DebugUiController* debug = debugUi(window);
         QVERIFY(openAndWait(window, example()));
         Driver driver(window);
         QVERIFY(driver.press(Qt::Key_F10)); // starts, paused before the first node
         QCOMPARE(driver.where(), QStringLiteral("aten::select"));
-        window.toggleBreakpoint(7);
+        debug->toggleBreakpoint(7);
         QVERIFY(driver.press(Qt::Key_F5));
         QCOMPARE(driver.where(), QStringLiteral("aten::select@6#1"));
-        window.toggleBreakpoint(7);
+        debug->toggleBreakpoint(7);
         QVERIFY(!driver.press(Qt::Key_F5));
     }
 
     void stepOverOutNextIterationRunToCursor()
     {
         MainWindow window;
+        DebugUiController* debug = debugUi(window);
         QVERIFY(openAndWait(window, example()));
         Driver driver(window);
         // Run to Cursor with the multiplication selected: its line, in the first iteration.
@@ -233,14 +238,14 @@ private Q_SLOTS:
         for (const IrNode& n : fn->graph.nodes)
             mul = n.kind == QLatin1String("aten::mul") ? n.id : mul;
         window.scriptScene()->selectNode(mul);
-        QCOMPARE(window.runToCursorLine(), 7);
+        QCOMPARE(debug->runToCursorLine(), 7);
         QVERIFY(driver.press(Qt::Key_F10, Qt::ControlModifier));
         QCOMPARE(driver.where(), QStringLiteral("aten::select@6#1"));
         QVERIFY(driver.press(Qt::Key_F10)); // step over the select
         QCOMPARE(driver.where(), QStringLiteral("aten::mul@6#1"));
         QVERIFY(driver.press(Qt::Key_F11, Qt::ControlModifier)); // next iteration
         QCOMPARE(driver.where(), QStringLiteral("aten::select@6#2"));
-        QCOMPARE(window.framesModel()->index(1, 0).data(FramesModel::IterationRole).toInt(), 2);
+        QCOMPARE(debug->framesModel()->index(1, 0).data(FramesModel::IterationRole).toInt(), 2);
         // Out of the loop: nothing follows it in this function, so the run ends.
         QVERIFY(!driver.press(Qt::Key_F11, Qt::ShiftModifier));
         QVERIFY(window.debugger()->lastPause().result.ok);
@@ -303,8 +308,8 @@ private Q_SLOTS:
         QTest::keyClick(&window, Qt::Key_R, Qt::ControlModifier);
         QVERIFY(checked.wait(kJobTimeoutMs));
         QVERIFY(finished.count() == 1);
-        QVERIFY(window.hasReport());
-        QCOMPARE(window.traceTabCount(), 3);
+        QVERIFY(checkController(window)->hasReport());
+        QCOMPARE(part<CheckView>(window, "checkView")->traceCount(), 3);
     }
 
     void archiveMethodWithCalls()
@@ -313,7 +318,7 @@ private Q_SLOTS:
         QVERIFY(openAndWait(window, QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/module_list_loop.pt")));
         // Calls kept as calls (archives open grouped by module, with calls inlined), to step into them.
         QSignalSpy reloaded(&window, &MainWindow::fileReloaded);
-        window.setGroupByModule(false);
+        part<QAction>(window, "groupByModuleAction")->setChecked(false);
         QVERIFY(reloaded.wait(kJobTimeoutMs));
         QVERIFY(waitIdle(window));
         Driver driver(window);
@@ -321,7 +326,7 @@ private Q_SLOTS:
         QTest::keyClick(&window, Qt::Key_F11);
         QVERIFY(!window.isDebugging());
         QVERIFY(window.statusText().contains(QLatin1String("Add an input set")));
-        window.inputSetsEditor()->model()->setTexts({ QStringLiteral("f32[2,4]") });
+        part<InputSetsEditor>(window, "inputSetsEditor")->model()->setTexts({ QStringLiteral("f32[2,4]") });
         // Into the first layer's forward: the frames show the call, the marker stays on the call node.
         QStringList kinds;
         bool enteredCall = false;
@@ -330,7 +335,7 @@ private Q_SLOTS:
             kinds << p.event.kind;
             QVERIFY(window.scriptScene()->executionNode() >= 0);
             if (p.event.depth > 0) {
-                QVERIFY(window.framesModel()->rowCount() >= 2);
+                QVERIFY(debugUi(window)->framesModel()->rowCount() >= 2);
                 enteredCall = true;
             }
         }
@@ -346,9 +351,10 @@ private Q_SLOTS:
     void debugWhereTrace1Fails()
     {
         MainWindow window;
+        DebugUiController* debug = debugUi(window);
         QVERIFY(openAndWait(window, example()));
-        QVERIFY(window.hasReport());
-        const CheckReport& report = window.report();
+        QVERIFY(checkController(window)->hasReport());
+        const CheckReport& report = checkController(window)->report();
         QCOMPARE(report.outputs.size(), 2);
         QVERIFY(!report.outputs[0].failure.isValid()); // set 2 runs (with a wrong result)
         const TraceFailure failure = report.outputs[1].failure;
@@ -374,27 +380,27 @@ private Q_SLOTS:
         QVERIFY(shown.count() > 0 || shown.wait(kJobTimeoutMs));
         GraphScene* scene = window.liveTraceScene();
         QVERIFY(scene);
-        QCOMPARE(
-            canonicalizeDump(window.liveTrace().toText(false)), canonicalizeDump(report.traces[0].graph.toText(false)));
+        QCOMPARE(canonicalizeDump(debug->liveTrace()->graph().toText(false)),
+            canonicalizeDump(report.traces[0].graph.toText(false)));
         const int marked = scene->displayedNode(failure.node);
         QVERIFY(marked >= 0);
         QCOMPARE(scene->executionNode(), marked);
         QVERIFY(scene->nodeItem(marked)->hasExecutionMarker());
         // Above it: what fails, why, and where each operand came from (as the check found it).
-        const QString header = window.liveTraceHeader();
+        const QString header = debug->liveTrace()->headerText();
         QVERIFY2(header.contains(QLatin1String("fails here")), qPrintable(header));
         QVERIFY2(header.contains(failure.error.toHtmlEscaped()), qPrintable(header));
         QVERIFY2(header.contains(QLatin1String("Operands")), qPrintable(header));
         QVERIFY2(header.contains(failure.operands.first().left(20).toHtmlEscaped()), qPrintable(header));
         // Its line in the source, and the script node that recorded it in the Script tab.
-        QCOMPARE(window.sourceView()->executionLine(), failure.location.line);
+        QCOMPARE(part<SourceView>(window, "sourceView")->executionLine(), failure.location.line);
         const int origin = report.traces[0].graph.node(failure.node).originNode;
         QVERIFY(origin >= 0);
         QCOMPARE(window.scriptScene()->executionNode(), window.scriptScene()->displayedNode(origin));
         // The frame's values are set 3's: the input has 2 rows.
         bool input = false;
-        for (int row = 0; row < window.valuesModel()->rowCount(); ++row)
-            input |= window.valuesModel()->index(row, 0).data(ValuesModel::ShapeRole).toList()
+        for (int row = 0; row < debug->valuesModel()->rowCount(); ++row)
+            input |= debug->valuesModel()->index(row, 0).data(ValuesModel::ShapeRole).toList()
                 == QVariantList { qint64(2), qint64(3), qint64(4) };
         QVERIFY(input);
 
@@ -405,7 +411,7 @@ private Q_SLOTS:
             qPrintable(window.statusText()));
         QVERIFY2(window.statusText().contains(failure.error.left(30)), qPrintable(window.statusText()));
         QCOMPARE(scene->executionNode(), marked);
-        QVERIFY(window.liveTraceHeader().contains(QLatin1String("failed")));
+        QVERIFY(debug->liveTrace()->headerText().contains(QLatin1String("failed")));
 
         // Restart runs the same replay again, to the same node.
         QVERIFY(driver.trigger(MainWindow::DebugAction::DebugTraceFailure));
@@ -417,6 +423,7 @@ private Q_SLOTS:
     void liveTrace()
     {
         MainWindow window;
+        DebugUiController* debug = debugUi(window);
         QVERIFY(openAndWait(window, example()));
         Driver driver(window);
         window.debugAction(MainWindow::DebugAction::TraceWhileDebugging)->setChecked(true);
@@ -428,7 +435,7 @@ private Q_SLOTS:
             shown.clear();
             GraphScene* scene = window.liveTraceScene();
             QVERIFY(scene);
-            const IrGraph& trace = window.liveTrace();
+            const IrGraph& trace = debug->liveTrace()->graph();
             // Only what the function records: not the statistics the debugger computes while the tracer runs.
             for (const IrNode& n : trace.nodes)
                 QVERIFY2(n.kind != QLatin1String("aten::isfinite"), qPrintable(trace.toText(false)));
@@ -451,13 +458,14 @@ private Q_SLOTS:
         QVERIFY2(local.ok, qPrintable(local.error.toString()));
         const TraceResult plain = traceFunction(local.model, window.currentFunction(), window.debugger()->inputs());
         QVERIFY(plain.ok);
-        QCOMPARE(canonicalizeDump(window.liveTrace().toText(false)), canonicalizeDump(plain.graph.toText(false)));
+        QCOMPARE(
+            canonicalizeDump(debug->liveTrace()->graph().toText(false)), canonicalizeDump(plain.graph.toText(false)));
 
         // Each live node leads to the script node that recorded it, and back.
         window.showView(MainWindow::View::LiveTrace);
         QCOMPARE(window.currentView(), MainWindow::View::LiveTrace);
         int mul = -1;
-        for (const IrNode& n : window.liveTrace().nodes)
+        for (const IrNode& n : debug->liveTrace()->graph().nodes)
             mul = mul < 0 && n.kind == QLatin1String("aten::mul") ? n.id : mul;
         QVERIFY(mul >= 0);
         window.liveTraceScene()->selectNode(mul);
@@ -465,7 +473,7 @@ private Q_SLOTS:
         QVERIFY(origin >= 0);
         QCOMPARE(
             window.model().function(window.currentFunction())->graph.node(origin).kind, QStringLiteral("aten::mul"));
-        QCOMPARE(window.sourceView()->highlightedLine(), 7);
+        QCOMPARE(part<SourceView>(window, "sourceView")->highlightedLine(), 7);
         window.scriptScene()->selectNode(-1);
         window.scriptScene()->selectNode(origin);
         QCOMPARE(window.liveTraceScene()->linkedNodes().size(), 3); // one per iteration

@@ -8,11 +8,13 @@
 #include "mainwindow.h"
 #include "modeltreemodel.h"
 #include "operatorlibrariesdialog.h"
+#include "sessionstore.h"
 #include "sourceview.h"
 #include "warningsmodel.h"
 #include "windowtest.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QListWidget>
 #include <QPushButton>
 #include <QTabWidget>
@@ -115,6 +117,9 @@ private Q_SLOTS:
     void opensExample()
     {
         MainWindow window;
+        QTreeView* treeView = part<QTreeView>(window, "modelTreeView");
+        ModelTreeModel* treeModel = part<ModelTreeModel>(window, "modelTreeModel");
+        SourceView* sourceView = part<SourceView>(window, "sourceView");
         window.resize(1400, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -144,12 +149,12 @@ private Q_SLOTS:
         QVERIFY(statusAfterLoad.contains(QLatin1String(" ms")));
 
         // The tree lists the function and has it current; the source panel holds the file.
-        const QModelIndex current = window.treeView()->currentIndex();
+        const QModelIndex current = treeView->currentIndex();
         QCOMPARE(current.data(ModelTreeModel::FunctionNameRole).toString(), window.currentFunction());
-        QVERIFY(window.treeModel()->rowCount(window.treeModel()->groupIndex(ModelTreeModel::ItemKind::Function)) >= 1);
-        QVERIFY(window.sourceView()->toPlainText().contains(QLatin1String("def loop_in_traced_fn")));
-        QVERIFY(window.treeView()->isExpanded(window.treeModel()->groupIndex(ModelTreeModel::ItemKind::InputSet)));
-        QCOMPARE(window.treeModel()->rowCount(window.treeModel()->groupIndex(ModelTreeModel::ItemKind::InputSet)),
+        QVERIFY(treeModel->rowCount(treeModel->groupIndex(ModelTreeModel::ItemKind::Function)) >= 1);
+        QVERIFY(sourceView->toPlainText().contains(QLatin1String("def loop_in_traced_fn")));
+        QVERIFY(treeView->isExpanded(treeModel->groupIndex(ModelTreeModel::ItemKind::InputSet)));
+        QCOMPARE(treeModel->rowCount(treeModel->groupIndex(ModelTreeModel::ItemKind::InputSet)),
             window.model().inputSets.size());
 
         // Clicking a node describes it in the status bar and marks its line when it has one.
@@ -165,7 +170,7 @@ private Q_SLOTS:
         const IrNode& node = fn->graph.node(nodeId);
         QVERIFY2(window.statusText().startsWith(node.kind), qPrintable(window.statusText()));
         if (node.location.isValid())
-            QCOMPARE(window.sourceView()->highlightedLine(), node.location.line);
+            QCOMPARE(sourceView->highlightedLine(), node.location.line);
 
         // The window renders to something that is not blank.
         QTemporaryDir dir;
@@ -227,7 +232,7 @@ private Q_SLOTS:
         QVERIFY(waitIdle(window));
         QCOMPARE(loaded.count(), 1);
         QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
-        QVERIFY(window.currentFile().endsWith(QLatin1String("loop_in_traced_fn.py")));
+        QVERIFY(documentController(window)->currentFile().endsWith(QLatin1String("loop_in_traced_fn.py")));
         QVERIFY(window.scriptScene()->nodeCount() > 0);
     }
 
@@ -243,14 +248,14 @@ private Q_SLOTS:
         QVERIFY2(window.lastError().isEmpty(), qPrintable(window.lastError()));
         QCOMPARE(window.currentFunction(), QStringLiteral("forward"));
         QVERIFY(window.scriptScene()->nodeCount() > 0);
-        ModelTreeModel* tree = window.treeModel();
+        ModelTreeModel* tree = part<ModelTreeModel>(window, "modelTreeModel");
         QVERIFY(tree->rowCount(tree->groupIndex(ModelTreeModel::ItemKind::Submodule)) > 0);
         QVERIFY(tree->rowCount(tree->groupIndex(ModelTreeModel::ItemKind::Parameter)) > 0);
 
         // Choosing a method in the tree lays it out.
         const QModelIndex method = tree->indexOfFunction(QStringLiteral("fc.forward"));
         QVERIFY(method.isValid());
-        window.treeView()->setCurrentIndex(method);
+        part<QTreeView>(window, "modelTreeView")->setCurrentIndex(method);
         QVERIFY(waitIdle(window));
         QCOMPARE(window.currentFunction(), QStringLiteral("fc.forward"));
         QVERIFY(window.scriptScene()->nodeCount() > 0);
@@ -269,7 +274,7 @@ private Q_SLOTS:
         QVERIFY(enter.isAccepted());
         QDropEvent drop(pos, Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
         QApplication::sendEvent(&window, &drop);
-        QVERIFY(window.currentFile().endsWith(QLatin1String("loop_in_traced_fn.py")));
+        QVERIFY(documentController(window)->currentFile().endsWith(QLatin1String("loop_in_traced_fn.py")));
         QVERIFY(waitIdle(window));
         QVERIFY(window.scriptScene()->nodeCount() > 0);
 
@@ -306,6 +311,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, path);
         MainWindow window;
+        DocumentController* document = documentController(window);
         window.show();
         window.openFile(path);
         QVERIFY(waitIdle(window));
@@ -314,7 +320,7 @@ private Q_SLOTS:
         for (const FunctionInfo& fn : window.model().functions) {
             if (fn.name == first)
                 continue;
-            window.showFunction(fn.name);
+            document->showFunction(fn.name);
             QVERIFY(waitIdle(window));
             QCOMPARE(window.currentFunction(), fn.name);
             // A compiled function shows its graph, or says it is empty; never a layout error passing for a graph.
@@ -327,7 +333,7 @@ private Q_SLOTS:
                 QVERIFY(window.scriptScene()->messageTitle().contains(QLatin1String("failed to compile")));
         }
         // Back to the first function: its layout is cached, so it shows without a job.
-        window.showFunction(first);
+        document->showFunction(first);
         QVERIFY(window.isIdle());
         QCOMPARE(window.currentFunction(), first);
         QVERIFY(window.scriptScene()->nodeCount() > 0);
@@ -336,18 +342,19 @@ private Q_SLOTS:
     void compareMarksInsertedNodes()
     {
         MainWindow window;
+        CheckView* checkView = part<CheckView>(window, "checkView");
         QSignalSpy checked(&window, &MainWindow::checkFinished);
         QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
         QCOMPARE(checked.count(), 1);
-        const CheckReport& report = window.report();
+        const CheckReport& report = checkController(window)->report();
         QVERIFY2(report.ok, qPrintable(report.error.toString()));
         QCOMPARE(report.traces.size(), 3);
         QVERIFY(!report.consistent);
-        QCOMPARE(window.traceTabCount(), 3);
-        QVERIFY(window.verdictText().contains(QLatin1String("diverged")));
+        QCOMPARE(checkView->traceCount(), 3);
+        QVERIFY(checkView->verdictText().contains(QLatin1String("diverged")));
         // The check diverges, so the window shows the comparison first: trace 1 against trace 2.
         QCOMPARE(window.currentView(), MainWindow::View::Compare);
-        CompareWidget* compare = window.compareWidget();
+        CompareWidget* compare = part<CompareWidget>(window, "compareWidget");
         QCOMPARE(compare->graphOn(CompareWidget::Side::Left), 0);
         QCOMPARE(compare->graphOn(CompareWidget::Side::Right), 1);
 
@@ -407,7 +414,7 @@ private Q_SLOTS:
         const Divergence& first = diff->divergences.first();
         QVERIFY(right->selectedNodeId() >= 0);
         QVERIFY(first.otherNodes.contains(right->selectedNodeId()) || !right->linkedNodes().isEmpty());
-        QCOMPARE(window.sourceView()->highlightedLine(), first.location.line);
+        QCOMPARE(part<SourceView>(window, "sourceView")->highlightedLine(), first.location.line);
         QVERIFY2(window.statusText().startsWith(QLatin1String("Divergence 1 of")), qPrintable(window.statusText()));
         QVERIFY2(window.statusText().contains(QLatin1String("x.size(0)")), qPrintable(window.statusText()));
 
@@ -462,11 +469,12 @@ private Q_SLOTS:
     void linkedSelection()
     {
         MainWindow window;
+        CheckController* check = checkController(window);
         QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
-        QVERIFY(window.hasReport());
+        QVERIFY(check->hasReport());
         window.showView(MainWindow::View::Trace);
         QCOMPARE(window.currentView(), MainWindow::View::Trace);
-        const CheckReport& report = window.report();
+        const CheckReport& report = check->report();
         int loopMul = -1;
         for (const IrNode& n : report.script.nodes) {
             if (n.kind == QLatin1String("aten::mul") && n.parentNode >= 0)
@@ -476,14 +484,14 @@ private Q_SLOTS:
 
         // A script node inside the loop: its trace nodes, one per iteration, in every trace tab.
         window.scriptScene()->selectNode(loopMul);
-        GraphScene* trace1 = window.traceScene(0);
+        GraphScene* trace1 = tracePage(window, 0)->scene();
         QCOMPARE(trace1->linkedNodes().size(), 3);
         QSet<QString> tags;
         for (int id : trace1->linkedNodes())
             tags.insert(trace1->nodeItem(id)->linkTag());
         QCOMPARE(tags, QSet<QString>({ "iteration 1", "iteration 2", "iteration 3" }));
-        QCOMPARE(window.traceScene(1)->linkedNodes().size(), 4);
-        QCOMPARE(window.traceScene(2)->linkedNodes().size(), 2);
+        QCOMPARE(tracePage(window, 1)->scene()->linkedNodes().size(), 4);
+        QCOMPARE(tracePage(window, 2)->scene()->linkedNodes().size(), 2);
         QVERIFY2(window.statusText().startsWith(QLatin1String("aten::mul")), qPrintable(window.statusText()));
         QVERIFY2(
             window.statusText().contains(QLatin1String("trace 1: iteration 1: %")), qPrintable(window.statusText()));
@@ -493,7 +501,7 @@ private Q_SLOTS:
         const int traceMul = trace1->linkedNodes().constLast();
         trace1->selectNode(traceMul);
         QCOMPARE(window.scriptScene()->selectedNodeId(), loopMul);
-        QCOMPARE(window.sourceView()->highlightedLine(), 7);
+        QCOMPARE(part<SourceView>(window, "sourceView")->highlightedLine(), 7);
         QVERIFY2(window.statusText().startsWith(QStringLiteral("Trace 1 \u00b7 aten::mul")),
             qPrintable(window.statusText()));
         QVERIFY2(window.statusText().contains(QLatin1String("iteration")), qPrintable(window.statusText()));
@@ -504,9 +512,11 @@ private Q_SLOTS:
     {
         const QString path = QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/corpus/inplace_ops.py");
         MainWindow window;
+        SourceView* sourceView = part<SourceView>(window, "sourceView");
         QVERIFY(openAndWait(window, path));
-        QVERIFY2(window.hasReport() && window.report().ok, qPrintable(window.report().error.toString()));
-        WarningsModel* warnings = window.warningsModel();
+        const CheckController* checker = checkController(window);
+        QVERIFY2(checker->hasReport() && checker->report().ok, qPrintable(checker->report().error.toString()));
+        WarningsModel* warnings = part<WarningsModel>(window, "warningsModel");
         QAbstractItemModelTester tester(warnings, QAbstractItemModelTester::FailureReportingMode::QtTest);
         int row = -1;
         for (int r = 0; r < warnings->rowCount(); ++r) {
@@ -517,55 +527,60 @@ private Q_SLOTS:
         }
         QVERIFY2(row >= 0, "inplace_ops.py has no warning on a trace node of a check input");
         const TraceWarning w = warnings->warning(row);
-        QVERIFY(!window.sourceView()->warningLines().isEmpty());
-        QVERIFY(window.sourceView()->warningLines().contains(w.location.line));
+        QVERIFY(!sourceView->warningLines().isEmpty());
+        QVERIFY(sourceView->warningLines().contains(w.location.line));
 
-        QTreeView* view = window.warningsView();
+        QTreeView* view = part<QTreeView>(window, "warningsView");
         const QModelIndex index = warnings->index(row, WarningsModel::KindColumn);
         view->scrollTo(index);
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(index).center());
         QCOMPARE(window.currentView(), MainWindow::View::Trace);
-        GraphScene* scene = window.traceScene(w.traceIndex);
-        QCOMPARE(window.graphTabs()->currentWidget(), window.traceView(w.traceIndex)->parentWidget());
+        GraphScene* scene = tracePage(window, w.traceIndex)->scene();
+        QCOMPARE(part<QTabWidget>(window, "graphTabs")->currentWidget(),
+            tracePage(window, w.traceIndex)->view()->parentWidget());
         QVERIFY(scene->selectedNodeId() >= 0);
         QCOMPARE(scene->selectedNodeId(), scene->displayedNode(w.traceNode));
-        QCOMPARE(window.sourceView()->highlightedLine(), w.location.line);
+        QCOMPARE(sourceView->highlightedLine(), w.location.line);
         QVERIFY(scene->warnedNodes().contains(w.traceNode));
     }
 
     void loopWarningShowsUnrolledNodes()
     {
         MainWindow window;
+        SelectionLinker* linker = part<SelectionLinker>(window, "selectionLinker");
+        CompareWidget* compare = part<CompareWidget>(window, "compareWidget");
         QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
-        WarningsModel* warnings = window.warningsModel();
+        WarningsModel* warnings = part<WarningsModel>(window, "warningsModel");
         int row = -1;
         for (int r = 0; r < warnings->rowCount(); ++r) {
             if (warnings->warning(r).kind == WarningKind::ShapeDependentLoop && warnings->warning(r).traceIndex == 1)
                 row = r;
         }
         QVERIFY(row >= 0);
-        window.activateWarning(row);
-        QCOMPARE(window.graphTabs()->currentWidget(), window.traceView(1)->parentWidget());
+        linker->activateWarning(row);
+        QCOMPARE(part<QTabWidget>(window, "graphTabs")->currentWidget(), tracePage(window, 1)->view()->parentWidget());
         // Trace 2 ran the loop 4 times: a select and a mul per iteration.
-        QCOMPARE(window.traceScene(1)->linkedNodes().size(), 8);
-        QCOMPARE(window.sourceView()->highlightedLine(), 6);
+        QCOMPARE(tracePage(window, 1)->scene()->linkedNodes().size(), 8);
+        QCOMPARE(part<SourceView>(window, "sourceView")->highlightedLine(), 6);
 
         // The output mismatch of set 2 leads to the comparison of trace 1 and trace 2.
         for (int r = 0; r < warnings->rowCount(); ++r) {
             if (warnings->warning(r).kind == WarningKind::OutputMismatch && warnings->warning(r).traceIndex == 1)
-                window.activateWarning(r);
+                linker->activateWarning(r);
         }
         QCOMPARE(window.currentView(), MainWindow::View::Compare);
-        QCOMPARE(window.compareWidget()->graphOn(CompareWidget::Side::Right), 1);
-        QCOMPARE(window.compareWidget()->divergenceView()->currentIndex(),
-            window.compareWidget()->divergenceModel()->index(0, 0));
+        QCOMPARE(compare->graphOn(CompareWidget::Side::Right), 1);
+        QCOMPARE(compare->divergenceView()->currentIndex(),
+            compare->divergenceModel()->index(0, 0));
     }
 
     void invalidInputSetBlocksCheck()
     {
         MainWindow window;
+        CheckView* checkView = part<CheckView>(window, "checkView");
+        CompareWidget* compare = part<CompareWidget>(window, "compareWidget");
         QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
-        InputSetsEditor* editor = window.inputSetsEditor();
+        InputSetsEditor* editor = part<InputSetsEditor>(window, "inputSetsEditor");
         InputSetsModel* sets = editor->model();
         QCOMPARE(sets->rowCount(), window.model().inputSets.size());
         QVERIFY(editor->checkButton()->isEnabled());
@@ -577,9 +592,9 @@ private Q_SLOTS:
         QVERIFY2(editor->statusText().contains(QLatin1String("Set 2")), qPrintable(editor->statusText()));
         window.runCheck();
         QVERIFY(window.isIdle());
-        QVERIFY(!window.hasReport());
-        QCOMPARE(window.traceTabCount(), 0);
-        QVERIFY(window.compareWidget()->messageTitle().contains(QLatin1String("invalid")));
+        QVERIFY(!checkController(window)->hasReport());
+        QCOMPARE(checkView->traceCount(), 0);
+        QVERIFY(compare->messageTitle().contains(QLatin1String("invalid")));
 
         // Two sets with the same leading dimension unroll the loop equally: the check passes.
         QVERIFY(sets->setData(second, QStringLiteral("f32[3,2,2]")));
@@ -588,31 +603,33 @@ private Q_SLOTS:
         QSignalSpy checked(&window, &MainWindow::checkFinished);
         editor->checkButton()->click();
         QVERIFY(checked.wait(kJobTimeoutMs));
-        QVERIFY(window.report().ok);
-        QVERIFY(window.report().consistent);
-        QCOMPARE(window.traceTabCount(), 2);
-        QVERIFY(window.verdictText().contains(QLatin1String("consistent")));
-        QCOMPARE(window.compareWidget()->divergenceModel()->rowCount(), 0);
+        QVERIFY(checkController(window)->report().ok);
+        QVERIFY(checkController(window)->report().consistent);
+        QCOMPARE(checkView->traceCount(), 2);
+        QVERIFY(checkView->verdictText().contains(QLatin1String("consistent")));
+        QCOMPARE(compare->divergenceModel()->rowCount(), 0);
     }
 
     void checkCanBeCanceled()
     {
         MainWindow window;
-        connect(&window, &MainWindow::fileLoaded, &window, [&window] {
-            QVERIFY(window.isChecking());
-            window.cancelCheck();
+        CheckController* check = checkController(window);
+        CheckView* checkView = part<CheckView>(window, "checkView");
+        connect(&window, &MainWindow::fileLoaded, &window, [check] {
+            QVERIFY(check->isChecking());
+            check->cancel();
         });
         QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
-        QVERIFY(!window.isChecking());
-        QVERIFY(!window.hasReport());
-        QCOMPARE(window.traceTabCount(), 0);
-        QCOMPARE(window.compareWidget()->messageTitle(), QStringLiteral("Check canceled"));
+        QVERIFY(!check->isChecking());
+        QVERIFY(!check->hasReport());
+        QCOMPARE(checkView->traceCount(), 0);
+        QCOMPARE(part<CompareWidget>(window, "compareWidget")->messageTitle(), QStringLiteral("Check canceled"));
         // F5 runs it again.
         QSignalSpy checked(&window, &MainWindow::checkFinished);
         window.runCheck();
         QVERIFY(checked.wait(kJobTimeoutMs));
-        QVERIFY(window.hasReport());
-        QCOMPARE(window.traceTabCount(), 3);
+        QVERIFY(check->hasReport());
+        QCOMPARE(checkView->traceCount(), 3);
     }
     /// Model > Operator Libraries: the dialog adds libraries once each and removes the selected ones; what it is
     /// left with is remembered across runs (QSettings), and every load goes with it.
@@ -630,16 +647,17 @@ private Q_SLOTS:
             MainWindow window;
             window.restoreSettings();
             window.setOperatorLibraries({ a, b });
-            QCOMPARE(window.operatorLibraries(), QStringList({ a, b }));
+            QCOMPARE(part<SessionStore>(window, "sessionStore")->operatorLibraries(), QStringList({ a, b }));
         }
         {
             MainWindow window;
+            SessionStore* session = part<SessionStore>(window, "sessionStore");
             window.restoreSettings();
-            QCOMPARE(window.operatorLibraries(), QStringList({ a, b }));
+            QCOMPARE(session->operatorLibraries(), QStringList({ a, b }));
             // The libraries of this run (--load-ops) go with the remembered ones, and are not remembered.
             window.setRunOperatorLibraries({ QStringLiteral("/tmp/run-only.so") });
             QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
-            QCOMPARE(window.operatorLibraries(), QStringList({ a, b }));
+            QCOMPARE(session->operatorLibraries(), QStringList({ a, b }));
             // None of them exists: each is a warning of the model, which loads.
             int warned = 0;
             for (const Diagnostic& d : window.model().warnings)
@@ -649,7 +667,7 @@ private Q_SLOTS:
         }
         MainWindow window;
         window.restoreSettings();
-        QVERIFY(window.operatorLibraries().isEmpty());
+        QVERIFY(part<SessionStore>(window, "sessionStore")->operatorLibraries().isEmpty());
     }
 
     void inputSetsAreSavedPerModel()
@@ -658,23 +676,25 @@ private Q_SLOTS:
         const QString edited = QStringLiteral("f32[5,2]");
         {
             MainWindow window;
+            InputSetsEditor* inputSets = part<InputSetsEditor>(window, "inputSetsEditor");
             window.restoreSettings();
             QVERIFY(openAndWait(window, path));
-            QVERIFY(!window.inputSetsEditor()->isEdited());
-            InputSetsModel* sets = window.inputSetsEditor()->model();
+            QVERIFY(!inputSets->isEdited());
+            InputSetsModel* sets = inputSets->model();
             QVERIFY(sets->setData(sets->index(2, InputSetsModel::SetColumn), edited));
-            QVERIFY(window.inputSetsEditor()->isEdited());
+            QVERIFY(inputSets->isEdited());
         }
         {
             // The next session with this file starts from the edited sets, and checks them.
             MainWindow window;
+            CheckController* check = checkController(window);
             window.restoreSettings();
             QVERIFY(openAndWait(window, path));
-            InputSetsEditor* editor = window.inputSetsEditor();
+            InputSetsEditor* editor = part<InputSetsEditor>(window, "inputSetsEditor");
             QCOMPARE(editor->model()->texts().value(2), edited);
             QVERIFY(editor->isEdited());
-            QVERIFY(window.hasReport());
-            QCOMPARE(window.report().traces.value(2).inputs.toString(), edited);
+            QVERIFY(check->hasReport());
+            QCOMPARE(check->report().traces.value(2).inputs.toString(), edited);
 
             // Going back to the file's sets forgets the edits and checks again.
             QSignalSpy checked(&window, &MainWindow::checkFinished);
@@ -687,7 +707,8 @@ private Q_SLOTS:
             MainWindow window;
             window.restoreSettings();
             QVERIFY(openAndWait(window, path));
-            QCOMPARE(window.inputSetsEditor()->model()->texts().value(2), window.model().inputSets.value(2).toString());
+            QCOMPARE(part<InputSetsEditor>(window, "inputSetsEditor")->model()->texts().value(2),
+                window.model().inputSets.value(2).toString());
         }
     }
 };

@@ -11,6 +11,7 @@
 #include "windowtest.h"
 
 #include <QApplication>
+#include <QAction>
 #include <QFile>
 #include <QLineEdit>
 #include <QSettings>
@@ -30,7 +31,7 @@ namespace {
 /// The aten::mul inside the example's loop, in the script graph.
 int loopMul(const MainWindow& window)
 {
-    for (const IrNode& n : window.report().script.nodes) {
+    for (const IrNode& n : checkController(window)->report().script.nodes) {
         if (n.kind == QLatin1String("aten::mul") && n.parentNode >= 0)
             return n.id;
     }
@@ -61,10 +62,10 @@ private Q_SLOTS:
     {
         MainWindow window;
         QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
-        QVERIFY(window.hasReport());
+        QVERIFY(checkController(window)->hasReport());
         const int mul = loopMul(window);
         QVERIFY(mul >= 0);
-        FindBar* bar = window.findBar();
+        FindBar* bar = part<FindBar>(window, "findBar");
         QVERIFY(!bar->isVisible());
 
         window.showView(MainWindow::View::Script);
@@ -80,26 +81,26 @@ private Q_SLOTS:
 
         // Trace 1 ran the loop three times.
         window.showView(MainWindow::View::Trace);
-        QCOMPARE(bar->scene(), window.traceScene(0));
+        QCOMPARE(bar->scene(), tracePage(window, 0)->scene());
         bar->setQuery(QStringLiteral("aten::mul"));
         QCOMPARE(bar->hits().size(), 3);
         QCOMPARE(bar->countText(), QStringLiteral("3 hits"));
         QTest::keyClick(bar->lineEdit(), Qt::Key_Return);
         QCOMPARE(bar->currentHit(), 0);
-        QCOMPARE(window.traceScene(0)->selectedNodeId(), bar->hits().at(0));
+        QCOMPARE(tracePage(window, 0)->scene()->selectedNodeId(), bar->hits().at(0));
         QCOMPARE(bar->countText(), QStringLiteral("1 of 3"));
         QTest::keyClick(bar->lineEdit(), Qt::Key_Return);
-        QCOMPARE(window.traceScene(0)->selectedNodeId(), bar->hits().at(1));
+        QCOMPARE(tracePage(window, 0)->scene()->selectedNodeId(), bar->hits().at(1));
         bar->findNext();
         bar->findNext();
         QCOMPARE(bar->currentHit(), 0); // wraps around
         bar->findPrevious();
         QCOMPARE(bar->currentHit(), 2);
         // Values by name.
-        const IrGraph& trace = window.traceScene(0)->graph();
+        const IrGraph& trace = tracePage(window, 0)->scene()->graph();
         const IrNode& hit = trace.node(bar->hits().at(0));
         const QString name = trace.value(hit.outputs.first()).name;
-        QVERIFY(FindBar::findNodes(window.traceScene(0), QLatin1Char('%') + name).contains(hit.id));
+        QVERIFY(FindBar::findNodes(tracePage(window, 0)->scene(), QLatin1Char('%') + name).contains(hit.id));
 
         QTest::keyClick(bar->lineEdit(), Qt::Key_Escape);
         QVERIFY(!bar->isVisible());
@@ -111,14 +112,14 @@ private Q_SLOTS:
         QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
         const int mul = loopMul(window);
         QVERIFY(mul >= 0);
-        NodeInspector* inspector = window.nodeInspector();
+        NodeInspector* inspector = part<NodeInspector>(window, "nodeInspector");
         QVERIFY(inspector->nodeKind().isEmpty());
 
         // A trace node: its script node, clickable.
         window.showView(MainWindow::View::Trace);
-        const QList<int> hits = FindBar::findNodes(window.traceScene(0), QStringLiteral("aten::mul"));
+        const QList<int> hits = FindBar::findNodes(tracePage(window, 0)->scene(), QStringLiteral("aten::mul"));
         QCOMPARE(hits.size(), 3);
-        window.traceScene(0)->selectNode(hits.at(1));
+        tracePage(window, 0)->scene()->selectNode(hits.at(1));
         QCOMPARE(inspector->nodeKind(), QStringLiteral("aten::mul"));
         QVERIFY(inspector->links().contains(QUrl(QStringLiteral("script:%1").arg(mul))));
         const QString text = inspector->toPlainText();
@@ -140,7 +141,7 @@ private Q_SLOTS:
         QVERIFY(inspector->toPlainText().contains(QLatin1String("Trace 1:")));
         inspector->activateLink(QUrl(QStringLiteral("trace:0:%1").arg(hits.at(2))));
         QCOMPARE(window.currentView(), MainWindow::View::Trace);
-        QCOMPARE(window.traceScene(0)->selectedNodeId(), hits.at(2));
+        QCOMPARE(tracePage(window, 0)->scene()->selectedNodeId(), hits.at(2));
     }
 
     void reloadsChangedFile()
@@ -194,6 +195,9 @@ private Q_SLOTS:
         if (!QFile::exists(archive))
             QSKIP("tests/data/archives/conv_block.pt is missing");
         MainWindow window;
+        QAction* groupByModule = part<QAction>(window, "groupByModuleAction");
+        QTreeView* treeView = part<QTreeView>(window, "modelTreeView");
+        ModelTreeModel* treeModel = part<ModelTreeModel>(window, "modelTreeModel");
         window.setInitialInputSets({ QStringLiteral("f32[1,3,5,5]") });
         QVERIFY(openAndWait(window, archive));
         QCOMPARE(window.currentFunction(), QStringLiteral("forward"));
@@ -206,7 +210,7 @@ private Q_SLOTS:
             return titles;
         };
         // An archive opens grouped by module: forward alone would be a few prim::CallMethod boxes.
-        QVERIFY(window.groupsByModule());
+        QVERIFY(groupByModule->isChecked());
         QSet<QString> modules;
         for (const IrNode& n : window.scriptScene()->graph().nodes) {
             if (!n.modulePath.isEmpty())
@@ -220,7 +224,7 @@ private Q_SLOTS:
         // Selecting a traced op selects the op it came from in the inlined, grouped script graph: the trace of a
         // module is inlined too, each op linked to its submodule's code (the recorded aten::_convolution to the
         // script's aten::conv2d, in the same module and line).
-        GraphScene* trace = window.traceScene(0);
+        GraphScene* trace = tracePage(window, 0)->scene();
         QVERIFY(trace);
         int linked = 0;
         for (const IrNode& n : trace->graph().nodes) {
@@ -239,7 +243,7 @@ private Q_SLOTS:
 
         // A submodule's method is inlined when first shown: its submodules' code in clusters, no calls left.
         QVERIFY(!window.model().function(QStringLiteral("layer1.forward"))->inlined);
-        window.treeView()->setCurrentIndex(window.treeModel()->indexOfFunction(QStringLiteral("layer1.forward")));
+        treeView->setCurrentIndex(treeModel->indexOfFunction(QStringLiteral("layer1.forward")));
         QVERIFY(waitIdle(window));
         QCOMPARE(window.currentFunction(), QStringLiteral("layer1.forward"));
         QVERIFY(window.model().function(QStringLiteral("layer1.forward"))->inlined);
@@ -248,11 +252,11 @@ private Q_SLOTS:
         // Named relative to layer1, with their class.
         QVERIFY2(moduleClusters().contains(QStringLiteral("0 \u00b7 Conv2d")),
             qPrintable(moduleClusters().join(QLatin1Char(','))));
-        window.treeView()->setCurrentIndex(window.treeModel()->indexOfFunction(QStringLiteral("forward")));
+        treeView->setCurrentIndex(treeModel->indexOfFunction(QStringLiteral("forward")));
         QVERIFY(waitIdle(window));
 
         QSignalSpy reloaded(&window, &MainWindow::fileReloaded);
-        window.setGroupByModule(false);
+        groupByModule->setChecked(false);
         QVERIFY(reloaded.wait(kJobTimeoutMs));
         QVERIFY(waitIdle(window));
         QCOMPARE(window.currentFunction(), QStringLiteral("forward"));
@@ -264,26 +268,27 @@ private Q_SLOTS:
 
         // The choice sticks for archives; .py files keep their own (off by default).
         QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
-        QVERIFY(!window.groupsByModule());
+        QVERIFY(!groupByModule->isChecked());
         QVERIFY(openAndWait(window, archive));
-        QVERIFY(!window.groupsByModule());
+        QVERIFY(!groupByModule->isChecked());
         QVERIFY(moduleClusters().isEmpty());
-        window.setGroupByModule(true);
+        groupByModule->setChecked(true);
         QVERIFY(reloaded.wait(kJobTimeoutMs));
         QVERIFY(waitIdle(window));
         QVERIFY(!moduleClusters().isEmpty());
         QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
-        QVERIFY(!window.groupsByModule());
+        QVERIFY(!groupByModule->isChecked());
     }
 
     void bigModelOpensAsOverview()
     {
         // dense_residual is small: limits low enough make it "big" (5 ops, at most 20 boxes in the overview).
         MainWindow window;
-        window.setOverviewLimits(5, 20);
+        DocumentController* document = documentController(window);
+        document->setOverviewLimits(5, 20);
         QVERIFY(openAndWait(window, QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/dense_residual.pt")));
-        QVERIFY(window.groupsByModule());
-        const QStringList folded = window.foldedModules();
+        QVERIFY(part<QAction>(window, "groupByModuleAction")->isChecked());
+        const QStringList folded = document->foldedModules();
         QVERIFY2(!folded.isEmpty(), qPrintable(window.statusText()));
         QVERIFY2(
             window.statusText().contains(QLatin1String("folded for an overview")), qPrintable(window.statusText()));
@@ -299,9 +304,9 @@ private Q_SLOTS:
         QVERIFY(boxes.size() + ops <= 20);
 
         // Unfold All draws every op; double-clicking a module folds it again.
-        window.unfoldAllModules();
+        document->unfoldAllModules();
         QVERIFY(waitIdle(window));
-        QVERIFY(window.foldedModules().isEmpty());
+        QVERIFY(document->foldedModules().isEmpty());
         int modules = 0, unfoldedOps = 0;
         for (const NodeItem* n : window.scriptScene()->nodeItems()) {
             modules += n->role() == LayoutNode::Role::Module;
@@ -312,18 +317,19 @@ private Q_SLOTS:
         // A relayout (Fold Constants, a fold) does not fold everything back.
         Q_EMIT window.scriptScene()->foldToggleRequested(-1, QStringLiteral("out"));
         QVERIFY(waitIdle(window));
-        QCOMPARE(window.foldedModules(), QStringList { QStringLiteral("out") });
+        QCOMPARE(document->foldedModules(), QStringList { QStringLiteral("out") });
     }
 
     void unfoldAllOnOpen()
     {
         // The same "big" model as above, opened as `jitscope --unfold-all` opens it: every op drawn at once.
         MainWindow window;
-        window.setOverviewLimits(5, 20);
+        DocumentController* document = documentController(window);
+        document->setOverviewLimits(5, 20);
         window.setUnfoldAllOnOpen(true);
         QVERIFY(openAndWait(window, QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/dense_residual.pt")));
-        QVERIFY(window.groupsByModule());
-        QVERIFY(window.foldedModules().isEmpty());
+        QVERIFY(part<QAction>(window, "groupByModuleAction")->isChecked());
+        QVERIFY(document->foldedModules().isEmpty());
         int modules = 0, ops = 0;
         for (const NodeItem* n : window.scriptScene()->nodeItems()) {
             modules += n->role() == LayoutNode::Role::Module;
@@ -338,7 +344,7 @@ private Q_SLOTS:
     {
         MainWindow window;
         QVERIFY(openAndWait(window, QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/conv_block.pt")));
-        InputSetsEditor* editor = window.inputSetsEditor();
+        InputSetsEditor* editor = part<InputSetsEditor>(window, "inputSetsEditor");
         QCOMPARE(editor->model()->rowCount(), 0);
         QVERIFY2(editor->statusText().contains(QLatin1String("guessed from layer1.0.weight [4, 3, 3, 3]")),
             qPrintable(editor->statusText()));
@@ -349,8 +355,8 @@ private Q_SLOTS:
         QSignalSpy checked(&window, &MainWindow::checkFinished);
         QTest::keyClick(&window, Qt::Key_R, Qt::ControlModifier);
         QVERIFY(checked.wait(kJobTimeoutMs));
-        QVERIFY(window.hasReport());
-        QCOMPARE(window.traceTabCount(), 1);
+        QVERIFY(checkController(window)->hasReport());
+        QCOMPARE(part<CheckView>(window, "checkView")->traceCount(), 1);
         // A .py file with its own inputs gets no suggestion.
         QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
         QVERIFY(!editor->statusText().contains(QLatin1String("guessed")));
@@ -365,12 +371,12 @@ private Q_SLOTS:
         QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
         QVERIFY(window.scriptScene()->backgroundBrush().color().lightness() > 200);
         window.setDarkTheme(true);
-        QVERIFY(window.isDarkTheme());
+        QVERIFY(part<QAction>(window, "darkThemeAction")->isChecked());
         // Diff outlines and legend swatches get lighter on the dark background.
         QVERIFY(diffStatusColor(DiffStatus::Inserted).lightness() > lightInserted.lightness() + 20);
         QVERIFY(window.scriptScene()->backgroundBrush().color().lightness() < 60);
         QVERIFY(window.scriptView()->backgroundBrush().color().lightness() < 60);
-        QVERIFY(window.traceScene(0)->backgroundBrush().color().lightness() < 60);
+        QVERIFY(tracePage(window, 0)->scene()->backgroundBrush().color().lightness() < 60);
         QVERIFY(QApplication::palette().color(QPalette::Window).lightness() < 80);
         QVERIFY(QApplication::palette().color(QPalette::WindowText).lightness() > 200);
         // Node text stays readable: the rendered graph has dark fills, not the light theme's pastels.
@@ -382,7 +388,7 @@ private Q_SLOTS:
         }
         QVERIFY(QColor(image.pixel(2, 2)).lightness() < 60);
         // The source view follows the palette: light syntax colours and dark line highlights on a dark base.
-        SourceView* source = window.sourceView();
+        SourceView* source = part<SourceView>(window, "sourceView");
         QCoreApplication::processEvents(); // QApplication posts the palette change to its widgets
         QVERIFY(source->isDarkTheme());
         source->highlightLine(2);
@@ -392,7 +398,7 @@ private Q_SLOTS:
         {
             MainWindow other;
             other.restoreSettings();
-            QVERIFY(other.isDarkTheme()); // saved
+            QVERIFY(part<QAction>(other, "darkThemeAction")->isChecked()); // saved
         }
         window.setDarkTheme(false);
         QVERIFY(window.scriptScene()->backgroundBrush().color().lightness() > 200);

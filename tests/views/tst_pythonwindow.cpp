@@ -105,57 +105,60 @@ private Q_SLOTS:
         QVERIFY(QFile::copy(pyFile("branch.py"), second));
 
         MainWindow window;
+        PythonBar* pythonBar = part<PythonBar>(window, "pythonBar");
+        ModelTreeModel* treeModel = part<ModelTreeModel>(window, "modelTreeModel");
         QVERIFY(openAndWait(window, first));
         // Nothing ran: the bar asks, and the window shows what the built-in compiler makes of the file.
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Asking);
-        QVERIFY(window.pythonBar()->isVisibleTo(&window));
+        QCOMPARE(pythonBar->state(), PythonBar::State::Asking);
+        QVERIFY(pythonBar->isVisibleTo(&window));
         QVERIFY(!window.python()->isRunning());
         QVERIFY(!window.python()->hasResult());
-        QVERIFY(!window.treeModel()->hasPythonRun());
+        QVERIFY(!treeModel->hasPythonRun());
         QVERIFY2(
-            window.pythonBar()->text().contains(QLatin1String("first.py")), qPrintable(window.pythonBar()->text()));
+            pythonBar->text().contains(QLatin1String("first.py")), qPrintable(pythonBar->text()));
 
         // Run with Python: this file only.
-        window.pythonBar()->runButton()->click();
+        pythonBar->runButton()->click();
         QVERIFY(window.python()->isRunning());
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Running);
+        QCOMPARE(pythonBar->state(), PythonBar::State::Running);
         QVERIFY(waitPython(window));
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Done);
-        QVERIFY(window.treeModel()->hasPythonRun());
+        QCOMPARE(pythonBar->state(), PythonBar::State::Done);
+        QVERIFY(treeModel->hasPythonRun());
 
         // The other file of the folder still asks; "Always for This Folder" runs it and every later one.
         window.openFile(second);
         QVERIFY(waitIdle(window));
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Asking);
-        window.pythonBar()->folderButton()->click();
+        QCOMPARE(pythonBar->state(), PythonBar::State::Asking);
+        pythonBar->folderButton()->click();
         QVERIFY(waitPython(window));
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Done);
+        QCOMPARE(pythonBar->state(), PythonBar::State::Done);
 
         // Both remembered: opening either runs at once.
         for (const QString& path : { first, second }) {
             window.openFile(path);
             QVERIFY(window.python()->isRunning());
             QVERIFY(waitPython(window));
-            QCOMPARE(window.pythonBar()->state(), PythonBar::State::Done);
+            QCOMPARE(pythonBar->state(), PythonBar::State::Done);
         }
         // A file elsewhere still asks.
         window.openFile(pyFile("raises.py"));
         QVERIFY(waitIdle(window));
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Asking);
+        QCOMPARE(pythonBar->state(), PythonBar::State::Asking);
         QVERIFY(!window.python()->isRunning());
         // An archive has no bar.
         window.openFile(QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/archives/conv_block.pt"));
         QVERIFY(waitIdle(window));
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Hidden);
+        QCOMPARE(pythonBar->state(), PythonBar::State::Hidden);
     }
 
     void recordedCallsInTheTree()
     {
         MainWindow window;
+        QPlainTextEdit* pythonOutput = part<QPlainTextEdit>(window, "pythonOutput");
         window.setPythonAllowed(true);
         window.openFile(pyFile("export_module.py"));
         QVERIFY(waitPython(window));
-        const ModelTreeModel* tree = window.treeModel();
+        const ModelTreeModel* tree = part<ModelTreeModel>(window, "modelTreeModel");
         QAbstractItemModelTester tester(
             const_cast<ModelTreeModel*>(tree), QAbstractItemModelTester::FailureReportingMode::QtTest);
         const QModelIndex python = tree->groupIndex(ModelTreeModel::ItemKind::PythonCall);
@@ -192,13 +195,16 @@ private Q_SLOTS:
             qPrintable(members.join(QLatin1Char('\n'))));
 
         // What the file printed.
-        QVERIFY2(window.pythonOutput()->toPlainText().contains(QLatin1String("tracing MyModule")),
-            qPrintable(window.pythonOutput()->toPlainText()));
+        QVERIFY2(pythonOutput->toPlainText().contains(QLatin1String("tracing MyModule")),
+            qPrintable(pythonOutput->toPlainText()));
     }
 
     void divergenceLinkedToItsLine()
     {
         MainWindow window;
+        PythonView* pythonView = part<PythonView>(window, "pythonView");
+        CheckView* checkView = part<CheckView>(window, "checkView");
+        CompareWidget* compare = part<CompareWidget>(window, "compareWidget");
         window.setPythonAllowed(true);
         window.resize(1400, 900);
         window.show();
@@ -206,16 +212,16 @@ private Q_SLOTS:
         window.openFile(pyFile("export_module.py"));
         QVERIFY(waitPython(window));
         // The trace call that diverged is shown: its traces, the Compare tab, the cause of each change.
-        QCOMPARE(window.pythonView()->shownCall(), 1);
-        QVERIFY(window.hasReport());
-        const CheckReport& report = window.report();
+        QCOMPARE(pythonView->shownCall(), 1);
+        QVERIFY(checkController(window)->hasReport());
+        const CheckReport& report = checkController(window)->report();
         QVERIFY2(report.ok, qPrintable(report.error.toString()));
         QCOMPARE(report.function, QStringLiteral("MyModule.forward"));
-        QCOMPARE(window.traceTabCount(), 2);
+        QCOMPARE(checkView->traceCount(), 2);
         QVERIFY(!report.consistent);
-        QVERIFY(window.verdictText().contains(QLatin1String("diverged")));
+        QVERIFY(checkView->verdictText().contains(QLatin1String("diverged")));
         QCOMPARE(window.currentView(), MainWindow::View::Compare);
-        DivergenceModel* model = window.compareWidget()->divergenceModel();
+        DivergenceModel* model = compare->divergenceModel();
         QVERIFY(model->rowCount() > 0);
         bool loopCause = false;
         for (int row = 0; row < model->rowCount(); ++row)
@@ -226,13 +232,13 @@ private Q_SLOTS:
                                                        "times in trace 1 but 4 times in trace 2"));
         QVERIFY(loopCause);
         // The first divergence is current, and its line (the loop's) marked in the source.
-        QCOMPARE(window.compareWidget()->divergenceView()->currentIndex(), model->index(0, 0));
-        QCOMPARE(window.sourceView()->highlightedLine(), 18);
-        window.compareWidget()->showDivergenceSource(0);
-        QVERIFY(window.compareWidget()->stackPeek()->shownFile().endsWith(QLatin1String(".py")));
-        QCOMPARE(window.compareWidget()->stackPeek()->sourceView()->highlightedLine(), 18);
+        QCOMPARE(compare->divergenceView()->currentIndex(), model->index(0, 0));
+        QCOMPARE(part<SourceView>(window, "sourceView")->highlightedLine(), 18);
+        compare->showDivergenceSource(0);
+        QVERIFY(compare->stackPeek()->shownFile().endsWith(QLatin1String(".py")));
+        QCOMPARE(compare->stackPeek()->sourceView()->highlightedLine(), 18);
         // The tensor-to-bool TracerWarning at its line, in the panel and in the gutter.
-        QVERIFY(window.sourceView()->warningLines().contains(20));
+        QVERIFY(part<SourceView>(window, "sourceView")->warningLines().contains(20));
         // The built-in compiler made nothing of the class: the Script tab shows PyTorch's script graph of forward.
         QVERIFY(window.model().functions.isEmpty());
         QCOMPARE(report.script.nodes.isEmpty(), false);
@@ -243,15 +249,15 @@ private Q_SLOTS:
         QVERIFY2(loop || !window.scriptScene()->clusterItems().isEmpty(), "forward's loop is in the script graph");
 
         // A relayout (another layout option) keeps the recorded call, not the built-in check of the file.
-        window.setGroupByModule(false);
+        part<QAction>(window, "groupByModuleAction")->setChecked(false);
         QVERIFY(waitIdle(window));
-        QCOMPARE(window.pythonView()->shownCall(), 1);
+        QCOMPARE(pythonView->shownCall(), 1);
         // Run Check: the built-in compiler has no function of this file to check, so the file runs again.
         window.runCheck(true);
         QVERIFY(window.python()->isRunning());
         QVERIFY(waitPython(window));
-        QCOMPARE(window.pythonView()->shownCall(), 1);
-        QCOMPARE(window.traceTabCount(), 2);
+        QCOMPARE(pythonView->shownCall(), 1);
+        QCOMPARE(checkView->traceCount(), 2);
     }
 
     void functionCheckAndRecordedCall()
@@ -259,6 +265,8 @@ private Q_SLOTS:
         // branch.py's function compiles in the built-in front end too: Run Check checks it, and choosing the
         // recorded call in the tree shows that again.
         MainWindow window;
+        PythonView* pythonView = part<PythonView>(window, "pythonView");
+        CheckController* check = checkController(window);
         window.setPythonAllowed(true);
         window.resize(1400, 900);
         window.show();
@@ -266,23 +274,23 @@ private Q_SLOTS:
         window.setInitialInputSets({ QStringLiteral("f32[3]=ones"), QStringLiteral("f32[3]=zeros") });
         window.openFile(pyFile("branch.py"));
         QVERIFY(waitPython(window));
-        QCOMPARE(window.pythonView()->shownCall(), 0);
-        QCOMPARE(window.report().function, QStringLiteral("sign_scale"));
-        QCOMPARE(window.report().traces.at(1).inputs.toString(), QStringLiteral("f32[3]"));
+        QCOMPARE(pythonView->shownCall(), 0);
+        QCOMPARE(check->report().function, QStringLiteral("sign_scale"));
+        QCOMPARE(check->report().traces.at(1).inputs.toString(), QStringLiteral("f32[3]"));
         window.runCheck(true);
         QVERIFY(waitIdle(window));
-        QCOMPARE(window.pythonView()->shownCall(), -1);
-        QVERIFY(window.hasReport());
-        QCOMPARE(window.report().traces.at(1).inputs.toString(), QStringLiteral("f32[3]=zeros"));
+        QCOMPARE(pythonView->shownCall(), -1);
+        QVERIFY(check->hasReport());
+        QCOMPARE(check->report().traces.at(1).inputs.toString(), QStringLiteral("f32[3]=zeros"));
         // The call's row is still the current one: a click on it shows it again.
-        QTreeView* view = window.treeView();
-        const QModelIndex row = window.treeModel()->indexOfCall(0);
+        QTreeView* view = part<QTreeView>(window, "modelTreeView");
+        const QModelIndex row = part<ModelTreeModel>(window, "modelTreeModel")->indexOfCall(0);
         QCOMPARE(view->currentIndex(), row);
         view->scrollTo(row);
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(row).center());
         QVERIFY(waitIdle(window));
-        QCOMPARE(window.pythonView()->shownCall(), 0);
-        QCOMPARE(window.report().traces.at(1).inputs.toString(), QStringLiteral("f32[3]"));
+        QCOMPARE(pythonView->shownCall(), 0);
+        QCOMPARE(check->report().traces.at(1).inputs.toString(), QStringLiteral("f32[3]"));
     }
 
     /// A real model's recorded call (torchvision's detection model, traced at 320x320 and checked at 256x384): its
@@ -295,6 +303,7 @@ private Q_SLOTS:
         if (!haveDebianTorch(true))
             QSKIP("no torch 1.13 and torchvision for /usr/bin/python3 (Debian's python3-torch, python3-torchvision)");
         MainWindow window;
+        CheckController* check = checkController(window);
         window.setPythonInterpreter(QStringLiteral("/usr/bin/python3"));
         window.setPythonAllowed(true);
         window.resize(1400, 900);
@@ -302,15 +311,15 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.openFile(pyFile("models/detection.py"));
         QVERIFY(waitPython(window));
-        QVERIFY(window.hasReport());
-        const CheckReport& report = window.report();
+        QVERIFY(check->hasReport());
+        const CheckReport& report = check->report();
         QVERIFY2(report.ok, qPrintable(report.error.toString()));
         QVERIFY(report.traces[0].graph.nodes.size() > 1500);
         QCOMPARE(window.currentView(), MainWindow::View::Compare);
         // Trace 2 (256x384) and the example inputs traced again (the model's state) both differ from trace 1.
         QCOMPARE(report.diffs.size(), 2);
         QVERIFY(!report.diffs[0].equal && !report.diffs[1].equal);
-        const QVector<GraphLayout>& layouts = window.traceLayouts();
+        const QVector<GraphLayout>& layouts = check->traceLayouts();
         QCOMPARE(layouts.size(), 3);
         const GraphLayout& first = layouts[0];
         QVERIFY2(first.error.isEmpty(), qPrintable(first.error));
@@ -330,7 +339,7 @@ private Q_SLOTS:
             }
         // One divergence: the module whose state the first call changed, its place in torchvision opened
         // read-only with its stack down to the user's line.
-        CompareWidget* compare = window.compareWidget();
+        CompareWidget* compare = part<CompareWidget>(window, "compareWidget");
         QCOMPARE(compare->divergenceModel()->divergenceCount(), 1);
         QCOMPARE(compare->divergenceModel()->divergence(0).kind, DivergenceKind::ModuleState);
         QVERIFY2(window.statusText().contains(QLatin1String("model.roi_heads.box_roi_pool")),
@@ -359,12 +368,13 @@ private Q_SLOTS:
         if (!haveDebianTorch(false))
             QSKIP("no torch 1.13 for /usr/bin/python3 (Debian's python3-torch)");
         MainWindow window;
+        CheckController* check = checkController(window);
         window.setPythonInterpreter(QStringLiteral("/usr/bin/python3"));
         window.setPythonAllowed(true);
         window.openFile(pyFile("models/lstm_packed.py"));
         QVERIFY(waitPython(window));
-        QVERIFY(window.hasReport());
-        const CheckReport& report = window.report();
+        QVERIFY(check->hasReport());
+        const CheckReport& report = check->report();
         QCOMPARE(report.outputs.size(), 1);
         const TraceFailure failure = report.outputs[0].failure;
         QVERIFY(failure.isValid());
@@ -387,7 +397,7 @@ private Q_SLOTS:
         QVERIFY(shown.count() > 0 || shown.wait(kJobTimeoutMs));
         QVERIFY(window.liveTraceScene());
         QCOMPARE(window.liveTraceScene()->executionNode(), window.liveTraceScene()->displayedNode(p.failureNode));
-        const QString header = window.liveTraceHeader();
+        const QString header = debugUi(window)->liveTrace()->headerText();
         QVERIFY2(header.contains(QLatin1String("aten::lstm")) && header.contains(QLatin1String("fails here")),
             qPrintable(header));
         QVERIFY2(header.contains(QLatin1String("the constant 3 trace 1 baked in")), qPrintable(header));
@@ -402,16 +412,17 @@ private Q_SLOTS:
         QVERIFY(waitPython(window));
         // What torch.jit.script(model) returned: an archive whose methods the built-in executor runs.
         window.setInitialInputSets({ QStringLiteral("f32[3,4]") });
-        QVERIFY(window.pythonView()->openArchive(0));
+        QVERIFY(part<PythonView>(window, "pythonView")->openArchive(0));
         QVERIFY(waitIdle(window));
         QVERIFY2(window.hasModel(), qPrintable(window.lastError()));
         QCOMPARE(window.model().kind, ModelInfo::Kind::Archive);
-        QVERIFY(window.currentFile().startsWith(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)));
+        QVERIFY(documentController(window)->currentFile().startsWith(
+            QStandardPaths::writableLocation(QStandardPaths::CacheLocation)));
         const FunctionInfo* forward = window.model().function(QStringLiteral("forward"));
         QVERIFY(forward && forward->ok);
         QVERIFY(window.model().function(QStringLiteral("another_forward")));
         // An archive has no Python bar, and the debugger steps through it.
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Hidden);
+        QCOMPARE(part<PythonBar>(window, "pythonBar")->state(), PythonBar::State::Hidden);
         QSignalSpy paused(&window, &MainWindow::debugPaused);
         window.debugCommand(DebugCommand::StepInto);
         QVERIFY(paused.wait(kJobTimeoutMs));
@@ -441,7 +452,7 @@ private Q_SLOTS:
         window.openFile(pyFile(qPrintable(file)));
         QVERIFY(waitPython(window));
         QVERIFY(!window.python()->isSelfChecking());
-        QCOMPARE(window.pythonBar()->badgeText(), badge);
+        QCOMPARE(part<PythonBar>(window, "pythonBar")->badgeText(), badge);
         if (!detail.isEmpty())
             QVERIFY2(window.python()->hasSelfCheck()
                     && selfCheckText(window.python()->selfCheck().checks.value(0))
@@ -463,17 +474,18 @@ private Q_SLOTS:
         QCOMPARE(r.calls.size(), 2);
         QCOMPARE(r.checks.at(0).status, QStringLiteral("agrees"));
         QCOMPARE(r.checks.at(1).status, QStringLiteral("defect"));
-        QCOMPARE(window.pythonBar()->badgeText(),
+        QCOMPARE(part<PythonBar>(window, "pythonBar")->badgeText(),
             QString::fromUtf8("\u26a0 JitScope defect: its own trace of as_flag differs from PyTorch's"));
     }
 
     void scriptingErrorAtItsLine()
     {
         MainWindow window;
+        PythonBar* pythonBar = part<PythonBar>(window, "pythonBar");
         window.setPythonAllowed(true);
         window.openFile(pyFile("traces_not_scripts.py"));
         QVERIFY(waitPython(window));
-        const ModelTreeModel* tree = window.treeModel();
+        const ModelTreeModel* tree = part<ModelTreeModel>(window, "modelTreeModel");
         const QModelIndex python = tree->groupIndex(ModelTreeModel::ItemKind::PythonCall);
         const QModelIndex module
             = childNamed(tree, childNamed(tree, python, QStringLiteral("Classes")), QStringLiteral("MyModule"));
@@ -487,30 +499,31 @@ private Q_SLOTS:
             qPrintable(error.data().toString()));
         QCOMPARE(error.data(ModelTreeModel::SourceLineRole).toInt(), 17);
         // The script call's failure is what stopped the file: the bar says so, not that the file is broken.
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Done);
-        QVERIFY2(window.pythonBar()->text().contains(QLatin1String("torch.jit.script call at line 22 raised")),
-            qPrintable(window.pythonBar()->text()));
+        QCOMPARE(pythonBar->state(), PythonBar::State::Done);
+        QVERIFY2(pythonBar->text().contains(QLatin1String("torch.jit.script call at line 22 raised")),
+            qPrintable(pythonBar->text()));
         // The trace call before it traced: its report is shown.
-        QCOMPARE(window.pythonView()->shownCall(), 0);
-        QVERIFY(window.report().ok);
+        QCOMPARE(part<PythonView>(window, "pythonView")->shownCall(), 0);
+        QVERIFY(checkController(window)->report().ok);
     }
 
     void fileThatRaises()
     {
         MainWindow window;
+        PythonBar* pythonBar = part<PythonBar>(window, "pythonBar");
         window.setPythonAllowed(true);
         window.openFile(pyFile("raises.py"));
         QVERIFY(waitPython(window));
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Failed);
-        const QString text = window.pythonBar()->text();
+        QCOMPARE(pythonBar->state(), PythonBar::State::Failed);
+        const QString text = pythonBar->text();
         QVERIFY2(text.contains(QLatin1String("the file raised at line 5")), qPrintable(text));
         QVERIFY2(text.contains(QLatin1String("ValueError: shape (2, 3) is not supported")), qPrintable(text));
         // The traceback is in the output panel, trimmed to the user's frames.
-        const QString output = window.pythonOutput()->toPlainText();
+        const QString output = part<QPlainTextEdit>(window, "pythonOutput")->toPlainText();
         QVERIFY2(output.contains(QLatin1String("ValueError")), qPrintable(output));
         QVERIFY2(!output.contains(QLatin1String("jitscope_bridge.py")), qPrintable(output));
         // The error line is marked in the source.
-        QVERIFY(window.sourceView()->extraSelections().size() >= 1);
+        QVERIFY(part<SourceView>(window, "sourceView")->extraSelections().size() >= 1);
     }
 
     void badFilesLeaveTheWindowUp_data()
@@ -543,19 +556,20 @@ private Q_SLOTS:
         QFETCH(QString, bar);
         QFETCH(QString, output);
         MainWindow window;
+        PythonBar* pythonBar = part<PythonBar>(window, "pythonBar");
         window.setPythonAllowed(true);
         window.openFile(pyFile(qPrintable(file)));
         QVERIFY(waitPython(window));
-        QCOMPARE(int(window.pythonBar()->state()), state);
-        QVERIFY2(window.pythonBar()->text().contains(bar), qPrintable(window.pythonBar()->text()));
-        const QString out = window.pythonOutput()->toPlainText();
+        QCOMPARE(int(pythonBar->state()), state);
+        QVERIFY2(pythonBar->text().contains(bar), qPrintable(pythonBar->text()));
+        const QString out = part<QPlainTextEdit>(window, "pythonOutput")->toPlainText();
         QVERIFY2(out.contains(output), qPrintable(out.right(2000)));
         // The output panel holds at most what the bridge keeps (head and tail), not megabytes.
         QVERIFY(out.size() < 3 * (1 << 20));
         // The window carries on: the next file runs.
         window.openFile(pyFile("branch.py"));
         QVERIFY(waitPython(window));
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Done);
+        QCOMPARE(pythonBar->state(), PythonBar::State::Done);
     }
 
     void closingTheWindowStopsPython()
@@ -584,25 +598,26 @@ private Q_SLOTS:
     void endlessFileIsCanceled()
     {
         MainWindow window;
+        PythonBar* pythonBar = part<PythonBar>(window, "pythonBar");
         window.setPythonAllowed(true);
         window.openFile(pyFile("endless.py"));
         QTRY_VERIFY(window.python()->isRunning());
         QTest::qWait(300);
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Running);
+        QCOMPARE(pythonBar->state(), PythonBar::State::Running);
         QElapsedTimer timer;
         timer.start();
-        window.pythonBar()->cancelButton()->click();
+        pythonBar->cancelButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(!window.python()->isRunning(), 5000);
         // The child is killed within the bridge's 50 ms poll; the rest is the thread handing the result back.
         QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Failed);
+        QCOMPARE(pythonBar->state(), PythonBar::State::Failed);
         QVERIFY2(
-            window.pythonBar()->text().startsWith(QLatin1String("Canceled")), qPrintable(window.pythonBar()->text()));
+            pythonBar->text().startsWith(QLatin1String("Canceled")), qPrintable(pythonBar->text()));
         // The window carries on: the next file opens and runs.
         window.openFile(pyFile("branch.py"));
         QVERIFY(waitPython(window));
-        QCOMPARE(window.pythonBar()->state(), PythonBar::State::Done);
-        QCOMPARE(window.pythonView()->shownCall(), 0);
+        QCOMPARE(pythonBar->state(), PythonBar::State::Done);
+        QCOMPARE(part<PythonView>(window, "pythonView")->shownCall(), 0);
     }
 };
 

@@ -4,8 +4,10 @@
 
 #include "graphscene.h"
 #include "mainwindow.h"
+#include "windowtest.h"
 
 #include <QElapsedTimer>
+#include <QAction>
 #include <QFile>
 #include <QProcess>
 #include <QSignalSpy>
@@ -14,6 +16,7 @@
 #include <QTimer>
 
 using namespace jitscope;
+using namespace jitscope::test;
 
 namespace {
 
@@ -65,7 +68,7 @@ private Q_SLOTS:
         const int grouped = window.scriptScene()->nodeCount();
         QVERIFY2(grouped > 150, qPrintable(QStringLiteral("%1 boxes").arg(grouped)));
         // forward alone: submodule calls as boxes.
-        window.setGroupByModule(false);
+        part<QAction>(window, "groupByModuleAction")->setChecked(false);
         stall = longestStall(
             [&] {
                 return window.isIdle() && window.scriptScene()->nodeCount() > 0
@@ -118,8 +121,8 @@ private Q_SLOTS:
         const qint64 stall = longestStall([&] { return window.isIdle() && window.hasModel(); }, 120000);
         QVERIFY(window.hasModel());
         qInfo("example checked, longest stall %lld ms", stall);
-        QVERIFY(window.hasReport());
-        QCOMPARE(window.traceTabCount(), 3);
+        QVERIFY(checkController(window)->hasReport());
+        QCOMPARE(part<CheckView>(window, "checkView")->traceCount(), 3);
     }
 };
 

@@ -5,8 +5,10 @@
 #include "../core/testutil.h"
 #include "check/check.h"
 #include "load/model.h"
+#include "bridge/pythonrun.h"
 #include "workerclient.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -249,6 +251,49 @@ private Q_SLOTS:
         client.restart();
         QVERIFY(client.workerPid() != second);
         QVERIFY(client.workerPid() != 0);
+    }
+
+    /// A .py file runs from the worker (the window starts no process of the user's) as it runs in process: the same
+    /// calls, graphs and outputs, its record in a folder the returned run owns (removed with it); a cancel stops the
+    /// child there within the poll.
+    void pythonRunsInTheWorker()
+    {
+        WorkerClient client;
+        const QString file = test::dataDir() + QStringLiteral("/python/branch.py");
+        PythonRun remote = client.worker()->runPython(file, {});
+        const PythonRun local = runPythonFile(file);
+        QVERIFY2(remote.ok, qPrintable(remote.error.toString() + remote.stderrText));
+        QCOMPARE(remote.status, local.status);
+        QCOMPARE(remote.python, local.python);
+        QCOMPARE(remote.stdoutText, local.stdoutText);
+        QCOMPARE(remote.calls.size(), local.calls.size());
+        QVERIFY(!remote.calls.isEmpty());
+        for (int k = 0; k < local.calls.size(); ++k) {
+            QCOMPARE(remote.calls[k].traces.size(), local.calls[k].traces.size());
+            for (int t = 0; t < local.calls[k].traces.size(); ++t)
+                QCOMPARE(remote.calls[k].traces[t].graph.toText(), local.calls[k].traces[t].graph.toText());
+        }
+        const QString folder = remote.folder;
+        QVERIFY(QFileInfo::exists(folder + QStringLiteral("/result.json")));
+        remote = PythonRun();
+        QVERIFY(!QFileInfo::exists(folder));
+
+        std::atomic<bool> cancel { false };
+        PythonOptions options;
+        options.cancel = &cancel;
+        std::thread canceler([&cancel] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+            cancel = true;
+        });
+        QElapsedTimer clock;
+        clock.start();
+        const PythonRun cancelled
+            = client.worker()->runPython(test::dataDir() + QStringLiteral("/python/endless.py"), options);
+        canceler.join();
+        QCOMPARE(cancelled.status, QStringLiteral("cancelled"));
+        QVERIFY(clock.elapsed() < 10000);
+        QVERIFY(client.worker()->runPython(QStringLiteral("/no/such/file.py"), {}).error.message.contains(
+            QLatin1String("not a regular file")));
     }
 
     /// A canceled check stuck in an operator that never returns ends with its worker, a few seconds later.

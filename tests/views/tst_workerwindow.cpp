@@ -73,10 +73,11 @@ private Q_SLOTS:
         JITSCOPE_CUSTOM_OPS_DIR(dir);
         QTemporaryDir empty;
         MainWindow window;
-        QVERIFY(window.workerClient());
+        WorkerClient* worker = workerClient(window);
+        QVERIFY(worker);
         if (!searchable) {
             qputenv("JITSCOPE_OPS_PATH", QFile::encodeName(empty.path()));
-            window.workerClient()->restart();
+            worker->restart();
             qunsetenv("JITSCOPE_OPS_PATH");
         }
         const QString missing = empty.filePath(QStringLiteral("gone/libops.so"));
@@ -140,6 +141,8 @@ private Q_SLOTS:
             QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
         }
         MainWindow window;
+        InputSetsEditor* inputSets = part<InputSetsEditor>(window, "inputSetsEditor");
+        CheckController* check = checkController(window);
         window.resize(1400, 900);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
@@ -153,7 +156,7 @@ private Q_SLOTS:
                 qPrintable(window.statusText()));
         if (name == QLatin1String("det_scripted")) {
             // The debugger steps into the detector's transform (GeneralizedRCNNTransform.forward) on an image.
-            window.inputSetsEditor()->model()->setTexts({ QStringLiteral("[f32[3,320,320]]") });
+            inputSets->model()->setTexts({ QStringLiteral("[f32[3,320,320]]") });
             QSignalSpy paused(&window, &MainWindow::debugPaused);
             bool inTransform = false;
             for (int step = 0; step < 80 && !inTransform; ++step) {
@@ -170,13 +173,13 @@ private Q_SLOTS:
         }
         if (name != QLatin1String("det_traced"))
             return;
-        window.inputSetsEditor()->model()->setTexts(
+        inputSets->model()->setTexts(
             { QStringLiteral("f32[3,320,320]"), QStringLiteral("f32[3,256,384]") });
         QSignalSpy checked(&window, &MainWindow::checkFinished);
         window.runCheck();
         QVERIFY(checked.wait(kJobTimeoutMs * 3));
-        QVERIFY(window.hasReport());
-        const CheckReport& report = window.report();
+        QVERIFY(check->hasReport());
+        const CheckReport& report = check->report();
         QVERIFY2(report.ok, qPrintable(report.error.toString()));
         QVERIFY(report.tracedArchive);
         QCOMPARE(report.outputs.size(), 1);
@@ -191,34 +194,36 @@ private Q_SLOTS:
     void newWindowTakesTheSpare()
     {
         MainWindow window;
-        QVERIFY(window.workerClient());
-        window.workerClient()->setSpareDelay(0);
+        QVERIFY(workerClient(window));
+        workerClient(window)->setSpareDelay(0);
         QVERIFY(openAndWait(window, twoSets()));
-        QTRY_VERIFY_WITH_TIMEOUT(window.workerClient()->isSpareReady(), 30000);
-        const qint64 first = window.workerClient()->workerPid();
-        const qint64 spare = window.workerClient()->sparePid();
+        QTRY_VERIFY_WITH_TIMEOUT(workerClient(window)->isSpareReady(), 30000);
+        const qint64 first = workerClient(window)->workerPid();
+        const qint64 spare = workerClient(window)->sparePid();
         QVERIFY(spare != 0 && spare != first);
 
         QElapsedTimer timer;
         timer.start();
         std::unique_ptr<MainWindow> second(window.newWindow());
-        QVERIFY(second->workerClient());
-        QTRY_COMPARE(second->workerClient()->workerPid(), spare);
+        WorkerClient* secondWorker = workerClient(*second);
+        CheckController* secondCheck = checkController(*second);
+        QVERIFY(secondWorker);
+        QTRY_COMPARE(secondWorker->workerPid(), spare);
         QVERIFY(openAndWait(*second, twoSets()));
         qInfo("the new window's file open and checked %lld ms after New Window", qint64(timer.elapsed()));
-        QVERIFY(second->hasReport());
-        QVERIFY2(second->report().ok, qPrintable(second->report().error.toString()));
-        QCOMPARE(second->workerClient()->workerPid(), spare);
-        QCOMPARE(second->workerClient()->restarts(), 0);
+        QVERIFY(secondCheck->hasReport());
+        QVERIFY2(secondCheck->report().ok, qPrintable(secondCheck->report().error.toString()));
+        QCOMPARE(secondWorker->workerPid(), spare);
+        QCOMPARE(secondWorker->restarts(), 0);
 
         // The first window keeps its worker and starts a new spare; both windows check.
-        QCOMPARE(window.workerClient()->workerPid(), first);
-        QTRY_VERIFY_WITH_TIMEOUT(window.workerClient()->sparePid() != 0, 30000);
-        QVERIFY(window.workerClient()->sparePid() != spare);
+        QCOMPARE(workerClient(window)->workerPid(), first);
+        QTRY_VERIFY_WITH_TIMEOUT(workerClient(window)->sparePid() != 0, 30000);
+        QVERIFY(workerClient(window)->sparePid() != spare);
         QSignalSpy checked(&window, &MainWindow::checkFinished);
         window.runCheck();
         QVERIFY(checked.wait(kJobTimeoutMs));
-        QVERIFY2(window.report().ok, qPrintable(window.report().error.toString()));
+        QVERIFY2(checkController(window)->report().ok, qPrintable(checkController(window)->report().error.toString()));
     }
 
     void survivesTheWorker_data()
@@ -236,15 +241,16 @@ private Q_SLOTS:
         QFETCH(QByteArray, fault);
         QFETCH(QString, how);
         MainWindow window;
-        QVERIFY(window.workerClient());
+        CompareWidget* compare = part<CompareWidget>(window, "compareWidget");
+        QVERIFY(workerClient(window));
         // A short stall timeout for the hang only: the others must end by themselves, and the OOM one fills 256 MB
         // and waits half a second before its kill, which on a loaded 2-core CI machine took more than 1 s.
-        window.workerClient()->setStallTimeout(how.contains(QLatin1String("stopped answering")) ? 1000 : 20000);
+        workerClient(window)->setStallTimeout(how.contains(QLatin1String("stopped answering")) ? 1000 : 20000);
         QVERIFY(openAndWait(window, twoSets()));
         QVERIFY(window.model().functions.size() == 1 && !window.model().handle);
 
         // The user's own set, added in the Inputs panel, and a breakpoint.
-        InputSetsModel* sets = window.inputSetsEditor()->model();
+        InputSetsModel* sets = part<InputSetsEditor>(window, "inputSetsEditor")->model();
         QCOMPARE(sets->rowCount(), 3);
         sets->addSet(QStringLiteral("f32[6]"));
         const QStringList before = sets->texts();
@@ -253,24 +259,24 @@ private Q_SLOTS:
         window.debugger()->setBreakpoints({ { 7, -1 } });
 
         qputenv("JITSCOPE_WORKER_FAULT", fault);
-        window.workerClient()->restart();
+        workerClient(window)->restart();
         qunsetenv("JITSCOPE_WORKER_FAULT");
         QSignalSpy checked(&window, &MainWindow::checkFinished);
         window.runCheck();
         QVERIFY(checked.wait(kJobTimeoutMs));
         QVERIFY(window.isVisible());
-        QVERIFY(window.hasReport());
+        QVERIFY(checkController(window)->hasReport());
         // The place is the report's location (the line the source panel marks), named once by toString().
-        const QString message = window.report().error.toString();
-        QVERIFY2(!window.report().ok, qPrintable(message));
-        QCOMPARE(window.report().error.location.line, 7);
+        const QString message = checkController(window)->report().error.toString();
+        QVERIFY2(!checkController(window)->report().ok, qPrintable(message));
+        QCOMPARE(checkController(window)->report().error.location.line, 7);
         QCOMPARE(message.count(QLatin1String("two_sets.py")), 1);
         for (const QString& part : { how, QStringLiteral("aten::mul"), QStringLiteral("two_sets.py:7:"),
                  QStringLiteral("checking `f`: tracing input set 2") })
             QVERIFY2(message.contains(part), qPrintable(part + QStringLiteral(" not in: ") + message));
         // Where the report would be, and in the status bar.
-        QVERIFY2(window.compareWidget()->messageTitle().contains(QLatin1String("Could not trace f")),
-            qPrintable(window.compareWidget()->messageTitle()));
+        QVERIFY2(compare->messageTitle().contains(QLatin1String("Could not trace f")),
+            qPrintable(compare->messageTitle()));
         QTRY_VERIFY2(window.statusText().contains(QLatin1String("two_sets.py:7:")), qPrintable(window.statusText()));
         QVERIFY2(window.statusText().contains(QLatin1String("aten::mul (checking `f`: tracing input set 2)")),
             qPrintable(window.statusText()));
@@ -284,9 +290,9 @@ private Q_SLOTS:
         // The next check runs on the new worker, which loads the model again.
         window.runCheck();
         QVERIFY(checked.wait(kJobTimeoutMs));
-        QVERIFY2(window.report().ok, qPrintable(window.report().error.toString()));
-        QCOMPARE(window.report().traces.size(), 4);
-        QCOMPARE(window.traceTabCount(), 4);
+        QVERIFY2(checkController(window)->report().ok, qPrintable(checkController(window)->report().error.toString()));
+        QCOMPARE(checkController(window)->report().traces.size(), 4);
+        QCOMPARE(part<CheckView>(window, "checkView")->traceCount(), 4);
         QCOMPARE(sets->texts(), before);
     }
 
@@ -294,10 +300,11 @@ private Q_SLOTS:
     void debuggerSurvivesTheWorker()
     {
         MainWindow window;
+        InputSetsEditor* inputSets = part<InputSetsEditor>(window, "inputSetsEditor");
         QVERIFY(openAndWait(window, twoSets()));
-        const QStringList before = window.inputSetsEditor()->model()->texts();
+        const QStringList before = inputSets->model()->texts();
         qputenv("JITSCOPE_WORKER_FAULT", "segv@aten::mul");
-        window.workerClient()->restart();
+        workerClient(window)->restart();
         qunsetenv("JITSCOPE_WORKER_FAULT");
         // F5 with no breakpoint: runs to the end, here to the crash.
         QSignalSpy finished(&window, &MainWindow::debugFinished);
@@ -310,7 +317,7 @@ private Q_SLOTS:
                  QStringLiteral("two_sets.py:7:"), QStringLiteral("debugging `f`") })
             QVERIFY2(message.contains(part), qPrintable(part + QStringLiteral(" not in: ") + message));
         QTRY_VERIFY2(window.statusText().contains(message), qPrintable(window.statusText()));
-        QCOMPARE(window.inputSetsEditor()->model()->texts(), before);
+        QCOMPARE(inputSets->model()->texts(), before);
 
         window.debugAction(MainWindow::DebugAction::StartContinue)->trigger();
         QVERIFY(finished.wait(kJobTimeoutMs));
@@ -322,23 +329,25 @@ private Q_SLOTS:
     void cancelStopsAStuckCheck()
     {
         MainWindow window;
-        window.workerClient()->setStallTimeout(600 * 1000);
+        WorkerClient* worker = workerClient(window);
+        CheckController* check = checkController(window);
+        worker->setStallTimeout(600 * 1000);
         QVERIFY(openAndWait(window, twoSets()));
         qputenv("JITSCOPE_WORKER_FAULT", "hang@aten::mul");
-        window.workerClient()->restart();
+        worker->restart();
         qunsetenv("JITSCOPE_WORKER_FAULT");
         QSignalSpy checked(&window, &MainWindow::checkFinished);
         window.runCheck();
         // Once it is stuck at the multiplication (before, the cancel would stop it between nodes).
-        QTRY_VERIFY_WITH_TIMEOUT(window.workerClient()->activity().contains(QLatin1String("running aten::mul")), 20000);
-        QVERIFY(window.isChecking());
-        window.cancelCheck();
+        QTRY_VERIFY_WITH_TIMEOUT(worker->activity().contains(QLatin1String("running aten::mul")), 20000);
+        QVERIFY(check->isChecking());
+        check->cancel();
         QVERIFY(checked.wait(kJobTimeoutMs));
         QVERIFY(waitIdle(window));
-        QVERIFY(window.workerClient()->activity().isEmpty());
+        QVERIFY(worker->activity().isEmpty());
         window.runCheck();
         QVERIFY(checked.wait(kJobTimeoutMs));
-        QVERIFY2(window.report().ok, qPrintable(window.report().error.toString()));
+        QVERIFY2(check->report().ok, qPrintable(check->report().error.toString()));
     }
 
     /// Graphviz runs in the worker: a dot run that crashes costs that layout. The Script tab says what happened where
@@ -357,22 +366,23 @@ private Q_SLOTS:
         QFETCH(QByteArray, fault);
         QFETCH(QString, how);
         MainWindow window;
-        window.setOverviewLimits(5, 20);
+        DocumentController* document = documentController(window);
+        document->setOverviewLimits(5, 20);
         QVERIFY(openAndWait(window, denseResidual()));
-        const QStringList overview = window.foldedModules();
+        const QStringList overview = document->foldedModules();
         QVERIFY(!overview.isEmpty());
         const int overviewOps = opBoxes(window);
         QVERIFY(overviewOps > 0);
-        const qint64 firstWorker = window.workerClient()->workerPid();
+        const qint64 firstWorker = workerClient(window)->workerPid();
 
         qputenv("JITSCOPE_WORKER_FAULT", fault);
-        window.workerClient()->restart();
+        workerClient(window)->restart();
         qunsetenv("JITSCOPE_WORKER_FAULT");
-        window.unfoldAllModules();
+        document->unfoldAllModules();
         QVERIFY(waitIdle(window));
         QVERIFY(window.isVisible());
         QVERIFY(window.hasModel());
-        GraphPage* page = window.scriptPage();
+        GraphPage* page = part<GraphPage>(window, "scriptPage");
         QVERIFY2(page->scene()->messageTitle().contains(QLatin1String("Could not lay out forward")),
             qPrintable(page->scene()->messageTitle()));
         const QString text = page->scene()->messageText();
@@ -382,23 +392,23 @@ private Q_SLOTS:
         // The status bar too (the worker's stop or the layout's failure, whichever came last).
         QTRY_VERIFY2(window.statusText().contains(how + QStringLiteral(" while running graphviz::dot")),
             qPrintable(window.statusText()));
-        QTRY_VERIFY(window.workerClient()->workerPid() != 0);
-        QVERIFY(window.workerClient()->workerPid() != firstWorker);
+        QTRY_VERIFY(workerClient(window)->workerPid() != 0);
+        QVERIFY(workerClient(window)->workerPid() != firstWorker);
 
         // The overview that laid out, one click away (from the window's cache: no worker involved).
         QCOMPARE(page->messageAction(), QStringLiteral("Show the Folded Overview"));
         page->triggerAction();
         QVERIFY(waitIdle(window));
         QVERIFY(page->scene()->messageTitle().isEmpty());
-        QCOMPARE(window.foldedModules(), overview);
+        QCOMPARE(document->foldedModules(), overview);
         QCOMPARE(opBoxes(window), overviewOps);
         QVERIFY(page->messageAction().isEmpty());
 
         // The next layout runs on the new worker.
-        window.unfoldAllModules();
+        document->unfoldAllModules();
         QVERIFY(waitIdle(window));
         QVERIFY2(page->scene()->messageTitle().isEmpty(), qPrintable(page->scene()->messageText()));
-        QVERIFY(window.foldedModules().isEmpty());
+        QVERIFY(document->foldedModules().isEmpty());
         QVERIFY(opBoxes(window) > overviewOps);
     }
 
@@ -407,34 +417,36 @@ private Q_SLOTS:
     void survivesATraceLayoutCrash()
     {
         MainWindow window;
-        window.workerClient()->setStallTimeout(1000);
+        CheckController* check = checkController(window);
+        workerClient(window)->setStallTimeout(1000);
         QVERIFY(openAndWait(window, twoSets()));
-        QVERIFY(window.hasReport() && window.report().ok);
-        const int traces = window.report().traces.size();
+        QVERIFY(check->hasReport() && check->report().ok);
+        const int traces = check->report().traces.size();
         QVERIFY(traces >= 2);
         // The restarted worker's first dot run is trace 1's layout.
         qputenv("JITSCOPE_WORKER_FAULT", "segv@graphviz::dot");
-        window.workerClient()->restart();
+        workerClient(window)->restart();
         qunsetenv("JITSCOPE_WORKER_FAULT");
         QSignalSpy checked(&window, &MainWindow::checkFinished);
         window.runCheck();
         QVERIFY(checked.wait(kJobTimeoutMs));
         QVERIFY(waitIdle(window));
-        QVERIFY2(window.report().ok, qPrintable(window.report().error.toString()));
-        QCOMPARE(window.traceTabCount(), traces);
-        QVERIFY2(window.traceScene(0)->messageTitle().contains(QLatin1String("could not lay out trace 1")),
-            qPrintable(window.traceScene(0)->messageTitle()));
-        QVERIFY2(window.traceScene(0)->messageText().contains(QLatin1String("crashed (SIGSEGV) while running "
+        QVERIFY2(check->report().ok, qPrintable(check->report().error.toString()));
+        QCOMPARE(part<CheckView>(window, "checkView")->traceCount(), traces);
+        QVERIFY2(tracePage(window, 0)->scene()->messageTitle().contains(QLatin1String("could not lay out trace 1")),
+            qPrintable(tracePage(window, 0)->scene()->messageTitle()));
+        QVERIFY2(tracePage(window, 0)->scene()->messageText().contains(QLatin1String("crashed (SIGSEGV) while running "
                                                                             "graphviz::dot (laying out trace 1")),
-            qPrintable(window.traceScene(0)->messageText()));
+            qPrintable(tracePage(window, 0)->scene()->messageText()));
         for (int k = 1; k < traces; ++k)
-            QVERIFY2(window.traceScene(k)->messageTitle().isEmpty(), qPrintable(window.traceScene(k)->messageText()));
+            QVERIFY2(tracePage(window, k)->scene()->messageTitle().isEmpty(),
+                qPrintable(tracePage(window, k)->scene()->messageText()));
 
         window.runCheck(false);
         QVERIFY(checked.wait(kJobTimeoutMs));
         QVERIFY(waitIdle(window));
-        QVERIFY(window.traceScene(0)->messageTitle().isEmpty());
-        QVERIFY(!window.traceScene(0)->nodeItems().isEmpty());
+        QVERIFY(tracePage(window, 0)->scene()->messageTitle().isEmpty());
+        QVERIFY(!tracePage(window, 0)->scene()->nodeItems().isEmpty());
     }
 
     /// A dot run that never ends: the Script tab's Cancel ends its worker within the grace, the window says so and
@@ -442,17 +454,19 @@ private Q_SLOTS:
     void cancelStopsALayoutThatNeverEnds()
     {
         MainWindow window;
-        window.workerClient()->setStallTimeout(600 * 1000);
-        window.setOverviewLimits(5, 20);
+        WorkerClient* worker = workerClient(window);
+        DocumentController* document = documentController(window);
+        worker->setStallTimeout(600 * 1000);
+        document->setOverviewLimits(5, 20);
         QVERIFY(openAndWait(window, denseResidual()));
-        const QStringList overview = window.foldedModules();
+        const QStringList overview = document->foldedModules();
         qputenv("JITSCOPE_WORKER_FAULT", "hang@graphviz::dot");
-        window.workerClient()->restart();
+        worker->restart();
         qunsetenv("JITSCOPE_WORKER_FAULT");
-        window.unfoldAllModules();
-        QTRY_VERIFY_WITH_TIMEOUT(window.workerClient()->activity().contains(QLatin1String("graphviz::dot")), 20000);
+        document->unfoldAllModules();
+        QTRY_VERIFY_WITH_TIMEOUT(worker->activity().contains(QLatin1String("graphviz::dot")), 20000);
         QVERIFY(!window.isIdle());
-        GraphPage* page = window.scriptPage();
+        GraphPage* page = part<GraphPage>(window, "scriptPage");
         QVERIFY2(page->scene()->messageTitle().contains(QLatin1String("Laying out forward")),
             qPrintable(page->scene()->messageTitle()));
         QCOMPARE(page->messageAction(), QStringLiteral("Cancel"));
@@ -464,13 +478,13 @@ private Q_SLOTS:
         QCOMPARE(page->messageAction(), QStringLiteral("Show the Folded Overview"));
         page->triggerAction();
         QVERIFY(waitIdle(window));
-        QCOMPARE(window.foldedModules(), overview);
+        QCOMPARE(document->foldedModules(), overview);
         QVERIFY(page->scene()->messageTitle().isEmpty());
 
-        window.unfoldAllModules();
+        document->unfoldAllModules();
         QVERIFY(waitIdle(window));
         QVERIFY2(page->scene()->messageTitle().isEmpty(), qPrintable(page->scene()->messageText()));
-        QVERIFY(window.foldedModules().isEmpty());
+        QVERIFY(document->foldedModules().isEmpty());
     }
 };
 

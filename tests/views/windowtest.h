@@ -1,8 +1,10 @@
 #pragma once
 
-// Helpers shared by the tests that drive a whole MainWindow: examples, and waiting for its background jobs.
+// Helpers shared by the tests that drive a whole MainWindow: examples, waiting for its background jobs, and its
+// parts, found by their object names (MainWindow has no accessors for them).
 
 #include "mainwindow.h"
+#include "workerclient.h"
 
 #include <QSignalSpy>
 #include <QString>
@@ -17,6 +19,42 @@ constexpr int kJobTimeoutMs = 180 * 1000;
 inline QString example(const char* name)
 {
     return QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/") + QLatin1String(name);
+}
+
+/// The window's child of type T named @p name (see MainWindow's object names); ends the test program when it has none.
+template<typename T>
+T* part(const QObject& window, const char* name)
+{
+    T* found = window.findChild<T*>(QString::fromLatin1(name));
+    if (!found)
+        qFatal("no %s named %s in %s", T::staticMetaObject.className(), name, window.metaObject()->className());
+    return found;
+}
+
+// The controllers the window tests drive most.
+inline DocumentController* documentController(const MainWindow& window)
+{
+    return part<DocumentController>(window, "documentController");
+}
+inline CheckController* checkController(const MainWindow& window)
+{
+    return part<CheckController>(window, "checkController");
+}
+inline DebugUiController* debugUi(const MainWindow& window)
+{
+    return part<DebugUiController>(window, "debugUiController");
+}
+
+/// The model worker, nullptr when the engine runs in this process.
+inline WorkerClient* workerClient(const MainWindow& window)
+{
+    return window.findChild<WorkerClient*>(QStringLiteral("workerClient"));
+}
+
+/// Trace @p trace's tab (0-based), nullptr when the check shown has no such trace.
+inline GraphPage* tracePage(const MainWindow& window, int trace)
+{
+    return part<CheckView>(window, "checkView")->tracePage(trace);
 }
 
 /// Waits until the window has no pending job; false on timeout.

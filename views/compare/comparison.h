@@ -1,15 +1,13 @@
 #pragma once
 
 #include "report/checkreport.h"
+#include "report/marks.h"
 
 #include <QHash>
 #include <QString>
 #include <QVector>
 
 namespace jitscope {
-
-/// How a node of one graph relates to the other graph of a comparison.
-enum class DiffStatus { Unchanged, Inserted, Deleted, Changed };
 
 /// Two graphs of a check side by side: the changes between them, the status of every changed node on each side
 /// (the one id-to-status map both scenes of the compare view read) and the pairing of the nodes they share.

@@ -93,7 +93,8 @@ public:
     void setBreakpoint(int line, int iteration = -1);
     void removeBreakpoint(int line);
     void toggleBreakpoint(int line);
-    /// See MainWindow::runToCursorLine().
+    /// The line Run to Line stops at: the source view's cursor line when it has focus, else the selected script node's
+    /// line, else the cursor line (0: none).
     int runToCursorLine() const;
     /// Enables the actions for the current function and the session's state.
     void updateActions();

@@ -125,6 +125,11 @@ CheckReport LocalEngine::check(const EngineModelRef& model, const QString& funct
     return checkModel(local->snapshot(), function, sets, check);
 }
 
+PythonRun LocalEngine::runPython(const QString& path, const PythonOptions& options) const
+{
+    return runPythonFile(path, options);
+}
+
 QVector<CheckReport> LocalEngine::checkRecordedCalls(const QString& folder, const QString& source) const
 {
     return jitscope::checkRecordedCalls(folder, source);

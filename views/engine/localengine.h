@@ -22,6 +22,7 @@ public:
     CheckReport check(const EngineModelRef& model, const QString& function, const QVector<InputSet>& sets,
         const CheckOptions& options, const std::atomic<bool>* cancel = nullptr) const override;
     GraphLayout layout(const IrGraph& graph, const LayoutOptions& options, const QString& what) const override;
+    PythonRun runPython(const QString& path, const PythonOptions& options) const override;
     QVector<CheckReport> checkRecordedCalls(const QString& folder, const QString& source) const override;
     QVector<SelfCheck> selfCheck(const QString& file, const PythonOptions& options, const QString& folder,
         const QVector<int>& calls) const override;

@@ -60,6 +60,10 @@ public:
     /// layoutGraph() (@p what names the graph for the engine's activity line: "`forward`", "trace 2 of `f`"). An
     /// engine that stops (Graphviz crashed, or ran past its limit) says so in GraphLayout::error.
     virtual GraphLayout layout(const IrGraph& graph, const LayoutOptions& options, const QString& what) const = 0;
+    /// runPythonFile() of @p path (after consent: it runs the user's code): the bridge's child process started by the
+    /// engine, its record read back into a folder the returned run owns. options.cancel stops the child within
+    /// 50 ms; an engine that stops says so in PythonRun::error.
+    virtual PythonRun runPython(const QString& path, const PythonOptions& options) const = 0;
     /// selfCheckRecordedCalls(): the recorded calls @p calls of the Python run of @p file whose record is in
     /// @p folder, each traced by JitScope's executor and compared with PyTorch's (runs the file again: after
     /// consent). An engine that stops says so in each SelfCheck's reason.

@@ -221,48 +221,23 @@ QColor categoryColor(OpCategory category)
 
 QColor diffStatusColor(DiffStatus status)
 {
-    switch (status) {
+    if (status == DiffStatus::Unchanged)
+        return {};
     // On a dark background the same hues, lighter, so outlines and legend text keep their contrast.
-    case DiffStatus::Inserted:
-        return g_darkTheme ? QColor(0x3f, 0xb9, 0x50) : QColor(0x1a, 0x7f, 0x37);
-    case DiffStatus::Deleted:
-        return g_darkTheme ? QColor(0xf8, 0x51, 0x49) : QColor(0xcf, 0x22, 0x2e);
-    case DiffStatus::Changed:
-        return g_darkTheme ? QColor(0xd2, 0x99, 0x22) : QColor(0xbf, 0x87, 0x00);
-    case DiffStatus::Unchanged:
-        break;
-    }
-    return {};
+    const DiffMark& m = diffMark(status);
+    return QColor::fromRgb(QRgb(g_darkTheme ? m.darkColor : m.color));
 }
 
 QColor diffStatusFill(DiffStatus status)
 {
-    switch (status) {
-    case DiffStatus::Inserted:
-        return QColor(0xd3, 0xf5, 0xdb);
-    case DiffStatus::Deleted:
-        return QColor(0xff, 0xdc, 0xd9);
-    case DiffStatus::Changed:
-        return QColor(0xff, 0xec, 0xb3);
-    case DiffStatus::Unchanged:
-        break;
-    }
-    return {};
+    if (status == DiffStatus::Unchanged)
+        return {};
+    return QColor::fromRgb(QRgb(diffMark(status).fill));
 }
 
 QString diffStatusName(DiffStatus status)
 {
-    switch (status) {
-    case DiffStatus::Inserted:
-        return QStringLiteral("inserted");
-    case DiffStatus::Deleted:
-        return QStringLiteral("deleted");
-    case DiffStatus::Changed:
-        return QStringLiteral("changed");
-    case DiffStatus::Unchanged:
-        break;
-    }
-    return QStringLiteral("unchanged");
+    return QString::fromLatin1(diffMark(status).name);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

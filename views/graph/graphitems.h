@@ -1,7 +1,8 @@
 #pragma once
 
-#include "comparison.h"
+#include "comparison.h" // LinkedNode, for graphscene.h
 #include "report/graphlayout.h"
+#include "report/marks.h"
 
 #include <QColor>
 #include <QFont>
@@ -19,7 +20,8 @@ void setDarkGraphTheme(bool dark);
 bool isDarkGraphTheme();
 QColor graphBackgroundColor();
 
-/// Strong colour of a diff status (borders, badges, legend swatches); invalid for Unchanged.
+/// Strong colour of a diff status (borders, badges, legend swatches) in the graph theme, from the one table of marks
+/// (report/marks.h); invalid for Unchanged.
 QColor diffStatusColor(DiffStatus status);
 /// Light fill of a node box with that status; invalid for Unchanged.
 QColor diffStatusFill(DiffStatus status);

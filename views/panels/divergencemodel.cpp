@@ -15,19 +15,6 @@ namespace {
 /// internalId of a divergence row; a change row's is its divergence's index + 1.
 constexpr quintptr kTopLevel = 0;
 
-DiffStatus statusOf(NodeChange::Op op)
-{
-    switch (op) {
-    case NodeChange::Op::Insert:
-        return DiffStatus::Inserted;
-    case NodeChange::Op::Delete:
-        return DiffStatus::Deleted;
-    case NodeChange::Op::Change:
-        break;
-    }
-    return DiffStatus::Changed;
-}
-
 QString opText(NodeChange::Op op)
 {
     switch (op) {
@@ -323,11 +310,11 @@ QVariant DivergenceModel::changeData(int ci, int column, int role) const
         return toolTip(c);
     case Qt::DecorationRole:
         if (column == OpColumn)
-            return diffStatusColor(statusOf(c.op));
+            return diffStatusColor(diffStatusOf(c.op));
         break;
     case Qt::ForegroundRole:
         if (column == OpColumn)
-            return diffStatusColor(statusOf(c.op)).darker(115);
+            return diffStatusColor(diffStatusOf(c.op)).darker(115);
         break;
     case OpRole:
         return int(c.op);

@@ -64,7 +64,12 @@ void PythonController::run(const QString& path)
         QElapsedTimer timer;
         timer.start();
         options.cancel = control.cancelFlag();
-        r.run = runPythonFile(path, options);
+        // In the engine (the model worker): the window starts no process of the user's and reads only the record.
+        r.run = engine ? engine->runPython(path, options) : PythonRun();
+        if (!engine) {
+            r.run.status = QStringLiteral("error");
+            r.run.error = { QStringLiteral("no engine to run the file with"), { path, 0, 0 } };
+        }
         QFile file(path);
         if (file.open(QIODevice::ReadOnly))
             r.source = QString::fromUtf8(file.readAll());

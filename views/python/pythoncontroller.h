@@ -1,6 +1,5 @@
 #pragma once
 
-#include "bridge/pythonrun.h"
 #include "report/pythonrun.h"
 #include "report/selfcheck.h"
 #include "report/checkreport.h"

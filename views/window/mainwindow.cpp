@@ -1,15 +1,12 @@
 #include "mainwindow.h"
 
 #include "comparewidget.h"
-#include "divergencemodel.h"
 #include "findbar.h"
 #include "graphexport.h"
 #include "graphscene.h"
 #include "graphview.h"
 #include "inputsetseditor.h"
 #include "inputsetsmodel.h"
-#include "legendbar.h"
-#include "minimap.h"
 #include "modeltreemodel.h"
 #include "nodeinspector.h"
 #include "operatorlibrariesdialog.h"
@@ -20,6 +17,7 @@
 #include "sourceview.h"
 #include "theme.h"
 #include "warningsmodel.h"
+#include "windowmenus.h"
 #include "workerclient.h"
 
 #include <QAction>
@@ -28,27 +26,31 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QLabel>
 #include <QMenu>
-#include <QMenuBar>
-#include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QStatusBar>
-#include <QTabBar>
 #include <QTabWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#ifndef JITSCOPE_VERSION
-#define JITSCOPE_VERSION "dev"
-#endif
-
 namespace jitscope {
+
+namespace {
+
+/// The files a drop onto the window opens.
+const QStringList& supportedSuffixes()
+{
+    static const QStringList suffixes
+        = { QStringLiteral("py"), QStringLiteral("pt"), QStringLiteral("pth"), QStringLiteral("zip") };
+    return suffixes;
+}
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : MainWindow(nullptr, parent)
@@ -68,7 +70,10 @@ MainWindow::MainWindow(WorkerClient* worker, QWidget* parent)
     } else if (QFileInfo(WorkerClient::workerProgram()).isExecutable() || !ModelEngine::inProcess()) {
         m_worker = new WorkerClient(this);
     }
+    m_session->setObjectName(QStringLiteral("sessionStore"));
+    m_document->setObjectName(QStringLiteral("documentController"));
     if (m_worker) {
+        m_worker->setObjectName(QStringLiteral("workerClient"));
         m_worker->warmUp();
         m_document->setEngine(m_worker->worker());
     }
@@ -76,49 +81,22 @@ MainWindow::MainWindow(WorkerClient* worker, QWidget* parent)
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks);
 
-    m_script = new GraphPage;
-    m_tabs = new QTabWidget;
-    m_tabs->setDocumentMode(true);
-    m_tabs->addTab(m_script, tr("Script"));
-    m_compare = new CompareWidget;
-    m_tabs->addTab(m_compare, tr("Compare"));
-    m_tabs->setTabToolTip(m_tabs->indexOf(m_compare), tr("Two traces (or a trace and the script) side by side"));
-    m_findBar = new FindBar;
-    m_findBar->hide();
-    auto* central = new QWidget;
-    auto* centralLayout = new QVBoxLayout(central);
-    centralLayout->setContentsMargins(0, 0, 0, 0);
-    centralLayout->setSpacing(0);
-    centralLayout->addWidget(m_tabs, 1);
-    centralLayout->addWidget(m_findBar);
-    setCentralWidget(central);
-
+    createCentralWidget();
     createDocks();
     m_linker = new SelectionLinker({ m_tabs, m_script, m_checkView, m_compare, m_warningsModel, m_sourceView,
                                        m_inspector, m_debug->liveTrace(), m_debug->debugger() },
         m_document, m_check, this);
-    createActions();
-
-    m_statusLabel = new QLabel;
-    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // Ignored: a long message must be clipped, not widen the window.
-    m_statusLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_busy = new QProgressBar;
-    m_busy->setRange(0, 0);
-    m_busy->setMaximumWidth(120);
-    m_busy->setMaximumHeight(14);
-    m_busy->setTextVisible(false);
-    m_busy->hide();
+    m_linker->setObjectName(QStringLiteral("selectionLinker"));
+    // Double-clicking a loop/if cluster or a module cluster folds it into one box; again unfolds it.
+    connect(m_script->scene(), &GraphScene::foldToggleRequested, m_document, &DocumentController::toggleFold);
     m_zoomLabel = new QLabel;
-    m_zoomLabel->setMinimumWidth(48);
-    m_zoomLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    m_zoomLabel->setText(QStringLiteral("100%"));
-    statusBar()->addWidget(m_statusLabel, 1);
-    for (QWidget* widget : m_checkView->statusWidgets())
-        statusBar()->addPermanentWidget(widget);
-    statusBar()->addPermanentWidget(m_busy);
-    statusBar()->addPermanentWidget(m_zoomLabel);
-
+    m_graphTabs = new GraphTabs(
+        { m_tabs, m_script, m_compare, m_checkView, m_debug->liveTrace(), m_findBar, m_zoomLabel }, m_check, m_linker,
+        this);
+    m_menus = new WindowMenus(
+        { this, m_graphTabs, m_script, m_findBar, m_checkView, m_debug, m_python, m_pythonView, m_worker }, m_document,
+        m_session, this);
+    createStatusBar();
     connectControllers();
     // A session file that could not be read was set aside (restoreSettings() reads it): say so, and go on without it.
     connect(m_session, &SessionStore::setAside, this,
@@ -128,6 +106,53 @@ MainWindow::MainWindow(WorkerClient* worker, QWidget* parent)
            "functions with File \u203a Open (Ctrl+O), or drop it here."));
     setStatus(tr("Ready"));
     resize(1400, 900);
+}
+
+void MainWindow::createCentralWidget()
+{
+    m_script = new GraphPage;
+    m_script->setObjectName(QStringLiteral("scriptPage"));
+    m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("graphTabs"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_script, tr("Script"));
+    m_compare = new CompareWidget;
+    m_compare->setObjectName(QStringLiteral("compareWidget"));
+    m_tabs->addTab(m_compare, tr("Compare"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_compare), tr("Two traces (or a trace and the script) side by side"));
+    m_findBar = new FindBar;
+    m_findBar->setObjectName(QStringLiteral("findBar"));
+    m_findBar->hide();
+    auto* central = new QWidget;
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    centralLayout->addWidget(m_tabs, 1);
+    centralLayout->addWidget(m_findBar);
+    setCentralWidget(central);
+}
+
+void MainWindow::createStatusBar()
+{
+    m_statusLabel = new QLabel;
+    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
+    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Ignored: a long message must be clipped, not widen the window.
+    m_statusLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_busy = new QProgressBar;
+    m_busy->setRange(0, 0);
+    m_busy->setMaximumWidth(120);
+    m_busy->setMaximumHeight(14);
+    m_busy->setTextVisible(false);
+    m_busy->hide();
+    m_zoomLabel->setMinimumWidth(48);
+    m_zoomLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    m_zoomLabel->setText(QStringLiteral("100%"));
+    statusBar()->addWidget(m_statusLabel, 1);
+    for (QWidget* widget : m_checkView->statusWidgets())
+        statusBar()->addPermanentWidget(widget);
+    statusBar()->addPermanentWidget(m_busy);
+    statusBar()->addPermanentWidget(m_zoomLabel);
 }
 
 MainWindow* MainWindow::newWindow(const QString& path)
@@ -165,11 +190,6 @@ QDockWidget* MainWindow::addDock(const QString& title, const QString& name, QWid
     return dock;
 }
 
-QStringList MainWindow::supportedSuffixes()
-{
-    return { QStringLiteral("py"), QStringLiteral("pt"), QStringLiteral("pth"), QStringLiteral("zip") };
-}
-
 void MainWindow::setCheckStrict(bool strict)
 {
     m_checkView->setStrict(strict);
@@ -178,10 +198,13 @@ void MainWindow::setCheckStrict(bool strict)
 void MainWindow::createDocks()
 {
     m_treeModel = new ModelTreeModel(this);
+    m_treeModel->setObjectName(QStringLiteral("modelTreeModel"));
     m_treeView = DocumentView::createTreeView(m_treeModel);
+    m_treeView->setObjectName(QStringLiteral("modelTreeView"));
     auto* modelDock = addDock(tr("Model"), QStringLiteral("modelDock"), m_treeView, Qt::LeftDockWidgetArea);
 
     m_sourceView = new SourceView;
+    m_sourceView->setObjectName(QStringLiteral("sourceView"));
     m_sourceView->setAcceptDrops(false);
     m_pythonBar = new PythonBar;
     auto* sourcePanel = new QWidget;
@@ -195,9 +218,12 @@ void MainWindow::createDocks()
     resizeDocks({ modelDock, sourceDock }, { 280, 420 }, Qt::Horizontal);
 
     m_warningsModel = new WarningsModel(this);
+    m_warningsModel->setObjectName(QStringLiteral("warningsModel"));
     m_warningsView = CheckView::createWarningsView(m_warningsModel);
+    m_warningsView->setObjectName(QStringLiteral("warningsView"));
     for (auto signal : { &QTreeView::clicked, &QTreeView::activated })
-        connect(m_warningsView, signal, this, [this](const QModelIndex& index) { activateWarning(index.row()); });
+        connect(m_warningsView, signal, this,
+            [this](const QModelIndex& index) { m_linker->activateWarning(index.row()); });
     // Where trace 1 fails on a set (an output-mismatch with a failing node): debug it there.
     m_warningsView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_warningsView, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
@@ -207,7 +233,7 @@ void MainWindow::createDocks()
         const int row = index.row();
         const int set = m_warningsModel->warning(row).traceIndex;
         QMenu menu;
-        menu.addAction(tr("&Show"), this, [this, row] { activateWarning(row); });
+        menu.addAction(tr("&Show"), this, [this, row] { m_linker->activateWarning(row); });
         if (m_warningsModel->warning(row).kind == WarningKind::OutputMismatch && m_debug->traceFailsOn(set))
             menu.addAction(debugIcon(DebugAction::DebugTraceFailure),
                 tr("&Debug Trace 1 Where It Fails on Set %1").arg(set + 1), this,
@@ -219,6 +245,7 @@ void MainWindow::createDocks()
     splitDockWidget(sourceDock, warningsDock, Qt::Vertical);
 
     m_inputSets = new InputSetsEditor;
+    m_inputSets->setObjectName(QStringLiteral("inputSetsEditor"));
     connect(m_inputSets, &InputSetsEditor::checkRequested, this, [this] { runCheck(true); });
     auto* inputDock = addDock(tr("Input Sets"), QStringLiteral("inputSetsDock"), m_inputSets, Qt::LeftDockWidgetArea);
     splitDockWidget(modelDock, inputDock, Qt::Vertical);
@@ -228,19 +255,24 @@ void MainWindow::createDocks()
     m_documentView = new DocumentView(
         { m_script, m_treeModel, m_treeView, m_sourceView, m_inputSets }, m_document, m_session, this);
     m_check = new CheckController(m_document, m_inputSets->model(), this);
+    m_check->setObjectName(QStringLiteral("checkController"));
     m_checkView = new CheckView(
         { m_tabs, m_script, m_compare, m_warningsModel, m_warningsView, m_sourceView, m_inputSets->model() },
         m_document, m_check, this);
+    m_checkView->setObjectName(QStringLiteral("checkView"));
     m_debug = new DebugUiController(
         { this, m_tabs, m_script, m_sourceView, m_inputSets->model() }, m_document, m_check, this);
+    m_debug->setObjectName(QStringLiteral("debugUiController"));
     m_debug->createDocks();
 
     m_inspector = new NodeInspector;
+    m_inspector->setObjectName(QStringLiteral("nodeInspector"));
     auto* dock = addDock(tr("Inspector"), QStringLiteral("inspectorDock"), m_inspector, Qt::RightDockWidgetArea);
     tabifyDockWidget(sourceDock, dock);
     sourceDock->raise();
 
     m_pythonOutput = new QPlainTextEdit;
+    m_pythonOutput->setObjectName(QStringLiteral("pythonOutput"));
     m_pythonOutput->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_pythonOutput->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     auto* outputDock
@@ -248,11 +280,13 @@ void MainWindow::createDocks()
     tabifyDockWidget(warningsDock, outputDock);
     warningsDock->raise();
     m_python = new PythonController(this);
+    m_python->setObjectName(QStringLiteral("pythonController"));
     if (m_worker)
         m_python->setEngine(m_worker->worker());
     m_pythonView = new PythonView(
         { m_pythonBar, m_pythonOutput, outputDock, m_treeModel, m_treeView, m_sourceView, m_tabs, m_compare },
         m_document, m_check, m_python, m_session, this);
+    m_pythonView->setObjectName(QStringLiteral("pythonView"));
     // A recorded Python call's check: trace 1 as PyTorch recorded it, saved by the bridge where it fails on a set.
     m_debug->setSavedReplay([this](int set) -> std::optional<DebugTarget> {
         const int call = m_pythonView->shownCall();
@@ -273,162 +307,8 @@ void MainWindow::createDocks()
     });
 }
 
-void MainWindow::createActions()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&New Window"), this, [this] { newWindow(); })
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N));
-    file->addAction(tr("&Open\u2026"), this, &MainWindow::openDialog)->setShortcut(QKeySequence::Open);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
-    updateRecentMenu();
-    file->addSeparator();
-    file->addAction(tr("&Export View as SVG/PNG/DOT\u2026"), this, &MainWindow::exportDialog)
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    file->addSeparator();
-    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-    quit->setMenuRole(QAction::QuitRole);
-
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    QAction* find = edit->addAction(tr("&Find Node\u2026"), this, [this] {
-        updateFindTarget();
-        m_findBar->activate();
-    });
-    find->setShortcut(QKeySequence::Find);
-    QAction* findNext = edit->addAction(tr("Find &Next"), this, [this] {
-        m_findBar->show();
-        m_findBar->findNext();
-    });
-    findNext->setShortcut(QKeySequence(Qt::Key_F3));
-    QAction* findPrevious = edit->addAction(tr("Find &Previous"), this, [this] {
-        m_findBar->show();
-        m_findBar->findPrevious();
-    });
-    findPrevious->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    // The zoom actions act on the graph of the current tab (in Compare, on both sides through the sync).
-    auto onView = [this](void (GraphView::*slot)()) {
-        return [this, slot] {
-            if (GraphView* v = currentGraphView())
-                (v->*slot)();
-        };
-    };
-    QAction* zoomIn = view->addAction(tr("Zoom &In"), this, onView(&GraphView::zoomIn));
-    zoomIn->setShortcuts({ QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal) });
-    view->addAction(tr("Zoom &Out"), this, onView(&GraphView::zoomOut))->setShortcut(QKeySequence::ZoomOut);
-    view->addAction(tr("&Fit Graph"), this, onView(&GraphView::fitGraph))
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));
-    view->addAction(tr("&Actual Size"), this, onView(&GraphView::resetZoom))
-        ->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_1));
-    view->addSeparator();
-    m_foldConstantsAction = view->addAction(tr("Fold &Constants"));
-    m_foldConstantsAction->setCheckable(true);
-    m_foldConstantsAction->setChecked(LayoutOptions().foldConstants);
-    m_showBlocksAction = view->addAction(tr("Show Loop/If &Blocks"));
-    m_showBlocksAction->setCheckable(true);
-    m_showBlocksAction->setChecked(LayoutOptions().showBlocks);
-    connect(m_foldConstantsAction, &QAction::toggled, this, [this](bool fold) {
-        m_document->setFoldConstants(fold);
-        m_document->relayout();
-    });
-    connect(m_showBlocksAction, &QAction::toggled, this, [this](bool show) {
-        m_document->setShowBlocks(show);
-        m_document->relayout();
-    });
-    // Double-clicking a loop/if cluster or a module cluster folds it into one box; again unfolds it.
-    connect(m_script->scene(), &GraphScene::foldToggleRequested, m_document, &DocumentController::toggleFold);
-    m_groupByModuleAction = view->addAction(tr("&Group by Module"));
-    m_groupByModuleAction->setCheckable(true);
-    m_groupByModuleAction->setStatusTip(tr("Inline calls and draw each submodule's code as a cluster"));
-    // The graphs change (calls inlined or not): load the file again, keeping the function and the tab. The choice
-    // sticks for files of the same kind: archives open grouped (a model's forward alone is a few CallMethod boxes),
-    // .py files open as written.
-    connect(m_groupByModuleAction, &QAction::toggled, this, [this](bool group) {
-        m_session->setGroupByModule(DocumentController::isSourceFile(m_document->currentFile()), group);
-        m_document->setGroupByModule(group);
-        if (!m_document->currentFile().isEmpty())
-            reloadFile();
-    });
-    m_unfoldAllAction = view->addAction(tr("&Unfold All Modules"), this, &MainWindow::unfoldAllModules);
-    m_unfoldAllAction->setStatusTip(tr("Draw the code of every folded submodule (double-click one to fold it)"));
-    m_unfoldAllAction->setEnabled(false);
-    QAction* legend = view->addAction(tr("Show &Legend"));
-    legend->setCheckable(true);
-    legend->setChecked(true);
-    connect(legend, &QAction::toggled, m_script->legend(), &QWidget::setVisible);
-    QAction* miniMap = view->addAction(tr("Show &Minimap"));
-    miniMap->setCheckable(true);
-    miniMap->setChecked(MiniMap::isEnabledEverywhere());
-    miniMap->setStatusTip(tr("The whole graph small in a corner while it does not fit the view"));
-    connect(miniMap, &QAction::toggled, this, &MiniMap::setEnabledEverywhere);
-    m_darkAction = view->addAction(tr("&Dark Theme"));
-    m_darkAction->setCheckable(true);
-    connect(m_darkAction, &QAction::toggled, this, &MainWindow::setDarkTheme);
-    view->addSeparator();
-    QAction* showScript = view->addAction(tr("&Script Graph"), this, [this] { showView(View::Script); });
-    showScript->setShortcut(QKeySequence(Qt::ALT | Qt::Key_1));
-    QAction* showTrace = view->addAction(tr("&Trace Graph"), this, [this] { showView(View::Trace); });
-    showTrace->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
-    QAction* showCompare = view->addAction(tr("Co&mpare Traces"), this, [this] { showView(View::Compare); });
-    showCompare->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
-    view->addSeparator();
-    for (QDockWidget* dock : findChildren<QDockWidget*>())
-        view->addAction(dock->toggleViewAction());
-
-    QMenu* model = menuBar()->addMenu(tr("&Model"));
-    QAction* libraries = model->addAction(tr("Operator &Libraries\u2026"), this, &MainWindow::operatorLibrariesDialog);
-    libraries->setStatusTip(tr("Shared libraries of custom operators every model loads with (torchvision's are "
-                               "found in the system's Python without them)"));
-
-    m_checkView->createActions(menuBar()->addMenu(tr("&Check")), [this] { runCheck(true); });
-
-    m_debug->createActions(menuBar()->addMenu(tr("&Debug")));
-
-    QMenu* python = menuBar()->addMenu(tr("&Python"));
-    QAction* runPython
-        = python->addAction(tr("&Run File with Python"), this, [this] { m_pythonView->runWithConsent(false); });
-    runPython->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
-    runPython->setStatusTip(tr("Run the .py file under the system's PyTorch (in its own process) and record its "
-                               "torch.jit calls"));
-    QAction* stopPython = python->addAction(tr("&Stop Python"), m_python, &PythonController::cancel);
-    stopPython->setEnabled(false);
-    connect(m_python, &PythonController::started, stopPython, [stopPython] { stopPython->setEnabled(true); });
-    connect(m_python, &PythonController::finished, stopPython, [stopPython] { stopPython->setEnabled(false); });
-    connect(m_python, &PythonController::cleared, stopPython, [stopPython] { stopPython->setEnabled(false); });
-    python->addAction(tr("&Forget Consent for This File"), this, [this] {
-        m_session->revokePython(m_document->currentFile());
-        setStatus(tr("%1 and its folder will ask again before running Python")
-                      .arg(QFileInfo(m_document->currentFile()).fileName()));
-    });
-    auto updatePythonMenu
-        = [this, runPython] { runPython->setEnabled(DocumentController::isSourceFile(m_document->currentFile())); };
-    connect(m_document, &DocumentController::aboutToOpen, this, updatePythonMenu);
-    updatePythonMenu();
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    QAction* aboutAction = help->addAction(tr("&About JitScope"), this, &MainWindow::about);
-    aboutAction->setMenuRole(QAction::AboutRole);
-}
-
 void MainWindow::connectControllers()
 {
-    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
-        updateFindTarget();
-        if (const int trace = m_checkView->traceOfPage(m_tabs->widget(index)); trace >= 0)
-            m_linker->setActiveTrace(trace);
-        if (GraphView* view = currentGraphView())
-            m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(view->zoom() * 100)));
-    });
-    connect(m_tabs->tabBar(), &QTabBar::tabBarClicked, this, [this] { m_userChoseTab = true; });
-    for (GraphView* view :
-        { m_script->view(), m_compare->view(CompareWidget::Side::Left), m_compare->view(CompareWidget::Side::Right) })
-        followZoom(view);
-    auto followPage = [this](GraphPage* page) { followZoom(page->view()); };
-    connect(m_checkView, &CheckView::pageAdded, this, followPage);
-    connect(m_debug->liveTrace(), &LiveTraceTab::pageAdded, this, followPage);
-
     JobTrackerBase* documentJobs = m_document->jobs();
     connect(documentJobs, &JobTrackerBase::busyChanged, m_busy, &QWidget::setVisible);
     connect(documentJobs, &JobTrackerBase::jobFinished, this, &MainWindow::maybeEmitIdle);
@@ -436,11 +316,10 @@ void MainWindow::connectControllers()
     connect(m_python->jobs(), &JobTrackerBase::jobFinished, this, &MainWindow::maybeEmitIdle);
     connect(m_python->selfCheckJobs(), &JobTrackerBase::jobFinished, this, &MainWindow::maybeEmitIdle);
     connect(m_pythonView, &PythonView::statusMessage, this, &MainWindow::setStatus);
+    connect(m_menus, &WindowMenus::statusMessage, this, &MainWindow::setStatus);
     connect(m_document, &DocumentController::aboutToOpen, this, &MainWindow::onAboutToOpen);
     connect(m_document, &DocumentController::aboutToReload, this, [this] {
-        m_restoreView = currentView();
-        m_restoreTrace = m_linker->activeTrace();
-        m_restoreTabPending = m_restoreView != View::Script;
+        m_graphTabs->rememberTab();
         // Reloading (the file changed on disk, Group by Module) keeps the sets the user edited, saved or not.
         if (m_inputSets->isEdited() && !m_documentView->hasInitialInputSets())
             m_documentView->setInitialInputSets(m_inputSets->model()->texts());
@@ -472,14 +351,6 @@ void MainWindow::connectControllers()
     connect(m_linker, &SelectionLinker::statusMessage, this, &MainWindow::setStatus);
 }
 
-void MainWindow::followZoom(GraphView* view)
-{
-    connect(view, &GraphView::zoomChanged, this, [this, view](double zoom) {
-        if (currentGraphView() == view)
-            m_zoomLabel->setText(QStringLiteral("%1%").arg(qRound(zoom * 100)));
-    });
-}
-
 void MainWindow::restoreSettings()
 {
     m_session->setPersistent(true);
@@ -487,7 +358,7 @@ void MainWindow::restoreSettings()
     restoreGeometry(m_session->windowGeometry());
     restoreState(m_session->windowState());
     setDarkTheme(m_session->darkTheme());
-    updateRecentMenu();
+    m_menus->updateRecentMenu();
 }
 
 void MainWindow::setRunOperatorLibraries(const QStringList& libraries)
@@ -505,12 +376,7 @@ void MainWindow::setOperatorLibraries(const QStringList& libraries)
     m_session->setOperatorLibraries(libraries);
     m_document->setOperatorLibraries(libraries + m_runOperatorLibraries);
     if (!m_document->currentFile().isEmpty())
-        reloadFile();
-}
-
-QStringList MainWindow::operatorLibraries() const
-{
-    return m_session->operatorLibraries();
+        m_document->reload();
 }
 
 void MainWindow::operatorLibrariesDialog()
@@ -543,15 +409,14 @@ void MainWindow::maybeEmitIdle()
 void MainWindow::onAboutToOpen(const QString& absolute)
 {
     m_debug->reset();
+    QAction* groupByModule = m_menus->groupByModuleAction();
     if (!m_document->isReloading()) {
-        m_restoreTabPending = false;
-        const QSignalBlocker block(m_groupByModuleAction);
-        m_groupByModuleAction->setChecked(m_session->groupByModule(DocumentController::isSourceFile(absolute)));
+        const QSignalBlocker block(groupByModule);
+        groupByModule->setChecked(m_session->groupByModule(DocumentController::isSourceFile(absolute)));
     }
-    m_document->setGroupByModule(m_groupByModuleAction->isChecked());
+    m_document->setGroupByModule(groupByModule->isChecked());
     m_check->clearCache();
-    m_userChoseTab = false;
-    m_startViewPending = true;
+    m_graphTabs->fileOpening(m_document->isReloading());
     const QString fileName = QFileInfo(absolute).fileName();
     resetCheck(tr("Loading %1\u2026").arg(fileName));
     setWindowTitle(tr("%1 \u2014 JitScope").arg(fileName));
@@ -572,10 +437,8 @@ void MainWindow::onLoaded(const DocumentJob& r)
 void MainWindow::onFunctionShown(const QString& name, bool newFunction)
 {
     Q_UNUSED(name);
-    // A new function starts on its script graph; a relayout of the same one keeps the tab the user is on.
-    if (newFunction && !m_userChoseTab)
-        m_tabs->setCurrentWidget(m_script);
-    m_unfoldAllAction->setEnabled(!m_document->foldedModules().isEmpty());
+    m_graphTabs->functionShown(newFunction);
+    m_menus->unfoldAllAction()->setEnabled(!m_document->foldedModules().isEmpty());
     m_debug->applyMarkers();
     m_debug->updateActions();
     runCheck(false);
@@ -633,106 +496,11 @@ void MainWindow::onCheckShown(const CheckJobResult& r)
         return;
     }
     Q_EMIT checkFinished();
-    applyStartView();
-}
-
-GraphScene* MainWindow::traceScene(int trace) const
-{
-    GraphPage* page = m_checkView->tracePage(trace);
-    return page ? page->scene() : nullptr;
-}
-
-GraphView* MainWindow::traceView(int trace) const
-{
-    GraphPage* page = m_checkView->tracePage(trace);
-    return page ? page->view() : nullptr;
+    m_graphTabs->checkShown();
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The tabs
-
-GraphView* MainWindow::currentGraphView() const
-{
-    QWidget* page = m_tabs->currentWidget();
-    if (page == m_compare)
-        return m_compare->view(CompareWidget::Side::Right);
-    if (auto* graphPage = qobject_cast<GraphPage*>(page))
-        return graphPage->view();
-    return m_script->view();
-}
-
-GraphScene* MainWindow::currentGraphScene() const
-{
-    GraphView* view = currentGraphView();
-    return view ? view->graphScene() : m_script->scene();
-}
-
-void MainWindow::showView(View view)
-{
-    GraphPage* live = m_debug->liveTrace()->page();
-    switch (view) {
-    case View::Script:
-        m_tabs->setCurrentWidget(m_script);
-        break;
-    case View::Trace:
-        if (m_checkView->traceCount() > 0)
-            m_tabs->setCurrentWidget(m_checkView->tracePage(0));
-        break;
-    case View::Compare:
-        m_tabs->setCurrentWidget(m_compare);
-        break;
-    case View::LiveTrace:
-        if (live)
-            m_tabs->setCurrentWidget(live);
-        break;
-    }
-}
-
-MainWindow::View MainWindow::currentView() const
-{
-    QWidget* page = m_tabs->currentWidget();
-    if (page == m_compare)
-        return View::Compare;
-    if (GraphPage* live = m_debug->liveTrace()->page(); live && page == live)
-        return View::LiveTrace;
-    return page == m_script ? View::Script : View::Trace;
-}
-
-void MainWindow::setStartView(View view)
-{
-    m_hasStartView = true;
-    m_startView = view;
-    m_startViewPending = true;
-}
-
-void MainWindow::applyStartView()
-{
-    if (!m_startViewPending)
-        return;
-    m_startViewPending = false;
-    if (std::exchange(m_restoreTabPending, false)) {
-        // A reload: back to the tab the user was on.
-        if (m_restoreView == View::Trace && m_restoreTrace < m_checkView->traceCount())
-            m_tabs->setCurrentWidget(m_checkView->tracePage(m_restoreTrace));
-        else
-            showView(m_restoreView);
-        return;
-    }
-    if (m_userChoseTab)
-        return;
-    const CheckReport& report = m_check->report();
-    if (m_hasStartView)
-        showView(m_startView);
-    else if (report.ok && !report.consistent && report.traces.size() > 1)
-        showView(View::Compare); // what a user opening a file whose check diverges wants to see first
-    // Opening on the comparison: start at the first divergence, so its cause is in the status bar and its line
-    // is marked.
-    if (currentView() == View::Compare && m_compare->divergenceModel()->divergenceCount() > 0)
-        m_compare->selectDivergence(0);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Input sets, the model tree, the status bar
+// The status bar, export, drops, the theme
 
 void MainWindow::setStatus(const QString& text)
 {
@@ -745,81 +513,12 @@ QString MainWindow::statusText() const
     return m_statusLabel->text();
 }
 
-// ---------------------------------------------------------------------------------------------------------------
-// Files, export, about, theme
-
-void MainWindow::openDialog()
-{
-    QString dir;
-    if (!currentFile().isEmpty())
-        dir = QFileInfo(currentFile()).absolutePath();
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), dir,
-        tr("TorchScript models (*.py *.pt *.pth *.zip);;Python files (*.py);;TorchScript archives (*.pt *.pth *.zip);;"
-           "All files (*)"));
-    if (!path.isEmpty())
-        openFile(path);
-}
-
-void MainWindow::updateRecentMenu()
-{
-    m_recentMenu->clear();
-    const QStringList files = m_session->recentFiles();
-    for (const QString& path : files) {
-        QAction* action = m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openFile(path); });
-        action->setToolTip(path);
-        action->setStatusTip(path);
-    }
-    if (files.isEmpty()) {
-        m_recentMenu->addAction(tr("No recent files"))->setEnabled(false);
-        return;
-    }
-    m_recentMenu->addSeparator();
-    m_recentMenu->addAction(tr("Clear Menu"), m_session, &SessionStore::clearRecentFiles);
-}
-
 bool MainWindow::exportView(const QString& path, QString* error)
 {
     const QString function = currentFunction();
-    return exportGraph(currentGraphScene(), path, m_document->layoutOptions(),
+    return exportGraph(m_graphTabs->currentGraphScene(), path, m_document->layoutOptions(),
         function.isEmpty() ? QStringLiteral("JitScope") : function,
-        tr("Exported by JitScope from %1").arg(currentFile()), error);
-}
-
-void MainWindow::exportDialog()
-{
-    QString suggestion
-        = currentFile().isEmpty() ? QStringLiteral("graph") : QFileInfo(currentFile()).completeBaseName();
-    if (!currentFunction().isEmpty())
-        suggestion += QLatin1Char('-') + currentFunction();
-    QString selectedFilter;
-    QString path = QFileDialog::getSaveFileName(this, tr("Export View"), suggestion + QStringLiteral(".svg"),
-        tr("SVG image (*.svg);;PNG image (*.png);;Graphviz DOT (*.dot)"), &selectedFilter);
-    if (path.isEmpty())
-        return;
-    if (QFileInfo(path).suffix().isEmpty())
-        path += selectedFilter.contains(QLatin1String("png")) ? QStringLiteral(".png")
-            : selectedFilter.contains(QLatin1String("dot"))   ? QStringLiteral(".dot")
-                                                              : QStringLiteral(".svg");
-    QString error;
-    if (exportView(path, &error))
-        setStatus(tr("Exported %1").arg(path));
-    else
-        QMessageBox::warning(this, tr("Export failed"), error);
-}
-
-void MainWindow::about()
-{
-    QMessageBox::about(this, tr("About JitScope"),
-        tr("<h3>JitScope %1</h3>"
-           "<p>A debugger for PyTorch TorchScript graphs.</p>"
-           "<table>"
-           "<tr><td>Qt</td><td>%2</td></tr>"
-           "<tr><td>libtorch</td><td>%3</td></tr>"
-           "<tr><td>Graphviz</td><td>%4</td></tr>"
-           "</table>")
-            .arg(QStringLiteral(JITSCOPE_VERSION), QString::fromLatin1(qVersion()),
-                m_worker ? m_worker->libtorchVersion() : tr("in process"),
-                m_worker ? m_worker->graphvizVersion() : tr("in process")));
+        tr("Exported by JitScope from %1").arg(m_document->currentFile()), error);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
@@ -842,25 +541,10 @@ void MainWindow::dropEvent(QDropEvent* event)
     openFile(urls.first().toLocalFile());
 }
 
-void MainWindow::updateFindTarget()
-{
-    m_findBar->setTarget(currentGraphScene(), currentGraphView());
-}
-
-void MainWindow::setGroupByModule(bool group)
-{
-    m_groupByModuleAction->setChecked(group);
-}
-
-bool MainWindow::groupsByModule() const
-{
-    return m_groupByModuleAction->isChecked();
-}
-
 void MainWindow::setDarkTheme(bool dark)
 {
-    if (m_darkAction->isChecked() != dark) {
-        m_darkAction->setChecked(dark); // comes back here through toggled()
+    if (QAction* action = m_menus->darkThemeAction(); action->isChecked() != dark) {
+        action->setChecked(dark); // comes back here through toggled()
         return;
     }
     if (applyDarkTheme(dark, this))

@@ -198,6 +198,28 @@ GraphLayout ModelWorker::layout(const IrGraph& graph, const LayoutOptions& optio
     return layout;
 }
 
+PythonRun ModelWorker::runPython(const QString& path, const PythonOptions& options) const
+{
+    QString folder;
+    PythonChild child;
+    auto handle = makePythonRunFolder(&folder, &child.startError);
+    if (handle) {
+        QString error;
+        const auto answer
+            = m_channel->call(MessageType::RunPython, -1, pack(path, options, folder), options.cancel, &error);
+        if (!answer || !unpack(*answer, child)) {
+            child = PythonChild();
+            child.python = pythonInterpreter(options);
+            child.timeoutMs = options.timeoutMs;
+            if (!answer && options.cancel && options.cancel->load())
+                child.stopped = QStringLiteral("cancelled");
+            else
+                child.startError = answer ? QStringLiteral("a malformed answer from the model worker") : error;
+        }
+    }
+    return readPythonRun(path, child, std::move(handle), folder);
+}
+
 QVector<CheckReport> ModelWorker::checkRecordedCalls(const QString& folder, const QString& source) const
 {
     QString error;

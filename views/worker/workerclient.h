@@ -56,6 +56,8 @@ public:
     /// few seconds (one dot run that never ends) ends with its worker. A worker that stops reports it in
     /// GraphLayout::error.
     GraphLayout layout(const IrGraph& graph, const LayoutOptions& options, const QString& what) const override;
+    /// runPythonChild() in the worker, in a folder this process makes and the run owns; the record is read here.
+    PythonRun runPython(const QString& path, const PythonOptions& options) const override;
     QVector<CheckReport> checkRecordedCalls(const QString& folder, const QString& source) const override;
     QVector<SelfCheck> selfCheck(const QString& file, const PythonOptions& options, const QString& folder,
         const QVector<int>& calls) const override;

@@ -1,0 +1,23 @@
+#pragma once
+
+// The explainer's shared parts: a cause as each rule names it, and the rule family for traces recorded from Python
+// (explainsource.cpp). explainChanges() (check.cpp) is the one entry.
+
+#include "check/check.h"
+
+namespace jitscope {
+
+/// What a rule says made a change: its kind, the sentence, and the line it points at.
+struct Cause
+{
+    DivergenceKind kind = DivergenceKind::Unexplained;
+    QString text;
+    SourceLocation at;
+};
+
+/// The source rules, for changes whose nodes came from no script (a recorded trace's): each change's location and
+/// scope, and its cause from the nodes' Python stacks, the source lines and the traces' warnings.
+void explainRecordedChanges(
+    TraceDiff& diff, const TraceResult& base, const TraceResult& other, const ExplainContext& context);
+
+} // namespace jitscope

@@ -1,0 +1,534 @@
+// The explainer's rules for traces recorded from Python (torch.jit.trace's own, read back from the bridge): no script
+// graph to read loops and branches from, so the causes come from the nodes' Python stacks, the source lines they
+// name and the warnings the tracer raised there: a frame whose line ran another number of times (a loop) or in one
+// trace only (a branch), a conversion that baked a number, the path where a node's code left what both traces ran,
+// the model's own state. explainChanges() (check.cpp) applies them to the changes whose nodes came from no script.
+
+#include "check/explain_p.h"
+
+#include <QFile>
+#include <QHash>
+#include <QSet>
+#include <QStringList>
+
+#include <optional>
+
+namespace jitscope {
+
+namespace {
+
+QString frameKey(const SourceLocation& f)
+{
+    return f.file + QLatin1Char(':') + QString::number(f.line);
+}
+
+QVector<SourceLocation> framesOf(const IrNode& n)
+{
+    if (!n.stack.isEmpty())
+        return n.stack;
+    if (n.location.isValid())
+        return { n.location };
+    return {};
+}
+
+quint64 mixHash(quint64 h, quint64 v)
+{
+    return (h ^ v) * 0x100000001b3ULL + (h >> 29);
+}
+
+/// How a trace's Python stacks ran each (file, line): how many times it ran (the nodes recorded under it whose op
+/// and inner stack are those of the first one: one per iteration of a loop around it), and the constant values
+/// recorded at it (constants and an inlined submodule's parameter reads aside from the first).
+struct FrameStats
+{
+    struct Line
+    {
+        quint64 first = 0; ///< the op and inner stack of the first node recorded under the line
+        int runs = 0;
+        QSet<QString> constants; ///< values of the constants recorded at the line itself
+    };
+    QHash<QString, Line> lines;
+
+    explicit FrameStats(const IrGraph& g)
+    {
+        for (const IrNode& n : g.nodes) {
+            const QVector<SourceLocation> frames = framesOf(n);
+            if (n.kind == QLatin1String("prim::Constant")) {
+                if (!frames.isEmpty() && !n.attributes.isEmpty())
+                    lines[frameKey(frames.first())].constants.insert(
+                        n.attributes.first().data.isEmpty() ? n.attributes.first().value : n.attributes.first().data);
+                continue;
+            }
+            if (n.kind == QLatin1String("prim::GetAttr"))
+                continue;
+            quint64 inner = qHash(n.kind);
+            QSet<QString> seen; // a recursive call passes a line twice: count the node once
+            for (const SourceLocation& f : frames) {
+                const QString key = frameKey(f);
+                if (!seen.contains(key)) {
+                    seen.insert(key);
+                    Line& line = lines[key];
+                    if (line.runs == 0)
+                        line.first = inner;
+                    if (line.first == inner)
+                        ++line.runs;
+                }
+                inner = mixHash(inner, qHash(key));
+            }
+        }
+    }
+    int runs(const SourceLocation& f) const { return lines.value(frameKey(f)).runs; }
+    bool ran(const SourceLocation& f) const
+    {
+        const auto it = lines.constFind(frameKey(f));
+        return it != lines.constEnd() && (it->runs > 0 || !it->constants.isEmpty());
+    }
+    QSet<QString> constants(const SourceLocation& f) const { return lines.value(frameKey(f)).constants; }
+};
+
+bool warnedAt(const TraceResult& t, const SourceLocation& at, const QString& prefix)
+{
+    for (const TraceWarning& w : t.warnings)
+        if (w.location.line == at.line && w.location.file == at.file && w.message.startsWith(prefix))
+            return true;
+    return false;
+}
+
+int indentOf(const QString& text)
+{
+    int n = 0;
+    while (n < text.size() && (text[n] == QLatin1Char(' ') || text[n] == QLatin1Char('\t')))
+        ++n;
+    return n;
+}
+
+/// The nearest line above @p line (1-based) in @p lines, less indented than it, that starts with one of
+/// @p keywords, within the same def; 0 if none.
+int enclosing(const QStringList& lines, int line, const QStringList& keywords)
+{
+    if (line < 1 || line > lines.size())
+        return 0;
+    int indent = indentOf(lines[line - 1]);
+    for (int k = line - 1; k >= 1 && indent > 0; --k) {
+        const QString& text = lines[k - 1];
+        const QString stripped = text.trimmed();
+        if (stripped.isEmpty() || stripped.startsWith(QLatin1Char('#')))
+            continue;
+        const int ind = indentOf(text);
+        if (ind >= indent)
+            continue;
+        indent = ind;
+        for (const QString& kw : keywords)
+            if (stripped.startsWith(kw))
+                return k;
+        if (stripped.startsWith(QLatin1String("def ")) || stripped.startsWith(QLatin1String("class ")))
+            return 0;
+    }
+    return 0;
+}
+
+/// The `if` an `else:` at line @p elseLine belongs to: the nearest line above at the same indentation.
+int matchingIf(const QStringList& lines, int elseLine)
+{
+    const int indent = indentOf(lines.value(elseLine - 1));
+    for (int k = elseLine - 1; k >= 1; --k) {
+        const QString stripped = lines[k - 1].trimmed();
+        if (stripped.isEmpty() || indentOf(lines[k - 1]) != indent)
+            continue;
+        if (stripped.startsWith(QLatin1String("if ")))
+            return k;
+    }
+    return 0;
+}
+
+QString quoted(const QStringList& lines, int line)
+{
+    if (line < 1 || line > lines.size())
+        return {};
+    return QStringLiteral(" (`%1`)").arg(lines[line - 1].trimmed());
+}
+
+/// "line 22" in the user's file, "torchvision/ops/boxes.py:72" elsewhere.
+QString placeName(const SourceLocation& at, const QString& userFile)
+{
+    if (at.file == userFile)
+        return QStringLiteral("line %1").arg(at.line);
+    const QStringList parts = at.file.split(QLatin1Char('/'));
+    const int from = std::max(0, int(parts.size()) - 3);
+    QStringList tail = parts.mid(from);
+    // From the package down: torchvision/models/detection/transform.py.
+    for (int i = int(parts.size()) - 2; i >= 0; --i)
+        if (parts[i] == QLatin1String("dist-packages") || parts[i] == QLatin1String("site-packages")) {
+            tail = parts.mid(i + 1);
+            break;
+        }
+    return QStringLiteral("%1:%2").arg(tail.join(QLatin1Char('/'))).arg(at.line);
+}
+
+/// The source lines of the files a trace's stacks name: the user's file as given, the others read once from disk.
+class Sources
+{
+public:
+    Sources(const QString& userFile, const QString& userSource)
+    {
+        m_lines.insert(userFile, userSource.split(QLatin1Char('\n')));
+    }
+    const QStringList& lines(const QString& file)
+    {
+        auto it = m_lines.find(file);
+        if (it == m_lines.end()) {
+            QFile f(file);
+            QStringList lines;
+            if (f.size() < 8 << 20 && f.open(QIODevice::ReadOnly))
+                lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+            it = m_lines.insert(file, lines);
+        }
+        return *it;
+    }
+
+private:
+    QHash<QString, QStringList> m_lines;
+};
+
+/// What one of the frames a changed node was recorded in says about the difference, if anything: the innermost
+/// frame that does is the cause (a line of torchvision's that warned, or the user's loop around the call).
+std::optional<Cause> explainFrame(const SourceLocation& f, const TraceResult& base, const TraceResult& other,
+    int otherIndex, const FrameStats& baseStats, const FrameStats& otherStats, Sources& sources,
+    const QString& userFile)
+{
+    const QString t1 = QStringLiteral("trace 1");
+    const QString t2 = QStringLiteral("trace %1").arg(otherIndex + 1);
+    const int nBase = baseStats.runs(f);
+    const int nOther = otherStats.runs(f);
+    const QStringList& lines = sources.lines(f.file);
+    static const QString toBool = QStringLiteral("Converting a tensor to a Python boolean");
+    auto at = [&](int line) { return SourceLocation { f.file, line, 0 }; };
+
+    // A branch frozen by a tensor-to-bool conversion: the line ran in one trace only, or is the condition itself.
+    const bool warnedHere = warnedAt(base, f, toBool) || warnedAt(other, f, toBool);
+    int branch = 0;
+    if (warnedHere && nBase != nOther)
+        branch = f.line;
+    else if (nBase == 0 || nOther == 0) {
+        const int header
+            = enclosing(lines, f.line, { QStringLiteral("if "), QStringLiteral("elif "), QStringLiteral("else") });
+        int condition = header;
+        if (header && lines.value(header - 1).trimmed().startsWith(QLatin1String("else")))
+            condition = matchingIf(lines, header);
+        if (condition && (warnedAt(base, at(condition), toBool) || warnedAt(other, at(condition), toBool)))
+            branch = condition;
+    }
+    if (branch)
+        return Cause { DivergenceKind::BranchFrozen,
+            QStringLiteral("branch at %1%2 frozen by a tensor-to-bool conversion: %3 and %4 took different paths")
+                .arg(placeName(at(branch), userFile), quoted(lines, branch), t1, t2),
+            at(branch) };
+
+    if (nBase != nOther && nBase > 0 && nOther > 0) {
+        const int loop = enclosing(lines, f.line, { QStringLiteral("for "), QStringLiteral("while ") });
+        if (loop)
+            return Cause { DivergenceKind::LoopUnrolled,
+                QStringLiteral("loop at %1%2 unrolled %3 times in %4 but %5 times in %6: the tracer records every "
+                               "iteration, so the trip count was baked from the inputs")
+                    .arg(placeName(at(loop), userFile), quoted(lines, loop))
+                    .arg(nBase)
+                    .arg(t1)
+                    .arg(nOther)
+                    .arg(t2),
+                at(loop) };
+    }
+    // A number baked here: only where both traces ran the line and baked different values (a value baked alike
+    // in both, or a line one trace never ran, is not what makes them differ).
+    const QSet<QString> baseConstants = baseStats.constants(f), otherConstants = otherStats.constants(f);
+    if (baseConstants.isEmpty() || otherConstants.isEmpty() || baseConstants == otherConstants)
+        return std::nullopt;
+    static const QString len = QStringLiteral("Using len to get tensor shape");
+    if (warnedAt(base, f, len) || warnedAt(other, f, len))
+        return Cause { DivergenceKind::NumberBaked,
+            QStringLiteral("`len()` of a tensor at %1%2 baked as a constant")
+                .arg(placeName(f, userFile), quoted(lines, f.line)),
+            f };
+    static const QString toNumber = QStringLiteral("Converting a tensor to a Python");
+    if (!warnedHere && (warnedAt(base, f, toNumber) || warnedAt(other, f, toNumber)))
+        return Cause { DivergenceKind::NumberBaked,
+            QStringLiteral("a tensor converted to a Python number at %1%2 baked as a constant")
+                .arg(placeName(f, userFile), quoted(lines, f.line)),
+            f };
+    return std::nullopt;
+}
+
+/// The `def` line of the function holding @p line: the nearest line above, less indented, starting with `def `.
+int enclosingDef(const QStringList& lines, int line)
+{
+    if (line < 1 || line > lines.size())
+        return 0;
+    int indent = indentOf(lines[line - 1]);
+    for (int k = line - 1; k >= 1 && indent > 0; --k) {
+        const QString stripped = lines[k - 1].trimmed();
+        if (stripped.isEmpty() || stripped.startsWith(QLatin1Char('#')))
+            continue;
+        const int ind = indentOf(lines[k - 1]);
+        if (ind >= indent)
+            continue;
+        indent = ind;
+        if (stripped.startsWith(QLatin1String("def ")) || stripped.startsWith(QLatin1String("async def ")))
+            return k;
+    }
+    return 0;
+}
+
+/// The last line of the function whose `def` is at @p def.
+int functionEnd(const QStringList& lines, int def)
+{
+    const int indent = indentOf(lines.value(def - 1));
+    int last = def;
+    for (int k = def + 1; k <= lines.size(); ++k) {
+        const QString stripped = lines[k - 1].trimmed();
+        if (stripped.isEmpty() || stripped.startsWith(QLatin1Char('#')))
+            continue;
+        if (indentOf(lines[k - 1]) <= indent)
+            break;
+        last = k;
+    }
+    return last;
+}
+
+/// The lines of @p file between @p from and @p to that ran in exactly one of two traces.
+QVector<int> linesRunInOne(const FrameStats& a, const FrameStats& b, const QString& file, int from, int to)
+{
+    QVector<int> out;
+    for (int line = from; line <= to; ++line) {
+        const SourceLocation at { file, line, 0 };
+        if (a.ran(at) != b.ran(at))
+            out << line;
+    }
+    return out;
+}
+
+/// Where the code path of a node recorded in one trace only (@p mine ran its frames, @p theirs is the other trace)
+/// leaves what both traces ran: the innermost frame the other trace never ran whose caller it ran. In that frame's
+/// function, the first line only one trace ran is under the branch that went another way (an early `return` in a
+/// branch shows up so too); no branch there: the function's path differs, from its first such line.
+std::optional<Cause> pathCause(const QVector<SourceLocation>& frames, const FrameStats& mine, const FrameStats& theirs,
+    Sources& sources, const QString& userFile, int otherIndex)
+{
+    if (frames.isEmpty() || theirs.ran(frames.first()))
+        return std::nullopt;
+    int i = 0;
+    while (i + 1 < frames.size() && !theirs.ran(frames[i + 1]))
+        ++i;
+    const SourceLocation& f = frames[i];
+    const QStringList& lines = sources.lines(f.file);
+    const int def = enclosingDef(lines, f.line);
+    if (def == 0)
+        return std::nullopt;
+    const QVector<int> differing = linesRunInOne(mine, theirs, f.file, def + 1, functionEnd(lines, def));
+    const int first = differing.isEmpty() ? f.line : differing.first();
+    auto at = [&](int line) { return SourceLocation { f.file, line, 0 }; };
+    const QString t2 = QStringLiteral("trace %1").arg(otherIndex + 1);
+    int header = enclosing(lines, first, { QStringLiteral("if "), QStringLiteral("elif "), QStringLiteral("else") });
+    if (header && lines.value(header - 1).trimmed().startsWith(QLatin1String("else")))
+        header = matchingIf(lines, header);
+    if (header > def)
+        return Cause { DivergenceKind::BranchFrozen,
+            QStringLiteral("branch at %1%2 took different paths in trace 1 and %3: its condition is a Python value "
+                           "the tracer does not record (no TracerWarning), frozen in each trace")
+                .arg(placeName(at(header), userFile), quoted(lines, header), t2),
+            at(header) };
+    const QString name = lines.value(def - 1).trimmed().section(QLatin1Char('('), 0, 0).section(QLatin1Char(' '), -1);
+    return Cause { DivergenceKind::Unexplained,
+        QStringLiteral("`%1` (%2) runs other lines in trace 1 than in %3 from %4%5")
+            .arg(name, placeName(at(def), userFile), t2, placeName(at(first), userFile), quoted(lines, first)),
+        at(def) };
+}
+
+/// A node recorded in both traces with different constants: the tensor-to-number or len() conversion that made
+/// the number, searched from the node's line up its function (innermost frame first); else the node's own line.
+Cause bakedCause(const QVector<SourceLocation>& frames, const TraceResult& base, const TraceResult& other,
+    Sources& sources, const QString& userFile)
+{
+    for (const SourceLocation& f : frames) {
+        const QStringList& lines = sources.lines(f.file);
+        const int def = enclosingDef(lines, f.line);
+        int best = 0;
+        QString what;
+        for (const TraceResult* t : { &base, &other })
+            for (const TraceWarning& w : t->warnings) {
+                if (w.location.file != f.file || w.location.line < def || w.location.line > f.line
+                    || w.location.line <= best)
+                    continue;
+                const WarningKind kind = w.kind;
+                if (kind == WarningKind::TensorToNumber || kind == WarningKind::TensorToIndex
+                    || kind == WarningKind::LenOfTensor) {
+                    best = w.location.line;
+                    what = kind == WarningKind::LenOfTensor ? QStringLiteral("`len()` of a tensor")
+                                                            : QStringLiteral("a tensor converted to a Python number");
+                }
+            }
+        if (best > 0) {
+            const SourceLocation at { f.file, best, 0 };
+            return Cause { DivergenceKind::NumberBaked,
+                QStringLiteral("%1 at %2%3 baked as a constant, used at %4")
+                    .arg(what, placeName(at, userFile), quoted(lines, best), placeName(f, userFile)),
+                at };
+        }
+    }
+    const SourceLocation& f = frames.first();
+    return Cause { DivergenceKind::NumberBaked,
+        QStringLiteral("a Python value at %1%2 baked as a constant")
+            .arg(placeName(f, userFile), quoted(sources.lines(f.file), f.line)),
+        f };
+}
+
+} // namespace
+
+void explainRecordedChanges(
+    TraceDiff& diff, const TraceResult& base, const TraceResult& other, const ExplainContext& context)
+{
+    const int k = diff.other;
+    const QString& file = context.file;
+    Sources sources(file, context.source);
+    const IrGraph& baseGraph = base.graph;
+    const IrGraph& otherGraph = other.graph;
+    const FrameStats baseStats(baseGraph);
+    const FrameStats otherStats(otherGraph);
+    auto moduleName = [&context](const QString& module) {
+        return module.isEmpty() ? QStringLiteral("the top module")
+                                : QStringLiteral("module `%1`%2")
+                                      .arg(module,
+                                          context.moduleTypes.contains(module)
+                                              ? QStringLiteral(" (%1)").arg(context.moduleTypes.value(module))
+                                              : QString());
+    };
+    const ChangesByNode byNode = changesByNode(diff);
+    const QHash<int, int>& changeOfBase = byNode.base;
+    const QHash<int, int>& changeOfOther = byNode.other;
+    // 1. What the code says, node by node: the innermost frame with a cause (a warned branch or conversion, a
+    // loop run another number of times), else where the node's path leaves what both traces ran, else the
+    // conversion that baked a different constant. Each frame is explained once.
+    QHash<QString, std::optional<Cause>> frameCauses;
+    QVector<std::optional<Cause>> causes(diff.changes.size());
+    QVector<bool> placed(diff.changes.size(), false);
+    // The cause one side's node shows: its innermost frame with one, else where its path leaves the other's.
+    auto explainNode = [&](const IrNode& n, bool inOther) -> std::optional<Cause> {
+        const QVector<SourceLocation> frames = framesOf(n);
+        for (const SourceLocation& f : frames) {
+            const QString key = frameKey(f);
+            auto it = frameCauses.find(key);
+            if (it == frameCauses.end())
+                it = frameCauses.insert(key, explainFrame(f, base, other, k, baseStats, otherStats, sources, file));
+            if (*it)
+                return *it;
+        }
+        return inOther ? pathCause(frames, otherStats, baseStats, sources, file, k)
+                       : pathCause(frames, baseStats, otherStats, sources, file, k);
+    };
+    for (int i = 0; i < diff.changes.size(); ++i) {
+        NodeChange& c = diff.changes[i];
+        const bool inserted = c.op == NodeChange::Op::Insert;
+        const IrNode& n = inserted ? otherGraph.node(c.otherNode) : baseGraph.node(c.baseNode);
+        const QVector<SourceLocation> frames = framesOf(n);
+        c.location = frames.isEmpty() ? n.location : frames.first();
+        c.scope = n.modulePath;
+        placed[i] = !frames.isEmpty();
+        std::optional<Cause>& cause = causes[i];
+        // A change pairs a deleted node with an inserted one (of another kind, or with other constants): the
+        // trace that has more to say about it, the other first.
+        if (c.otherNode >= 0)
+            cause = explainNode(otherGraph.node(c.otherNode), true);
+        if (!cause && c.baseNode >= 0)
+            cause = explainNode(baseGraph.node(c.baseNode), false);
+        if (!cause && c.op == NodeChange::Op::Change && !frames.isEmpty()
+            && baseGraph.node(c.baseNode).kind == otherGraph.node(c.otherNode).kind) {
+            // The same op with other constants: a number baked in. A constant itself counts where both traces
+            // ran its line and baked other values there (a pooled constant the diff pairs with another does
+            // not).
+            const QStringList a = constantArguments(baseGraph, c.baseNode);
+            const QStringList b = constantArguments(otherGraph, c.otherNode);
+            const bool constant = n.kind == QLatin1String("prim::Constant");
+            const QSet<QString> ca = baseStats.constants(frames.first()), cb = otherStats.constants(frames.first());
+            if (a != b && a.size() == b.size() && (!constant || (!ca.isEmpty() && !cb.isEmpty() && ca != cb)))
+                cause = bakedCause(frames, base, other, sources, file);
+        }
+    }
+    // 2. A node with no cause of its own that takes a value of a changed node with one differs because of it.
+    for (int i = 0; i < diff.changes.size(); ++i) {
+        if (causes[i])
+            continue;
+        const NodeChange& c = diff.changes[i];
+        auto inherit = [&](const IrGraph& g, int node, const QHash<int, int>& changeOf) {
+            if (node < 0)
+                return;
+            for (int in : g.node(node).inputs) {
+                const int producer = g.value(in).producer;
+                const int from = changeOf.value(producer, -1);
+                if (!causes[i] && from >= 0 && from != i && causes[from]
+                    && g.node(producer).kind != QLatin1String("prim::Constant"))
+                    causes[i] = causes[from];
+            }
+        };
+        inherit(otherGraph, c.otherNode, changeOfOther);
+        inherit(baseGraph, c.baseNode, changeOfBase);
+    }
+    // 3. Nothing in the code says why: the model itself changed between the calls, or unexplained.
+    for (int i = 0; i < diff.changes.size(); ++i) {
+        NodeChange& c = diff.changes[i];
+        std::optional<Cause>& cause = causes[i];
+        const QString where = moduleName(c.scope);
+        if (context.repeat) {
+            // The same inputs: whatever path the code took, the model's state made it take it.
+            cause = Cause { DivergenceKind::ModuleState,
+                cause ? QStringLiteral("module state: the same inputs traced again record another graph: %1")
+                            .arg(cause->text)
+                      : QStringLiteral("module state: the same inputs traced again record another graph in %1; "
+                                       "the model changed between the calls (a cache or counter its first call "
+                                       "made), not its inputs")
+                            .arg(where),
+                cause ? cause->at : SourceLocation {} };
+        } else if (!cause && context.stateChanged) {
+            cause = Cause { DivergenceKind::ModuleState,
+                QStringLiteral("%1 recorded different operations in trace 1 and trace %2: module state, the "
+                               "example inputs traced again differ too")
+                    .arg(where)
+                    .arg(k + 1),
+                {} };
+        } else if (!cause && placed[i]) {
+            cause = Cause { DivergenceKind::Unexplained,
+                QStringLiteral("%1 recorded different operations in trace 1 and trace %2").arg(where).arg(k + 1),
+                {} };
+        }
+        if (cause) {
+            c.kind = cause->kind;
+            c.cause = cause->text;
+            c.causeAt = cause->at;
+        }
+    }
+    // A changed node with no place of its own (the tuples an inlined call passes its values in) belongs with
+    // the next changed node that has one: the op those values reach.
+    for (int i = 0; i < diff.changes.size(); ++i) {
+        if (placed[i])
+            continue;
+        int from = -1;
+        for (int j = i + 1; j < diff.changes.size() && from < 0; ++j)
+            if (placed[j])
+                from = j;
+        for (int j = i - 1; j >= 0 && from < 0; --j)
+            if (placed[j])
+                from = j;
+        NodeChange& c = diff.changes[i];
+        if (from < 0) {
+            c.cause = QStringLiteral("recorded different operations in trace 1 and trace %1").arg(k + 1);
+            continue;
+        }
+        const NodeChange& p = diff.changes[from];
+        c.kind = p.kind;
+        c.cause = p.cause;
+        c.causeAt = p.causeAt;
+        if (c.scope.isEmpty())
+            c.scope = p.scope;
+        if (!c.location.isValid())
+            c.location = p.location;
+    }
+}
+
+} // namespace jitscope
