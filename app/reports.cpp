@@ -49,7 +49,7 @@ QString divergenceText(const CheckReport& r, const TraceDiff& d)
 QString failureMessage(const CheckReport& r, int k, const QString& reference)
 {
     QStringList parts;
-    if (const TraceDiff* d = diffOf(r, k); d && !d->equal)
+    if (const TraceDiff* d = diffOf(r, k); d && (!d->equal || !d->divergences.isEmpty()))
         parts << (causes(*d).isEmpty() ? QStringLiteral("records a different graph than trace 1")
                                        : causes(*d).join(QStringLiteral("; ")));
     if (k - 1 < r.outputs.size()) {
@@ -397,7 +397,7 @@ QByteArray htmlReport(const ReportInput& in)
         s += QStringLiteral("<%1>Divergences</%1>\n").arg(h2);
         bool any = false;
         for (const TraceDiff& d : r.diffs) {
-            if (d.equal)
+            if (d.equal && d.divergences.isEmpty())
                 continue;
             any = true;
             s += QStringLiteral("<%1>Trace %2 vs trace 1: %3 divergence(s), %4 node difference(s)</%1>\n")
@@ -534,6 +534,12 @@ QString divergencesText(const CheckReport& r, const TraceDiff& d,
         }
         for (const QString& e : v.evidence)
             s += QStringLiteral("    evidence: %1\n").arg(e);
+        if (v.kind == DivergenceKind::Value) {
+            // One node of trace 1, the same in both graphs: the first whose value differs.
+            if (!v.baseNodes.isEmpty())
+                s += QStringLiteral("    node: %1\n").arg(base.nodeLine(v.baseNodes.first()));
+            continue;
+        }
         s += QStringLiteral("    nodes: %1 in trace 1, %2 in trace %3\n")
                  .arg(v.baseNodes.size())
                  .arg(v.otherNodes.size())
@@ -710,8 +716,9 @@ QString checkText(const CheckOutput& in)
     for (const TraceDiff& d : r.diffs)
         s += QStringLiteral("\ntrace %1 vs trace 1: %2\n")
                  .arg(d.other + 1)
-                 .arg(d.equal ? QStringLiteral("same graph")
-                              : QStringLiteral("%1 divergence(s), %2 node difference(s)")
+                 .arg(d.equal && d.divergences.isEmpty() ? QStringLiteral("same graph")
+                         : d.equal ? QStringLiteral("same graph, other values: %1 divergence(s)").arg(d.divergences.size())
+                                   : QStringLiteral("%1 divergence(s), %2 node difference(s)")
                                     .arg(d.divergences.size())
                                     .arg(d.changes.size()))
             + divergencesText(r, d, in.sourceLine, in.verbose);

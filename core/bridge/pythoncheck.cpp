@@ -10,6 +10,8 @@
 #include <QMap>
 #include <QStringList>
 
+#include <algorithm>
+
 namespace jitscope {
 
 WarningKind pythonWarningKind(const PythonWarning& w)
@@ -36,6 +38,45 @@ WarningKind pythonWarningKind(const PythonWarning& w)
         return WarningKind::OutputMismatch;
     return WarningKind::Tracer;
 }
+
+namespace {
+
+/// The divergence of kind value that the bridge's comparison of values found on set @p set (0-based).
+Divergence valueDivergence(const PythonValueDivergence& v, const IrGraph& first, const QHash<QString, QString>& types,
+    int set, const QString& pytorchWords)
+{
+    Divergence d;
+    d.kind = DivergenceKind::Value;
+    d.message = v.message;
+    d.scope = v.module;
+    d.scopeType = types.value(v.module);
+    const int node = v.node >= 0 ? v.node : v.randomNode;
+    if (node >= 0 && node < first.nodes.size()) {
+        const IrNode& n = first.node(node);
+        d.baseNodes << node;
+        d.location = n.location;
+        d.stack = n.stack;
+    }
+    if (!d.location.isValid())
+        d.location = v.pythonAt;
+    if (!v.traceValue.isEmpty())
+        d.evidence << QStringLiteral("trace 1 on set %1: %2 = %3").arg(set + 1).arg(v.op, v.traceValue);
+    if (!v.pythonValue.isEmpty())
+        d.evidence << QStringLiteral("Python on set %1: %2 = %3%4")
+                          .arg(set + 1)
+                          .arg(v.pythonOp, v.pythonValue,
+                              v.pythonAt.isValid() ? QStringLiteral(" (%1:%2)")
+                                                         .arg(QFileInfo(v.pythonAt.file).fileName())
+                                                         .arg(v.pythonAt.line)
+                                                   : QString());
+    for (const QString& o : v.operands)
+        d.evidence << o;
+    if (!pytorchWords.isEmpty())
+        d.evidence << QStringLiteral("PyTorch's check: %1").arg(pytorchWords);
+    return d;
+}
+
+} // namespace
 
 CheckReport checkRecordedCall(const PythonRun& run, const PythonCall& call, const QString& source)
 {
@@ -108,6 +149,14 @@ CheckReport checkRecordedCall(const PythonRun& run, const PythonCall& call, cons
         tw.occurrences = w.count;
         for (const PythonFrame& f : w.stack)
             tw.stack << f.location;
+        if (tw.kind == WarningKind::OutputMismatch
+            && std::none_of(tw.stack.cbegin(), tw.stack.cend(),
+                [&](const SourceLocation& f) { return f.file == call.location.file; })) {
+            // PyTorch's check warns from torch/jit/_trace.py: the call it checks is the user's torch.jit.trace line.
+            if (tw.stack.isEmpty())
+                tw.stack << tw.location;
+            tw.stack << call.location;
+        }
         if (graph) {
             // The node of the innermost frame that recorded one (torch._assert's line records none; the
             // torchvision line that called it does).
@@ -197,6 +246,30 @@ CheckReport checkRecordedCall(const PythonRun& run, const PythonCall& call, cons
     for (TraceDiff& d : r.diffs) {
         context.repeat = r.traces[d.other].repeat;
         explainChanges(d, r.traces[0], r.traces[d.other], context);
+    }
+    // Where trace 1 and the Python code part ways on a set whose outputs differ (the bridge compared their values
+    // in execution order): one divergence of kind value in that set's diff, at trace 1's node, under which PyTorch's
+    // own words stand.
+    QString pytorchWords;
+    for (const PythonWarning& w : call.warnings)
+        if (w.message.startsWith(QLatin1String("Output nr "))) {
+            const QStringList lines = w.message.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+            pytorchWords = lines.value(0).trimmed();
+            for (const QString& l : lines)
+                if (l.trimmed().startsWith(QLatin1String("Mismatched elements"))
+                    || l.trimmed().startsWith(QLatin1String("The values for attribute")))
+                    pytorchWords += QLatin1Char(' ') + l.trimmed();
+            break;
+        }
+    for (TraceDiff& d : r.diffs) {
+        const PythonTrace& t = call.traces.value(d.other);
+        if (t.values.present && t.values.error.isEmpty()) {
+            Divergence v = valueDivergence(
+                t.values, r.traces[0].graph, r.moduleTypes, d.other, t.tracedHere ? QString() : pytorchWords);
+            if (d.equal) // the same graph: the same node on the other side
+                v.otherNodes = v.baseNodes;
+            d.divergences << v;
+        }
     }
     // Where trace 1 failed on a check input: the node its error's TorchScript traceback names.
     for (int k = 1; k < r.traces.size() && r.ok; ++k) {

@@ -224,9 +224,10 @@ int decidingIf(const IrGraph& script, int ifNode, const TraceResult& base, const
     return ifNode;
 }
 
-/// The cause "branch at line L took X in trace 1 but Y in trace k", with why, where a warning or the script says.
-Cause explainBranch(
-    int ifNode, const TraceResult& base, const TraceResult& other, const IrGraph& script, const QString& traceK)
+/// The cause "branch at line L took X in trace b but Y in trace k" (@p traceB and @p traceK name the diff's two
+/// traces), with why, where a warning or the script says.
+Cause explainBranch(int ifNode, const TraceResult& base, const TraceResult& other, const IrGraph& script,
+    const QString& traceB, const QString& traceK)
 {
     const auto kinds = { WarningKind::ShapeDependentBranch, WarningKind::DataDependentBranch };
     const TraceWarning* wa = warningAt(base, ifNode, kinds);
@@ -258,19 +259,19 @@ Cause explainBranch(
                          : QStringLiteral("neither branch (not reached)");
     };
     return { DivergenceKind::BranchFrozen,
-        QStringLiteral("branch at line %1 took %2 in trace 1 but %3 in %4%5")
+        QStringLiteral("branch at line %1 took %2 in %3 but %4 in %5%6")
             .arg(scriptLocation(script, ifNode).line)
-            .arg(blocks(base.branches.value(ifNode)), blocks(other.branches.value(ifNode)), traceK, why),
+            .arg(blocks(base.branches.value(ifNode)), traceB, blocks(other.branches.value(ifNode)), traceK, why),
         scriptLocation(script, ifNode) };
 }
 
+/// The cause of one change: @p traceB and @p traceK name the diff's base and other trace.
 Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& other, const IrGraph& script,
-    int otherIndex, const QHash<int, int>& baseLoops, const QHash<int, int>& otherLoops)
+    const QString& traceB, const QString& traceK, const QHash<int, int>& baseLoops, const QHash<int, int>& otherLoops)
 {
     const IrNode* bn = c.baseNode >= 0 ? &base.graph.node(c.baseNode) : nullptr;
     const IrNode* on = c.otherNode >= 0 ? &other.graph.node(c.otherNode) : nullptr;
     const IrNode* any = on ? on : bn;
-    const QString traceK = QStringLiteral("trace %1").arg(otherIndex + 1);
 
     // 1. A loop that ran a different number of times.
     for (const LoopFrame& f : any->loopPath) {
@@ -286,9 +287,10 @@ Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& o
         if (w && w->kind == WarningKind::DataDependentLoop)
             why = QStringLiteral(": its condition depends on tensor values");
         return { DivergenceKind::LoopUnrolled,
-            QStringLiteral("loop at line %1 unrolled %2 times in trace 1 but %3 times in %4%5")
+            QStringLiteral("loop at line %1 unrolled %2 times in %3 but %4 times in %5%6")
                 .arg(f.line)
                 .arg(a)
+                .arg(traceB)
                 .arg(b)
                 .arg(traceK, why),
             scriptLocation(script, f.loopNode) };
@@ -300,7 +302,7 @@ Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& o
         const int ifNode = branch.first;
         // TraceResult::branches: 1 then, 2 else, 3 both (in a loop), 0 not reached.
         if (base.branches.value(ifNode) != other.branches.value(ifNode))
-            return explainBranch(decidingIf(script, ifNode, base, other), base, other, script, traceK);
+            return explainBranch(decidingIf(script, ifNode, base, other), base, other, script, traceB, traceK);
     }
     // 3. A value baked in as a constant.
     if (bn && on && bn->kind == on->kind) {
@@ -314,28 +316,28 @@ Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& o
         const DivergenceKind baked = values.tensor ? DivergenceKind::TensorConstant : DivergenceKind::NumberBaked;
         if (w && !w->detail.isEmpty())
             return { baked,
-                QStringLiteral("%1 is baked in as a constant: %2 in trace 1, %3 in %4").arg(w->detail, a, b, traceK) };
+                QStringLiteral("%1 is baked in as a constant: %2 in %3, %4 in %5")
+                    .arg(w->detail, a, traceB, b, traceK) };
         if (w && w->kind == WarningKind::LenOfTensor)
-            return {
-                baked,
-                QStringLiteral("len() of a tensor is baked in as a constant: %1 in trace 1, %2 in %3").arg(a, b, traceK)
-            };
+            return { baked,
+                QStringLiteral("len() of a tensor is baked in as a constant: %1 in %2, %3 in %4")
+                    .arg(a, traceB, b, traceK) };
         if (w)
             return { baked,
                 QStringLiteral("a tensor value converted to a Python number is baked in as a constant: %1 in "
-                               "trace 1, %2 in %3")
-                    .arg(a, b, traceK) };
+                               "%2, %3 in %4")
+                    .arg(a, traceB, b, traceK) };
         if (a != b && !a.isEmpty())
-            return { baked, QStringLiteral("constant %1 in trace 1 but %2 in %3").arg(a, b, traceK) };
+            return { baked, QStringLiteral("constant %1 in %2 but %3 in %4").arg(a, traceB, b, traceK) };
         return { DivergenceKind::Unexplained,
             QStringLiteral("%1 recorded with different arguments in %2").arg(bn->kind, traceK) };
     }
     if (bn && on)
         return { DivergenceKind::Unexplained,
-            QStringLiteral("%1 in trace 1 but %2 in %3").arg(bn->kind, on->kind, traceK) };
+            QStringLiteral("%1 in %2 but %3 in %4").arg(bn->kind, traceB, on->kind, traceK) };
     return { DivergenceKind::Unexplained,
         on ? QStringLiteral("%1 recorded only in %2").arg(on->kind, traceK)
-           : QStringLiteral("%1 recorded only in trace 1").arg(bn->kind) };
+           : QStringLiteral("%1 recorded only in %2").arg(bn->kind, traceB) };
 }
 
 /// True when @p trace's nodes came from a script graph (JitScope's executor records each node's origin there);
@@ -350,6 +352,7 @@ void explainScriptChanges(TraceDiff& diff, const TraceResult& base, const TraceR
 {
     const QHash<int, int> baseLoops = loopIterations(base.graph);
     const QHash<int, int> otherLoops = loopIterations(other.graph);
+    const QString traceB = traceLabel(diff.base), traceK = traceLabel(diff.other);
     for (NodeChange& c : diff.changes) {
         const IrNode& n = c.otherNode >= 0 ? other.graph.node(c.otherNode) : base.graph.node(c.baseNode);
         c.scriptNode = n.originNode;
@@ -357,7 +360,7 @@ void explainScriptChanges(TraceDiff& diff, const TraceResult& base, const TraceR
         if (!c.location.isValid())
             c.location = n.location;
         c.scope = n.modulePath;
-        const Cause cause = explain(c, base, other, script, diff.other, baseLoops, otherLoops);
+        const Cause cause = explain(c, base, other, script, traceB, traceK, baseLoops, otherLoops);
         c.kind = cause.kind;
         c.cause = cause.text;
         c.causeAt = cause.at;

@@ -2,6 +2,7 @@
 // explainers (JitScope's own traces from the script graph, recorded Python traces from lines, stacks and
 // TracerWarnings) fill each change's kind, cause and causeAt; what follows is the same for both.
 #include "check/check.h"
+#include "check/explain_p.h"
 
 #include <QFileInfo>
 #include <QHash>
@@ -109,10 +110,11 @@ QString mainScope(const QStringList& scopes)
     return best;
 }
 
-/// Evidence from the values the two traces baked where their nodes differ only in constants.
-void addValueEvidence(Divergence& d, const NodeChange& c, const IrGraph& base, const IrGraph& other, int otherIndex)
+/// Evidence from the values the two traces baked where their nodes differ only in constants: @p traceB and
+/// @p traceK name the diff's base and other trace.
+void addValueEvidence(Divergence& d, const NodeChange& c, const IrGraph& base, const IrGraph& other,
+    const QString& traceB, const QString& traceK)
 {
-    const QString traceK = QStringLiteral("trace %1").arg(otherIndex + 1);
     if (c.op != NodeChange::Op::Change || d.evidence.size() >= 6)
         return;
     const QVector<int> pa = constantProducers(base, c.baseNode), pb = constantProducers(other, c.otherNode);
@@ -150,11 +152,11 @@ void addValueEvidence(Divergence& d, const NodeChange& c, const IrGraph& base, c
                            .arg(ea.size())
                            .arg(diffs.join(QStringLiteral(", ")));
             } else {
-                text = QStringLiteral("tensor constant: %1 in trace 1, %2 in %3")
-                           .arg(a[i].left(60), b[i].left(60), traceK);
+                text = QStringLiteral("tensor constant: %1 in %2, %3 in %4")
+                           .arg(a[i].left(60), traceB, b[i].left(60), traceK);
             }
         } else {
-            text = QStringLiteral("baked %1 in trace 1, %2 in %3").arg(a[i], b[i], traceK);
+            text = QStringLiteral("baked %1 in %2, %3 in %4").arg(a[i], traceB, b[i], traceK);
             if (okA && okB) {
                 int ia = -1, da = -1, ib = -1, db = -1;
                 const QString wa = inputDimension(base, na, &ia, &da);
@@ -162,7 +164,7 @@ void addValueEvidence(Divergence& d, const NodeChange& c, const IrGraph& base, c
                 if (!wa.isEmpty() && ia == ib && da == db)
                     text += QStringLiteral(": %1 of each trace's inputs").arg(wa);
                 else if (!wa.isEmpty())
-                    text += QStringLiteral(" (%1 = %2 in trace 1)").arg(a[i], wa);
+                    text += QStringLiteral(" (%1 = %2 in %3)").arg(a[i], wa, traceB);
             }
         }
         if (!d.evidence.contains(text))
@@ -175,10 +177,12 @@ bool sameLine(const SourceLocation& a, const SourceLocation& b)
     return a.line == b.line && a.file == b.file;
 }
 
-/// The warnings of either trace raised at the divergence's line or with it on their stack, each once.
-void addWarningEvidence(Divergence& d, const TraceResult& base, const TraceResult& other, int otherIndex)
+/// The warnings of either trace raised at the divergence's line or with it on their stack, each once, with the
+/// traces (0-based @p baseIndex and @p otherIndex) that raised it.
+void addWarningEvidence(
+    Divergence& d, const TraceResult& base, const TraceResult& other, int baseIndex, int otherIndex)
 {
-    QHash<QString, QString> traces; // warning text -> "trace 1 and 3"
+    QHash<QString, QString> traces; // warning text -> "1,3", shown as "trace 1 and 3"
     QStringList order;
     for (int k = 0; k < 2; ++k)
         for (const TraceWarning& w : (k == 0 ? base : other).warnings) {
@@ -192,7 +196,7 @@ void addWarningEvidence(Divergence& d, const TraceResult& base, const TraceResul
                       .arg(warningKindName(w.kind), w.location.file.section(QLatin1Char('/'), -1))
                       .arg(w.location.line)
                       .arg(w.message.section(QLatin1Char('\n'), 0, 0).section(QLatin1String(". "), 0, 0));
-            const QString trace = QString::number(k == 0 ? 1 : otherIndex + 1);
+            const QString trace = QString::number((k == 0 ? baseIndex : otherIndex) + 1);
             if (!traces.contains(text))
                 order << text;
             QString& in = traces[text];
@@ -223,6 +227,7 @@ void groupDivergences(
     diff.divergences.clear();
     const IrGraph& bg = base.graph;
     const IrGraph& og = other.graph;
+    const QString traceB = traceLabel(diff.base), traceK = traceLabel(diff.other);
     // Constants follow the change of a node using them, else the next change that is not a constant.
     QVector<int> leader(diff.changes.size(), -1);
     ChangesByNode byNode = changesByNode(diff);
@@ -372,11 +377,11 @@ void groupDivergences(
         }
         if (d.stack.isEmpty() && d.location.isValid())
             d.stack << d.location;
-        addWarningEvidence(d, base, other, diff.other);
+        addWarningEvidence(d, base, other, diff.base, diff.other);
         // The values baked, where they are the cause (a path that differs pairs unrelated constants).
         if (d.kind != DivergenceKind::BranchFrozen && d.kind != DivergenceKind::LoopUnrolled)
             for (int i : std::as_const(d.changes))
-                addValueEvidence(d, diff.changes[i], bg, og, diff.other);
+                addValueEvidence(d, diff.changes[i], bg, og, traceB, traceK);
         // A constant that differs in value with no other cause found: a tensor constant baked in, or a number.
         if (d.kind == DivergenceKind::Unexplained) {
             for (const QString& e : std::as_const(d.evidence))

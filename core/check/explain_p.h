@@ -15,6 +15,12 @@ struct Cause
     SourceLocation at;
 };
 
+/// How a cause or its evidence names the trace at 0-based @p index of a diff (TraceDiff::base or other): "trace 3".
+inline QString traceLabel(int index)
+{
+    return QStringLiteral("trace %1").arg(index + 1);
+}
+
 /// The source rules, for changes whose nodes came from no script (a recorded trace's): each change's location and
 /// scope, and its cause from the nodes' Python stacks, the source lines and the traces' warnings.
 void explainRecordedChanges(

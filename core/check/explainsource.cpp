@@ -191,13 +191,12 @@ private:
 };
 
 /// What one of the frames a changed node was recorded in says about the difference, if anything: the innermost
-/// frame that does is the cause (a line of torchvision's that warned, or the user's loop around the call).
+/// frame that does is the cause (a line of torchvision's that warned, or the user's loop around the call). @p t1 and
+/// @p t2 name the diff's base and other trace.
 std::optional<Cause> explainFrame(const SourceLocation& f, const TraceResult& base, const TraceResult& other,
-    int otherIndex, const FrameStats& baseStats, const FrameStats& otherStats, Sources& sources,
+    const QString& t1, const QString& t2, const FrameStats& baseStats, const FrameStats& otherStats, Sources& sources,
     const QString& userFile)
 {
-    const QString t1 = QStringLiteral("trace 1");
-    const QString t2 = QStringLiteral("trace %1").arg(otherIndex + 1);
     const int nBase = baseStats.runs(f);
     const int nOther = otherStats.runs(f);
     const QStringList& lines = sources.lines(f.file);
@@ -308,9 +307,10 @@ QVector<int> linesRunInOne(const FrameStats& a, const FrameStats& b, const QStri
 /// Where the code path of a node recorded in one trace only (@p mine ran its frames, @p theirs is the other trace)
 /// leaves what both traces ran: the innermost frame the other trace never ran whose caller it ran. In that frame's
 /// function, the first line only one trace ran is under the branch that went another way (an early `return` in a
-/// branch shows up so too); no branch there: the function's path differs, from its first such line.
+/// branch shows up so too); no branch there: the function's path differs, from its first such line. @p t1 and @p t2
+/// name the diff's base and other trace.
 std::optional<Cause> pathCause(const QVector<SourceLocation>& frames, const FrameStats& mine, const FrameStats& theirs,
-    Sources& sources, const QString& userFile, int otherIndex)
+    Sources& sources, const QString& userFile, const QString& t1, const QString& t2)
 {
     if (frames.isEmpty() || theirs.ran(frames.first()))
         return std::nullopt;
@@ -325,20 +325,19 @@ std::optional<Cause> pathCause(const QVector<SourceLocation>& frames, const Fram
     const QVector<int> differing = linesRunInOne(mine, theirs, f.file, def + 1, functionEnd(lines, def));
     const int first = differing.isEmpty() ? f.line : differing.first();
     auto at = [&](int line) { return SourceLocation { f.file, line, 0 }; };
-    const QString t2 = QStringLiteral("trace %1").arg(otherIndex + 1);
     int header = enclosing(lines, first, { QStringLiteral("if "), QStringLiteral("elif "), QStringLiteral("else") });
     if (header && lines.value(header - 1).trimmed().startsWith(QLatin1String("else")))
         header = matchingIf(lines, header);
     if (header > def)
         return Cause { DivergenceKind::BranchFrozen,
-            QStringLiteral("branch at %1%2 took different paths in trace 1 and %3: its condition is a Python value "
+            QStringLiteral("branch at %1%2 took different paths in %3 and %4: its condition is a Python value "
                            "the tracer does not record (no TracerWarning), frozen in each trace")
-                .arg(placeName(at(header), userFile), quoted(lines, header), t2),
+                .arg(placeName(at(header), userFile), quoted(lines, header), t1, t2),
             at(header) };
     const QString name = lines.value(def - 1).trimmed().section(QLatin1Char('('), 0, 0).section(QLatin1Char(' '), -1);
     return Cause { DivergenceKind::Unexplained,
-        QStringLiteral("`%1` (%2) runs other lines in trace 1 than in %3 from %4%5")
-            .arg(name, placeName(at(def), userFile), t2, placeName(at(first), userFile), quoted(lines, first)),
+        QStringLiteral("`%1` (%2) runs other lines in %3 than in %4 from %5%6")
+            .arg(name, placeName(at(def), userFile), t1, t2, placeName(at(first), userFile), quoted(lines, first)),
         at(def) };
 }
 
@@ -385,7 +384,7 @@ Cause bakedCause(const QVector<SourceLocation>& frames, const TraceResult& base,
 void explainRecordedChanges(
     TraceDiff& diff, const TraceResult& base, const TraceResult& other, const ExplainContext& context)
 {
-    const int k = diff.other;
+    const QString traceB = traceLabel(diff.base), traceK = traceLabel(diff.other);
     const QString& file = context.file;
     Sources sources(file, context.source);
     const IrGraph& baseGraph = base.graph;
@@ -416,12 +415,13 @@ void explainRecordedChanges(
             const QString key = frameKey(f);
             auto it = frameCauses.find(key);
             if (it == frameCauses.end())
-                it = frameCauses.insert(key, explainFrame(f, base, other, k, baseStats, otherStats, sources, file));
+                it = frameCauses.insert(
+                    key, explainFrame(f, base, other, traceB, traceK, baseStats, otherStats, sources, file));
             if (*it)
                 return *it;
         }
-        return inOther ? pathCause(frames, otherStats, baseStats, sources, file, k)
-                       : pathCause(frames, baseStats, otherStats, sources, file, k);
+        return inOther ? pathCause(frames, otherStats, baseStats, sources, file, traceB, traceK)
+                       : pathCause(frames, baseStats, otherStats, sources, file, traceB, traceK);
     };
     for (int i = 0; i < diff.changes.size(); ++i) {
         NodeChange& c = diff.changes[i];
@@ -487,14 +487,13 @@ void explainRecordedChanges(
                 cause ? cause->at : SourceLocation {} };
         } else if (!cause && context.stateChanged) {
             cause = Cause { DivergenceKind::ModuleState,
-                QStringLiteral("%1 recorded different operations in trace 1 and trace %2: module state, the "
+                QStringLiteral("%1 recorded different operations in %2 and %3: module state, the "
                                "example inputs traced again differ too")
-                    .arg(where)
-                    .arg(k + 1),
+                    .arg(where, traceB, traceK),
                 {} };
         } else if (!cause && placed[i]) {
             cause = Cause { DivergenceKind::Unexplained,
-                QStringLiteral("%1 recorded different operations in trace 1 and trace %2").arg(where).arg(k + 1),
+                QStringLiteral("%1 recorded different operations in %2 and %3").arg(where, traceB, traceK),
                 {} };
         }
         if (cause) {
@@ -517,7 +516,7 @@ void explainRecordedChanges(
                 from = j;
         NodeChange& c = diff.changes[i];
         if (from < 0) {
-            c.cause = QStringLiteral("recorded different operations in trace 1 and trace %1").arg(k + 1);
+            c.cause = QStringLiteral("recorded different operations in %1 and %2").arg(traceB, traceK);
             continue;
         }
         const NodeChange& p = diff.changes[from];

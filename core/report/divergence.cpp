@@ -17,6 +17,7 @@ constexpr DivergenceKindInfo kDivergenceKinds[] = {
     { DivergenceKind::NumberBaked, "number-baked", "Python number baked in" },
     { DivergenceKind::TensorConstant, "tensor-constant", "Tensor constant baked in" },
     { DivergenceKind::ModuleState, "module-state", "Module state changed between calls" },
+    { DivergenceKind::Value, "value", "Same graph, other values" },
     { DivergenceKind::Unexplained, "unexplained", "Unexplained" },
 };
 

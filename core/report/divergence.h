@@ -17,10 +17,13 @@ enum class DivergenceKind {
     NumberBaked, ///< a Python number baked in as a constant (len, int(...), .item(), .tolist(), a size)
     TensorConstant, ///< a tensor constant baked in with different values (torch.tensor, as_tensor, a cached tensor)
     ModuleState, ///< the model changed between calls: the first input set traced again records another graph
+    /// The same graph (or not), other numbers: the first value where trace 1 and the Python code part ways on a set
+    /// whose outputs differ, and why (a size computed differently, a baked constant, a random op, a fast path)
+    Value,
     Unexplained, ///< no cause found: kept with its nodes, never dropped
 };
 
-/// "loop-unrolled", "branch-frozen", "number-baked", "tensor-constant", "module-state", "unexplained".
+/// "loop-unrolled", "branch-frozen", "number-baked", "tensor-constant", "module-state", "value", "unexplained".
 QString divergenceKindName(DivergenceKind kind);
 bool divergenceKindFromName(const QString& name, DivergenceKind* kind);
 /// "Loop unrolled differently", ... (list headers).

@@ -95,6 +95,49 @@ QVector<PythonWarning> warningsOf(const QJsonValue& v)
     return out;
 }
 
+PythonValueDivergence valueDivergenceOf(const QJsonObject& o)
+{
+    PythonValueDivergence v;
+    if (o.isEmpty())
+        return v;
+    v.present = true;
+    v.error = str(o, "error");
+    v.node = o.value(QLatin1String("node")).toInt(-1);
+    v.op = str(o, "kind");
+    v.module = str(o, "module");
+    v.cause = str(o, "cause");
+    v.message = str(o, "message");
+    v.traceValue = str(o, "trace");
+    v.pythonValue = str(o, "python");
+    v.pythonOp = str(o, "python_op");
+    v.pythonAt = locationOf(o, "python_file", "python_line");
+    v.randomNode = o.value(QLatin1String("random_node")).toInt(-1);
+    for (const QJsonValue& e : o.value(QLatin1String("operands")).toArray()) {
+        const QJsonObject op = e.toObject();
+        const QString what = str(op, "what");
+        if (what.isEmpty() && op.value(QLatin1String("agrees")).toBool(true))
+            continue; // an operand that agrees, or a flag: said by the message when it matters
+        QString text = QStringLiteral("operand %1").arg(op.value(QLatin1String("index")).toInt());
+        if (!what.isEmpty())
+            text += QStringLiteral(" (%1)").arg(what);
+        text += QStringLiteral(": %1 in the trace").arg(str(op, "trace"));
+        if (op.contains(QLatin1String("python")))
+            text += QStringLiteral(", %1 in Python").arg(str(op, "python"));
+        QStringList arithmetic;
+        for (const QJsonValue& a : op.value(QLatin1String("arithmetic")).toArray())
+            arithmetic << a.toString();
+        if (!arithmetic.isEmpty())
+            text += QStringLiteral(", computed by %1").arg(arithmetic.join(QStringLiteral(", ")));
+        QStringList dtypes;
+        for (const QJsonValue& a : op.value(QLatin1String("dtypes")).toArray())
+            dtypes << a.toString();
+        if (!dtypes.isEmpty())
+            text += QStringLiteral(" in %1").arg(dtypes.join(QLatin1Char('/')));
+        v.operands << text;
+    }
+    return v;
+}
+
 PythonCall callOf(const QJsonObject& o, const QString& file)
 {
     PythonCall c;
@@ -134,6 +177,7 @@ PythonCall callOf(const QJsonObject& o, const QString& file)
         pt.replayMethod = str(replay, "method");
         pt.replayInputs = str(replay, "inputs");
         pt.replayError = str(replay, "error");
+        pt.values = valueDivergenceOf(to.value(QLatin1String("value_divergence")).toObject());
         c.traces.push_back(pt);
     }
     c.warnings = warningsOf(o.value(QLatin1String("warnings")));

@@ -15,17 +15,23 @@ scripted as torch.jit.script would compile it.
 Everything goes into DIR/result.json (written once, at the end; its "protocol" says the format's version) and the
 archives beside it. Graphs use JitScope's IR snapshot form (IrGraph::toJson in core/ir), numbered the way
 core/ir/irsnapshot.cpp numbers a libtorch graph, so that JitScope diffs them like its own.
+
+The bridge's other modules are files beside this one (in the folder of its real path), loaded by path before
+anything of the user's runs: jitscope_bridge_places (which code is the user's), jitscope_bridge_graphs (graphs and
+values as JSON), jitscope_bridge_calls (the parts of a recorded call), jitscope_bridge_definitions (what the file
+defines), jitscope_bridge_requests (the values of a request) and jitscope_bridge_values (where trace 1 and the
+Python code compute other values). This file records the calls (Recorder), serves a request and runs the file.
 """
 import argparse
 import contextlib
+import importlib.util
 import inspect
 import json
 import os
 import random
-import re
 import sys
 import threading
-import traceback
+import time
 import types
 import warnings
 
@@ -33,517 +39,45 @@ PROTOCOL = 1
 BRIDGE_FILE = os.path.realpath(__file__)
 
 
-# ----------------------------------------------------------------------------------------------------------------
-# Graphs in JitScope's IR snapshot form
+def _load_modules():
+    """The bridge's modules, each from its file beside this one: found by its path, not on sys.path (where the user's
+    folder comes first once the file runs), and loaded before the file runs, each under its jitscope_bridge_* name,
+    by which the modules loaded after it import it. No __pycache__ is written beside them: an installed bridge's
+    folder is its package's, and the bridge left nothing there when it was one file."""
+    def load(name):
+        spec = importlib.util.spec_from_file_location(name, os.path.join(os.path.dirname(BRIDGE_FILE), name + ".py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        return module
 
-
-def _num(v):
-    """A number as C++'s ostream prints a double (%g, 6 significant digits) or an int."""
-    if isinstance(v, bool):
-        return "1" if v else "0"
-    if isinstance(v, int):
-        return str(v)
-    return "%g" % v
-
-
-_TENSOR_TYPE_NAMES = {
-    "float32": "Float", "float64": "Double", "float16": "Half", "bfloat16": "BFloat16", "int64": "Long",
-    "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool",
-    "complex64": "ComplexFloat", "complex128": "ComplexDouble",
-}
-
-
-def _attribute_value(node, name):
-    """An attribute's value as core/ir/irsnapshot.cpp's attributeValue() prints it."""
-    kind = node.kindOf(name)
-    if kind in ("i", "f"):
-        return _num(getattr(node, kind)(name))
-    if kind == "s":
-        return node.s(name)
-    if kind in ("is", "fs", "ss"):
-        values = getattr(node, {"is": "is_"}.get(kind, kind))(name)
-        return "[" + ", ".join(_num(v) if kind != "ss" else v for v in values) + "]"
-    if kind == "ty":
-        return node.ty(name).annotation_str if hasattr(node.ty(name), "annotation_str") else str(node.ty(name))
-    if kind == "t":
-        t = node.t(name)
-        if t.numel() == 1:
-            return _num(t.item())
-        scalar = _TENSOR_TYPE_NAMES.get(str(t.dtype).replace("torch.", ""), str(t.dtype))
-        return "CPU%sType[%s]" % (scalar, ", ".join(str(d) for d in t.shape))
-    if kind == "ival":
-        return str(node.ival(name))
-    return "<%s>" % kind
-
-
-def _attribute_data(node, name):
-    """IrAttribute::data: a tensor attribute's values, flattened, up to 64 of them, else a CRC-32 of its bytes (as
-    core/ir/irsnapshot.cpp's attributeData() writes it)."""
-    if node.kindOf(name) != "t":
-        return None
-    t = node.t(name)
-    if t.numel() <= 1 or t.is_complex() or t.device.type != "cpu" or t.is_quantized or t.is_sparse:
-        return None
-    if t.numel() > 64:
-        import zlib
-        c = t.contiguous()
-        try:
-            raw = c.view(-1).view(_torch_module().uint8).numpy().tobytes()
-        except Exception:
-            return None
-        return "n=%d crc=%08x" % (c.numel(), zlib.crc32(raw))
-    values = t.reshape(-1).tolist()
-    if t.is_floating_point():
-        return "[" + ", ".join("%g" % v for v in values) + "]"
-    return "[" + ", ".join(str(int(v)) for v in values) + "]"
-
-
-def _torch_module():
-    import torch
-    return torch
-
-
-_LOCATION = re.compile(r" # (.*):(\d+):(\d+)$")
-_STACK_FRAME = re.compile(r"^(.*)\((\d+)\): (.*)$")
-# The frames a node's Python stack leaves out: nn.Module's call machinery and torch.jit's own code.
-_NODE_STACK_SKIPS = ("/torch/nn/modules/module.py", "/torch/jit/", "/torch/_ops.py")
-
-
-def _node_stack(n, files, file_index):
-    """The Python stack that recorded node @p n (its source range holds it, innermost first), down to the frame that
-    called torch.jit.trace: [file index, line, ...] with the files in @p files."""
+    dont_write_bytecode = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
     try:
-        text = n.sourceRange()
-    except Exception:
-        return None
-    out = []
-    for line in text.split("\n"):
-        m = _STACK_FRAME.match(line)
-        if not m:
-            continue
-        path = m.group(1)
-        if "/torch/jit/_trace.py" in path:
-            break
-        if path == BRIDGE_FILE or any(part in path for part in _NODE_STACK_SKIPS):
-            continue
-        index = file_index.get(path)
-        if index is None:
-            index = file_index[path] = len(files)
-            files.append(os.path.realpath(path))  # as warnings name their files
-        out += [index, int(m.group(2))]
-    return out or None
+        for name in load("jitscope_bridge_places").BRIDGE_MODULES[1:]:
+            load(name)
+    finally:
+        sys.dont_write_bytecode = dont_write_bytecode
 
 
-class _Snapshot:
-    """A torch._C.Graph as IrGraph JSON: node ids depth-first, value ids in the order the C++ snapshot meets them."""
+_load_modules()
 
-    def __init__(self):
-        self.values = []
-        self.nodes = []
-        self.ids = {}
-        self.lines = None  # each node's line of the graph's text, in the order node() meets them
-        self.files = []  # the files of the nodes' stacks
-        self.file_index = {}
-
-    def value_id(self, v, producer):
-        key = v.unique()
-        if key in self.ids:
-            return self.ids[key]
-        ty = v.type()
-        # Type.str() is what C++ prints (str() gives the annotation: "Tensor" for every tensor type).
-        value = {"id": len(self.values), "name": v.debugName(), "type": ty.str(), "producer": producer}
-        if isinstance(ty, _torch().TensorType):
-            tensor = {}
-            if ty.scalarType() is not None:
-                tensor["dtype"] = ty.scalarType()
-            sizes = ty.varyingSizes()
-            if sizes is not None:
-                tensor["sizes"] = sizes  # None for a dimension of unknown size, as toJson() writes it
-            if ty.device() is not None:
-                tensor["device"] = str(ty.device())
-            value["tensor"] = tensor
-        self.ids[key] = value["id"]
-        self.values.append(value)
-        return value["id"]
-
-    def block(self, b, parent, parent_block):
-        out = {"inputs": [self.value_id(v, -1) for v in b.inputs()]}
-        out["nodes"] = [self.node(n, parent, parent_block) for n in b.nodes()]
-        out["outputs"] = [self.value_id(v, -1) for v in b.outputs()]
-        return out
-
-    def node(self, n, parent, parent_block):
-        nid = len(self.nodes)
-        self.nodes.append(None)
-        o = {"id": nid, "kind": n.kind(), "parent": parent, "parent_block": parent_block}
-        schema = n.schema()
-        if schema != "(no schema)":
-            o["schema"] = schema
-        o["inputs"] = [self.value_id(v, -1) for v in n.inputs()]
-        o["outputs"] = [self.value_id(v, nid) for v in n.outputs()]
-        first = next(self.lines, None) if self.lines is not None else None
-        if first is None:
-            first = str(n).split("\n", 1)[0]
-        names = list(n.attributeNames())
-        if names:
-            head = " = " + n.kind()
-            args = "(" + ", ".join("%" + v.debugName() for v in n.inputs()) + ")"
-            start = first.find(head)
-            end = first.rfind(args)
-            o["attribute_text"] = first[start + len(head):end] if start >= 0 and end > start else ""
-            o["attributes"] = [{"name": a, "kind": n.kindOf(a), "value": _attribute_value(n, a)} for a in names]
-            for a in o["attributes"]:
-                data = _attribute_data(n, a["name"])
-                if data is not None:
-                    a["data"] = data
-        m = _LOCATION.search(first)
-        if m:
-            o["source"] = {"file": m.group(1), "line": int(m.group(2)), "column": int(m.group(3))}
-        stack = _node_stack(n, self.files, self.file_index)
-        if stack:
-            o["stack"] = stack
-        scope = n.scopeName()
-        if scope:
-            o["scope"] = scope
-            last = scope.split("/")[-1]
-            if last.startswith("__module."):
-                o["module"] = last[len("__module."):]
-        blocks = [self.block(b, nid, k) for k, b in enumerate(n.blocks())]
-        if blocks:
-            o["blocks"] = blocks
-        self.nodes[nid] = o
-        return nid
-
-
-def _node_lines(text):
-    """The node lines of a graph's text, depth first as the graph prints them (its header, block headers, block
-    outputs and the return left out): str(node) for each node costs a print of the node (and its blocks)."""
-    lines = text.split("\n")
-    start = next((k for k, line in enumerate(lines) if line.endswith("):")), None)
-    if start is None:
-        return None
-    out = []
-    for line in lines[start + 1:]:
-        body = line.strip()
-        if not body or body.startswith(("block", "-> (", "return (")):
-            continue
-        out.append(body)
-    return out
-
-
-def _count_nodes(block):
-    return sum(1 + sum(_count_nodes(b) for b in n.blocks()) for n in block.nodes())
-
-
-def graph_json(graph):
-    s = _Snapshot()
-    text = str(graph)
-    lines = _node_lines(text)
-    if lines is not None and len(lines) == _count_nodes(graph):
-        s.lines = iter(lines)
-    top = s.block(graph, -1, -1)
-    return {"inputs": top["inputs"], "outputs": top["outputs"], "nodes": top["nodes"], "values": s.values,
-            "node_table": s.nodes, "files": s.files, "text": text}
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# Values, errors and places
-
-
-def _torch():
-    import torch
-    return torch._C
-
-
-_SHORT_DTYPES = {
-    "float32": "f32", "float64": "f64", "float16": "f16", "bfloat16": "bf16", "int64": "i64", "int32": "i32",
-    "int16": "i16", "int8": "i8", "uint8": "u8", "bool": "bool",
-}
-
-
-def describe(value, depth=0):
-    """A short, JSON-able description of a runtime value: kind, dtype and shape, items of containers."""
-    import torch
-    if depth > 20:
-        return {"kind": "other", "repr": "..."}
-    if isinstance(value, torch.Tensor):
-        dtype = str(value.dtype).replace("torch.", "")
-        d = {"kind": "tensor", "dtype": dtype, "shape": list(value.shape), "device": str(value.device)}
-        short = _SHORT_DTYPES.get(dtype)
-        if short:
-            d["set"] = "%s[%s]" % (short, ",".join(str(s) for s in value.shape))
-        return d
-    if isinstance(value, bool):
-        return {"kind": "bool", "value": value, "set": "true" if value else "false"}
-    if isinstance(value, int):
-        return {"kind": "int", "value": value, "set": str(value)}
-    if isinstance(value, float):
-        return {"kind": "float", "value": value, "set": repr(value)}
-    if value is None:
-        return {"kind": "none", "set": "none"}
-    if isinstance(value, str):
-        return {"kind": "str", "value": value[:200]}
-    if isinstance(value, (tuple, list)):
-        items = [describe(v, depth + 1) for v in value[:1000]]
-        d = {"kind": "tuple" if isinstance(value, tuple) else "list", "items": items}
-        if all("set" in i for i in items):
-            d["set"] = ("(%s)" if isinstance(value, tuple) else "[%s]") % ",".join(i["set"] for i in items)
-        return d
-    if isinstance(value, dict):
-        items = {str(k): describe(v, depth + 1) for k, v in list(value.items())[:1000]}
-        d = {"kind": "dict", "items": items}
-        if all("set" in i for i in items.values()):
-            d["set"] = "{%s}" % ", ".join("%s: %s" % (k, i["set"]) for k, i in items.items())
-        return d
-    return {"kind": "other", "type": type(value).__name__, "repr": repr(value)[:200]}
-
-
-def describe_args(args):
-    """An example-inputs argument as torch.jit.trace takes it: a tensor stands for a 1-tuple."""
-    import torch
-    if isinstance(args, torch.Tensor):
-        args = (args,)
-    d = describe(args)
-    if d.get("kind") == "tuple" and "set" in d:
-        d["set"] = "; ".join(i["set"] for i in d["items"])
-    return d
-
-
-_TS_PLACE = re.compile(r'File "(.*?)", line (\d+)')
-
-
-class Places:
-    """Which frames and error places are the user's (the file run, or any file outside torch and this bridge)."""
-
-    def __init__(self, user_file):
-        import torch
-        self.user_file = os.path.realpath(user_file)
-        self.user_dir = os.path.dirname(self.user_file)
-        self.torch_dir = os.path.dirname(os.path.realpath(torch.__file__))
-
-    def is_user(self, filename):
-        if not filename or filename.startswith("<"):
-            return False
-        path = os.path.realpath(filename)
-        return path != BRIDGE_FILE and not path.startswith(self.torch_dir + os.sep) and "/importlib/" not in path \
-            and os.path.basename(path) != "runpy.py"
-
-    def is_own(self, filename):
-        """The user's own code: the file run or a file beside it, not an installed package."""
-        if not filename or filename.startswith("<"):
-            return False
-        path = os.path.realpath(filename)
-        return self.is_user(path) and path.startswith(self.user_dir + os.sep) and "-packages" + os.sep not in path
-
-    def caller(self, depth=2):
-        """The nearest frame above this bridge's wrapper: (file, line) if it is the user's, else None."""
-        f = sys._getframe(depth)
-        while f is not None and os.path.realpath(f.f_code.co_filename) == BRIDGE_FILE:
-            f = f.f_back
-        if f is None or not self.is_user(f.f_code.co_filename):
-            return None
-        return os.path.realpath(f.f_code.co_filename), f.f_lineno
-
-    def error(self, exc):
-        """An exception as JitScope shows it: type, message, the user's line and column, the user's frames."""
-        message = _without_bridge_frames(str(exc)).strip()
-        d = {"type": type(exc).__name__, "message": message}
-        frames = [fr for fr in traceback.extract_tb(exc.__traceback__) if self.is_user(fr.filename)]
-        d["traceback"] = [{"file": os.path.realpath(fr.filename), "line": fr.lineno, "function": fr.name,
-                           "text": fr.line or ""} for fr in frames]
-        if frames:
-            d["file"], d["line"] = os.path.realpath(frames[-1].filename), frames[-1].lineno
-        if isinstance(exc, SyntaxError) and exc.lineno:
-            d["file"], d["line"], d["column"] = os.path.realpath(exc.filename or self.user_file), exc.lineno, \
-                max(0, (exc.offset or 1) - 1)
-        # TorchScript's compile errors quote the user's source: 'File "x.py", line 5', the line, a caret line.
-        places = [(m.group(1), int(m.group(2)), m.end()) for m in _TS_PLACE.finditer(message)]
-        user_places = [p for p in places if self.is_user(p[0])]
-        if user_places:
-            path, line, end = user_places[-1] if "<--- HERE" not in message else next(
-                (p for p in user_places if "<--- HERE" in message[p[2]:]), user_places[-1])
-            d["file"], d["line"] = os.path.realpath(path), line
-            rest = message[end:].split("\n")
-            for k in range(1, len(rest)):
-                if "<--- HERE" in rest[k] or re.match(r"^\s*~+\s*$", rest[k]):
-                    caret = len(rest[k]) - len(rest[k].lstrip(" "))
-                    d["column"] = caret
-                    break
-            first = message.split("\n", 1)[0].strip()
-            d["summary"] = first.rstrip(":")
-        return d
+from jitscope_bridge_calls import (  # noqa: E402 (loaded above)
+    _CallCapture, _method_inputs, _producer, _quiet, _same_graph, _target, _traced_forward)
+from jitscope_bridge_definitions import _module_state, _state_changes, collect_definitions  # noqa: E402
+from jitscope_bridge_graphs import describe, describe_args, graph_json  # noqa: E402
+from jitscope_bridge_places import (  # noqa: E402
+    Places, _filtered, _frames_of_warning, _is_torchscript_deprecation, _without_bridge_frames)
+from jitscope_bridge_requests import (  # noqa: E402
+    RequestError, _file_sets, _plain, flatten, make_set, rebuild, resolve_target, summary)
+from jitscope_bridge_values import first_divergence  # noqa: E402
 
 
 # ----------------------------------------------------------------------------------------------------------------
 # Recording torch.jit's entry points
 
 
-def _without_bridge_frames(message):
-    """PyTorch's check message quotes the Python stack of the trace: this bridge's frames are not the user's."""
-    return "\n".join(line for line in message.split("\n") if BRIDGE_FILE not in line)
-
-
-def _target(obj):
-    import torch
-    if isinstance(obj, torch.nn.Module):
-        cls = type(obj)
-        return {"kind": "module", "class": cls.__name__, "name": cls.__name__ + ".forward",
-                "line": _line_of(cls)}
-    if inspect.ismethod(obj) and isinstance(obj.__self__, torch.nn.Module):
-        cls = type(obj.__self__)
-        return {"kind": "method", "class": cls.__name__, "name": cls.__name__ + "." + obj.__name__,
-                "line": _line_of(obj)}
-    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None) or type(obj).__name__
-    return {"kind": "function", "name": name, "line": _line_of(obj)}
-
-
-def _line_of(obj):
-    try:
-        return inspect.getsourcelines(obj)[1]
-    except (OSError, TypeError):
-        return 0
-
-
-def _method_inputs(example, check_inputs):
-    """trace_module's inputs are per method ({"forward": x}): the forward's (or the one method's)."""
-    def pick(d):
-        if not isinstance(d, dict) or not d:
-            return d
-        return d["forward"] if "forward" in d else next(iter(d.values()))
-    return pick(example), None if check_inputs is None else [pick(c) for c in check_inputs]
-
-
-def _same_graph(a, b):
-    """What torch.jit._trace's check compares: the graphs canonicalized, inlined, without shapes or mangles."""
-    import torch
-
-    def text(graph):
-        g = torch._C._jit_pass_canonicalize(graph)
-        torch._C._jit_pass_inline(g)
-        torch._C._jit_pass_erase_shape_information(g)
-        return re.sub(r"___torch_mangle_[0-9]+\.", "", str(g))
-
-    return text(a) == text(b)
-
-
-def _traced_forward(result):
-    """What holds the graph torch.jit.trace recorded (a ScriptModule's forward, a ScriptFunction), or None."""
-    # On the type: hasattr on the object would compute the property (seconds for a big graph).
-    return result if result is not None and hasattr(type(result), "inlined_graph") else None
-
-
-class _CallCapture:
-    """What PyTorch's own check makes inside one recorded torch.jit.trace call: the module it traced for each check
-    input (torch.jit._trace._check_trace calls torch.jit.trace or trace_module again, through the names this bridge
-    wraps), where in the call's warnings each of those traces begins and ends, and the outputs it compared
-    (torch.testing.assert_close, called by _check_trace's compare_outputs)."""
-
-    def __init__(self, caught, adapter=None):
-        self.caught = caught
-        self.adapter = adapter  # a TracingAdapter rebuilds each check input with that set's own structure
-        self.on_progress = None  # called with what PyTorch's check does next
-        self.first = None  # what _check_trace checks: the call's own trace (a ScriptMethod or ScriptFunction)
-        self.checks = []  # (module or function PyTorch's check traced, or None, error) per check input reached
-        self.spans = []  # (first, end) indexes into caught of each check trace's warnings
-        self.compares = []  # per check input reached: {"ran", "equal", "message", "elements"}
-
-    def check_trace(self, real, args, kwargs):
-        first = len(self.caught)
-        if self.on_progress is not None:
-            self.on_progress("PyTorch's check tracing check input %d" % (len(self.checks) + 1))
-        self.compares.append({"ran": True, "equal": True, "elements": 0})
-        if self.adapter is not None:
-            self.adapter.current = len(self.checks) + 1  # stays for the check's run of the Python code
-        try:
-            result = real(*args, **kwargs)
-            self.checks.append((result, None))
-            if self.on_progress is not None:
-                self.on_progress("PyTorch's check comparing trace 1 with the trace of check input %d"
-                                 % len(self.checks))
-            return result
-        except Exception as e:  # noqa: BLE001 (the check trace fails as PyTorch makes it fail)
-            self.checks.append((None, e))
-            raise
-        finally:
-            self.spans.append((first, len(self.caught)))
-
-    def compared(self, real, what, actual, expected, args, kwargs):
-        """assert_close as _check_trace's compare_outputs calls it: trace 1 against the Python function."""
-        entry = self.compares[-1] if self.compares and what == "Python function" else None
-        try:
-            real(actual, expected, *args, **kwargs)
-            if entry is not None:
-                entry["elements"] += actual.numel()
-        except AssertionError as e:
-            if entry is not None and entry["equal"]:
-                entry["equal"] = False
-                entry["message"] = " ".join(str(e).split())[:1000]
-            raise
-
-
 _THREAD = threading.local()
-
-
-@contextlib.contextmanager
-def _quiet():
-    """What the file prints while JitScope runs its code again is not the file's output."""
-    with open(os.devnull, "w") as devnull, contextlib.redirect_stdout(devnull):
-        yield
-
-
-def _frames_of_warning(msg):
-    """The Python stack where a warning is raised, innermost first, up to the torch.jit code that ran the trace:
-    (file, line, function) of each frame, without this bridge's, the warnings module's and nn.Module's call
-    machinery; and the module Python's filters match the warning against (its frame's __name__)."""
-    frames = []
-    module = None
-    inside = True  # below the torch.jit code that runs the trace
-    f = sys._getframe(2)
-    while f is not None and (inside or module is None):
-        path = f.f_code.co_filename
-        if module is None and path == msg.filename and f.f_lineno == msg.lineno:
-            module = f.f_globals.get("__name__")
-        inside = inside and not path.endswith(_TRACE_MACHINERY)
-        if inside and len(frames) < 40 and not path.endswith(_CALL_MACHINERY) and path != BRIDGE_FILE \
-                and not path.startswith("<"):
-            frames.append((path, f.f_lineno, f.f_code.co_name))
-        f = f.f_back
-    return frames, module
-
-
-def _filtered(filters, msg, module):
-    """Whether @p filters (warnings.filters as they were) ignore the warning: Python would not have shown it."""
-    text = str(msg.message)
-    for action, message_re, category, module_re, lineno in filters:
-        if (message_re is None or message_re.match(text)) and issubclass(msg.category, category) \
-                and (module_re is None or module is None or module_re.match(module)) \
-                and (lineno == 0 or lineno == msg.lineno):
-            return action == "ignore"
-    return False
-
-
-def _producer():
-    """The extra file of every archive the bridge saves: which torch wrote it (JitScope names it when its own
-    libtorch is older and cannot read the archive)."""
-    import torch
-    return {"jitscope_producer": "torch " + torch.__version__}
-
-
-_TORCHSCRIPT_APIS = ("`torch.jit.trace`", "`torch.jit.script`", "`torch.jit.save`", "`torch.jit.load`",
-                     "`torch.jit.trace_method`", "`torch.jit.script_method`")
-
-
-def _is_torchscript_deprecation(category, message):
-    """torch 2.11+'s "`torch.jit.trace` is deprecated. Please switch to `torch.compile` or `torch.export`." (and
-    script, save, load...): about TorchScript itself, not the user's model; never one of a call's warnings."""
-    text = str(message)
-    return issubclass(category, (FutureWarning, DeprecationWarning)) and text.startswith(_TORCHSCRIPT_APIS) and (
-        " is deprecated. Please switch to " in text or " is not supported in Python 3.14+" in text)
-
-
-_TRACE_MACHINERY = (os.sep + os.path.join("torch", "jit", "_trace.py"),)
-_CALL_MACHINERY = (os.sep + os.path.join("torch", "nn", "modules", "module.py"), os.sep + "warnings.py",
-                   os.sep + os.path.join("torch", "autograd", "grad_mode.py"))
 
 
 class Recorder:
@@ -894,6 +428,27 @@ class Recorder:
             if self.archives and first is not None and compared is not None and not compared.get("ran", True):
                 entry["replay"] = self._save_replay(call["index"], first, k, inputs, saved)
             traces.append(entry)
+        # Where trace 1 and the Python code part ways on each set whose outputs differ: only there, so that a model
+        # whose outputs agree pays nothing for it.
+        for k, (entry, inputs) in enumerate(zip(traces, sets)):
+            compared = entry.get("output_check")
+            if k == 0 or first is None or not compared or not compared.get("ran") or compared.get("equal", True):
+                continue
+            if state is None:
+                state = torch.random.get_rng_state(), random.getstate()
+            if isinstance(inputs, torch.Tensor):
+                inputs = (inputs,)
+            if adapter:
+                obj.current = k
+            self.progress(call, "comparing trace 1's values with the Python code's on check input %d" % k)
+            started = time.monotonic()
+            with _quiet():
+                found = first_divergence(first, obj, inputs, tolerance, call.get("module_types"))
+            if found:
+                found["seconds"] = round(time.monotonic() - started, 3)  # what it cost, for the benchmarks
+                entry["value_divergence"] = found
+            if adapter:
+                obj.current = 0
         if adapter or self.returned:
             if state is None:
                 state = torch.random.get_rng_state(), random.getstate()
@@ -942,330 +497,9 @@ class Recorder:
 
 
 # ----------------------------------------------------------------------------------------------------------------
-# What the file defines
-
-
-_MODULE_INTERNALS = None
-
-
-def _state_value(v, depth=0):
-    """An attribute's value as text to compare before and after a call: tensors by dtype, shape and sum (not their
-    address), containers item by item, other objects by class."""
-    import torch
-    if isinstance(v, torch.Tensor):
-        text = "Tensor%s %s" % (list(v.shape), str(v.dtype).replace("torch.", ""))
-        if v.numel() <= 1 << 20 and not v.is_complex() and v.device.type == "cpu":
-            try:
-                text += " sum=%g" % float(v.detach().double().sum())
-            except Exception:  # noqa: BLE001
-                pass
-        return text
-    if v is None or isinstance(v, (bool, int, float, str)):
-        return repr(v)[:120]
-    if isinstance(v, (list, tuple)) and depth < 2:
-        items = [_state_value(x, depth + 1) for x in v[:8]]
-        more = ", ..." if len(v) > 8 else ""
-        return ("[%s%s]" if isinstance(v, list) else "(%s%s)") % (", ".join(items), more)
-    if isinstance(v, dict) and depth < 2:
-        return "{%s}" % ", ".join("%r: %s" % (k, _state_value(x, depth + 1)) for k, x in list(v.items())[:8])
-    return "<%s>" % type(v).__name__
-
-
-def _module_state(obj):
-    """Every submodule's own attributes (not its parameters, buffers or children, nor nn.Module's bookkeeping), as
-    text by module path and name: what a call may change (a cached grid, torchvision's MultiScaleRoIAlign scales)."""
-    import torch
-    global _MODULE_INTERNALS
-    if not isinstance(obj, torch.nn.Module):
-        return None
-    if _MODULE_INTERNALS is None:
-        _MODULE_INTERNALS = set(torch.nn.Module().__dict__)
-    state = {}
-    try:
-        for path, m in obj.named_modules():
-            for name, v in vars(m).items():
-                if name in _MODULE_INTERNALS or isinstance(v, (types.FunctionType, types.MethodType,
-                                                               types.BuiltinFunctionType)):
-                    continue
-                state[(path, name)] = _state_value(v)
-    except Exception:  # noqa: BLE001 (a module whose attributes cannot be read: no state evidence)
-        return None
-    return state
-
-
-def _state_changes(before, after):
-    if before is None or after is None:
-        return []
-    out = []
-    for key in sorted(set(before) | set(after)):
-        a, b = before.get(key, "(unset)"), after.get(key, "(unset)")
-        if a != b:
-            out.append({"module": key[0], "attribute": key[1], "before": a, "after": b})
-    return out[:50]
-
-
-def _constant_type(cls, name, value):
-    """A constant's type as TorchScript takes it: `Final[int]`'s int, else (`__constants__`) its value's."""
-    for klass in cls.__mro__:
-        annotation = getattr(klass, "__annotations__", {}).get(name)
-        if annotation is not None:
-            args = getattr(annotation, "__args__", None)
-            inner = args[0] if args else annotation
-            return inner.__name__ if isinstance(inner, type) else str(inner).replace("typing.", "")
-    return type(value).__name__
-
-
-def _modifier(fn):
-    import torch._jit_internal as ji
-    m = ji.get_torchscript_modifier(fn)
-    return {ji.FunctionModifiers.EXPORT: "export", ji.FunctionModifiers.IGNORE: "ignore",
-            ji.FunctionModifiers.UNUSED: "unused"}.get(m, "")
-
-
-def collect_definitions(namespace, places, out_dir, traced, script=True):
-    """The file's modules, functions and input sets; without @p script, the input sets only (scripting every class
-    of a big model costs seconds, and a check of the file's calls needs none of it)."""
-    import torch
-    modules, functions = [], []
-    for name, obj in list(namespace.items()) if script else ():
-        if inspect.isclass(obj) and issubclass(obj, torch.nn.Module) and obj.__module__ == "__main__":
-            modules.append(_module_record(name, obj, namespace, places, out_dir, len(modules)))
-        elif isinstance(obj, torch.jit.ScriptFunction) and id(obj) in traced:
-            continue  # a trace's result (`a = torch.jit.trace(f, ...)`): listed with its call
-        elif isinstance(obj, torch.jit.ScriptFunction):
-            functions.append({"name": name, "line": _line_of(obj), "scripted": True, "script_ok": True,
-                              "graph": graph_json(obj.graph)})
-        elif inspect.isfunction(obj) and obj.__module__ == "__main__" and places.is_user(obj.__code__.co_filename):
-            rec = {"name": name, "line": obj.__code__.co_firstlineno, "scripted": False}
-            modifier = _modifier(obj)
-            if modifier:
-                rec["modifier"] = modifier
-            try:
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    rec["graph"] = graph_json(torch.jit.script(obj).graph)
-                rec["script_ok"] = True
-            except Exception as e:  # noqa: BLE001
-                rec["script_ok"] = False
-                rec["script_error"] = places.error(e)
-            functions.append(rec)
-    inputs = {}
-    for var in ("inputs", "check_inputs"):
-        if var in namespace:
-            value = namespace[var]
-            inputs[var] = [describe_args(v) for v in value] if var == "check_inputs" and isinstance(
-                value, (list, tuple)) else describe_args(value)
-    return modules, functions, inputs
-
-
-def _module_record(name, cls, namespace, places, out_dir, index):
-    import torch
-    rec = {"class": name, "line": _line_of(cls), "qualname": cls.__qualname__}
-    instances = [var for var, v in namespace.items() if type(v) is cls]
-    rec["instances"] = instances
-    methods = []
-    for attr, fn in cls.__dict__.items():
-        if inspect.isfunction(fn) and not attr.startswith("__"):
-            m = {"name": attr, "line": fn.__code__.co_firstlineno}
-            modifier = _modifier(fn)
-            if modifier:
-                m["modifier"] = modifier
-            methods.append(m)
-    rec["methods"] = methods
-    instance = namespace[instances[0]] if instances else None
-    if instance is None:
-        try:
-            instance = cls()
-            rec["instance"] = "fresh"
-        except Exception as e:  # noqa: BLE001 (a constructor that needs arguments)
-            rec["script_error"] = {"type": type(e).__name__, "message": "no instance to script: the file creates "
-                                   "none and %s() raised: %s" % (name, str(e).strip().split("\n")[0])}
-            return rec
-    else:
-        rec["instance"] = instances[0]
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            try:
-                scripted = torch.jit.script(instance)
-            except RuntimeError as e:
-                # A script call of the file that failed leaves its half-compiled type cached ("Can't redefine
-                # method"): compile afresh, as a new process would, to get PyTorch's own error.
-                if "Can't redefine method" not in str(e):
-                    raise
-                torch.jit._recursive.concrete_type_store = torch.jit._recursive.ConcreteTypeStore()
-                scripted = torch.jit.script(instance)
-    except Exception as e:  # noqa: BLE001
-        rec["script_error"] = places.error(e)
-        return rec
-    compiled = list(scripted._c._method_names())
-    by_name = {m["name"]: m for m in methods}
-    for mname in compiled:
-        m = by_name.setdefault(mname, {"name": mname})
-        if mname not in [x["name"] for x in methods]:
-            methods.append(m)
-        m["compiled"] = True
-        m["how"] = "forward" if mname == "forward" else (
-            "export" if m.get("modifier") == "export" else "implicit")
-        if m.get("modifier") != "unused":
-            m["graph"] = graph_json(scripted._c._get_method(mname).graph)
-    ct = scripted._concrete_type
-    rec["attributes"] = [{"name": a, "type": str(t[0]), "value": repr(getattr(instance, a, None))[:200]}
-                         for a, t in ct.get_attributes().items() if not a.startswith("_")]
-    rec["constants"] = [{"name": k, "type": _constant_type(type(instance), k, v), "value": repr(v)[:200]}
-                        for k, v in ct.get_constants().items()]
-    rec["parameters"] = [{"name": n, "dtype": str(p.dtype).replace("torch.", ""), "shape": list(p.shape),
-                          "kind": "parameter"} for n, p in instance.named_parameters()]
-    rec["parameters"] += [{"name": n, "dtype": str(b.dtype).replace("torch.", ""), "shape": list(b.shape),
-                           "kind": "buffer"} for n, b in instance.named_buffers()]
-    path = os.path.join(out_dir, "module-%d.pt" % index)
-    try:
-        torch.jit.save(scripted, path, _extra_files=_producer())
-        rec["archive"] = os.path.basename(path)
-    except Exception as e:  # noqa: BLE001
-        rec["archive_error"] = str(e).strip().split("\n")[0]
-    return rec
-
-
-# ----------------------------------------------------------------------------------------------------------------
-# A request from the command line: trace or run one function of the file on input sets given in JitScope's SET
-# syntax (`--fn NAME --inputs SET ...`), parsed by JitScope and passed here as values (request.json).
-
-_DTYPES = {"f32": "float32", "f64": "float64", "f16": "float16", "bf16": "bfloat16", "i64": "int64",
-           "i32": "int32", "i16": "int16", "i8": "int8", "u8": "uint8", "bool": "bool"}
-
-
-def make_value(v):
-    """One argument of an input set, made as core/execute makes it (and tests/oracle/inputsets.py): the same
-    random numbers after the same torch.manual_seed, consumed left to right, depth first."""
-    import math
-    import torch
-    kind = v["kind"]
-    if kind in ("int", "float", "bool"):
-        return v["value"]
-    if kind == "none":
-        return None
-    if kind == "tuple":
-        return tuple(make_value(i) for i in v["items"])
-    if kind == "list":
-        return [make_value(i) for i in v["items"]]
-    if kind == "dict":
-        return {k: make_value(i) for k, i in zip(v["keys"], v["items"])}
-    short = v["dtype"]
-    dt = getattr(torch, _DTYPES[short])
-    shape = tuple(v["shape"])
-    fill = v.get("fill", "rand")
-    floating = short in ("f32", "f64")
-    low_float = short in ("f16", "bf16")
-    if fill == "rand":
-        if floating:
-            return torch.rand(shape, dtype=dt)
-        if low_float:
-            return torch.rand(shape, dtype=torch.float32).to(dt)
-        if short == "bool":
-            return torch.rand(shape) < 0.5
-        return torch.randint(0, 10, shape, dtype=dt)
-    if fill == "randn":
-        if floating:
-            return torch.randn(shape, dtype=dt)
-        if low_float:
-            return torch.randn(shape, dtype=torch.float32).to(dt)
-        if short == "bool":
-            return torch.randn(shape) > 0
-        if short == "u8":
-            return torch.randint(0, 10, shape, dtype=dt)
-        return torch.randint(-10, 10, shape, dtype=dt)
-    if fill == "zeros":
-        return torch.zeros(shape, dtype=dt)
-    if fill == "ones":
-        return torch.ones(shape, dtype=dt)
-    if fill == "full":
-        return torch.full(shape, v.get("fill_value", 0.0), dtype=dt)
-    if fill == "arange":
-        a = torch.arange(math.prod(shape), dtype=torch.int64).reshape(shape)
-        return (a % 2) == 1 if short == "bool" else a.to(dt)
-    if fill == "values":
-        return torch.tensor(v["values"], dtype=torch.float64).reshape(shape).to(dt)
-    raise ValueError("unknown fill %r" % fill)
-
-
-def make_set(args, seed):
-    import torch
-    torch.manual_seed(seed)
-    return tuple(make_value(a) for a in args)
-
-
-def summary(value, depth=0):
-    """A value as `jitscope-cli run` prints one: float32[3,4] sum=1.234567, containers item by item."""
-    import torch
-    if depth > 20:
-        return "..."
-    if isinstance(value, torch.Tensor):
-        text = "%s[%s]" % (str(value.dtype).replace("torch.", ""), ",".join(str(d) for d in value.shape))
-        if value.numel() > 0 and not value.is_complex():
-            text += " sum=%.7g" % value.detach().double().sum().item()
-        return text
-    if isinstance(value, tuple):
-        return "(%s)" % ", ".join(summary(v, depth + 1) for v in value)
-    if isinstance(value, list):
-        return "[%s]" % ", ".join(summary(v, depth + 1) for v in value)
-    if isinstance(value, dict):
-        return "{%s}" % ", ".join("%s: %s" % (k, summary(v, depth + 1)) for k, v in value.items())
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "none"
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-class RequestError(Exception):
-    pass
-
-
-# Rich inputs as detectron2's TracingAdapter handles them: torch.jit.trace takes tensors (and tuples, lists and
-# dicts of tensors only), so a forward taking a list of dicts with ints in them is traced through an adapter module
-# whose inputs are the flat tensors; it rebuilds the structure (the schema, non-tensor values kept in it) and
-# flattens what the target returns, whose schema rebuilds the outputs in the user's structure.
-
-
-def flatten(value, path, leaves):
-    """The schema of @p value, its tensors appended to @p leaves as (path, tensor)."""
-    import torch
-    if isinstance(value, torch.Tensor):
-        leaves.append((path, value))
-        return ("tensor", len(leaves) - 1)
-    if isinstance(value, (tuple, list)):
-        return ("tuple" if isinstance(value, tuple) else "list",
-                [flatten(v, "%s[%d]" % (path, i), leaves) for i, v in enumerate(value)])
-    if isinstance(value, dict):
-        return ("dict", [(k, flatten(v, "%s[%r]" % (path, k), leaves)) for k, v in value.items()])
-    return ("value", value)
-
-
-def rebuild(schema, flat):
-    kind, data = schema
-    if kind == "tensor":
-        return flat[data]
-    if kind == "tuple":
-        return tuple(rebuild(s, flat) for s in data)
-    if kind == "list":
-        return [rebuild(s, flat) for s in data]
-    if kind == "dict":
-        return {k: rebuild(s, flat) for k, s in data}
-    return data
-
-
-def _plain(args, depth=0):
-    """Arguments torch.jit.trace takes as they are: tensors, and tuples, lists and string-keyed dicts of them."""
-    import torch
-    if isinstance(args, torch.Tensor):
-        return depth > 0
-    if isinstance(args, (tuple, list)):
-        return all(_plain(a, depth + 1) for a in args) and (depth > 0 or isinstance(args, tuple))
-    if isinstance(args, dict):
-        return depth > 0 and all(isinstance(k, str) and _plain(v, depth + 1) for k, v in args.items())
-    return False
+# Serving a request: the file's target traced (through a TracingAdapter when its inputs are rich) or run on the
+# request's sets. make_adapter stays in this file: TracingAdapter is a class of __main__, as the traced module's type
+# (__torch__.TracingAdapter) and its archives name it.
 
 
 def make_adapter(target, sets):
@@ -1299,48 +533,6 @@ def make_adapter(target, sets):
         flats.append(tuple(t for _, t in leaves))
         paths.append([p for p, _ in leaves])
     return adapter, flats, paths
-
-
-def resolve_target(name, namespace):
-    """`fn`, `MyModule.forward` (the instance the file creates, or a fresh one when the constructor needs no
-    arguments) or a variable holding a module: what to call, and the line it is defined at."""
-    import torch
-    functions = sorted(k for k, v in namespace.items() if inspect.isfunction(v) and v.__module__ == "__main__")
-    classes = sorted(k for k, v in namespace.items()
-                     if inspect.isclass(v) and issubclass(v, torch.nn.Module) and v.__module__ == "__main__")
-    known = ", ".join(functions + ["%s.forward" % c for c in classes]) or "none"
-    head, _, method = name.partition(".")
-    obj = namespace.get(head)
-    if obj is None:
-        raise RequestError("the file defines no function or module named '%s' (have: %s)" % (head, known))
-    if inspect.isclass(obj) and issubclass(obj, torch.nn.Module):
-        instance = next((v for v in namespace.values() if type(v) is obj), None)
-        if instance is None:
-            try:
-                instance = obj()
-            except Exception as e:  # noqa: BLE001 (a constructor that needs arguments)
-                raise RequestError("the file creates no %s and %s() raised: %s"
-                                   % (head, head, str(e).strip().split("\n")[0]))
-        method = method or "forward"
-        if not callable(getattr(instance, method, None)):
-            raise RequestError("%s has no method '%s'" % (head, method))
-        target = instance if method == "forward" else getattr(instance, method)
-        fn = getattr(type(instance), method, None)
-        return target, "%s.%s" % (head, method), _line_of(fn) if fn is not None else _line_of(obj)
-    if isinstance(obj, torch.nn.Module) and not method:
-        return obj, type(obj).__name__ + ".forward", _line_of(type(obj))
-    if method or not callable(obj):
-        raise RequestError("'%s' is not a function or module of the file (have: %s)" % (name, known))
-    return obj, name, _line_of(obj)
-
-
-def _file_sets(namespace):
-    """The file's own `inputs` and `check_inputs`, as they are: the sets of a request that gives none."""
-    import torch
-    if "inputs" not in namespace:
-        raise RequestError("no input sets: give --inputs SET, or define `inputs = (...)` in the file")
-    sets = [namespace["inputs"]] + list(namespace.get("check_inputs") or [])
-    return [s if isinstance(s, tuple) else (s,) if isinstance(s, torch.Tensor) else tuple(s) for s in sets]
 
 
 def serve_request(request, namespace, recorder, real_trace, places):

@@ -80,9 +80,14 @@ private Q_SLOTS:
         QCOMPARE(change.value("line").toInt(), 11);
         QVERIFY(change.value("cause").toString().startsWith(QLatin1String("`len()` of a tensor at line 11 (")));
         QCOMPARE(change.value("kind").toString(), QStringLiteral("number-baked"));
-        // The same divergences as the built-in check's JSON: one, with its evidence.
+        // The same divergences as the built-in check's JSON: the baked len() with its evidence, then where the
+        // values part ways on set 2 (trace 1's arange with the baked 1, Python's with 2).
         const QJsonArray divergences = count.value("diffs").toArray()[0].toObject().value("divergences").toArray();
-        QCOMPARE(divergences.size(), 1);
+        QCOMPARE(divergences.size(), 2);
+        QCOMPARE(divergences[1].toObject().value("kind").toString(), QStringLiteral("value"));
+        QCOMPARE(divergences[1].toObject().value("line").toInt(), 11);
+        QVERIFY(divergences[1].toObject().value("evidence").toArray().contains(
+            QStringLiteral("operand 0 (constant): 1 in the trace, 2 in Python")));
         QCOMPARE(divergences[0].toObject().value("line").toInt(), 11);
         QVERIFY(divergences[0]
                     .toObject()

@@ -8,6 +8,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace jitscope;
@@ -272,6 +273,84 @@ private Q_SLOTS:
             QVERIFY2(first.evidence.join(QLatin1Char('\n')).contains(evidence),
                 qPrintable(first.evidence.join(QLatin1Char('\n'))));
         }
+    }
+
+    /// The explainer of every pair (CheckReport::pairDiffs, everyPair) names the pair's own traces: trace 2
+    /// against trace 3 says "trace 2" and "trace 3" in its causes and evidence, never trace 1.
+    void pairCausesNameThePair_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("function");
+        QTest::addColumn<QStringList>("specs"); ///< empty: the file's own sets
+        QTest::addColumn<QString>("cause"); ///< a part of a cause of trace 2 against trace 3
+        QTest::addColumn<QString>("evidence"); ///< a part of the evidence of a divergence of that pair
+        QTest::addRow("loop") << QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py")
+                              << "loop_in_traced_fn" << QStringList {}
+                              << "loop at line 6 unrolled 4 times in trace 2 but 2 times in trace 3"
+                              << "unrolled 4 times: trip count x.size(0) (trace 2)";
+        QTest::addRow("data branch") << dataDir() + QStringLiteral("/corpus/branch_on_data.py") << "branch_on_data"
+                                     << QStringList { "f32[3,4]=full:-1", "f32[3,4]=ones", "f32[3,4]=full:-1" }
+                                     << "took the then branch in trace 2 but the else branch in trace 3"
+                                     << "(trace 2 and 3)";
+        QTest::addRow("len baked") << dataDir() + QStringLiteral("/corpus/arange_shape.py") << "arange_len"
+                                   << QStringList { "f32[3,2]", "f32[4,2]", "f32[5,2]" }
+                                   << "len(x) is baked in as a constant: 4 in trace 2, 5 in trace 3"
+                                   << "baked 4 in trace 2, 5 in trace 3: x.size(0) of each trace's inputs";
+    }
+
+    void pairCausesNameThePair()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, function);
+        QFETCH(QStringList, specs);
+        QFETCH(QString, cause);
+        QFETCH(QString, evidence);
+        const LoadResult r = loadModel(file);
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        CheckOptions options;
+        options.everyPair = true;
+        const CheckReport report
+            = checkFunction(r.model, function, specs.isEmpty() ? r.model.inputSets : sets(specs), options);
+        QVERIFY2(report.ok, qPrintable(report.error.toString()));
+        QCOMPARE(report.traces.size(), 3);
+        QCOMPARE(report.pairDiffs.size(), 1);
+        const TraceDiff& pair = report.pairDiffs.first();
+        QCOMPARE(pair.base, 1);
+        QCOMPARE(pair.other, 2);
+        QVERIFY(!pair.equal);
+
+        // Every text of the pair names trace 2 or 3 only ("trace 2", "trace 2 and 3").
+        static const QRegularExpression named(QStringLiteral("trace (\\d+)(?: and (\\d+))?"));
+        QStringList texts;
+        for (const NodeChange& c : pair.changes)
+            texts << c.cause;
+        for (const Divergence& d : pair.divergences)
+            texts << d.message << d.evidence;
+        const QString all = texts.join(QLatin1Char('\n'));
+        for (const QString& text : std::as_const(texts)) {
+            for (auto it = named.globalMatch(text); it.hasNext();) {
+                const QRegularExpressionMatch m = it.next();
+                for (int group = 1; group <= 2; ++group)
+                    if (m.hasCaptured(group))
+                        QVERIFY2(m.captured(group) == QLatin1String("2") || m.captured(group) == QLatin1String("3"),
+                            qPrintable(text));
+            }
+        }
+        QVERIFY2(all.contains(QLatin1String("trace 2")) && all.contains(QLatin1String("trace 3")), qPrintable(all));
+        QVERIFY2(!all.contains(QLatin1String("trace 1")), qPrintable(all));
+        bool found = false;
+        for (const NodeChange& c : pair.changes)
+            found |= c.cause.contains(cause);
+        QVERIFY2(found, qPrintable(all));
+        bool shown = false;
+        for (const Divergence& d : pair.divergences)
+            shown |= d.evidence.join(QLatin1Char('\n')).contains(evidence);
+        QVERIFY2(shown, qPrintable(all));
+
+        // The diffs against trace 1 still name trace 1 as their base.
+        for (const TraceDiff& d : report.diffs)
+            for (const NodeChange& c : d.changes)
+                QVERIFY2(c.cause.contains(QLatin1String("trace 1")), qPrintable(c.cause));
     }
 };
 

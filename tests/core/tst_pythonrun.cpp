@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <algorithm>
 #include <thread>
 
 using namespace jitscope;
@@ -331,6 +332,113 @@ private Q_SLOTS:
             found |= c.location.line == line && c.cause == cause;
         }
         QVERIFY2(found, qPrintable(causes.join(QLatin1Char('\n'))));
+    }
+
+    /// Every pair of recorded traces explained from the user's lines names the pair's own traces: trace 2 against
+    /// trace 3, not trace 1.
+    void pairsNameTheirTraces()
+    {
+        const QString path = pyFile("three_sets.py");
+        const QString source = test::readText(path);
+        const PythonRun run = runPythonFile(path);
+        QVERIFY2(run.calls.size() == 1, qPrintable(run.error.toString() + run.stderrText));
+        CheckReport check = checkRecordedCall(run, run.calls[0], source);
+        completePairDiffs(check, source); // as checkRecordedCalls() does for the window
+        QCOMPARE(check.traces.size(), 3);
+        QCOMPARE(check.pairDiffs.size(), 1);
+        const TraceDiff& pair = check.pairDiffs.first();
+        QCOMPARE(pair.base, 1);
+        QCOMPARE(pair.other, 2);
+        QVERIFY(!pair.equal);
+        QStringList texts;
+        bool found = false;
+        for (const NodeChange& c : pair.changes) {
+            texts << c.cause;
+            found |= c.cause
+                == QLatin1String("loop at line 8 (`for i in range(x.size(0)):`) unrolled 3 times in trace 2 but 4 "
+                                 "times in trace 3: the tracer records every iteration, so the trip count was baked "
+                                 "from the inputs");
+        }
+        for (const Divergence& d : pair.divergences)
+            texts << d.message << d.evidence;
+        const QString all = texts.join(QLatin1Char('\n'));
+        QVERIFY2(found, qPrintable(all));
+        QVERIFY2(!all.contains(QLatin1String("trace 1")), qPrintable(all));
+        // The diffs against trace 1 still name it.
+        for (const TraceDiff& d : check.diffs)
+            for (const NodeChange& c : d.changes)
+                QVERIFY2(c.cause.contains(QLatin1String("in trace 1 but")), qPrintable(c.cause));
+    }
+
+    /// Same graph (or not), other numbers: the first value where trace 1 and the Python code part ways on the set
+    /// whose outputs differ, at trace 1's node, with both values and one cause. Real PyTorch is the oracle of which
+    /// values differ: its own check's message names the output shapes that the values at the node lead to.
+    void valuesPartWays_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("op"); ///< trace 1's node, empty when the divergence has none
+        QTest::addColumn<QString>("module");
+        QTest::addColumn<QStringList>("says"); ///< in the message, in order
+        QTest::addColumn<QString>("pytorch"); ///< in PyTorch's own message of the set's output comparison
+        QTest::addRow("size computed in float32")
+            << "values/resize_rounding.py" << "aten::upsample_linear1d" << "resize"
+            << QStringList { "float32[1x3x63] in the trace, float32[1x3x62] in Python",
+                   "computes with tensor arithmetic (aten::size, aten::mul, aten::floor, in float32) where Python "
+                   "computes it with floats (trace: [63])" }
+            << "torch.Size([4, 61]) != torch.Size([4, 60])";
+        QTest::addRow("constant from numpy")
+            << "values/numpy_constant.py" << "aten::sub" << "norm"
+            << QStringList { "its operand 1 is a constant trace 1 baked in from the traced input" }
+            << "Mismatched elements: 8 / 8";
+        QTest::addRow("dropout in train mode")
+            << "values/dropout_train.py" << "aten::dropout" << "drop"
+            << QStringList { "the Python code run twice on this set differs too: `dropout` in module `drop` (Dropout)",
+                   "so the check cannot pass as written" }
+            << "Mismatched elements: 12 / 12";
+    }
+
+    void valuesPartWays()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, op);
+        QFETCH(QString, module);
+        QFETCH(QStringList, says);
+        QFETCH(QString, pytorch);
+        const QString path = pyFile(qPrintable(file));
+        const PythonRun run = runPythonFile(path);
+        QVERIFY2(run.calls.size() == 1, qPrintable(run.error.toString() + run.stderrText));
+        const PythonCall& call = run.calls[0];
+        QCOMPARE(call.traces.size(), 2);
+        QVERIFY2(call.traces[1].outputsMessage.contains(pytorch), qPrintable(call.traces[1].outputsMessage));
+        QVERIFY2(call.traces[1].values.present && call.traces[1].values.error.isEmpty(),
+            qPrintable(call.traces[1].values.error));
+        const CheckReport check = checkRecordedCall(run, call, test::readText(path));
+        QCOMPARE(check.diffs.size(), 1);
+        const TraceDiff& d = check.diffs[0];
+        const Divergence* value = nullptr;
+        for (const Divergence& v : d.divergences)
+            if (v.kind == DivergenceKind::Value)
+                value = &v;
+        QVERIFY2(value, "a divergence of kind value");
+        QCOMPARE(value->scope, module);
+        int from = 0;
+        for (const QString& s : says) {
+            const int at = value->message.indexOf(s, from);
+            QVERIFY2(at >= 0, qPrintable(value->message + QStringLiteral("\n lacks: ") + s));
+            from = at + s.size();
+        }
+        QCOMPARE(value->baseNodes.size(), 1);
+        const IrNode& node = check.traces[0].graph.node(value->baseNodes[0]);
+        QCOMPARE(node.kind, op);
+        // At the model's own line, with the user's frames down to it.
+        QVERIFY(value->location.isValid());
+        QVERIFY2(std::any_of(value->stack.cbegin(), value->stack.cend(),
+                     [&](const SourceLocation& f) { return f.file == path; }),
+            "the stack reaches the user's file");
+        // PyTorch's own words stand under it, where its check compared this set.
+        QVERIFY2(std::any_of(value->evidence.cbegin(), value->evidence.cend(),
+                     [](const QString& e) { return e.startsWith(QLatin1String("PyTorch's check: Output nr 1.")); }),
+            qPrintable(value->evidence.join(QLatin1Char('\n'))));
     }
 
     void recordedCallsAsCheckReports_data()

@@ -179,7 +179,13 @@ private Q_SLOTS:
             { "scalable/apps/jitscope.svg", "48x48/apps/jitscope.png", "256x256/apps/jitscope.png" })
             QVERIFY2(QFile::exists(stage.filePath(QStringLiteral("share/icons/hicolor/") + QLatin1String(icon))), icon);
         QVERIFY(QFile::exists(stage.filePath(QStringLiteral("share/mime/packages/jitscope.xml"))));
-        QVERIFY(QFileInfo(stage.filePath(QStringLiteral("share/jitscope/python/jitscope_bridge.py"))).isReadable());
+        // The bridge and every module it loads from its own folder.
+        const QStringList bridge = QDir(QStringLiteral(JITSCOPE_SOURCE_DIR "/resources/python"))
+                                       .entryList({ QStringLiteral("jitscope_bridge*.py") }, QDir::Files);
+        QVERIFY(bridge.contains(QStringLiteral("jitscope_bridge.py")) && bridge.size() > 1);
+        for (const QString& module : bridge)
+            QVERIFY2(QFileInfo(stage.filePath(QStringLiteral("share/jitscope/python/") + module)).isReadable(),
+                qPrintable(module));
         QVERIFY(QFile::exists(stage.filePath(QStringLiteral("share/doc/jitscope/copyright"))));
         // The window's model worker, where the window looks for it (bin/../libexec/jitscope).
         if (QFile::exists(stage.filePath(QStringLiteral("bin/jitscope"))))

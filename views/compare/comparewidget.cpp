@@ -288,13 +288,24 @@ void CompareWidget::setReport(
         return;
     }
     m_userPickedPair = false;
-    // Trace 1 against the first trace that diverges (or fails), else against trace 2, else against the script.
+    // Trace 1 against the first trace that diverges (another graph, or the same graph computing other values), else
+    // the first set trace 1 fails on (its outputs differ: the tab marked red), else trace 2, else the script.
     int right = traces > 1 ? 1 : Comparison::Script;
-    for (const TraceDiff& d : report.diffs) {
-        if (!d.equal) {
-            right = d.other;
-            break;
-        }
+    auto fails = [&report](int k) {
+        return k >= 1 && k - 1 < report.outputs.size()
+            && (report.outputs[k - 1].ran ? !report.outputs[k - 1].comparison.equal
+                                          : !report.outputs[k - 1].error.isEmpty());
+    };
+    const auto diverged = std::find_if(report.diffs.cbegin(), report.diffs.cend(),
+        [](const TraceDiff& d) { return !d.equal || !d.divergences.isEmpty(); });
+    if (diverged != report.diffs.cend()) {
+        right = diverged->other;
+    } else {
+        for (int k = 1; k < traces; ++k)
+            if (fails(k)) {
+                right = k;
+                break;
+            }
     }
     setPair(0, right);
 }

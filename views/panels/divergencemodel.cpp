@@ -45,6 +45,8 @@ QColor kindColor(DivergenceKind kind)
         return QColor(0x7b, 0x3f, 0xa8);
     case DivergenceKind::ModuleState:
         return QColor(0x00, 0x7a, 0x6c);
+    case DivergenceKind::Value:
+        return QColor(0xc0, 0x1c, 0x28);
     case DivergenceKind::Unexplained:
         break;
     }
