@@ -57,8 +57,16 @@ Divergence valueDivergence(const PythonValueDivergence& v, const IrGraph& first,
         d.location = n.location;
         d.stack = n.stack;
     }
-    if (!d.location.isValid())
+    // Where the code made the value: the Python call's place (transform.py's interpolate, not torch's own
+    // functional.py), with the stack from there down to the user's line.
+    if (v.pythonAt.isValid()) {
+        for (int i = 0; i < d.stack.size(); ++i)
+            if (d.stack[i].file == v.pythonAt.file && d.stack[i].line == v.pythonAt.line) {
+                d.stack = d.stack.mid(i);
+                break;
+            }
         d.location = v.pythonAt;
+    }
     if (!v.traceValue.isEmpty())
         d.evidence << QStringLiteral("trace 1 on set %1: %2 = %3").arg(set + 1).arg(v.op, v.traceValue);
     if (!v.pythonValue.isEmpty())

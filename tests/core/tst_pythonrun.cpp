@@ -386,6 +386,12 @@ private Q_SLOTS:
                    "computes with tensor arithmetic (aten::size, aten::mul, aten::floor, in float32) where Python "
                    "computes it with floats (trace: [63])" }
             << "torch.Size([4, 61]) != torch.Size([4, 60])";
+        QTest::addRow("torchvision's resize")
+            << "values/detection_resize.py" << "aten::upsample_bilinear2d" << "model.transform"
+            << QStringList { "(GeneralizedRCNNTransform): float32[1x3x211x640] in the trace, float32[1x3x211x639] in "
+                             "Python: its operand 1 is a number the trace computes with tensor arithmetic",
+                   "where Python computes it with floats (trace: [211, 640])" }
+            << "Mismatched elements";
         QTest::addRow("constant from numpy")
             << "values/numpy_constant.py" << "aten::sub" << "norm"
             << QStringList { "its operand 1 is a constant trace 1 baked in from the traced input" }
@@ -408,13 +414,19 @@ private Q_SLOTS:
         const PythonRun run = runPythonFile(path);
         QVERIFY2(run.calls.size() == 1, qPrintable(run.error.toString() + run.stderrText));
         const PythonCall& call = run.calls[0];
-        QCOMPARE(call.traces.size(), 2);
-        QVERIFY2(call.traces[1].outputsMessage.contains(pytorch), qPrintable(call.traces[1].outputsMessage));
-        QVERIFY2(call.traces[1].values.present && call.traces[1].values.error.isEmpty(),
-            qPrintable(call.traces[1].values.error));
+        // The last set is the one whose outputs differ; a set before it that passes is not looked into.
+        const int k = int(call.traces.size()) - 1;
+        QVERIFY(k >= 1);
+        for (int passing = 1; passing < k; ++passing) {
+            QVERIFY(call.traces[passing].outputsEqual);
+            QVERIFY(!call.traces[passing].values.present);
+        }
+        QVERIFY2(call.traces[k].outputsMessage.contains(pytorch), qPrintable(call.traces[k].outputsMessage));
+        QVERIFY2(call.traces[k].values.present && call.traces[k].values.error.isEmpty(),
+            qPrintable(call.traces[k].values.error));
         const CheckReport check = checkRecordedCall(run, call, test::readText(path));
-        QCOMPARE(check.diffs.size(), 1);
-        const TraceDiff& d = check.diffs[0];
+        QCOMPARE(check.diffs.size(), k);
+        const TraceDiff& d = check.diffs[k - 1];
         const Divergence* value = nullptr;
         for (const Divergence& v : d.divergences)
             if (v.kind == DivergenceKind::Value)

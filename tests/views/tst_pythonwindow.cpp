@@ -572,6 +572,44 @@ private Q_SLOTS:
         QCOMPARE(pythonBar->state(), PythonBar::State::Done);
     }
 
+    /// Same graph, other values: Compare opens on the set whose outputs differ (not on trace 2 when it passes),
+    /// lists the divergence of kind value, and selecting it marks trace 1's node on both sides.
+    void valueDivergenceInCompare()
+    {
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.openFile(pyFile("values/resize_rounding.py"));
+        QVERIFY(waitPython(window));
+        CheckController* check = checkController(window);
+        QVERIFY(check->hasReport());
+        const CheckReport& report = check->report();
+        // Trace 2 (width 60) computes what Python computes; trace 3 (width 90) does not.
+        QCOMPARE(report.diffs.size(), 2);
+        QVERIFY(report.diffs[0].equal && report.diffs[0].divergences.isEmpty());
+        QVERIFY(report.diffs[1].equal);
+        auto* compare = part<CompareWidget>(window, "compareWidget");
+        QCOMPARE(compare->graphOn(CompareWidget::Side::Left), 0);
+        QCOMPARE(compare->graphOn(CompareWidget::Side::Right), 2);
+        DivergenceModel* model = compare->divergenceModel();
+        QCOMPARE(model->divergenceCount(), 1);
+        const Divergence& value = model->divergence(0);
+        QCOMPARE(value.kind, DivergenceKind::Value);
+        QVERIFY2(value.message.contains(QLatin1String("float32[1x3x63] in the trace, float32[1x3x62] in Python")),
+            qPrintable(value.message));
+        compare->selectDivergence(0);
+        const int node = value.baseNodes.value(0, -1);
+        QCOMPARE(report.traces[0].graph.node(node).kind, QStringLiteral("aten::upsample_linear1d"));
+        QCOMPARE(value.otherNodes, value.baseNodes); // the same graph: the same node on trace 3's side
+        for (const auto side : { CompareWidget::Side::Left, CompareWidget::Side::Right }) {
+            GraphScene* scene = compare->scene(side);
+            QVERIFY(scene->displayedNode(node) >= 0);
+            QCOMPARE(scene->selectedNodeId(), scene->displayedNode(node));
+        }
+    }
+
     void closingTheWindowStopsPython()
     {
         // A temporary copy, so that its name finds our child and nobody else's.
