@@ -176,8 +176,18 @@ void DebugSession::run()
             std::lock_guard<std::mutex> lock(m_mutex);
             m_replayed = trace.graph;
             m_failure = failure;
-            m_pause.failure = failure.error;
-            m_pause.failureNode = failure.node;
+            if (m_failure.node < 0 && m_target.stopAtOccurrence >= 0) {
+                // It raises nothing here, but computes another value than Python at this node: break before it.
+                int seen = 0;
+                for (int id : trace.graph.top.nodes)
+                    if (trace.graph.node(id).kind == m_target.stopAtKind && seen++ == m_target.stopAtOccurrence) {
+                        m_failure.node = id;
+                        m_failure.error = m_target.stopReason;
+                        break;
+                    }
+            }
+            m_pause.failure = m_failure.error;
+            m_pause.failureNode = m_failure.node;
         };
         done.result = m_target.archive.isEmpty()
             ? replayTrace(

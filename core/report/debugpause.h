@@ -61,6 +61,12 @@ struct DebugTarget
     QString archive;
     QString method = QStringLiteral("forward");
     QString inputsFile;
+    /// A replay whose run raises nothing but computes other values than the Python code (a divergence of kind
+    /// value): it breaks before the stopAtOccurrence-th node (0-based) of kind stopAtKind among the replayed
+    /// trace's top-level nodes, as before a failing node, with stopReason as the failure's text.
+    QString stopAtKind;
+    int stopAtOccurrence = -1;
+    QString stopReason;
     bool isReplay() const { return recordedOn.has_value() || !archive.isEmpty(); }
 };
 

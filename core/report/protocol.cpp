@@ -111,7 +111,8 @@ JITSCOPE_SERIALIZE(TensorInfo, TENSORINFO_FIELDS)
 #define IRVALUE_FIELDS(OP) s OP v.id OP v.name OP v.type OP v.producer OP v.tensor
 JITSCOPE_SERIALIZE(IrValue, IRVALUE_FIELDS)
 #define TARGET_FIELDS(OP)                                                                                              \
-    s OP v.function OP v.inputs OP v.tracing OP v.archive OP v.method OP v.inputsFile OP v.recordedOn
+    s OP v.function OP v.inputs OP v.tracing OP v.archive OP v.method OP v.inputsFile OP v.recordedOn OP v.stopAtKind  \
+        OP v.stopAtOccurrence OP v.stopReason
 JITSCOPE_SERIALIZE(DebugTarget, TARGET_FIELDS)
 #define CHECKOPTIONS_FIELDS(OP)                                                                                        \
     s OP v.rtol OP v.atol OP v.exec.seed OP v.exec.maxMemory OP v.exec.timeoutMs OP v.exec.strict OP v.inlineCalls OP v.everyPair

@@ -447,6 +447,9 @@ class Recorder:
             if found:
                 found["seconds"] = round(time.monotonic() - started, 3)  # what it cost, for the benchmarks
                 entry["value_divergence"] = found
+                if self.archives and found.get("node", -1) >= 0 and "replay" not in entry:
+                    # For the debugger: trace 1 run on this set, stopped before the node.
+                    entry["replay"] = self._save_replay(call["index"], first, k, inputs, saved)
             if adapter:
                 obj.current = 0
         if adapter or self.returned:

@@ -610,6 +610,29 @@ private Q_SLOTS:
         }
     }
 
+    /// Debug Trace 1 Where It Fails on a set where trace 1 raises nothing but computes other values: the replay
+    /// stops before the node whose value Python never computes, with the divergence's words as its reason.
+    void debugWhereTheValuesPartWays()
+    {
+        MainWindow window;
+        window.setPythonAllowed(true);
+        window.openFile(pyFile("values/resize_rounding.py"));
+        QVERIFY(waitPython(window));
+        QAction* action = window.debugAction(MainWindow::DebugAction::DebugTraceFailure);
+        QVERIFY(action->isEnabled());
+        QCOMPARE(action->text(), QStringLiteral("Debug Trace 1 Where It &Fails on Set 3"));
+        QSignalSpy paused(&window, &MainWindow::debugPaused);
+        action->trigger();
+        QVERIFY(paused.wait(kJobTimeoutMs));
+        const DebugPause& p = window.debugger()->lastPause();
+        QVERIFY(window.debugger()->isReplay());
+        QVERIFY(p.atFailure);
+        QCOMPARE(p.event.kind, QStringLiteral("aten::upsample_linear1d"));
+        QVERIFY2(p.failure.contains(QLatin1String("float32[1x3x63] in the trace, float32[1x3x62] in Python")),
+            qPrintable(p.failure));
+        window.stopDebugging();
+    }
+
     void closingTheWindowStopsPython()
     {
         // A temporary copy, so that its name finds our child and nobody else's.

@@ -303,6 +303,21 @@ void MainWindow::createDocks()
         target.archive = QDir(run.folder).filePath(t.replayArchive);
         target.method = t.replayMethod.isEmpty() ? QStringLiteral("forward") : t.replayMethod;
         target.inputsFile = QDir(run.folder).filePath(t.replayInputs);
+        // Trace 1 raises nothing on this set but computes other values: stop before the first node whose value
+        // Python never computes, found in the replayed trace by its kind and how many of that kind ran before it.
+        const IrGraph& first = c.traces.first().graph;
+        if (t.values.present && t.values.node >= 0 && t.values.node < first.nodes.size()) {
+            const QString kind = first.node(t.values.node).kind;
+            int occurrence = 0;
+            for (int id : first.top.nodes) {
+                if (id == t.values.node)
+                    break;
+                occurrence += first.node(id).kind == kind;
+            }
+            target.stopAtKind = kind;
+            target.stopAtOccurrence = occurrence;
+            target.stopReason = t.values.message;
+        }
         return target;
     });
 }
