@@ -442,8 +442,11 @@ class Recorder:
                 obj.current = k
             self.progress(call, "comparing trace 1's values with the Python code's on check input %d" % k)
             started = time.monotonic()
-            with _quiet():
-                found = first_divergence(first, obj, inputs, tolerance, call.get("module_types"))
+            try:
+                with _quiet():
+                    found = first_divergence(first, obj, inputs, tolerance, call.get("module_types"))
+            except Exception as e:  # noqa: BLE001 (a detail of the record: the call stays recorded)
+                found = {"error": (type(e).__name__ + ": " + str(e).strip().split("\n")[0])[:500]}
             if found:
                 found["seconds"] = round(time.monotonic() - started, 3)  # what it cost, for the benchmarks
                 entry["value_divergence"] = found

@@ -163,7 +163,6 @@ class _Recording:
     def __init__(self, obj):
         import torch
         self.ops = []  # {"module", "func", "outs": [Value], "args": [Value | plain | None], "place"}
-        self.modules = []  # each module's name as it returns, innermost first
         self.stack = [""]
         self.handles = []
         if isinstance(obj, torch.nn.Module):
@@ -182,7 +181,6 @@ class _Recording:
         def hook(module, args, output):
             if self.stack and self.stack[-1] == name:
                 self.stack.pop()
-            self.modules.append(name)
         return hook
 
     def close(self):
