@@ -7,6 +7,12 @@
 // Default files: tests/data/python/models/*.py (torchvision's detection and segmentation models with
 // weights=None, torch.nn's packed LSTM and TransformerEncoder, ...). Each run times both commands alternately;
 // the median of RUNS (default 3) is printed per file, then the sums and their ratio.
+//
+//     bench_python --values [RUNS] [FILE.py ...]
+//
+// The cost of finding where trace 1 and the Python code compute other values: `check --python` against the same
+// check with the value comparison off (JITSCOPE_BRIDGE_NO_VALUES=1), on files whose outputs differ (default:
+// tests/data/python/values/*.py, torchvision's Faster R-CNN among them). Target: at most 2x.
 
 #include <QCoreApplication>
 #include <QDir>
@@ -19,9 +25,14 @@
 
 namespace {
 
-double runMs(const QString& program, const QStringList& arguments, int* exitCode)
+double runMs(const QString& program, const QStringList& arguments, int* exitCode, bool noValues = false)
 {
     QProcess p;
+    if (noValues) {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("JITSCOPE_BRIDGE_NO_VALUES"), QStringLiteral("1"));
+        p.setProcessEnvironment(env);
+    }
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.setStandardOutputFile(QProcess::nullDevice());
     QElapsedTimer timer;
@@ -44,9 +55,17 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     QStringList args = app.arguments().mid(1);
+    const bool values = !args.isEmpty() && args.first() == QLatin1String("--values");
+    if (values)
+        args.removeFirst();
     int runs = 3;
     if (!args.isEmpty() && args.first().toInt() > 0)
         runs = args.takeFirst().toInt();
+    if (args.isEmpty() && values) {
+        const QDir files(QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/python/values"));
+        for (const QString& f : files.entryList({ QStringLiteral("*.py") }, QDir::Files, QDir::Name))
+            args << files.filePath(f);
+    }
     if (args.isEmpty()) {
         const QDir models(QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/python/models"));
         for (const QString& f : models.entryList({ QStringLiteral("*.py") }, QDir::Files, QDir::Name))
@@ -56,6 +75,38 @@ int main(int argc, char** argv)
     const QString cli = QStringLiteral(JITSCOPE_BIN_DIR "/jitscope-cli");
     const QString python = QStringLiteral(JITSCOPE_TEST_PYTHON);
     QTextStream out(stdout);
+    if (values) {
+        out << QStringLiteral("%1 %2 %3 %4\n")
+                   .arg(QStringLiteral("file"), -22)
+                   .arg(QStringLiteral("values off"), 13)
+                   .arg(QStringLiteral("check --python"), 15)
+                   .arg(QStringLiteral("ratio"), 6);
+        double offSum = 0, onSum = 0;
+        for (const QString& file : args) {
+            QVector<double> offMs, onMs;
+            int offExit = 0, onExit = 0;
+            const QStringList check { QStringLiteral("check"), file, QStringLiteral("--python"), QStringLiteral("-q") };
+            for (int r = 0; r < runs; ++r) {
+                offMs << runMs(cli, check, &offExit, true);
+                onMs << runMs(cli, check, &onExit);
+            }
+            const double off = median(offMs), on = median(onMs);
+            offSum += off;
+            onSum += on;
+            out << QStringLiteral("%1 %2 %3 %4x\n")
+                       .arg(QFileInfo(file).fileName(), -22)
+                       .arg(QStringLiteral("%1 ms").arg(off, 0, 'f', 0), 13)
+                       .arg(QStringLiteral("%1 ms").arg(on, 0, 'f', 0), 15)
+                       .arg(on / off, 5, 'f', 2)
+                << Qt::flush;
+        }
+        out << QStringLiteral("%1 %2 %3 %4x  (target: at most 2.00x)\n")
+                   .arg(QStringLiteral("sum"), -22)
+                   .arg(QStringLiteral("%1 ms").arg(offSum, 0, 'f', 0), 13)
+                   .arg(QStringLiteral("%1 ms").arg(onSum, 0, 'f', 0), 15)
+                   .arg(onSum / std::max(1.0, offSum), 5, 'f', 2);
+        return 0;
+    }
     out << QStringLiteral("%1 %2 %3 %4  exit (python, check)\n")
                .arg(QStringLiteral("file"), -22)
                .arg(QStringLiteral("python3 FILE"), 13)
