@@ -111,7 +111,7 @@ def _values_of(x, out, depth=0):
 
 def _plain(x, depth=0):
     """A Python number or a list of them as the code passed it, else None (a tensor argument is a Value)."""
-    if isinstance(x, bool) or isinstance(x, (int, float)):
+    if isinstance(x, (int, float)):  # bool too
         return x
     if depth < 2 and isinstance(x, (tuple, list)) and all(isinstance(v, (bool, int, float)) for v in x):
         return list(x)
@@ -128,13 +128,17 @@ def _argument(a):
 
 
 def _user_place():
-    """The nearest frame outside torch's own files (torchvision's count: they are the code being traced)."""
-    torch_dir = _torch_dir()
+    """The nearest frame outside torch's own files and the bridge's (torchvision's count: they are the code being
+    traced)."""
+    from jitscope_bridge_places import BRIDGE_FILES
+    torch_files = _torch_dir() + os.sep + "torch" + os.sep
     f = sys._getframe(2)
     while f is not None:
         path = f.f_code.co_filename
-        if not path.startswith(torch_dir + os.sep + "torch" + os.sep) and "jitscope_" not in os.path.basename(path):
-            return os.path.realpath(path), f.f_lineno
+        if not path.startswith(torch_files):
+            real = os.path.realpath(path)
+            if real not in BRIDGE_FILES:
+                return real, f.f_lineno
         f = f.f_back
     return "", 0
 
@@ -149,11 +153,9 @@ _METHOD_NAMES = {"__add__": "add", "__radd__": "add", "__iadd__": "add_", "__sub
 
 
 def op_name(func):
+    """A torch call's name as the trace's op would have it (`x + y` is `add`)."""
     name = getattr(func, "__name__", "") or str(func)
-    name = _METHOD_NAMES.get(name, name)
-    if name.startswith("_") and not name.startswith("__"):
-        name = name[1:] if name[1:] in ("convolution",) else name
-    return name
+    return _METHOD_NAMES.get(name, name)
 
 
 class _Recording:
@@ -441,7 +443,7 @@ def _node_of(trace, op):
 
 def first_divergence(first, obj, inputs, tolerance=1e-5, module_types=None):
     """Where trace 1 and the Python code part ways on @p inputs (a tuple of arguments), or None when they agree
-    everywhere this can see. Never raises: a failure is {"error": ...}."""
+    everywhere this can see. When a run raises, {"error": ...} says why."""
     import torch
     from torch.jit._trace import _clone_inputs
     module_types = module_types or {}
