@@ -248,6 +248,9 @@ QVariant DivergenceModel::divergenceData(int di, int column, int role) const
     case Qt::DisplayRole:
         switch (column) {
         case OpColumn:
+            // A value divergence changes no node: it stands at one node of both traces.
+            if (d.changes.isEmpty() && !d.baseNodes.isEmpty())
+                return divergenceKindName(d.kind);
             return QStringLiteral("%1  (%2)").arg(divergenceKindName(d.kind)).arg(d.changes.size());
         case NodeColumn:
             return d.scope.isEmpty()
