@@ -16,6 +16,8 @@ kept that chose otherwise)."""
 import os
 import sys
 
+from jitscope_bridge_places import BRIDGE_FILES  # loaded before this module by jitscope_bridge.py
+
 WHOLE = 1 << 16  # elements kept whole: 256 KB of float32
 SAMPLE = 4096  # elements of a bigger tensor's sample
 PROBE = 64  # elements compared first
@@ -127,16 +129,20 @@ def _argument(a):
     return _plain(a)
 
 
+_REAL_PATHS = {}
+
+
 def _user_place():
     """The nearest frame outside torch's own files and the bridge's (torchvision's count: they are the code being
     traced)."""
-    from jitscope_bridge_places import BRIDGE_FILES
     torch_files = _torch_dir() + os.sep + "torch" + os.sep
     f = sys._getframe(2)
     while f is not None:
         path = f.f_code.co_filename
         if not path.startswith(torch_files):
-            real = os.path.realpath(path)
+            real = _REAL_PATHS.get(path)
+            if real is None:
+                real = _REAL_PATHS[path] = os.path.realpath(path)  # once per file, not per call
             if real not in BRIDGE_FILES:
                 return real, f.f_lineno
         f = f.f_back
