@@ -235,6 +235,10 @@ def _run_python(obj, inputs):
 
 _NUMBER_OPS = {"aten::size", "aten::_shape_as_tensor", "prim::NumToTensor", "aten::Int", "aten::Float", "aten::ScalarImplicit",
                "prim::ListConstruct", "prim::TupleConstruct", "aten::floor", "aten::ceil", "aten::round"}
+# Ops whose result is their tensor operand's data seen another way: it agrees when the operand does.
+_VIEW_OPS = {"aten::unsqueeze", "aten::squeeze", "aten::view", "aten::reshape", "aten::select", "aten::slice",
+             "aten::permute", "aten::transpose", "aten::t", "aten::expand", "aten::flatten", "aten::contiguous",
+             "aten::detach", "aten::clone", "aten::alias"}
 _PROBED_KINDS = {"TensorType", "IntType", "FloatType", "BoolType", "NumberType"}
 
 
@@ -518,7 +522,14 @@ def first_divergence(first, obj, inputs, tolerance=1e-5, module_types=None):
             continue
         outs = [v for v in values if isinstance(v, Value)]
         if outs:
-            status[nid] = "match" if all(_matches(v, pool, tolerance, module) for v in outs) else "other"
+            agrees = all(_matches(v, pool, tolerance, module) for v in outs)
+            if not agrees and kind in _VIEW_OPS:
+                # A view of values that agree agrees, whether or not Python made it by a call of its own (torch 1.13
+                # records no call for `x[None]`).
+                agrees = all(produced.get(i.debugName(), (-1,))[0] < 0
+                             or status.get(produced[i.debugName()][0]) == "match"
+                             or i.node().kind() in ("prim::Constant", "prim::GetAttr") for i in tensor_inputs)
+            status[nid] = "match" if agrees else "other"
 
     def passing(nid, depth=3):
         """A value Python never computed on its own (the [3, 1] between two unsqueezes where Python indexes once)
