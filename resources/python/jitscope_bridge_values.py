@@ -13,8 +13,10 @@ kind: `size` (a size or number computed by tensor arithmetic in the trace, with 
 too: the check cannot pass as written), `op` (the same operands, other values: a fast path or a branch the graph
 kept that chose otherwise)."""
 
+import functools
 import os
 import sys
+import weakref
 
 from jitscope_bridge_places import BRIDGE_FILES  # loaded before this module by jitscope_bridge.py
 
@@ -22,15 +24,10 @@ WHOLE = 1 << 16  # elements kept whole: 256 KB of float32
 SAMPLE = 4096  # elements of a bigger tensor's sample
 PROBE = 64  # elements compared first
 
-_TORCH_DIR = None
-
-
+@functools.lru_cache(maxsize=None)
 def _torch_dir():
-    global _TORCH_DIR
-    if _TORCH_DIR is None:
-        import torch
-        _TORCH_DIR = os.path.dirname(os.path.dirname(os.path.realpath(torch.__file__)))
-    return _TORCH_DIR
+    import torch
+    return os.path.dirname(os.path.dirname(os.path.realpath(torch.__file__)))
 
 
 class Value:
@@ -67,12 +64,9 @@ class Value:
         if a.numel() == 0:
             return True
         try:
-            if a.dtype != b.dtype:
-                a = a.to(torch.float64)
-                b = b.to(torch.float64)
-                pa, pb = a[:0], b[:0]
-            else:
-                pa, pb = self.probe, other.probe
+            same = a.dtype == b.dtype
+            a, b = (a, b) if same else (a.to(torch.float64), b.to(torch.float64))
+            pa, pb = (self.probe, other.probe) if same else (a[:0], b[:0])
             if torch.equal(a, b):
                 return True
             # A spread of elements first: most values of the same shape differ there already.
@@ -96,18 +90,18 @@ class Value:
         return out + " mean=%.6g min=%.6g max=%.6g" % (self.mean, float(self.data.min()), float(self.data.max()))
 
 
-def _values_of(x, out, depth=0):
-    """The tensors of a result (tuples, lists and dicts looked into), in order."""
+def _values_of(x, out, depth=0, make=Value):
+    """The tensors of a result (tuples, lists and dicts looked into), in order, as @p make makes their Values."""
     import torch
     if isinstance(x, torch.Tensor):
         if x.layout == torch.strided and not x.is_quantized:
-            out.append(Value(x))
+            out.append(make(x))
     elif depth < 4 and isinstance(x, (tuple, list)):
         for v in x:
-            _values_of(v, out, depth + 1)
+            _values_of(v, out, depth + 1, make)
     elif depth < 4 and isinstance(x, dict):
         for v in x.values():
-            _values_of(v, out, depth + 1)
+            _values_of(v, out, depth + 1, make)
     return out
 
 
@@ -120,12 +114,14 @@ def _plain(x, depth=0):
     return None
 
 
-def _argument(a):
-    """An argument as recorded: a small tensor's Value (a constant a trace could have baked), a number or a list of
-    numbers, else None."""
+def _argument(a, value=Value):
+    """An argument as recorded, before the call runs: a tensor's Value (as @p value makes it), a list's tensors'
+    Values, a number or a list of numbers, else None."""
     import torch
     if isinstance(a, torch.Tensor):
-        return Value(a) if a.numel() <= 64 and a.layout == torch.strided else None
+        return value(a) if a.layout == torch.strided and not a.is_quantized else None
+    if isinstance(a, (tuple, list)) and any(isinstance(t, torch.Tensor) for t in a):
+        return [_argument(t, value) for t in a]
     return _plain(a)
 
 
@@ -170,15 +166,14 @@ class _Recording:
 
     def __init__(self, obj):
         import torch
-        self.ops = []  # {"module", "func", "outs": [Value], "args": [Value | plain | None], "place"}
+        self.ops = []  # {"module", "func", "outs": [Value], "args": [Value | [Value] | plain | None], "place"}
+        self.known = {}  # id(tensor) -> (weakref, version, Value): what a call made, its Value kept once
         self.stack = [""]
         self.handles = []
-        if isinstance(obj, torch.nn.Module):
-            for name, m in obj.named_modules():
-                if not name:
-                    continue
-                self.handles.append(m.register_forward_pre_hook(self._pre(name)))
-                self.handles.append(m.register_forward_hook(self._post(name)))
+        for name, m in obj.named_modules() if isinstance(obj, torch.nn.Module) else ():
+            if name:
+                self.handles += [m.register_forward_pre_hook(self._pre(name)),
+                                 m.register_forward_hook(self._post(name))]
 
     def _pre(self, name):
         def hook(module, args):
@@ -195,6 +190,16 @@ class _Recording:
         for h in self.handles:
             h.remove()
 
+    def value(self, t):
+        """@p t's Value: the one kept when a call made it and nothing wrote to it since, else a new one."""
+        try:
+            seen, key = self.known.get(id(t)), (weakref.ref(t), t._version)
+        except (RuntimeError, TypeError):  # an inference tensor counts no versions
+            return Value(t)
+        if seen is None or seen[0]() is not t or seen[1] != key[1]:
+            seen = self.known[id(t)] = key + (Value(t),)
+        return seen[2]
+
     def mode(self):
         import torch
         from torch.overrides import TorchFunctionMode
@@ -202,8 +207,10 @@ class _Recording:
 
         class Mode(TorchFunctionMode):
             def __torch_function__(self, func, types, args=(), kwargs=None):
+                flat = list(args) + list((kwargs or {}).values())
+                taken = [_argument(a, recording.value) for a in flat]  # what a call made costs nothing more
                 out = func(*args, **(kwargs or {}))
-                outs = _values_of(out, [])
+                outs = _values_of(out, [], make=recording.value)
                 name = op_name(func)
                 if (name.endswith("_") or name == "copy_") and args and isinstance(args[0], torch.Tensor):
                     # In place: what it wrote into, whole (the tensor a view of it belongs to).
@@ -211,11 +218,9 @@ class _Recording:
                     if base is not None and base.layout == torch.strided:
                         outs.append(Value(base))
                 if outs:
-                    flat = list(args) + list((kwargs or {}).values())
                     recording.ops.append({
                         "module": recording.stack[-1], "func": name, "outs": outs,
-                        "args": [_argument(a) for a in flat],
-                        "place": _user_place()})
+                        "args": taken, "place": _user_place()})
                 return out
 
         return Mode()
@@ -235,20 +240,15 @@ def _run_python(obj, inputs):
 
 _NUMBER_OPS = {"aten::size", "aten::_shape_as_tensor", "prim::NumToTensor", "aten::Int", "aten::Float", "aten::ScalarImplicit",
                "prim::ListConstruct", "prim::TupleConstruct", "aten::floor", "aten::ceil", "aten::round"}
-# Ops whose result is their tensor operand's data seen another way: it agrees when the operand does.
-_VIEW_OPS = {"aten::unsqueeze", "aten::squeeze", "aten::view", "aten::reshape", "aten::select", "aten::slice",
-             "aten::permute", "aten::transpose", "aten::t", "aten::expand", "aten::flatten", "aten::contiguous",
-             "aten::detach", "aten::clone", "aten::alias"}
+# Number arguments that say how, not how much: never a size or an index the trace could have baked.
+_HOW = {"dtype", "layout", "device", "pin_memory", "memory_format", "non_blocking", "copy", "align_corners"}
 _PROBED_KINDS = {"TensorType", "IntType", "FloatType", "BoolType", "NumberType"}
 
 
 def _probed(v):
     ty = v.type()
-    if ty.kind() in _PROBED_KINDS:
-        return True
-    if ty.kind() == "ListType":
-        return ty.getElementType().kind() in ("IntType", "FloatType", "BoolType", "TensorType")
-    return False
+    return ty.kind() in _PROBED_KINDS or ty.kind() == "ListType" and ty.getElementType().kind() in (
+        "IntType", "FloatType", "BoolType", "TensorType")
 
 
 def _count_nodes(node):
@@ -379,15 +379,33 @@ def _matches(value, pool, tol, module=None):
     """Whether Python computed @p value too: among the values of the calls made in the same module first, then of
     any."""
     near = pool.get((module, value.shape), ())
-    for candidate in near:
-        if value.close(candidate, tol):
-            return True
-    return any(value.close(candidate, tol) for candidate in pool.get(value.shape, ()) if candidate not in near)
+    return any(value.close(candidate, tol) for candidate in near) or any(
+        value.close(candidate, tol) for candidate in pool.get(value.shape, ()) if candidate not in near)
 
 
 def _key(node):
     """A node's identity across Python wrappers (each .node() call makes a new one): its first output's."""
     return node.outputsAt(0).unique() if node.outputsSize() else None
+
+
+def _constant(node):
+    """Whether a node's output is a constant of the trace: a prim::Constant, or a list of them."""
+    return node.kind() == "prim::Constant" or node.kind() == "prim::ListConstruct" and all(
+        i.node().kind() == "prim::Constant" for i in node.inputs())
+
+
+def _numbers(v):
+    """A number or a list of numbers as a list, else None."""
+    v = v if isinstance(v, list) else [v]
+    return v if all(isinstance(x, (int, float)) for x in v) else None
+
+
+def _differs(a, b, tol):
+    """Whether two numbers, or two lists of numbers, differ (anything else, None among them: not known to)."""
+    if isinstance(a, list) != isinstance(b, list) or _numbers(a) is None or _numbers(b) is None:
+        return False
+    a, b = _numbers(a), _numbers(b)
+    return len(a) != len(b) or any(abs(x - y) > tol + tol * abs(y) for x, y in zip(a, b))
 
 
 def _arithmetic(value_node, produced, numbers, order):
@@ -433,6 +451,12 @@ def _python_op(record, module, kind, occurrence):
     return None
 
 
+def _same_op(py, kind):
+    """Whether a Python call is the trace node's op itself, its arguments the node's operands one for one (not
+    `getitem` for a slice: the tensor and an index tuple)."""
+    return py is not None and py["func"].rstrip("_") == kind.split("::", 1)[-1].rstrip("_")
+
+
 def _nondeterministic(first_run, second_run, tol):
     """The first torch call whose result differs between two runs of the code on the same inputs, or None."""
     for a, b in zip(first_run.ops, second_run.ops):
@@ -473,7 +497,7 @@ def first_divergence(first, obj, inputs, tolerance=1e-5, module_types=None):
         return "module `%s` (%s)" % (name, module_types[name]) if name in module_types else (
             "module `%s`" % name if name else "the top module")
 
-    random_op = None
+    random_op = randomly = None
     if any(not a.close(b, tolerance) for a, b in zip(python_out, again_out)):
         # Another result from the same inputs: which call is random, from a second recorded run.
         try:
@@ -483,13 +507,27 @@ def first_divergence(first, obj, inputs, tolerance=1e-5, module_types=None):
         except Exception:  # noqa: BLE001 (it ran once already: the finding stands without its op)
             random_op = None
         torch.random.set_rng_state(state)
-    pool = {}  # shape -> Values; (module, shape) -> the Values of the calls made in that module
-    for op in python.ops:
-        for v in op["outs"]:
+    if random_op is not None:
+        op, a, b = random_op
+        randomly = {"cause": "nondeterministic", "random_op": op["func"], "random_module": op["module"],
+                    "random_node": _node_of(trace, op),
+                    "message": "the Python code run twice on this set differs too: `%s` in %s gives other values "
+                               "each run (%s, then %s), so the check cannot pass as written"
+                               % (op["func"], module_text(op["module"]), a.text(), b.text())}
+        if op["place"][0]:
+            randomly["python_file"], randomly["python_line"] = op["place"]
+    # What Python computed: its calls' results and the tensors they took (a view made without a call of its own,
+    # `x[None]` under torch 1.13, is known where the next call takes it), its inputs and outputs. A view is not
+    # vouched for by the values it was made of: `x[:, :28]` of an x that agrees is not Python's `x[:, :42]`.
+    pool, pooled = {}, set()  # shape -> Values; (module, shape) -> the Values of the calls made in that module
+    for module, v in [(op["module"], v) for op in python.ops for a in op["outs"] + op["args"]
+                      for v in (a if isinstance(a, list) else [a]) if isinstance(v, Value)] + [
+            (None, v) for v in _values_of(list(inputs), []) + python_out]:
+        if id(v) not in pooled:
+            pooled.add(id(v))
             pool.setdefault(v.shape, []).append(v)
-            pool.setdefault((op["module"], v.shape), []).append(v)
-    for v in _values_of(list(inputs), []):
-        pool.setdefault(v.shape, []).append(v)
+            if module is not None:
+                pool.setdefault((module, v.shape), []).append(v)
     produced = {}  # torch._C.Value debug name -> (node id, value); the graph's inputs: node -1
     graph_inputs = [v for v in trace_inputs if v.type().kind() == "TensorType"]
     for v, arg in zip(graph_inputs, _values_of(list(inputs), [])):
@@ -497,6 +535,7 @@ def first_divergence(first, obj, inputs, tolerance=1e-5, module_types=None):
     numbers = set()  # node ids whose outputs are numbers computed in the trace (sizes and their arithmetic)
     occurrences = {}
     order = {_key(node): nid for nid, node, _ in trace}
+    by_id = {nid: node for nid, node, _ in trace}
     status = {}  # node id -> "number", "match" (Python computed the value too) or "other"
     occurrence_of = {}  # node id -> how many nodes of its kind its module ran before it
     consumers = {}  # node id -> the nodes that read its values
@@ -522,14 +561,7 @@ def first_divergence(first, obj, inputs, tolerance=1e-5, module_types=None):
             continue
         outs = [v for v in values if isinstance(v, Value)]
         if outs:
-            agrees = all(_matches(v, pool, tolerance, module) for v in outs)
-            if not agrees and kind in _VIEW_OPS:
-                # A view of values that agree agrees, whether or not Python made it by a call of its own (torch 1.13
-                # records no call for `x[None]`).
-                agrees = all(produced.get(i.debugName(), (-1,))[0] < 0
-                             or status.get(produced[i.debugName()][0]) == "match"
-                             or i.node().kind() in ("prim::Constant", "prim::GetAttr") for i in tensor_inputs)
-            status[nid] = "match" if agrees else "other"
+            status[nid] = "match" if all(_matches(v, pool, tolerance, module) for v in outs) else "other"
 
     def passing(nid, depth=3):
         """A value Python never computed on its own (the [3, 1] between two unsqueezes where Python indexes once)
@@ -540,6 +572,17 @@ def first_divergence(first, obj, inputs, tolerance=1e-5, module_types=None):
     def small(values):
         return all(not isinstance(v, Value) or v.data.numel() <= 8 for v in values)
 
+    def taken_instead(nid, node):
+        """What Python's call of the op that takes the node's value took in its place, as (Value, words), or None:
+        its argument there, or its first (the input, `conv1d`'s for `aten::_convolution`) when it is another op."""
+        for c in consumers.get(nid, ()):
+            pc = _python_op(python, _module_of(by_id[c]), by_id[c].kind(), occurrence_of[c])
+            for k, i in enumerate(_operands(by_id[c]) if pc else ()):
+                if _key(i.node()) == _key(node) and (k == 0 or _same_op(pc, by_id[c].kind())) and \
+                        k < len(pc["args"]) and isinstance(pc["args"][k], Value):
+                    return pc["args"][k], "operand %d of %s" % (k, pc["func"])
+        return None
+
     # A few numbers Python never computed are a size's arithmetic, seen where a tensor they shape differs: the
     # first such tensor is the divergence; the numbers only when no tensor differs.
     candidates = [t for t in trace if status.get(t[0]) == "other" and not passing(t[0])]
@@ -547,25 +590,31 @@ def first_divergence(first, obj, inputs, tolerance=1e-5, module_types=None):
     for nid, node, values in candidates[:1]:
         kind = node.kind()
         module = _module_of(node)
-        occurrence = occurrence_of[nid]
         outs = [v for v in values if isinstance(v, Value)]
         # The first value Python never computed: this node's.
         value = next(v for v in outs if not _matches(v, pool, tolerance, module))
-        py = _python_op(python, module, kind, occurrence)
+        py = _python_op(python, module, kind, occurrence_of[nid])
         answer = {"node": nid, "kind": kind, "module": module, "trace": value.text()}
         py_out = py["outs"][0] if py and py["outs"] else None
         if py_out is not None:
-            answer["python"] = py_out.text()
-            answer["python_op"] = py["func"]
+            answer["python"], answer["python_op"] = py_out.text(), py["func"]
         if py and py["place"][0]:
             answer["python_file"], answer["python_line"] = py["place"]
         operands = []
         cause = None
+        same_op = _same_op(py, kind)
+        try:  # the operands' names and defaults in the op's schema ("end" for aten::slice's operand 3)
+            schema = [(a.name, a.default_value) for a in torch._C.parse_schema(node.schema()).arguments]
+        except (RuntimeError, ValueError):  # a prim node has none
+            schema = []
+        baked = []  # number constants of the trace with no Python argument to compare them with
         for k, i in enumerate(_operands(node)):
             producer = i.node()
             pid, pv = produced.get(i.debugName(), (-1, None))
-            same_op = py is not None and py["func"].rstrip("_") == kind.split("::", 1)[-1].rstrip("_")
             py_arg = py["args"][k] if same_op and k < len(py["args"]) else None
+            if isinstance(pv, list) and isinstance(py_arg, (int, float)):  # `x.view(3, n, -1)`: the list spread
+                py_arg = py["args"][k:k + len(pv)]
+            name, default = schema[k] if k < len(schema) else ("", None)
             entry = {"index": k, "node": pid, "trace": _text(pv) if pv is not None else ""}
             if py_arg is not None:
                 entry["python"] = _text(py_arg)
@@ -577,11 +626,15 @@ def first_divergence(first, obj, inputs, tolerance=1e-5, module_types=None):
                     if cause is None:
                         cause = ("constant", entry)
                 entry["agrees"] = agrees
-            elif producer.kind() == "prim::Constant" and isinstance(py_arg, (int, float)) and \
-                    isinstance(pv, (int, float)) and abs(pv - py_arg) > tolerance + tolerance * abs(py_arg):
+            elif _constant(producer) and _differs(pv, py_arg, tolerance):
                 entry["what"] = "constant"
                 if cause is None:
                     cause = ("constant", entry)
+            elif not same_op and name and "dim" not in name and name not in _HOW and _constant(producer) and \
+                    pv not in ([], default) and not isinstance(pv, bool) and _numbers(pv):
+                # A size or an index as the traced input had it (`end = 28`, not a default `step = 1`); what Python
+                # passed instead is not this op's argument (getitem's index tuple) or not seen at all.
+                baked.append((entry, _numbers(pv), name))
             elif pid in numbers:
                 entry["what"] = "number"
                 entry["arithmetic"], entry["dtypes"] = _arithmetic(producer, produced, numbers, order)
@@ -589,17 +642,26 @@ def first_divergence(first, obj, inputs, tolerance=1e-5, module_types=None):
                     cause = ("size", entry)
             operands.append(entry)
         answer["operands"] = operands
-        if random_op is not None:
-            op, a, b = random_op
-            answer["cause"] = "nondeterministic"
-            answer["message"] = ("the Python code run twice on this set differs too: `%s` in %s gives other values "
-                                 "each run (%s, then %s), so the check cannot pass as written"
-                                 % (op["func"], module_text(op["module"]), a.text(), b.text()))
-            answer["random_op"] = op["func"]
-            answer["random_module"] = op["module"]
-            if op["place"][0]:
-                answer["python_file"], answer["python_line"] = op["place"]
-            answer["random_node"] = _node_of(trace, op)
+        if cause is None and baked and all(e.get("agrees", True) for e in operands):
+            # The operands that are values agree, the numbers are the trace's own: they make the other value when
+            # they are sizes of the trace's value and not of Python's (a slice's `end = 28` to [3, 28] where Python
+            # makes [3, 42], not its `start = 0`), or when Python made the value by indexing or by no call at all. (A
+            # conv's stride, the same in Python, is no cause: its other values are a fast path's.)
+            instead = (py_out, py["func"]) if py_out is not None else taken_instead(nid, node)
+            baked = [b for b in baked if instead and set(b[1]) & set(value.shape) - set(instead[0].shape)] or (
+                baked if py is None or py["func"] == "getitem" else [])
+            for e, _, name in baked:
+                e["what"], e["name"] = "constant", name
+            if baked and instead and py_out is None:
+                answer["python"], answer["python_op"] = instead[0].text(), instead[1]
+            short = (lambda v: v.text() if instead[0].shape == value.shape else v.text().split(" ")[0])
+            cause = ("constant", {"index": ", ".join(str(e["index"]) for e, _, _ in baked),
+                                  "trace": ", ".join("%s = %s" % (name, e["trace"]) for e, _, name in baked),
+                                  "python": "%s here (%s; %s in the trace)" % (short(instead[0]), instead[1],
+                                                                               short(value)) if instead else None
+                                  }) if baked else None
+        if randomly:
+            answer.update(randomly)
         elif cause and cause[0] == "size":
             e = cause[1]
             answer["cause"] = "size"
@@ -613,11 +675,13 @@ def first_divergence(first, obj, inputs, tolerance=1e-5, module_types=None):
                                     (", Python: " + e["python"]) if "python" in e else ""))
         elif cause and cause[0] == "constant":
             e = cause[1]
+            several = "," in str(e["index"])
             answer["cause"] = "constant"
-            answer["message"] = ("`%s` in %s: its operand %d is a constant trace 1 baked in from the traced input "
-                                 "(%s) where Python computes %s on this set"
-                                 % (kind, module_text(module), e["index"], e["trace"],
-                                    e.get("python", "another value")))
+            answer["message"] = ("`%s` in %s: its operand%s %s %s trace 1 baked in from the traced input (%s) where "
+                                 "Python computes %s on this set"
+                                 % (kind, module_text(module), "s" if several else "", e["index"],
+                                    "are constants" if several else "is a constant", e["trace"],
+                                    e.get("python") or "another value"))
         else:
             answer["cause"] = "op"
             answer["message"] = ("`%s` in %s computes other values from operands that agree (%s in the trace, %s in "
@@ -625,11 +689,4 @@ def first_divergence(first, obj, inputs, tolerance=1e-5, module_types=None):
                                  % (kind, module_text(module), value.text().split(" ")[0],
                                     py_out.text().split(" ")[0] if py_out else "no such value"))
         return answer
-    if random_op is not None:
-        op, a, b = random_op
-        return {"node": _node_of(trace, op), "cause": "nondeterministic", "module": op["module"], "random_op": op["func"],
-                "message": "the Python code run twice on this set differs too: `%s` in %s gives other values each run "
-                           "(%s, then %s), so the check cannot pass as written"
-                           % (op["func"], module_text(op["module"]), a.text(), b.text()),
-                "python_file": op["place"][0], "python_line": op["place"][1]}
-    return None
+    return dict(randomly, node=randomly["random_node"], module=randomly["random_module"]) if randomly else None

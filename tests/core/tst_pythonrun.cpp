@@ -401,6 +401,13 @@ private Q_SLOTS:
             << QStringList { "the Python code run twice on this set differs too: `dropout` in module `drop` (Dropout)",
                    "so the check cannot pass as written" }
             << "Mismatched elements: 12 / 12";
+        // At the slice, not at the relu after it: its operand agrees, its end is trace 1's.
+        QTest::addRow("slice end baked")
+            << "values/baked_slice.py" << "aten::slice" << "" // a traced function: the top module
+            << QStringList { "`aten::slice` in the top module: its operand 3 is a constant trace 1 baked in from the "
+                             "traced input (end = 28)",
+                   "where Python computes float32[3x42]" }
+            << "torch.Size([3, 28]) != torch.Size([3, 42])";
     }
 
     void valuesPartWays()
