@@ -37,14 +37,16 @@ Commands:
         each trace graph as libtorch dumps it. Without --inputs, the file's own
         `inputs` and `check_inputs`.
   check FILE [--fn NAME] [--inputs SET ...] [--rtol R] [--atol A] [--verbose]
-        [--format text|json|junit|markdown|html] [-o OUT] [--html-link URL]
+        [--no-values] [--format text|json|junit|markdown|html] [-o OUT] [--html-link URL]
         torch.jit.trace's check_inputs, explained: the first set is traced, the rest
         are check inputs (default: the file's `inputs` and `check_inputs`). Every
         trace is diffed node by node against the first, the differences grouped into
         divergences (a loop unrolled, a branch frozen, a number or tensor baked in,
         module state, unexplained), each with its module, line, stack and evidence
         (--verbose: with its node rows), and the first trace is run
-        on every other set against the script function. Exit 0 when all traces
+        on every other set against the script function; where the outputs differ,
+        both run again node by node to name where their values part ways
+        (--no-values: not). Exit 0 when all traces
         agree and outputs match, 1 when anything diverged, 2 on error. junit gives
         a testsuite with a testcase per input set for CI; html one self-contained page
         with the graphs; markdown a summary for a pull request (--html-link: where the

@@ -39,6 +39,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     const QStringList specs = args.takeValues({ QStringLiteral("--inputs"), QStringLiteral("-i") });
     const QString htmlLink = args.takeValue({ QStringLiteral("--html-link") });
     const bool verbose = args.takeFlag(QStringLiteral("--verbose")) || args.takeFlag(QStringLiteral("-v"));
+    const bool noValues = args.takeFlag(QStringLiteral("--no-values"));
     checkFormat(format,
         { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("junit"), QStringLiteral("markdown"),
             QStringLiteral("html") });
@@ -53,6 +54,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     if (!ok || check.atol < 0)
         throw CliError { QStringLiteral("--atol: '%1' is not a non-negative number").arg(atol) };
     check.exec = execOptions(args);
+    check.compareValues = !noValues;
     const QString path = fileArgument(args, QStringLiteral("check"));
     const ModelInfo model = load(path, options);
     const FunctionInfo& fn = selectFunction(model, fnName, &specs);

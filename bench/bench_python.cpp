@@ -13,12 +13,21 @@
 // The cost of finding where trace 1 and the Python code compute other values: `check --python` against the same
 // check with the value comparison off (JITSCOPE_BRIDGE_NO_VALUES=1), on files whose outputs differ (default:
 // tests/data/python/values/*.py, torchvision's Faster R-CNN among them). Target: at most 2x.
+//
+//     bench_python --script-values [RUNS] [FILE.py ...]
+//
+// The same cost in JitScope's own check (trace 1 and the script function run again, every node's values seen):
+// `jitscope-cli check FILE` against `check FILE --no-values`, on models whose outputs differ (default:
+// tests/data/values/*.py, and two real models left in train mode, scripted and saved by the test Python first:
+// torch.nn's TransformerEncoder, whose attention drops out, and torchvision's mobilenet_v3_small with weights=None,
+// whose classifier does). Target: at most 2x.
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTextStream>
 
 #include <algorithm>
@@ -55,25 +64,51 @@ int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     QStringList args = app.arguments().mid(1);
-    const bool values = !args.isEmpty() && args.first() == QLatin1String("--values");
+    const bool scriptValues = !args.isEmpty() && args.first() == QLatin1String("--script-values");
+    const bool values = scriptValues || (!args.isEmpty() && args.first() == QLatin1String("--values"));
     if (values)
         args.removeFirst();
     int runs = 3;
     if (!args.isEmpty() && args.first().toInt() > 0)
         runs = args.takeFirst().toInt();
+    // Each entry: the file and the check's own arguments for it.
+    QVector<QStringList> entries;
+    for (const QString& f : std::as_const(args))
+        entries << QStringList { f };
+    QTemporaryDir made;
+    const QString python = QStringLiteral(JITSCOPE_TEST_PYTHON);
     if (args.isEmpty() && values) {
-        const QDir files(QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/python/values"));
+        const QDir files(scriptValues ? QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/values")
+                                      : QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/python/values"));
         for (const QString& f : files.entryList({ QStringLiteral("*.py") }, QDir::Files, QDir::Name))
-            args << files.filePath(f);
+            entries << QStringList { files.filePath(f) };
     }
-    if (args.isEmpty()) {
+    if (args.isEmpty() && scriptValues) {
+        // Real models as people script them, left in train mode (no weights downloaded).
+        const QString script = QStringLiteral(
+            "import sys, torch, torchvision\n"
+            "torch.manual_seed(0)\n"
+            "layer = torch.nn.TransformerEncoderLayer(d_model=128, nhead=4, dim_feedforward=256, batch_first=True)\n"
+            "torch.jit.script(torch.nn.TransformerEncoder(layer, num_layers=4, enable_nested_tensor=False))"
+            ".save(sys.argv[1] + '/encoder_train.pt')\n"
+            "torch.jit.script(torchvision.models.mobilenet_v3_small(weights=None).train())"
+            ".save(sys.argv[1] + '/mobilenet_train.pt')\n");
+        int exit = 0;
+        runMs(python, { QStringLiteral("-c"), script, made.path() }, &exit);
+        if (exit == 0) {
+            entries << QStringList { made.filePath(QStringLiteral("encoder_train.pt")), QStringLiteral("--inputs"),
+                QStringLiteral("f32[2,16,128]"), QStringLiteral("--inputs"), QStringLiteral("f32[2,24,128]") };
+            entries << QStringList { made.filePath(QStringLiteral("mobilenet_train.pt")), QStringLiteral("--inputs"),
+                QStringLiteral("f32[2,3,64,64]"), QStringLiteral("--inputs"), QStringLiteral("f32[2,3,96,96]") };
+        }
+    }
+    if (entries.isEmpty()) {
         const QDir models(QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/python/models"));
         for (const QString& f : models.entryList({ QStringLiteral("*.py") }, QDir::Files, QDir::Name))
             if (f != QLatin1String("threads.py") && f != QLatin1String("tuple_arg.py"))
-                args << models.filePath(f);
+                entries << QStringList { models.filePath(f) };
     }
     const QString cli = QStringLiteral(JITSCOPE_BIN_DIR "/jitscope-cli");
-    const QString python = QStringLiteral(JITSCOPE_TEST_PYTHON);
     QTextStream out(stdout);
     // Each file: the baseline (python3 FILE, or the check with the value comparison off) and the check, run
     // alternately; the medians, then the sums and their ratio against the target.
@@ -82,15 +117,20 @@ int main(int argc, char** argv)
     out << QStringLiteral("%1 %2 %3 %4  exit (baseline, check)\n")
                .arg(QStringLiteral("file"), -22)
                .arg(baseline, 13)
-               .arg(QStringLiteral("check --python"), 15)
+               .arg(scriptValues ? QStringLiteral("check") : QStringLiteral("check --python"), 15)
                .arg(QStringLiteral("ratio"), 6);
     double baseSum = 0, checkSum = 0;
-    for (const QString& file : args) {
-        const QStringList check { QStringLiteral("check"), file, QStringLiteral("--python"), QStringLiteral("-q") };
+    for (const QStringList& entry : std::as_const(entries)) {
+        const QString& file = entry.first();
+        const QStringList check = scriptValues
+            ? QStringList { QStringLiteral("check"), QStringLiteral("-q") } + entry
+            : QStringList { QStringLiteral("check"), file, QStringLiteral("--python"), QStringLiteral("-q") };
         QVector<double> baseMs, checkMs;
         int baseExit = 0, checkExit = 0;
         for (int r = 0; r < runs; ++r) {
-            baseMs << (values ? runMs(cli, check, &baseExit, true) : runMs(python, { file }, &baseExit));
+            baseMs << (scriptValues ? runMs(cli, check + QStringList { QStringLiteral("--no-values") }, &baseExit)
+                    : values        ? runMs(cli, check, &baseExit, true)
+                                    : runMs(python, { file }, &baseExit));
             checkMs << runMs(cli, check, &checkExit);
         }
         const double b = median(baseMs), c = median(checkMs);

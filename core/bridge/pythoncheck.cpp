@@ -39,53 +39,6 @@ WarningKind pythonWarningKind(const PythonWarning& w)
     return WarningKind::Tracer;
 }
 
-namespace {
-
-/// The divergence of kind value that the bridge's comparison of values found on set @p set (0-based).
-Divergence valueDivergence(const PythonValueDivergence& v, const IrGraph& first, const QHash<QString, QString>& types,
-    int set, const QString& pytorchWords)
-{
-    Divergence d;
-    d.kind = DivergenceKind::Value;
-    d.message = v.message;
-    d.scope = v.module;
-    d.scopeType = types.value(v.module);
-    const int node = v.node >= 0 ? v.node : v.randomNode;
-    if (node >= 0 && node < first.nodes.size()) {
-        const IrNode& n = first.node(node);
-        d.baseNodes << node;
-        d.location = n.location;
-        d.stack = n.stack;
-    }
-    // Where the code made the value: the Python call's place (transform.py's interpolate, not torch's own
-    // functional.py), with the stack from there down to the user's line.
-    if (v.pythonAt.isValid()) {
-        for (int i = 0; i < d.stack.size(); ++i)
-            if (d.stack[i].file == v.pythonAt.file && d.stack[i].line == v.pythonAt.line) {
-                d.stack = d.stack.mid(i);
-                break;
-            }
-        d.location = v.pythonAt;
-    }
-    if (!v.traceValue.isEmpty())
-        d.evidence << QStringLiteral("trace 1 on set %1: %2 = %3").arg(set + 1).arg(v.op, v.traceValue);
-    if (!v.pythonValue.isEmpty())
-        d.evidence << QStringLiteral("Python on set %1: %2 = %3%4")
-                          .arg(set + 1)
-                          .arg(v.pythonOp, v.pythonValue,
-                              v.pythonAt.isValid() ? QStringLiteral(" (%1:%2)")
-                                                         .arg(QFileInfo(v.pythonAt.file).fileName())
-                                                         .arg(v.pythonAt.line)
-                                                   : QString());
-    for (const QString& o : v.operands)
-        d.evidence << o;
-    if (!pytorchWords.isEmpty())
-        d.evidence << QStringLiteral("PyTorch's check: %1").arg(pytorchWords);
-    return d;
-}
-
-} // namespace
-
 CheckReport checkRecordedCall(const PythonRun& run, const PythonCall& call, const QString& source)
 {
     CheckReport r;
@@ -272,8 +225,8 @@ CheckReport checkRecordedCall(const PythonRun& run, const PythonCall& call, cons
     for (TraceDiff& d : r.diffs) {
         const PythonTrace& t = call.traces.value(d.other);
         if (t.values.present && t.values.error.isEmpty()) {
-            Divergence v = valueDivergence(
-                t.values, r.traces[0].graph, r.moduleTypes, d.other, t.tracedHere ? QString() : pytorchWords);
+            Divergence v = valueDivergence(t.values, r.traces[0].graph, r.moduleTypes, d.other,
+                QStringLiteral("Python"), t.tracedHere ? QString() : pytorchWords);
             if (d.equal) // the same graph: the same node on the other side
                 v.otherNodes = v.baseNodes;
             d.divergences << v;

@@ -69,6 +69,12 @@ IrGraph withoutMangling(IrGraph g);
 /// own value for a constant), as compared: IrAttribute::data where set (a tensor's values), else as libtorch prints.
 QStringList constantArguments(const IrGraph& g, int node);
 
+/// The divergence of kind value for where trace 1 and @p otherRun ("Python", "the script function") part ways on set
+/// @p set (0-based): at trace 1's node, or the Python call's place and the stack from it down to the user's line;
+/// evidence: both values, the operands, and @p checkWords (PyTorch's own "Output nr ..." message) when given.
+Divergence valueDivergence(const ValueDivergence& v, const IrGraph& first, const QHash<QString, QString>& moduleTypes,
+    int set, const QString& otherRun, const QString& checkWords = {});
+
 /// Fills @p failure's kind, place, scope, stack and operand origins from trace 1's graph (@p failure.node set, and
 /// its operands' values on the failing set where known), linking a constant an operand comes from to the divergence
 /// of @p diff (trace 1 against the failing set's trace; null when none) it belongs to.

@@ -258,6 +258,30 @@ CheckReport checkFunction(
         } else if (program) {
             activity::setPhase(0, "checking `%s`: running trace 1 on input set %d", name.constData(), k + 1);
             out = checkTraceOutputs(model, function, *program, sets[k], options.exec, options.rtol, options.atol);
+            if (out.ran && !out.comparison.equal && options.compareValues) {
+                // Where the values part ways: only on a set whose outputs differ (two more runs, values seen).
+                activity::setPhase(
+                    0, "checking `%s`: comparing values on input set %d", name.constData(), k + 1);
+                out.values = findValueDivergence(model, function, *program, first.graph, r.script, sets[k], options.exec,
+                    options.rtol, options.atol, r.moduleTypes);
+                // Where the script function made its value: the script node that recorded trace 1's.
+                const int origin = out.values.node >= 0 ? first.graph.node(out.values.node).originNode : -1;
+                // (the node itself, or the call whose callee made it: the user's line calling F.dropout).
+                const IrNode* made = origin >= 0 && origin < r.script.nodes.size() ? &r.script.node(origin) : nullptr;
+                if (made && made->location.isValid()
+                    && (made->kind == out.values.op || made->kind == QLatin1String("prim::CallFunction")
+                        || made->kind == QLatin1String("prim::CallMethod")))
+                    out.values.otherAt = made->location;
+                // Where the graphs differ, code the script does not run is the graph divergence's branch, said there.
+                if (out.values.present && out.values.error.isEmpty()
+                    && (diff.equal || out.values.cause != QLatin1String("branch"))) {
+                    Divergence v = valueDivergence(
+                        out.values, first.graph, r.moduleTypes, k, QStringLiteral("the script function"));
+                    if (diff.equal) // the same graph: the same node on the other side
+                        v.otherNodes = v.baseNodes;
+                    r.diffs.back().divergences << v;
+                }
+            }
         } else {
             out.error = first.note.isEmpty()
                 ? QStringLiteral("no trace to run")

@@ -391,6 +391,53 @@ void groupDivergences(
     }
 }
 
+Divergence valueDivergence(const ValueDivergence& v, const IrGraph& first, const QHash<QString, QString>& moduleTypes,
+    int set, const QString& otherRun, const QString& checkWords)
+{
+    Divergence d;
+    d.kind = DivergenceKind::Value;
+    d.message = v.message;
+    d.scope = v.module;
+    d.scopeType = moduleTypes.value(v.module);
+    const int node = v.node >= 0 ? v.node : v.randomNode;
+    if (node >= 0 && node < first.nodes.size()) {
+        const IrNode& n = first.node(node);
+        d.baseNodes << node;
+        d.location = n.location;
+        d.stack = n.stack;
+    }
+    // Where the code made the value: the Python call's place (transform.py's interpolate, not torch's own
+    // functional.py), with the stack from there down to the user's line.
+    if (v.otherAt.isValid()) {
+        for (int i = 0; i < d.stack.size(); ++i)
+            if (d.stack[i].file == v.otherAt.file && d.stack[i].line == v.otherAt.line) {
+                d.stack = d.stack.mid(i);
+                break;
+            }
+        d.location = v.otherAt;
+    }
+    if (!v.traceValue.isEmpty())
+        d.evidence << QStringLiteral("trace 1 on set %1: %2 = %3").arg(set + 1).arg(v.op, v.traceValue);
+    if (!v.otherValue.isEmpty())
+        d.evidence << QStringLiteral("%1 on set %2: %3 = %4%5")
+                          .arg(otherRun)
+                          .arg(set + 1)
+                          .arg(v.otherOp, v.otherValue,
+                              v.otherAt.isValid() ? QStringLiteral(" (%1:%2)")
+                                                        .arg(QFileInfo(v.otherAt.file).fileName())
+                                                        .arg(v.otherAt.line)
+                                                  : QString());
+    for (const QString& o : v.operands)
+        d.evidence << o;
+    d.otherRun = otherRun;
+    if (!v.traceValue.isEmpty() || !v.otherValue.isEmpty())
+        d.values << ValueRow { v.op, v.traceValue, v.otherValue };
+    d.values += v.operandRows;
+    if (!checkWords.isEmpty())
+        d.evidence << QStringLiteral("PyTorch's check: %1").arg(checkWords);
+    return d;
+}
+
 int nodeOfTorchScriptError(const IrGraph& trace1, const QString& message)
 {
     // "Traceback of TorchScript (most recent call last):" then "FILE(LINE): FUNCTION" lines, innermost first.

@@ -106,14 +106,24 @@ QJsonObject checkReportJson(const CheckReport& report)
                     a.append(id);
                 return a;
             };
-            divergences.append(QJsonObject { { QStringLiteral("kind"), divergenceKindName(v.kind) },
+            QJsonObject o { { QStringLiteral("kind"), divergenceKindName(v.kind) },
                 { QStringLiteral("message"), v.message }, { QStringLiteral("scope"), v.scope },
                 { QStringLiteral("scope_type"), v.scopeType }, { QStringLiteral("file"), v.location.file },
                 { QStringLiteral("line"), v.location.line }, { QStringLiteral("stack"), stack },
                 { QStringLiteral("nodes"),
                     QJsonObject { { QStringLiteral("base"), nodes(v.baseNodes) },
                         { QStringLiteral("other"), nodes(v.otherNodes) } } },
-                { QStringLiteral("changes"), changeIndices }, { QStringLiteral("evidence"), evidence } });
+                { QStringLiteral("changes"), changeIndices }, { QStringLiteral("evidence"), evidence } };
+            if (!v.values.isEmpty()) {
+                // A value divergence: both runs' values at the node, side by side.
+                QJsonArray rows;
+                for (const ValueRow& row : v.values)
+                    rows.append(QJsonObject { { QStringLiteral("what"), row.what }, { QStringLiteral("trace"), row.trace },
+                        { QStringLiteral("other"), row.other } });
+                o.insert(QStringLiteral("other_run"), v.otherRun);
+                o.insert(QStringLiteral("values"), rows);
+            }
+            divergences.append(o);
         }
         diffs.append(QJsonObject { { QStringLiteral("base"), d.base }, { QStringLiteral("other"), d.other },
             { QStringLiteral("equal"), d.equal }, { QStringLiteral("divergences"), divergences },

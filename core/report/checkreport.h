@@ -24,6 +24,9 @@ struct CheckOptions
     /// Diff, explain and group every other pair of traces too (CheckReport::pairDiffs): for a reader that compares
     /// any two (the window's Compare). The CLI's reports read only trace 1 against each other.
     bool everyPair = false;
+    /// On a set whose outputs differ, run trace 1 and the script function again with every node's values seen, to
+    /// name where they part ways (OutputCheck::values); off: `check --no-values`.
+    bool compareValues = true;
 };
 
 /// Outputs compared as torch.testing.assert_close does (rtol/atol).
@@ -55,6 +58,32 @@ struct TraceFailure
     bool isValid() const { return node >= 0; }
 };
 
+/// Where trace 1 and the code it was traced from part ways on a check input set whose outputs differ: the first node
+/// of trace 1 whose value the other run never computes while its operands agree, both values, and the cause by
+/// kind. The other run is the Python code (a recorded torch.jit.trace call: the bridge's jitscope_bridge_values.py)
+/// or the script function (JitScope's own check: both run by the executor, matched node by node by provenance).
+struct ValueDivergence
+{
+    bool present = false;
+    QString error; ///< why the values could not be compared (the analysis raised)
+    int node = -1; ///< trace 1's node (its IrGraph id), -1 when none (a random op seen only in the other run)
+    QString op; ///< the node's kind ("aten::upsample_bilinear2d")
+    QString module; ///< its module path ("model.transform")
+    /// "size" (a number computed with tensor arithmetic in the trace, with floats in the other run), "constant"
+    /// (baked from the traced input), "nondeterministic" (the code run twice differs too), "branch" (code the
+    /// other run does not run on this set: a fast path for tracing, a frozen condition), "op" (same operands, other
+    /// values)
+    QString cause;
+    QString message;
+    QString traceValue; ///< "float32[1x3x211x640] mean=..."
+    QString otherValue; ///< the other run's value at the node, empty when none
+    QString otherOp; ///< what made it there ("interpolate", "aten::upsample_linear1d")
+    SourceLocation otherAt; ///< where the code made it (or the random call)
+    QStringList operands; ///< "operand 1 (number): [211, 640] computed by aten::size, aten::mul, ... (float32)"
+    QVector<ValueRow> operandRows; ///< the operands both runs have a value for, side by side ("operand 1")
+    int randomNode = -1; ///< the random op's node in trace 1, when nondeterministic
+};
+
 /// Trace 1 and the script function run on one input set, as torch.jit.trace's check does (inputs created once
 /// from the seed and cloned for each run, the random state carried from one run to the next), and their outputs
 /// compared.
@@ -68,6 +97,8 @@ struct OutputCheck
     /// the sizes of set 1 it computes with here (the messages of bakedInputSizes(), also in the warnings).
     QVector<ValueSummary> outputs;
     QStringList bakedSizes;
+    /// The outputs differ: where trace 1 and the script function part ways on this set (compared node by node).
+    ValueDivergence values;
 };
 
 /// How one trace of a check compares with trace 1.

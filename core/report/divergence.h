@@ -50,6 +50,16 @@ struct NodeChange
 QString nodeChangeOpName(NodeChange::Op op);
 
 /// One cause of a diff with every node change it explains: what `check` lists instead of a row per node.
+/// One value of a value divergence in both runs, side by side: what it is ("aten::upsample_linear1d",
+/// "operand 1"), trace 1's and the other run's (empty where that run has none).
+struct ValueRow
+{
+    QString what;
+    QString trace;
+    QString other;
+    bool operator==(const ValueRow& o) const { return what == o.what && trace == o.trace && other == o.other; }
+};
+
 struct Divergence
 {
     DivergenceKind kind = DivergenceKind::Unexplained;
@@ -62,6 +72,10 @@ struct Divergence
     QVector<int> baseNodes; ///< the nodes it covers in the base trace
     QVector<int> otherNodes; ///< and in the other
     QStringList evidence; ///< the warnings PyTorch raised there, the values each trace baked, ...
+    /// Kind value: the node's value and its operands' in trace 1 and in the other run (@p otherRun: "Python", "the
+    /// script function"), the Values panel's view of both runs at the node.
+    QString otherRun;
+    QVector<ValueRow> values;
 };
 
 struct TraceDiff

@@ -427,4 +427,16 @@ QString shapeText(const QVector<qint64>& shape, ShapeStyle style)
         + QLatin1Char(']');
 }
 
+int kindOccurrence(const IrGraph& g, int node)
+{
+    const QString kind = g.node(node).kind;
+    int occurrence = 0;
+    for (int id : g.top.nodes) {
+        if (id == node)
+            break;
+        occurrence += g.node(id).kind == kind;
+    }
+    return occurrence;
+}
+
 } // namespace jitscope

@@ -134,6 +134,10 @@ QString shapeText(const QVector<qint64>& shape, ShapeStyle style = ShapeStyle::S
 /// status bars and tooltips.
 QString elidedText(QString text, int max);
 
+/// How many top-level nodes of @p node's kind run before it in @p g: with the kind, what finds the same node in
+/// another recording of the same graph (a replayed trace), as DebugTarget::stopAtOccurrence does.
+int kindOccurrence(const IrGraph& g, int node);
+
 /// "layer1.0" for the value self.layer1[0] that a chain of prim::GetAttr reads from a graph input; empty if the
 /// value is not such a chain.
 QString attributePath(const IrGraph& g, int valueId);

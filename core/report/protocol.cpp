@@ -162,7 +162,14 @@ JITSCOPE_SERIALIZE(TraceDiff, TRACEDIFF_FIELDS)
 JITSCOPE_SERIALIZE(OutputComparison, OUTPUTCOMPARISON_FIELDS)
 #define TRACEFAILURE_FIELDS(OP) s OP v.node OP v.kind OP v.location OP v.scope OP v.stack OP v.error OP v.operands
 JITSCOPE_SERIALIZE(TraceFailure, TRACEFAILURE_FIELDS)
-#define OUTPUTCHECK_FIELDS(OP) s OP v.ran OP v.error OP v.comparison OP v.failure OP v.outputs OP v.bakedSizes
+#define VALUEROW_FIELDS(OP) s OP v.what OP v.trace OP v.other
+JITSCOPE_SERIALIZE(ValueRow, VALUEROW_FIELDS)
+#define VALUEDIVERGENCE_FIELDS(OP)                                                                                     \
+    s OP v.present OP v.error OP v.node OP v.op OP v.module OP v.cause OP v.message OP v.traceValue OP v.otherValue OP \
+        v.otherOp OP v.otherAt OP v.operands OP v.operandRows OP v.randomNode
+JITSCOPE_SERIALIZE(ValueDivergence, VALUEDIVERGENCE_FIELDS)
+#define OUTPUTCHECK_FIELDS(OP)                                                                                         \
+    s OP v.ran OP v.error OP v.comparison OP v.failure OP v.outputs OP v.bakedSizes OP v.values
 JITSCOPE_SERIALIZE(OutputCheck, OUTPUTCHECK_FIELDS)
 
 #define NAMEDVALUE_FIELDS(OP) s OP v.name OP v.value
@@ -286,14 +293,14 @@ QDataStream& operator<<(QDataStream& s, const Divergence& v)
 {
     writeEnum(s, v.kind);
     return s << v.message << v.scope << v.scopeType << v.location << v.stack << v.changes << v.baseNodes << v.otherNodes
-             << v.evidence;
+             << v.evidence << v.otherRun << v.values;
 }
 
 QDataStream& operator>>(QDataStream& s, Divergence& v)
 {
     readEnum(s, v.kind);
     return s >> v.message >> v.scope >> v.scopeType >> v.location >> v.stack >> v.changes >> v.baseNodes >> v.otherNodes
-        >> v.evidence;
+        >> v.evidence >> v.otherRun >> v.values;
 }
 
 QDataStream& operator<<(QDataStream& s, const ExecFrame& v)

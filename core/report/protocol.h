@@ -26,7 +26,7 @@ namespace protocol {
 
 constexpr quint32 kMagic = 0x4a53574b; ///< "JSWK"
 /// Bumped whenever a message or a value's fields change: both ends must be built from the same sources.
-constexpr quint16 kVersion = 9;
+constexpr quint16 kVersion = 10;
 /// Frames larger than this are refused as corrupt (a report of a big model's traces is tens of megabytes).
 constexpr quint32 kMaxFrame = 1u << 30;
 
@@ -194,6 +194,10 @@ QDataStream& operator<<(QDataStream& s, const NodeChange& v);
 QDataStream& operator>>(QDataStream& s, NodeChange& v);
 QDataStream& operator<<(QDataStream& s, const TraceFailure& v);
 QDataStream& operator>>(QDataStream& s, TraceFailure& v);
+QDataStream& operator<<(QDataStream& s, const ValueRow& v);
+QDataStream& operator>>(QDataStream& s, ValueRow& v);
+QDataStream& operator<<(QDataStream& s, const ValueDivergence& v);
+QDataStream& operator>>(QDataStream& s, ValueDivergence& v);
 QDataStream& operator<<(QDataStream& s, const Divergence& v);
 QDataStream& operator>>(QDataStream& s, Divergence& v);
 QDataStream& operator<<(QDataStream& s, const TraceDiff& v);

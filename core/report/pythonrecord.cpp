@@ -95,9 +95,9 @@ QVector<PythonWarning> warningsOf(const QJsonValue& v)
     return out;
 }
 
-PythonValueDivergence valueDivergenceOf(const QJsonObject& o)
+ValueDivergence valueDivergenceOf(const QJsonObject& o)
 {
-    PythonValueDivergence v;
+    ValueDivergence v;
     if (o.isEmpty())
         return v;
     v.present = true;
@@ -108,13 +108,16 @@ PythonValueDivergence valueDivergenceOf(const QJsonObject& o)
     v.cause = str(o, "cause");
     v.message = str(o, "message");
     v.traceValue = str(o, "trace");
-    v.pythonValue = str(o, "python");
-    v.pythonOp = str(o, "python_op");
-    v.pythonAt = locationOf(o, "python_file", "python_line");
+    v.otherValue = str(o, "python");
+    v.otherOp = str(o, "python_op");
+    v.otherAt = locationOf(o, "python_file", "python_line");
     v.randomNode = o.value(QLatin1String("random_node")).toInt(-1);
     for (const QJsonValue& e : o.value(QLatin1String("operands")).toArray()) {
         const QJsonObject op = e.toObject();
         const QString what = str(op, "what");
+        if (!str(op, "trace").isEmpty())
+            v.operandRows << ValueRow { QStringLiteral("operand %1").arg(op.value(QLatin1String("index")).toInt()),
+                str(op, "trace"), str(op, "python") };
         if (what.isEmpty() && op.value(QLatin1String("agrees")).toBool(true))
             continue; // an operand that agrees, or a flag: said by the message when it matters
         QString text = QStringLiteral("operand %1").arg(op.value(QLatin1String("index")).toInt());

@@ -2,6 +2,7 @@
 
 // What running a user's .py file under PyTorch recorded (its torch.jit calls, traces, warnings), and how it is asked for.
 
+#include "report/checkreport.h"
 #include "report/inputset.h"
 #include "report/irgraph.h"
 
@@ -73,28 +74,6 @@ struct PythonWarning
     bool hidden = false;
 };
 
-/// Where trace 1 and the Python code part ways on a check input set whose outputs differ (the bridge's
-/// jitscope_values.py): the first node of trace 1 whose value Python never computes while its tensor operands agree,
-/// both values, and the cause by kind.
-struct PythonValueDivergence
-{
-    bool present = false;
-    QString error; ///< why the values could not be compared (the analysis raised)
-    int node = -1; ///< trace 1's node (its IrGraph id), -1 when none (a random op seen only in Python)
-    QString op; ///< the node's kind ("aten::upsample_bilinear2d")
-    QString module; ///< its module path ("model.transform")
-    /// "size" (a number computed with tensor arithmetic in the trace, floats in Python), "constant" (baked from the
-    /// traced input), "nondeterministic" (the code run twice differs too), "op" (same operands, other values)
-    QString cause;
-    QString message;
-    QString traceValue; ///< "float32[1x3x211x640] mean=..."
-    QString pythonValue; ///< the matching Python call's, empty when none
-    QString pythonOp; ///< that call ("interpolate")
-    SourceLocation pythonAt; ///< where the Python code made it (or the random call)
-    QStringList operands; ///< "operand 1 (number): [211, 640] computed by aten::size, aten::mul, ... (float32)"
-    int randomNode = -1; ///< the random op's node in trace 1, when nondeterministic
-};
-
 /// One trace of a recorded torch.jit.trace call, on the example inputs or on one check input.
 struct PythonTrace
 {
@@ -123,7 +102,7 @@ struct PythonTrace
     QString replayMethod; ///< the traced method in replayArchive ("forward")
     QString replayInputs;
     QString replayError;
-    PythonValueDivergence values; ///< where trace 1 and Python part ways on this set (outputs differ)
+    ValueDivergence values; ///< where trace 1 and Python part ways on this set (outputs differ)
 };
 
 /// An attribute of a submodule that the call changed (torchvision's MultiScaleRoIAlign sets `scales` on its first

@@ -3,7 +3,10 @@
 // Private to core: a recorded trace kept runnable, for the check's output comparison. It never leaves core (no
 // result carries one). Torch types only forward-declared.
 
+#include "execute/interpreter_p.h"
 #include "trace/trace.h"
+
+#include <functional>
 
 #include <memory>
 #include <vector>
@@ -29,8 +32,11 @@ struct FailedNode
 };
 
 /// Runs a recorded trace on @p inputs (flattened as the tracer recorded them); throws on failure, and then fills
-/// @p failed (when given) with the node that failed.
-std::vector<c10::IValue> runTracedProgram(
-    TracedProgram& program, std::vector<c10::IValue> inputs, const ExecOptions& options, FailedNode* failed = nullptr);
+/// @p failed (when given) with the node that failed. @p addHooks, when given, is called with the run's interpreter
+/// before it runs, to add the caller's hooks; the interpreter's scriptId() of a node is then its id in the trace's
+/// IrGraph.
+std::vector<c10::IValue> runTracedProgram(TracedProgram& program, std::vector<c10::IValue> inputs,
+    const ExecOptions& options, FailedNode* failed = nullptr,
+    const std::function<void(Interpreter&)>& addHooks = {});
 
 } // namespace jitscope

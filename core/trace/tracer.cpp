@@ -312,16 +312,18 @@ TraceResult traceFunction(
     return traceFunction(model, function, inputs, options, nullptr);
 }
 
-std::vector<IValue> runTracedProgram(
-    TracedProgram& program, std::vector<IValue> inputs, const ExecOptions& options, FailedNode* failed)
+std::vector<IValue> runTracedProgram(TracedProgram& program, std::vector<IValue> inputs, const ExecOptions& options,
+    FailedNode* failed, const std::function<void(Interpreter&)>& addHooks)
 {
     at::NoGradGuard noGrad;
     Interpreter interpreter(options);
     FailureWatch watch;
-    if (failed) {
+    if (failed || addHooks)
         interpreter.indexScriptGraph(*program.graph, {});
+    if (failed)
         interpreter.addHooks(&watch);
-    }
+    if (addHooks)
+        addHooks(interpreter);
     std::vector<IValue> args;
     if (program.self)
         args.push_back(program.self->deepcopy()._ivalue());

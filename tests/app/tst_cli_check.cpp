@@ -349,6 +349,74 @@ private Q_SLOTS:
         QVERIFY2(tensor.err.contains(QLatin1String("binding_edges.py:39:")), qPrintable(tensor.err));
     }
 
+    /// The same graph, other values, in JitScope's own check (a dropout left on in a .py function): text says where,
+    /// JSON carries the divergence with both runs' values side by side, and --no-values leaves it out.
+    void valuesPartWays()
+    {
+        const QString file = dataDir() + QStringLiteral("/values/noisy_mlp.py");
+        const Run text = runCli({ QStringLiteral("check"), file });
+        QCOMPARE(text.code, 1);
+        QVERIFY2(text.out.contains(QLatin1String("trace 2 vs trace 1: same graph, other values: 1 divergence(s)")),
+            qPrintable(text.out));
+        QVERIFY2(text.out.contains(QLatin1String("[value] the script function run twice on this set differs too: "
+                                                 "`aten::dropout`")),
+            qPrintable(text.out));
+        QVERIFY2(text.out.contains(QLatin1String("noisy_mlp.py:10")), qPrintable(text.out));
+        const Run json = runCli({ QStringLiteral("check"), file, QStringLiteral("--format"), QStringLiteral("json") });
+        const QJsonObject doc = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        const QJsonObject diff = doc.value(QStringLiteral("diffs")).toArray().at(0).toObject();
+        QVERIFY(diff.value(QStringLiteral("equal")).toBool());
+        const QJsonObject value = diff.value(QStringLiteral("divergences")).toArray().at(0).toObject();
+        QCOMPARE(value.value(QStringLiteral("kind")).toString(), QStringLiteral("value"));
+        QCOMPARE(value.value(QStringLiteral("line")).toInt(), 10);
+        QCOMPARE(value.value(QStringLiteral("other_run")).toString(), QStringLiteral("the script function"));
+        const QJsonObject node = value.value(QStringLiteral("values")).toArray().at(0).toObject();
+        QCOMPARE(node.value(QStringLiteral("what")).toString(), QStringLiteral("aten::dropout"));
+        QVERIFY(node.value(QStringLiteral("trace")).toString().startsWith(QLatin1String("float32[128x512]")));
+        QVERIFY(node.value(QStringLiteral("other")).toString().startsWith(QLatin1String("float32[128x512]")));
+        QVERIFY(node.value(QStringLiteral("trace")).toString() != node.value(QStringLiteral("other")).toString());
+        const Run off = runCli({ QStringLiteral("check"), file, QStringLiteral("--no-values") });
+        QCOMPARE(off.code, 1);
+        QVERIFY2(off.out.contains(QLatin1String("trace 2 vs trace 1: same graph\n")), qPrintable(off.out));
+        QVERIFY(!off.out.contains(QLatin1String("[value]")));
+    }
+
+    /// A real model left in train mode (torch.nn's TransformerEncoder, scripted): the graphs agree, the outputs do
+    /// not, and the check names the attention whose dropout makes two runs differ. PyTorch is the oracle: the archive
+    /// loaded back with torch.jit.load gives other outputs on two runs of the same set.
+    void valuesPartWaysInARealModel()
+    {
+        QTemporaryDir dir;
+        QProcess make;
+        make.start(QStringLiteral(JITSCOPE_TEST_PYTHON), { QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/oracle/make_torch2_archives.py"),
+                                                            dir.path(), QStringLiteral("encoder_train") });
+        QVERIFY(make.waitForFinished(300000));
+        QVERIFY2(make.exitCode() == 0, make.readAllStandardError().constData());
+        const QJsonObject oracle
+            = QJsonDocument::fromJson(readText(dir.filePath(QStringLiteral("encoder_train.json"))).toUtf8()).object();
+        QVERIFY(oracle.value(QLatin1String("nondeterministic")).toBool());
+        const QJsonArray sets = oracle.value(QLatin1String("sets")).toArray();
+        const Run check = runCli({ QStringLiteral("check"), dir.filePath(QStringLiteral("encoder_train.pt")),
+            QStringLiteral("--inputs"), sets.at(0).toString(), QStringLiteral("--inputs"), sets.at(1).toString(),
+            QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(check.code, 1);
+        const QJsonObject diff = QJsonDocument::fromJson(check.out.toUtf8())
+                                     .object()
+                                     .value(QLatin1String("diffs"))
+                                     .toArray()
+                                     .at(0)
+                                     .toObject();
+        QVERIFY(diff.value(QLatin1String("equal")).toBool());
+        const QJsonObject value = diff.value(QLatin1String("divergences")).toArray().at(0).toObject();
+        QCOMPARE(value.value(QLatin1String("kind")).toString(), QStringLiteral("value"));
+        QCOMPARE(value.value(QLatin1String("scope")).toString(), QStringLiteral("layers.0.self_attn"));
+        QCOMPARE(value.value(QLatin1String("scope_type")).toString(), QStringLiteral("MultiheadAttention"));
+        const QString message = value.value(QLatin1String("message")).toString();
+        QVERIFY2(message.startsWith(QLatin1String("the script function run twice on this set differs too: "
+                                                  "`aten::scaled_dot_product_attention`")),
+            qPrintable(message));
+    }
+
     /// `check` output, text and JSON, as golden files (JitScope's own output: regenerate them with the CLI when it
     /// changes on purpose; a mismatch writes <golden>.actual). Paths are relative to the source tree.
     void checkGoldens_data()

@@ -94,6 +94,31 @@ private Q_SLOTS:
         }
         QVERIFY2(report.ok, qPrintable(report.error.toString()));
         QCOMPARE(report.verdict(), expected);
+        // Where trace 1 computes other outputs than the script function although the graphs agree, a divergence of
+        // kind value names the node where the values part ways; PyTorch's own check (its "Output nr" warning) is
+        // the oracle that the outputs differ there, and a value divergence never stands where they agree.
+        bool pytorchOutputsDiffer = false;
+        for (const auto& w : c.value(QStringLiteral("check")).toObject().value(QStringLiteral("warnings")).toArray())
+            pytorchOutputsDiffer
+                |= w.toObject().value(QStringLiteral("message")).toString().startsWith(QLatin1String("Output nr"));
+        for (const TraceDiff& d : report.diffs) {
+            const OutputCheck& out = report.outputs.at(d.other - 1);
+            const bool wrong = out.ran && !out.comparison.equal;
+            int values = 0;
+            for (const Divergence& v : d.divergences) {
+                if (v.kind != DivergenceKind::Value)
+                    continue;
+                ++values;
+                QVERIFY2(wrong, qPrintable(v.message));
+                QVERIFY2(expected != QLatin1String("consistent"), qPrintable(v.message));
+                QVERIFY(!v.baseNodes.isEmpty() && !v.message.isEmpty());
+            }
+            QVERIFY(values <= 1);
+            if (d.equal && wrong) {
+                QVERIFY2(pytorchOutputsDiffer, "JitScope's outputs differ on a set PyTorch's check found equal");
+                QVERIFY2(values == 1, qPrintable(QStringLiteral("set %1: no value divergence").arg(d.other + 1)));
+            }
+        }
         // Every divergence names its cause and a place.
         for (const TraceDiff& d : report.diffs) {
             for (const NodeChange& ch : d.changes) {
@@ -273,6 +298,81 @@ private Q_SLOTS:
             QVERIFY2(first.evidence.join(QLatin1Char('\n')).contains(evidence),
                 qPrintable(first.evidence.join(QLatin1Char('\n'))));
         }
+    }
+
+    /// JitScope's own check: where trace 1 and the script function part ways on a set whose outputs differ (both
+    /// run by the executor, matched node by node), the node and the cause. The oracle cases give the sets PyTorch
+    /// checked; tracing_branch.py's is a fast path taken only while tracing.
+    void valuesPartWays_data()
+    {
+        QTest::addColumn<QString>("oracle"); ///< a case of tests/data/traces, or a file of tests/data/values
+        QTest::addColumn<int>("set"); ///< 0-based
+        QTest::addColumn<QString>("cause");
+        QTest::addColumn<QString>("node"); ///< trace 1's node kind
+        QTest::addColumn<QString>("words"); ///< a part of the message
+        QTest::addRow("random op") << "add_noise" << 1 << "nondeterministic" << "aten::rand"
+                                   << "the script function run twice on this set differs too";
+        QTest::addRow("len baked") << "arange_len" << 1 << "constant" << "aten::arange"
+                                   << "a constant trace 1 baked in from the traced input (5) where the script "
+                                      "function computes 7";
+        QTest::addRow("tensor of sizes") << "tensor_of_sizes" << 1 << "constant" << "aten::mul"
+                                         << "a constant trace 1 baked in";
+        QTest::addRow("sizes chosen while tracing") << "max_by_axis" << 2 << "size" << "aten::new_zeros"
+                                                    << "float32[2x4] in the trace, float32[4x4] in the script function";
+        QTest::addRow("fast path for tracing") << "tracing_branch.py" << 1 << "branch" << "aten::floor"
+                                               << "the if at line 8";
+    }
+
+    void valuesPartWays()
+    {
+        QFETCH(QString, oracle);
+        QFETCH(int, set);
+        QFETCH(QString, cause);
+        QFETCH(QString, node);
+        QFETCH(QString, words);
+        QString file = dataDir() + QStringLiteral("/values/") + oracle;
+        QString function = QStringLiteral("quantize");
+        QStringList specs;
+        quint64 seed = 0;
+        if (!oracle.endsWith(QLatin1String(".py"))) {
+            const QJsonObject c
+                = QJsonDocument::fromJson(readText(dataDir() + QStringLiteral("/traces/%1.json").arg(oracle)).toUtf8())
+                      .object();
+            file = dataDir() + QLatin1Char('/') + c.value(QStringLiteral("source")).toString();
+            function = c.value(QStringLiteral("function")).toString();
+            for (const auto& s : c.value(QStringLiteral("sets")).toArray())
+                specs << s.toString();
+            seed = quint64(c.value(QStringLiteral("seed")).toInt());
+        }
+        const LoadResult r = loadModel(file);
+        QVERIFY2(r.ok, qPrintable(r.error.toString()));
+        QVector<InputSet> checked = sets(specs);
+        if (checked.isEmpty())
+            checked = r.model.inputSets;
+        CheckOptions options;
+        options.exec.seed = seed;
+        const CheckReport report = checkFunction(r.model, function, checked, options);
+        QVERIFY2(report.ok, qPrintable(report.error.toString()));
+        const OutputCheck& out = report.outputs.at(set - 1);
+        QVERIFY2(out.ran && !out.comparison.equal, "the outputs agree on this set");
+        QVERIFY2(out.values.present && out.values.error.isEmpty(), qPrintable(out.values.error));
+        QCOMPARE(out.values.cause, cause);
+        QCOMPARE(report.traces.first().graph.node(out.values.node).kind, node);
+        QVERIFY2(out.values.message.contains(words), qPrintable(out.values.message));
+        // In the set's diff, with the script function's value beside trace 1's, at the script's line.
+        const Divergence* v = nullptr;
+        for (const TraceDiff& d : report.diffs)
+            for (const Divergence& dv : d.divergences)
+                if (d.other == set && dv.kind == DivergenceKind::Value)
+                    v = &dv;
+        QVERIFY(v);
+        QCOMPARE(v->baseNodes, QVector<int> { out.values.node });
+        QVERIFY(v->location.isValid());
+        QVERIFY2(v->evidence.join(QLatin1Char('\n')).contains(QStringLiteral("trace 1 on set %1").arg(set + 1)),
+            qPrintable(v->evidence.join(QLatin1Char('\n'))));
+        if (cause != QLatin1String("branch"))
+            QVERIFY2(v->evidence.join(QLatin1Char('\n')).contains(QStringLiteral("the script function on set %1").arg(set + 1)),
+                qPrintable(v->evidence.join(QLatin1Char('\n'))));
     }
 
     /// The explainer of every pair (CheckReport::pairDiffs, everyPair) names the pair's own traces: trace 2

@@ -11,9 +11,12 @@ writes into DIR (existing archives are kept), each from real torch.nn / torchvis
                          its code calls SDPA and the native fast path's _transformer_encoder_layer_fwd
     rmsnorm_traced.pt    a linear and nn.RMSNorm (aten::rms_norm), traced
     rmsnorm_scripted.pt  the same, scripted
+    encoder_train.pt     the encoder of encoder_scripted, scripted in train mode, as a model exported from a training
+                         loop is: its attention drops out (dropout 0.1), so no two runs agree
     NAME.json            for each archive: its two input sets, whether `list` is expected to offer the first (guessed
                          from the parameter the input meets first), and the shapes of what the archive, loaded back with torch.jit.load,
-                         returns on that set and on a second one (the oracle of `jitscope-cli check`)
+                         returns on that set and on a second one (the oracle of `jitscope-cli check`), and whether two
+                         runs of it on the second set differ (`nondeterministic`)
 
 Inputs are made as JitScope makes them (torch.manual_seed(0); torch.rand per set, in argument order).
 """
@@ -53,6 +56,7 @@ CASES = {
     "encoder_scripted": (encoder, "script", [[1, 5, 16], [2, 7, 16]], False),
     "rmsnorm_traced": (RmsBlock, "trace", [[1, 12], [5, 12]], True),
     "rmsnorm_scripted": (RmsBlock, "script", [[1, 12], [5, 12]], True),
+    "encoder_train": (encoder, "script-train", [[1, 5, 16], [2, 7, 16]], False),
 }
 
 
@@ -74,7 +78,7 @@ def make(directory, name):
     out = os.path.join(directory, name + ".pt")
     if not os.path.exists(out):
         torch.manual_seed(0)
-        model = factory().eval()
+        model = factory().train() if how.endswith("-train") else factory().eval()
         # Traced with autograd on, as most exports are: nn.MultiheadAttention then takes its slow path, which calls
         # scaled_dot_product_attention (need_weights=False); under no_grad it takes _native_multi_head_attention.
         with warnings.catch_warnings():
@@ -86,9 +90,13 @@ def make(directory, name):
         warnings.simplefilter("ignore")
         loaded = torch.jit.load(out)
         outputs = [shapes(loaded(make_input(s))) for s in sets]
+        # Two runs on one input, the random state carried on (make_input seeds it again).
+        x = make_input(sets[1])
+        first, second = loaded(x), loaded(x)
+        nondeterministic = not torch.equal(first, second) if isinstance(first, torch.Tensor) else False
     kinds = sorted({n.kind() for n in loaded.inlined_graph.nodes() if not n.kind().startswith("prim::")})
     record = {"sets": ["f32[%s]" % ",".join(map(str, s)) for s in sets], "outputs": outputs, "ops": kinds,
-              "guessed": guessed, "torch": torch.__version__}
+              "guessed": guessed, "nondeterministic": nondeterministic, "torch": torch.__version__}
     with open(os.path.join(directory, name + ".json"), "w") as f:
         json.dump(record, f, indent=1)
 

@@ -420,6 +420,39 @@ private Q_SLOTS:
         window.stopDebugging();
     }
 
+    /// JitScope's own check of a function whose trace raises nothing on set 2 but computes other values than the
+    /// script function (a fast path taken only while tracing): Compare shows both runs' values at the node, and the
+    /// replay stops before that node, with the divergence's words as its reason.
+    void debugWhereTheValuesPartWays()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/values/tracing_branch.py")));
+        QVERIFY(checkController(window)->hasReport());
+        const CheckReport& report = checkController(window)->report();
+        QCOMPARE(report.outputs.size(), 1);
+        QVERIFY(!report.outputs[0].failure.isValid());
+        const ValueDivergence& values = report.outputs[0].values;
+        QVERIFY(values.present && values.node >= 0);
+        QCOMPARE(values.cause, QStringLiteral("branch"));
+        QTreeView* sides = part<QTreeView>(window, "valueSides");
+        QVERIFY(!sides->isHidden());
+        QCOMPARE(sides->model()->headerData(2, Qt::Horizontal).toString(), QStringLiteral("the script function on set 2"));
+        QCOMPARE(sides->model()->index(0, 0).data().toString(), QStringLiteral("aten::floor"));
+
+        QAction* action = window.debugAction(MainWindow::DebugAction::DebugTraceFailure);
+        QVERIFY(action->isEnabled());
+        QCOMPARE(action->text(), QStringLiteral("Debug Trace 1 Where It &Fails on Set 2"));
+        Driver driver(window);
+        QVERIFY(driver.trigger(MainWindow::DebugAction::DebugTraceFailure));
+        const DebugPause& p = window.debugger()->lastPause();
+        QVERIFY(window.debugger()->isReplay());
+        QVERIFY(p.atFailure);
+        QCOMPARE(p.event.kind, QStringLiteral("aten::floor"));
+        QCOMPARE(p.failure, values.message);
+        QCOMPARE(window.debugger()->inputs().toString(), report.traces[1].inputs.toString());
+        window.stopDebugging();
+    }
+
     void liveTrace()
     {
         MainWindow window;

@@ -599,6 +599,31 @@ private Q_SLOTS:
         QCOMPARE(value.kind, DivergenceKind::Value);
         QVERIFY2(value.message.contains(QLatin1String("float32[1x3x63] in the trace, float32[1x3x62] in Python")),
             qPrintable(value.message));
+        // Opened on it: the node marked, and both runs' values beside the list, the node's first and in bold.
+        QTreeView* sides = compare->valueSidesView();
+        QVERIFY(!sides->isHidden());
+        QAbstractItemModel* values = sides->model();
+        QVERIFY(values->rowCount() >= 2);
+        QCOMPARE(values->headerData(1, Qt::Horizontal).toString(), QStringLiteral("Trace 1 on set 3"));
+        QCOMPARE(values->headerData(2, Qt::Horizontal).toString(), QStringLiteral("Python on set 3"));
+        QCOMPARE(values->index(0, 0).data().toString(), QStringLiteral("aten::upsample_linear1d"));
+        QVERIFY2(values->index(0, 1).data().toString().startsWith(QLatin1String("float32[1x3x63]")),
+            qPrintable(values->index(0, 1).data().toString()));
+        QVERIFY(values->index(0, 2).data().toString().startsWith(QLatin1String("float32[1x3x62]")));
+        QVERIFY(values->index(0, 1).data(Qt::UserRole).toBool());
+        QStringList operands;
+        for (int row = 1; row < values->rowCount(); ++row)
+            operands << values->index(row, 0).data().toString() + QLatin1Char('=')
+                    + values->index(row, 1).data().toString();
+        QVERIFY2(operands.contains(QStringLiteral("operand 1=[63]")), qPrintable(operands.join(QLatin1Char(','))));
+        // F8 stays on it (the only divergence); a pair with no value divergence hides the values.
+        compare->nextChange();
+        QCOMPARE(compare->divergenceView()->currentIndex(), model->divergenceIndex(0));
+        QVERIFY(!sides->isHidden());
+        compare->setPair(0, 1);
+        QVERIFY(sides->isHidden());
+        compare->setPair(0, 2);
+        QVERIFY(!sides->isHidden());
         compare->selectDivergence(0);
         const int node = value.baseNodes.value(0, -1);
         QCOMPARE(report.traces[0].graph.node(node).kind, QStringLiteral("aten::upsample_linear1d"));

@@ -1,6 +1,7 @@
 #include "comparewidget.h"
 
 #include "divergencemodel.h"
+#include "valuesidesmodel.h"
 #include "graphitems.h"
 #include "graphpage.h"
 #include "graphscene.h"
@@ -123,13 +124,34 @@ CompareWidget::CompareWidget(QWidget* parent)
     m_table->setColumnWidth(DivergenceModel::OpColumn, 190);
     m_table->setColumnWidth(DivergenceModel::NodeColumn, 230);
 
+    // Beside the list: a value divergence's values in both runs at its node (the Values panel's view of both).
+    m_sidesModel = new ValueSidesModel(this);
+    m_sides = new QTreeView;
+    m_sides->setObjectName(QStringLiteral("valueSides"));
+    m_sides->setModel(m_sidesModel);
+    m_sides->setRootIsDecorated(false);
+    m_sides->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_sides->setAlternatingRowColors(true);
+    m_sides->setUniformRowHeights(true);
+    m_sides->setWordWrap(false);
+    m_sides->header()->setSectionResizeMode(ValueSidesModel::WhatColumn, QHeaderView::ResizeToContents);
+    m_sides->header()->setSectionResizeMode(ValueSidesModel::TraceColumn, QHeaderView::Stretch);
+    m_sides->header()->setSectionResizeMode(ValueSidesModel::OtherColumn, QHeaderView::Stretch);
+    m_sides->hide();
+    auto* lists = new QSplitter(Qt::Horizontal);
+    lists->setChildrenCollapsible(false);
+    lists->addWidget(m_table);
+    lists->addWidget(m_sides);
+    lists->setStretchFactor(0, 3);
+    lists->setStretchFactor(1, 2);
+
     auto* bottom = new QWidget;
     m_bottom = bottom;
     auto* bottomLayout = new QVBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
     bottomLayout->setSpacing(0);
     bottomLayout->addLayout(bar);
-    bottomLayout->addWidget(m_table, 1);
+    bottomLayout->addWidget(lists, 1);
 
     auto* split = new QSplitter(Qt::Vertical);
     m_split = split;
@@ -396,6 +418,10 @@ void CompareWidget::setPair(int left, int right)
     updateSummary();
     m_autoFrame = true;
     frameBoth();
+    showValueSides(-1);
+    // The same graph, other values: the node where they part ways, marked on both sides, its values beside the list.
+    if (m_comparison.isTracePair() && m_comparison.diff.equal && m_model->divergenceCount() > 0)
+        selectDivergence(0);
     Q_EMIT pairChanged(left, right);
 }
 
@@ -415,6 +441,9 @@ void CompareWidget::updateSummary()
         text = tr("Script and trace side by side: select a node to see the nodes it recorded, by loop iteration.");
     } else if (!m_report.traces.at(left).ok || !m_report.traces.at(right).ok) {
         text = tr("No diff: %1 failed.").arg(graphName(m_report.traces.at(left).ok ? right : left));
+    } else if (m_comparison.isTracePair() && m_comparison.diff.equal && rows > 0) {
+        text = tr("%1 and %2 record the same graph, but the values part ways: <b>%n divergence(s)</b>", nullptr, rows)
+                   .arg(graphName(left), graphName(right));
     } else if (rows == 0) {
         text = tr("<span style='color:%3'>\u2714</span> %1 and %2 record the same graph.")
                    .arg(graphName(left), graphName(right), diffStatusColor(DiffStatus::Inserted).name());
@@ -658,6 +687,7 @@ void CompareWidget::selectChange(int changeIndex)
     if (changeIndex < 0 || changeIndex >= m_model->changeCount())
         return;
     FlagGuard guard(m_syncing);
+    showValueSides(-1);
     const NodeChange& change = m_model->change(changeIndex);
     const int leftNode = m_left.scene->displayedNode(change.baseNode);
     const int rightNode = m_right.scene->displayedNode(change.otherNode);
@@ -721,7 +751,18 @@ void CompareWidget::selectDivergence(int d)
     if (m_table->currentIndex() != index)
         m_table->setCurrentIndex(index);
     m_table->scrollTo(index);
+    showValueSides(d);
     Q_EMIT divergenceSelected(d);
+}
+
+void CompareWidget::showValueSides(int d)
+{
+    const bool values = d >= 0 && d < m_model->divergenceCount() && !m_model->divergence(d).values.isEmpty();
+    if (values)
+        m_sidesModel->setDivergence(m_model->divergence(d), m_model->diff().other);
+    else
+        m_sidesModel->clear();
+    m_sides->setVisible(values);
 }
 
 void CompareWidget::showDivergenceSource(int d)

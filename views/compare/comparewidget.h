@@ -17,6 +17,7 @@ class QToolButton;
 namespace jitscope {
 
 class DivergenceModel;
+class ValueSidesModel;
 class StackPeek;
 class GraphPage;
 class GraphScene;
@@ -57,6 +58,9 @@ public:
     /// The window showing a divergence's source and stack; null until first opened.
     StackPeek* stackPeek() const { return m_peek; }
     QTreeView* divergenceView() const { return m_table; }
+    /// The current value divergence's values in both runs, side by side (hidden for other divergences).
+    QTreeView* valueSidesView() const { return m_sides; }
+    ValueSidesModel* valueSidesModel() const { return m_sidesModel; }
     QString summaryText() const;
     /// The nodes that differ per module, most first (the summary's tooltip); empty without differences.
     QString moduleCountsText() const;
@@ -113,6 +117,7 @@ private:
     void updateSummary();
     void applyDimming();
     void showDivergenceList(bool show);
+    void showValueSides(int d);
     void centreSides(int leftNode, int rightNode);
     const IrGraph& graphOf(int graph) const;
     QString graphName(int graph) const;
@@ -127,6 +132,8 @@ private:
     GraphPage* m_messagePage = nullptr; ///< a message instead of the comparison
     DivergenceModel* m_model = nullptr;
     QTreeView* m_table = nullptr;
+    ValueSidesModel* m_sidesModel = nullptr;
+    QTreeView* m_sides = nullptr;
     StackPeek* m_peek = nullptr;
     QLabel* m_summary = nullptr;
     QLabel* m_legend = nullptr;

@@ -282,17 +282,28 @@ bool DebugUiController::traceFailsOn(int set) const
     if (m_check->source().isRecordedCall())
         return m_savedReplay && m_savedReplay(set).has_value();
     const CheckReport& report = m_check->report();
-    return set > 0 && set < report.traces.size() && set - 1 < report.outputs.size() && report.traces.first().ok
-        && report.outputs.at(set - 1).failure.isValid();
+    if (set <= 0 || set >= report.traces.size() || set - 1 >= report.outputs.size() || !report.traces.first().ok)
+        return false;
+    // Trace 1 fails on the set, or raises nothing but computes other values than the script function.
+    const OutputCheck& out = report.outputs.at(set - 1);
+    return out.failure.isValid() || (out.values.present && out.values.error.isEmpty() && out.values.node >= 0);
 }
 
 int DebugUiController::failingSet() const
 {
     const int sets = m_check->hasReport() ? int(m_check->report().traces.size()) : 0;
-    for (int k = 1; k < sets; ++k)
-        if (traceFailsOn(k))
+    // A set trace 1 raises on first, else one where it computes other values.
+    int otherValues = -1;
+    for (int k = 1; k < sets; ++k) {
+        if (!traceFailsOn(k))
+            continue;
+        const bool raises = m_check->source().isRecordedCall() || m_check->report().outputs.at(k - 1).failure.isValid();
+        if (raises)
             return k;
-    return -1;
+        if (otherValues < 0)
+            otherValues = k;
+    }
+    return otherValues;
 }
 
 bool DebugUiController::debugTraceFailure(int set)
@@ -315,6 +326,16 @@ bool DebugUiController::debugTraceFailure(int set)
     if (m_check->source().isRecordedCall()) {
         target = *m_savedReplay(set);
         target.function = report->function;
+    } else if (const OutputCheck& out = report->outputs.at(set - 1); !out.failure.isValid()) {
+        // It raises nothing there: stop before the first node whose value the script function never computes,
+        // found in the replayed trace by its kind and how many of that kind ran before it.
+        const IrGraph& first = report->traces.first().graph;
+        const int node = out.values.node;
+        if (node >= 0 && node < first.nodes.size()) {
+            target.stopAtKind = first.node(node).kind;
+            target.stopAtOccurrence = kindOccurrence(first, node);
+            target.stopReason = out.values.message;
+        }
     }
     const QString title = tr("Trace 1 on set %1").arg(set + 1);
     m_live->beginReplay(title,

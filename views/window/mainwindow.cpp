@@ -307,15 +307,8 @@ void MainWindow::createDocks()
         // Python never computes, found in the replayed trace by its kind and how many of that kind ran before it.
         const IrGraph& first = c.traces.first().graph;
         if (t.values.present && t.values.node >= 0 && t.values.node < first.nodes.size()) {
-            const QString kind = first.node(t.values.node).kind;
-            int occurrence = 0;
-            for (int id : first.top.nodes) {
-                if (id == t.values.node)
-                    break;
-                occurrence += first.node(id).kind == kind;
-            }
-            target.stopAtKind = kind;
-            target.stopAtOccurrence = occurrence;
+            target.stopAtKind = first.node(t.values.node).kind;
+            target.stopAtOccurrence = kindOccurrence(first, t.values.node);
             target.stopReason = t.values.message;
         }
         return target;
