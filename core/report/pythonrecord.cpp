@@ -115,9 +115,13 @@ ValueDivergence valueDivergenceOf(const QJsonObject& o)
     for (const QJsonValue& e : o.value(QLatin1String("operands")).toArray()) {
         const QJsonObject op = e.toObject();
         const QString what = str(op, "what");
+        // Side by side: Python's value where its call took the same operand, else the trace's where they agree.
         if (!str(op, "trace").isEmpty())
             v.operandRows << ValueRow { QStringLiteral("operand %1").arg(op.value(QLatin1String("index")).toInt()),
-                str(op, "trace"), str(op, "python") };
+                str(op, "trace"),
+                op.contains(QLatin1String("python"))  ? str(op, "python")
+                    : op.value(QLatin1String("agrees")).toBool() ? str(op, "trace")
+                                                                  : QString() };
         if (what.isEmpty() && op.value(QLatin1String("agrees")).toBool(true))
             continue; // an operand that agrees, or a flag: said by the message when it matters
         QString text = QStringLiteral("operand %1").arg(op.value(QLatin1String("index")).toInt());

@@ -45,7 +45,12 @@ QVariant ValueSidesModel::data(const QModelIndex& index, int role) const
         switch (index.column()) {
         case WhatColumn: return row.what;
         case TraceColumn: return row.trace;
-        case OtherColumn: return row.other.isEmpty() ? tr("(no such value)") : row.other;
+        case OtherColumn:
+            if (!row.other.isEmpty())
+                return row.other;
+            // The node's own value: the other run has none there; an operand: nothing of the other run's to set
+            // beside it.
+            return index.row() == 0 ? tr("(no such value)") : QStringLiteral("\u2014");
         default: return {};
         }
     case Qt::FontRole:
