@@ -2,6 +2,7 @@
 // In a file of its own: the report's values and texts (check.cpp) serve the window, whose process links no libtorch.
 
 #include "check/check.h"
+#include "check/opkinds_p.h"
 #include "check/outputcheck_p.h"
 #include "ir/activity.h"
 
@@ -11,8 +12,6 @@
 #include <algorithm>
 
 namespace jitscope {
-
-namespace {
 
 const QSet<QString>& nondeterministicKinds()
 {
@@ -65,6 +64,8 @@ const QSet<QString>& viewKinds()
     };
     return kinds;
 }
+
+namespace {
 
 /// Warnings read off a finished trace: nondeterministic ops, in-place ops on inputs and on views.
 void traceGraphWarnings(TraceResult& t, int index)
@@ -264,14 +265,6 @@ CheckReport checkFunction(
                     0, "checking `%s`: comparing values on input set %d", name.constData(), k + 1);
                 out.values = findValueDivergence(model, function, *program, first.graph, r.script, sets[k], options.exec,
                     options.rtol, options.atol, r.moduleTypes);
-                // Where the script function made its value: the script node that recorded trace 1's.
-                const int origin = out.values.node >= 0 ? first.graph.node(out.values.node).originNode : -1;
-                // (the node itself, or the call whose callee made it: the user's line calling F.dropout).
-                const IrNode* made = origin >= 0 && origin < r.script.nodes.size() ? &r.script.node(origin) : nullptr;
-                if (made && made->location.isValid()
-                    && (made->kind == out.values.op || made->kind == QLatin1String("prim::CallFunction")
-                        || made->kind == QLatin1String("prim::CallMethod")))
-                    out.values.otherAt = made->location;
                 // Where the graphs differ, code the script does not run is the graph divergence's branch, said there.
                 if (out.values.present && out.values.error.isEmpty()
                     && (diff.equal || out.values.cause != QLatin1String("branch"))) {

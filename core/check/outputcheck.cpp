@@ -165,17 +165,11 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, T
         check.error = p.error;
         return check;
     }
-    auto cloned = [&p]() {
-        std::vector<IValue> args;
-        for (const auto& v : p.inputs)
-            args.push_back(v.deepcopy());
-        return args;
-    };
     std::vector<IValue> traced, scripted;
     try {
         FailedNode failed;
         try {
-            traced = runTracedProgram(trace, cloned(), options, &failed);
+            traced = runTracedProgram(trace, p.clonedInputs(), options, &failed);
         } catch (...) {
             check.failure.node = failed.node;
             check.failure.operands = failed.operands;
@@ -191,7 +185,7 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, T
         Interpreter interpreter(options);
         auto graph = tj::toGraphFunction(*p.fn).graph();
         interpreter.indexScriptGraph(*graph, p.inlinedIds);
-        scripted = interpreter.run(*graph, p.arguments(cloned()));
+        scripted = interpreter.run(*graph, p.arguments(p.clonedInputs()));
     } catch (const std::exception& e) {
         check.error
             = QStringLiteral("the script function failed on this input set: %1").arg(torchErrorMessage(e.what()));

@@ -15,7 +15,7 @@ OutputCheck checkTraceOutputs(const ModelInfo& model, const QString& function, T
 /// which their outputs differ: both run again as checkTraceOutputs runs them, every node's values seen, trace nodes
 /// matched to the script node executions that recorded them (provenance), and the first node of trace 1 whose value
 /// the script never computes while its tensor operands agree, or that comes from code the script does not run on this
-/// set (@p scriptGraph: its branches), with the cause by kind (ValueDivergence::cause). Not
+/// set (@p scriptGraph: its branches, and the place the script made its value), with the cause by kind (ValueDivergence::cause). Not
 /// present when no node of trace 1 differs where the script computes the same node (a loop unrolled fewer times).
 ValueDivergence findValueDivergence(const ModelInfo& model, const QString& function, TracedProgram& trace,
     const IrGraph& traceGraph, const IrGraph& scriptGraph, const InputSet& inputs, const ExecOptions& options,

@@ -5,6 +5,7 @@
 // never computes while its tensor operands agree is named, with the cause by kind: the same question and the same
 // answer as the bridge's comparison of a recorded trace with the Python code (jitscope_bridge_values.py).
 
+#include "check/opkinds_p.h"
 #include "check/outputcheck_p.h"
 #include "check/valuesample_p.h"
 #include "execute/runtime_p.h"
@@ -151,30 +152,11 @@ private:
     const Interpreter& m_interpreter;
 };
 
-const QSet<QString>& randomKinds()
+/// What an in-place op writes into when it changes @p kind's result: its first operand, for the views and for the
+/// ops that share their operand's storage (detach, alias).
+bool writesThrough(const QString& kind)
 {
-    static const QSet<QString> kinds = { QStringLiteral("aten::rand"), QStringLiteral("aten::randn"),
-        QStringLiteral("aten::randint"), QStringLiteral("aten::rand_like"), QStringLiteral("aten::randn_like"),
-        QStringLiteral("aten::randint_like"), QStringLiteral("aten::randperm"), QStringLiteral("aten::bernoulli"),
-        QStringLiteral("aten::bernoulli_"), QStringLiteral("aten::normal"), QStringLiteral("aten::normal_"),
-        QStringLiteral("aten::uniform_"), QStringLiteral("aten::multinomial"), QStringLiteral("aten::dropout"),
-        QStringLiteral("aten::dropout_"), QStringLiteral("aten::feature_dropout"), QStringLiteral("aten::alpha_dropout"),
-        QStringLiteral("aten::poisson"), QStringLiteral("aten::rrelu"), QStringLiteral("aten::exponential_"),
-        QStringLiteral("aten::geometric_"), QStringLiteral("aten::log_normal_"), QStringLiteral("aten::cauchy_"),
-        QStringLiteral("aten::random_") };
-    return kinds;
-}
-
-/// Ops whose result is their first operand seen another way: what an in-place op on the result writes into.
-const QSet<QString>& viewKinds()
-{
-    static const QSet<QString> kinds = { QStringLiteral("aten::select"), QStringLiteral("aten::slice"),
-        QStringLiteral("aten::view"), QStringLiteral("aten::expand"), QStringLiteral("aten::transpose"),
-        QStringLiteral("aten::permute"), QStringLiteral("aten::narrow"), QStringLiteral("aten::as_strided"),
-        QStringLiteral("aten::unsqueeze"), QStringLiteral("aten::squeeze"), QStringLiteral("aten::t"),
-        QStringLiteral("aten::diagonal"), QStringLiteral("aten::unfold"), QStringLiteral("aten::reshape"),
-        QStringLiteral("aten::flatten"), QStringLiteral("aten::alias"), QStringLiteral("aten::detach") };
-    return kinds;
+    return viewKinds().contains(kind) || kind == QLatin1String("aten::detach") || kind == QLatin1String("aten::alias");
 }
 
 QString moduleText(const QString& path, const QHash<QString, QString>& types)
@@ -285,7 +267,7 @@ struct Comparison
             return *it;
         // Producers come first in a trace's order: each node is decided once, from its inputs' answers.
         const IrNode& n = trace.node(node);
-        const bool made = !randomKinds().contains(n.kind) && !n.inputs.isEmpty()
+        const bool made = !nondeterministicKinds().contains(n.kind) && !n.inputs.isEmpty()
             && std::all_of(n.inputs.cbegin(), n.inputs.cend(),
                 [&](int v) { return producerOf(v) != node && madeOfConstants(producerOf(v)); });
         constantOnly.insert(node, made);
@@ -400,7 +382,7 @@ struct Comparison
                     || n.inputs.isEmpty())
                     continue;
                 int base = n.inputs.first();
-                while (producerOf(base) >= 0 && viewKinds().contains(trace.node(producerOf(base)).kind)
+                while (producerOf(base) >= 0 && writesThrough(trace.node(producerOf(base)).kind)
                     && !trace.node(producerOf(base)).inputs.isEmpty())
                     base = trace.node(producerOf(base)).inputs.first();
                 if (outputs.contains(base) || feeds.contains(producerOf(base))) {
@@ -513,6 +495,10 @@ struct Comparison
                 continue;
             }
             const QString scriptText = script ? script->text() : QStringLiteral("another value");
+            // A number: the first of its arithmetic that differs, and an operand of it trace 1 baked, if any.
+            QString baked, scriptBaked;
+            const int root = numbers.contains(p) ? rootOf(p) : -1;
+            const int j = root >= 0 ? bakedOperand(root, &baked, &scriptBaked) : -1;
             if (differs && madeOfConstants(p)) {
                 // A constant trace 1 recorded (a number, a list of them, a tensor) where the script computes another
                 // value on this set.
@@ -527,11 +513,8 @@ struct Comparison
                                   .arg(i)
                                   .arg(value.text(), scriptText);
                 }
-            } else if (QString baked, scriptBaked; numbers.contains(p)
-                       && bakedOperand(rootOf(p), &baked, &scriptBaked) >= 0) {
+            } else if (j >= 0) {
                 // The number is computed from a constant trace 1 baked in (torch.tensor(x.shape)[0]).
-                const int root = rootOf(p);
-                const int j = bakedOperand(root, &baked, &scriptBaked);
                 d.operands << QStringLiteral("operand %1 (number): %2 in the trace, %3 in the script function, "
                                              "computed by `%4` from its operand %5, a constant trace 1 baked in (%6; "
                                              "the script function: %7)")
@@ -624,12 +607,6 @@ ValueDivergence findValueDivergence(const ModelInfo& model, const QString& funct
         d.error = p.error;
         return d;
     }
-    auto cloned = [&p]() {
-        std::vector<IValue> args;
-        for (const auto& v : p.inputs)
-            args.push_back(v.deepcopy());
-        return args;
-    };
     std::shared_ptr<tj::Graph> graph;
     {
         std::lock_guard<std::mutex> lock(model.handle->mutex);
@@ -644,12 +621,12 @@ ValueDivergence findValueDivergence(const ModelInfo& model, const QString& funct
         interpreter.indexScriptGraph(*graph, p.inlinedIds, p.inlinedIndex);
         interpreter.addHooks(owner.get());
         at::NoGradGuard noGrad;
-        interpreter.run(*graph, p.arguments(cloned()));
+        interpreter.run(*graph, p.arguments(p.clonedInputs()));
     };
     std::unique_ptr<ScriptRecorder> script, again;
     ScriptRecorder* scriptRun = nullptr;
     try {
-        runTracedProgram(trace, cloned(), options, nullptr, [&](Interpreter& interpreter) {
+        runTracedProgram(trace, p.clonedInputs(), options, nullptr, [&](Interpreter& interpreter) {
             traced = std::make_unique<TraceRecorder>(interpreter);
             interpreter.addHooks(traced.get());
         });
@@ -667,9 +644,17 @@ ValueDivergence findValueDivergence(const ModelInfo& model, const QString& funct
     if (at < 0)
         return d;
     d = c.describe(at);
+    // Where the script function made its value: the script node that recorded trace 1's (the node itself, or the
+    // call whose callee made it: the user's line calling F.dropout).
+    const int origin = traceGraph.node(at).originNode;
+    const IrNode* made = origin >= 0 && origin < scriptGraph.nodes.size() ? &scriptGraph.node(origin) : nullptr;
+    if (made && made->location.isValid()
+        && (made->kind == d.op || made->kind == QLatin1String("prim::CallFunction")
+            || made->kind == QLatin1String("prim::CallMethod")))
+        d.otherAt = made->location;
     // A random op (dropout, or an op with a dropout inside, as scaled_dot_product_attention in train mode): the
     // script function run again (the random state moved on) differs there too.
-    if (randomKinds().contains(traceGraph.node(at).kind) || d.cause == QLatin1String("op")) {
+    if (nondeterministicKinds().contains(traceGraph.node(at).kind) || d.cause == QLatin1String("op")) {
         try {
             ScriptRecorder* againRun = nullptr;
             runScript(againRun, again);

@@ -300,6 +300,14 @@ void resolveLazyState(tj::Graph& graph)
 
 } // namespace
 
+std::vector<IValue> PreparedRun::clonedInputs() const
+{
+    std::vector<IValue> copies;
+    for (const auto& v : inputs)
+        copies.push_back(v.deepcopy());
+    return copies;
+}
+
 std::vector<IValue> PreparedRun::arguments(std::vector<IValue> values) const
 {
     std::vector<IValue> args;

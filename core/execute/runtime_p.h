@@ -52,6 +52,8 @@ struct PreparedRun
     /// The script function's arguments for one run: a fresh copy of the module (a run may change its state, and
     /// runs of one model overlap), @p values, then the defaults the input set leaves out.
     std::vector<c10::IValue> arguments(std::vector<c10::IValue> values) const;
+    /// A deep copy of the inputs, for one of several runs on them (as torch.jit.trace's check clones them per run).
+    std::vector<c10::IValue> clonedInputs() const;
 };
 
 /// Resolves @p function of @p model and creates the inputs. Holds the model's lock only while it resolves
