@@ -3,6 +3,7 @@
 // A debug session's commands, breakpoints and pauses (with the frames, live values and trace so far), as values.
 
 #include "report/inputset.h"
+#include "report/irgraph.h"
 #include "report/traceresult.h"
 
 #include <QString>
@@ -67,6 +68,16 @@ struct DebugTarget
     QString stopAtKind;
     int stopAtOccurrence = -1;
     QString stopReason;
+    /// Breaks before node @p node of trace 1 (@p trace1), found in the replayed trace by its kind and how many of that
+    /// kind ran before it, with @p reason as the failure's text; nothing when @p node is none of its nodes.
+    void stopBefore(const IrGraph& trace1, int node, const QString& reason)
+    {
+        if (node < 0 || node >= trace1.nodes.size())
+            return;
+        stopAtKind = trace1.node(node).kind;
+        stopAtOccurrence = kindOccurrence(trace1, node);
+        stopReason = reason;
+    }
     bool isReplay() const { return recordedOn.has_value() || !archive.isEmpty(); }
 };
 

@@ -327,15 +327,8 @@ bool DebugUiController::debugTraceFailure(int set)
         target = *m_savedReplay(set);
         target.function = report->function;
     } else if (const OutputCheck& out = report->outputs.at(set - 1); !out.failure.isValid()) {
-        // It raises nothing there: stop before the first node whose value the script function never computes,
-        // found in the replayed trace by its kind and how many of that kind ran before it.
-        const IrGraph& first = report->traces.first().graph;
-        const int node = out.values.node;
-        if (node >= 0 && node < first.nodes.size()) {
-            target.stopAtKind = first.node(node).kind;
-            target.stopAtOccurrence = kindOccurrence(first, node);
-            target.stopReason = out.values.message;
-        }
+        // It raises nothing there: stop before the first node whose value the script function never computes.
+        target.stopBefore(report->traces.first().graph, out.values.node, out.values.message);
     }
     const QString title = tr("Trace 1 on set %1").arg(set + 1);
     m_live->beginReplay(title,

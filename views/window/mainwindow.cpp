@@ -304,13 +304,9 @@ void MainWindow::createDocks()
         target.method = t.replayMethod.isEmpty() ? QStringLiteral("forward") : t.replayMethod;
         target.inputsFile = QDir(run.folder).filePath(t.replayInputs);
         // Trace 1 raises nothing on this set but computes other values: stop before the first node whose value
-        // Python never computes, found in the replayed trace by its kind and how many of that kind ran before it.
-        const IrGraph& first = c.traces.first().graph;
-        if (t.values.present && t.values.node >= 0 && t.values.node < first.nodes.size()) {
-            target.stopAtKind = first.node(t.values.node).kind;
-            target.stopAtOccurrence = kindOccurrence(first, t.values.node);
-            target.stopReason = t.values.message;
-        }
+        // Python never computes.
+        if (t.values.present)
+            target.stopBefore(c.traces.first().graph, t.values.node, t.values.message);
         return target;
     });
 }
