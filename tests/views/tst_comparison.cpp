@@ -1,6 +1,7 @@
-#include "comparison.h"
 #include "check/check.h"
+#include "comparison.h"
 #include "load/model.h"
+#include "report/reportqueries.h"
 
 #include <QtTest>
 

@@ -2,13 +2,13 @@
 
 #include "checkcontroller.h"
 #include "comparewidget.h"
-#include "comparison.h"
 #include "documentcontroller.h"
 #include "graphitems.h"
 #include "graphpage.h"
 #include "graphscene.h"
 #include "graphview.h"
 #include "inputsetsmodel.h"
+#include "report/reportqueries.h"
 #include "sourceview.h"
 #include "warningsmodel.h"
 

@@ -1,12 +1,13 @@
 #include "comparewidget.h"
 
 #include "divergencemodel.h"
-#include "valuesidesmodel.h"
 #include "graphitems.h"
 #include "graphpage.h"
 #include "graphscene.h"
 #include "graphview.h"
+#include "report/reportqueries.h"
 #include "stackpeek.h"
+#include "valuesidesmodel.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -33,26 +33,4 @@ struct Comparison
     static Comparison between(const CheckReport& report, int left, int right);
 };
 
-/// The same diff seen from the other side: inserts become deletes and base and other swap.
-TraceDiff reversedDiff(const TraceDiff& diff);
-
-/// A trace node that a script node recorded, with the loop iterations it was recorded in.
-struct LinkedNode
-{
-    int node = -1;
-    QString iteration; ///< "iteration 2", "iteration 1.3" inside nested loops; empty outside loops
-};
-
-/// The nodes of @p trace recorded by script node @p scriptNode: those whose originNode it is and, when it is a
-/// loop, every node recorded inside it (labelled with that loop's iteration). In trace order.
-QVector<LinkedNode> traceNodesOf(const IrGraph& trace, const IrGraph& script, int scriptNode);
-/// 1-based iterations of @p node's loops, outermost first ("iteration 2", "iteration 1.3"); only the frame of
-/// @p loopNode when it is one of them. Empty outside loops.
-QString iterationLabel(const IrNode& node, int loopNode = -1);
-/// The warnings of trace @p trace that point at one of its nodes, joined per node (for badges on the graph).
-QHash<int, QString> traceWarningNodes(const CheckReport& report, int trace);
-
-/// How a node is named in lists: its first output ("%12"), else its kind.
-QString nodeLabel(const IrGraph& graph, int nodeId);
-
 } // namespace jitscope

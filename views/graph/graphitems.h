@@ -1,6 +1,5 @@
 #pragma once
 
-#include "comparison.h" // LinkedNode, for graphscene.h
 #include "report/graphlayout.h"
 #include "report/marks.h"
 

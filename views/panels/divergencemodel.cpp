@@ -1,8 +1,8 @@
 #include "divergencemodel.h"
 
-#include "report/checkreport.h"
-#include "comparison.h"
 #include "graphitems.h"
+#include "report/checkreport.h"
+#include "report/reportqueries.h"
 
 #include <QColor>
 #include <QFileInfo>

@@ -12,6 +12,7 @@
 #include "graphview.h"
 #include "livetracetab.h"
 #include "nodeinspector.h"
+#include "report/reportqueries.h"
 #include "sourceview.h"
 #include "warningsmodel.h"
 
