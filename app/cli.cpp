@@ -3,7 +3,7 @@
 #include "progress.h"
 
 #include "ir/activity.h"
-#include "layout/graphlayout.h"
+#include "layout/layout.h"
 #include "load/model.h"
 
 #include <QFile>

@@ -5,7 +5,7 @@
 
 #include "check/check.h"
 #include "ir/activity.h"
-#include "layout/graphlayout.h"
+#include "layout/layout.h"
 
 #include <QJsonDocument>
 

@@ -2,7 +2,7 @@
 #include "cli_p.h"
 #include "progress.h"
 
-#include "layout/graphlayout.h"
+#include "layout/layout.h"
 #include "load/model.h"
 
 #include <QJsonDocument>

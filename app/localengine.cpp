@@ -1,10 +1,10 @@
 #include "localengine.h"
 
 #include "bridge/pythoncheck.h"
-#include "bridge/selfcheck.h"
+#include "bridge/selfcheckcalls.h"
 #include "check/check.h"
 #include "debug/debugsession.h"
-#include "layout/graphlayout.h"
+#include "layout/layout.h"
 #include "load/model.h"
 
 namespace jitscope {

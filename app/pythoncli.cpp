@@ -1,8 +1,8 @@
 #include "pythoncli.h"
 
 #include "bridge/pythoncheck.h"
-#include "bridge/selfcheck.h"
-#include "layout/graphlayout.h"
+#include "bridge/selfcheckcalls.h"
+#include "layout/layout.h"
 #include "load/model.h"
 #include "progress.h"
 #include "reports.h"

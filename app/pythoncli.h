@@ -1,6 +1,6 @@
 #pragma once
 
-#include "bridge/pythonrun.h"
+#include "bridge/runpython.h"
 
 #include <QString>
 #include <QTextStream>

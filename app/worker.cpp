@@ -6,12 +6,12 @@
 #include "worker.h"
 
 #include "bridge/pythoncheck.h"
-#include "bridge/pythonrun.h"
-#include "bridge/selfcheck.h"
+#include "bridge/runpython.h"
+#include "bridge/selfcheckcalls.h"
 #include "check/check.h"
 #include "debug/debugsession.h"
 #include "ir/activity.h"
-#include "layout/graphlayout.h"
+#include "layout/layout.h"
 #include "load/model.h"
 #include "report/protocol.h"
 

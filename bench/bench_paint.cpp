@@ -18,7 +18,7 @@
 // unfolded at most 1 GB; GUI thread stall (scene build and first paint, both on the GUI thread) at most 50 ms.
 #include "graphscene.h"
 #include "graphview.h"
-#include "layout/graphlayout.h"
+#include "layout/layout.h"
 #include "load/model.h"
 
 #include <QApplication>

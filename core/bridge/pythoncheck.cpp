@@ -3,7 +3,7 @@
 // one explainer (explainChanges(): its source rules read the nodes' Python stacks and the user's lines), the outputs
 // PyTorch compared, where trace 1 failed on a check input, the statuses.
 #include "bridge/pythoncheck.h"
-#include "bridge/pythonrun.h"
+#include "bridge/runpython.h"
 
 #include <QFileInfo>
 #include <QHash>

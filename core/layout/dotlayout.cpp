@@ -3,7 +3,7 @@
 // operator name a crash line and the model worker's fault hook know a dot run by.
 
 #include "layout/dotlayout_p.h"
-#include "layout/graphlayout.h"
+#include "layout/layout.h"
 
 #include "ir/activity.h"
 

@@ -1,5 +1,5 @@
-// selfCheckText(): the line the CLI and the window show for what a self-check found (selfcheck.cpp, which traces,
-// is in core/bridge).
+// selfCheckText(): the line the CLI and the window show for what a self-check found (selfcheckcalls.cpp, which
+// traces, is in core/bridge).
 
 #include "report/selfcheck.h"
 

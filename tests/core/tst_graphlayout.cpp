@@ -1,4 +1,4 @@
-#include "layout/graphlayout.h"
+#include "layout/layout.h"
 #include "load/model.h"
 #include "testutil.h"
 

@@ -2,9 +2,9 @@
 // field by field. Each dump() below names every field of its type, so a field the protocol forgets to carry shows
 // up as a difference (the synthetic values set every field to something other than its default).
 
-#include "debug/debugsession.h"
-#include "layout/graphlayout.h"
 #include "check/check.h"
+#include "debug/debugsession.h"
+#include "layout/layout.h"
 #include "load/model.h"
 #include "report/protocol.h"
 #include "testutil.h"

@@ -5,7 +5,7 @@
 // canonicalizes), every warning at its place with its stack, and every kind of outcome told apart.
 
 #include "bridge/pythoncheck.h"
-#include "bridge/pythonrun.h"
+#include "bridge/runpython.h"
 #include "debug/debugsession.h"
 #include "testutil.h"
 

@@ -2,7 +2,7 @@
 // records of real torch.jit.trace/script calls, and every way a user's file can go wrong.
 
 #include "bridge/pythoncheck.h"
-#include "bridge/pythonrun.h"
+#include "bridge/runpython.h"
 #include "testutil.h"
 #include "tracetext.h"
 

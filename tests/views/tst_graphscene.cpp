@@ -1,8 +1,8 @@
 #include "graphitems.h"
 #include "graphscene.h"
 #include "graphview.h"
+#include "layout/layout.h"
 #include "report/irgraph.h"
-#include "layout/graphlayout.h"
 
 #include <QImage>
 #include <QPainter>

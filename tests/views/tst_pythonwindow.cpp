@@ -3,7 +3,7 @@
 // line, PyTorch's scripting error at its line, the file's output, and bad files (one that raises, one that never
 // ends) leaving the window up.
 
-#include "bridge/pythonrun.h"
+#include "bridge/runpython.h"
 #include "comparewidget.h"
 #include "debugcontroller.h"
 #include "divergencemodel.h"

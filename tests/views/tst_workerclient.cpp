@@ -3,9 +3,9 @@
 // the call waiting with what it was doing, and the next call gets a new worker that loads the model again.
 
 #include "../core/testutil.h"
+#include "bridge/runpython.h"
 #include "check/check.h"
 #include "load/model.h"
-#include "bridge/pythonrun.h"
 #include "workerclient.h"
 
 #include <QElapsedTimer>

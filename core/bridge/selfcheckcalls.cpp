@@ -1,4 +1,4 @@
-#include "bridge/selfcheck.h"
+#include "bridge/selfcheckcalls.h"
 
 #include "trace/trace.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "bridge/pythonrun.h"
-#include "report/selfcheck.h"
+#include "bridge/runpython.h"
 #include "load/model.h"
+#include "report/selfcheck.h"
 
 #include <QString>
 #include <QVector>

@@ -1,7 +1,7 @@
 // Runs a user's .py file under the system's PyTorch: the bridge script in a child process of its own, which writes
 // its record into a folder that readPythonRun() (core/report) reads.
 
-#include "bridge/pythonrun.h"
+#include "bridge/runpython.h"
 
 #include <QDir>
 #include <QElapsedTimer>
