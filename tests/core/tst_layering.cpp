@@ -4,7 +4,9 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QHash>
+#include <QMap>
 #include <QRegularExpression>
 #include <QSet>
 #include <QTest>
@@ -93,6 +95,34 @@ QStringList windowViolations(const QString& text)
     return bad;
 }
 
+/// A source file's base name: its name without the extension, and without the `_p` of a header private to its stage.
+QString baseName(const QString& path)
+{
+    QString name = QFileInfo(path).completeBaseName();
+    if (name.endsWith(QLatin1String("_p")))
+        name.chop(2);
+    return name;
+}
+
+/// The base names that files of @p paths share across folders, each with its folders ("graphlayout: core/layout,
+/// core/report"). A header, its sources and its private header share a base name in one folder; two folders with
+/// one name send the reader who looks for it by name to the wrong room.
+QStringList sharedBaseNames(const QStringList& paths)
+{
+    QMap<QString, QSet<QString>> folders; // base name -> folders holding a file of that name
+    for (const QString& path : paths)
+        folders[baseName(path)].insert(QFileInfo(path).path());
+    QStringList shared;
+    for (auto it = folders.cbegin(); it != folders.cend(); ++it) {
+        if (it.value().size() < 2)
+            continue;
+        QStringList where(it.value().cbegin(), it.value().cend());
+        where.sort();
+        shared << it.key() + QStringLiteral(": ") + where.join(QStringLiteral(", "));
+    }
+    return shared;
+}
+
 } // namespace
 
 class TestLayering : public QObject
@@ -163,8 +193,8 @@ private Q_SLOTS:
         QTest::addRow("report only") << "#include \"report/checkreport.h\"\n#include \"graphview.h\"\n" << QStringList();
         QTest::addRow("planted engine header")
             << "#include \"report/checkreport.h\"\n#include \"check/check.h\"\n" << QStringList { "check/check.h" };
-        QTest::addRow("layout's Graphviz part") << "#include \"layout/graphlayout.h\"\n"
-                                                << QStringList { "layout/graphlayout.h" };
+        QTest::addRow("layout's Graphviz part") << "#include \"layout/layout.h\"\n"
+                                                << QStringList { "layout/layout.h" };
     }
 
     void windowCheckerCatchesEngineHeaders()
@@ -189,6 +219,44 @@ private Q_SLOTS:
         QFETCH(QString, path);
         const QStringList bad = windowViolations(readFile(path));
         QVERIFY2(bad.isEmpty(), qPrintable(path + QStringLiteral(" includes engine headers: ") + bad.join(", ")));
+    }
+
+    void sharedBaseNamesFound_data()
+    {
+        QTest::addColumn<QStringList>("paths");
+        QTest::addColumn<QStringList>("expected");
+        QTest::addRow("a header and its sources")
+            << QStringList { "core/report/irgraph.h", "core/report/irgraph.cpp" } << QStringList();
+        QTest::addRow("a private header beside its source")
+            << QStringList { "core/layout/dotlayout_p.h", "core/layout/dotlayout.cpp" } << QStringList();
+        QTest::addRow("one name in two folders")
+            << QStringList { "core/report/graphlayout.h", "core/report/graphlayout.cpp", "core/layout/graphlayout.h" }
+            << QStringList { "graphlayout: core/layout, core/report" };
+        QTest::addRow("a private header in another folder") << QStringList { "views/panels/sourceview.h",
+            "core/load/sourceview_p.h" } << QStringList { "sourceview: core/load, views/panels" };
+    }
+
+    void sharedBaseNamesFound()
+    {
+        QFETCH(QStringList, paths);
+        QFETCH(QStringList, expected);
+        QCOMPARE(sharedBaseNames(paths), expected);
+    }
+
+    /// Rooms named for what they are: no two source files of core/, app/ and views/ share a base name in different
+    /// folders (report/graphlayout.* holds GraphLayout, layout/layout.h is the Graphviz stage's header).
+    void baseNamesAreUnique()
+    {
+        QStringList files;
+        for (const char* dir : { "/core", "/app", "/views" })
+            files += sourceFiles(QStringLiteral(JITSCOPE_SOURCE_DIR) + QLatin1String(dir));
+        QVERIFY(files.size() > 100);
+        QStringList relative;
+        for (const QString& path : std::as_const(files))
+            relative << QDir(QStringLiteral(JITSCOPE_SOURCE_DIR)).relativeFilePath(path);
+        const QStringList shared = sharedBaseNames(relative);
+        QVERIFY2(shared.isEmpty(),
+            qPrintable(QStringLiteral("one name in two folders: ") + shared.join(QStringLiteral("; "))));
     }
 
     void torchOnlyInCoreSources_data()
