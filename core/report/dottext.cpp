@@ -1,17 +1,15 @@
+// The DOT text of a graph as the layout draws it: toDot(), and dotBuild() with what the hierarchical layout needs.
+
+#include "report/graphfolds_p.h"
 #include "report/graphlayout.h"
 #include "report/graphlayout_p.h"
 
-#include <QCryptographicHash>
 #include <QHash>
-#include <QRegularExpression>
 #include <QSet>
 
 #include <algorithm>
 #include <functional>
 #include <limits>
-#include <memory>
-#include <mutex>
-#include <vector>
 
 namespace jitscope {
 
@@ -73,71 +71,6 @@ QStringList schemaArgumentNames(const QString& schema)
     return out;
 }
 
-QString constantText(const IrNode& n)
-{
-    if (n.attributes.isEmpty())
-        return QStringLiteral("None");
-    QString v = n.attributes.first().value;
-    if (n.attributes.first().kind == QLatin1String("s"))
-        v = QLatin1Char('"') + v + QLatin1Char('"');
-    if (v.size() > 40)
-        v = v.left(37) + QStringLiteral("...");
-    return v;
-}
-
-/// Decides which nodes fold into their consumers and what text they contribute.
-class Folder
-{
-public:
-    Folder(const IrGraph& g, bool enabled)
-        : m_g(g)
-    {
-        if (!enabled)
-            return;
-        for (const IrNode& n : g.nodes) {
-            if (n.kind == QLatin1String("prim::Constant") && n.outputs.size() == 1) {
-                m_folded.insert(n.id, constantText(n));
-            } else if (n.kind == QLatin1String("prim::Uninitialized") && n.inputs.isEmpty()) {
-                // A placeholder for a variable only a raising branch leaves unset: drawn as a box of its own it
-                // ranks at the top of its cluster, far from the branch that uses it.
-                m_folded.insert(n.id, QStringLiteral("uninitialized"));
-            } else if (n.kind == QLatin1String("prim::GetAttr") && n.inputs.size() == 1) {
-                const int src = g.value(n.inputs.first()).producer;
-                QString base;
-                if (src >= 0 && m_folded.contains(src)) {
-                    base = m_folded.value(src);
-                } else {
-                    // "self.1" is libtorch's unique name for self: show self.layer1.0.conv1.weight.
-                    static const QRegularExpression uniqueSuffix(QStringLiteral("\\.\\d+$"));
-                    base = g.value(n.inputs.first()).name;
-                    base.remove(uniqueSuffix);
-                }
-                m_folded.insert(n.id, base + QLatin1Char('.') + n.attribute(QStringLiteral("name")));
-            } else if (n.kind == QLatin1String("prim::ListConstruct") && n.blocks.isEmpty()) {
-                QStringList items;
-                bool all = true;
-                for (int in : n.inputs) {
-                    const int p = g.value(in).producer;
-                    if (p < 0 || g.node(p).kind != QLatin1String("prim::Constant")) {
-                        all = false;
-                        break;
-                    }
-                    items << m_folded.value(p);
-                }
-                if (all)
-                    m_folded.insert(n.id, QLatin1Char('[') + items.join(QStringLiteral(", ")) + QLatin1Char(']'));
-            }
-        }
-    }
-
-    bool isFolded(int nodeId) const { return m_folded.contains(nodeId); }
-    QString text(int nodeId) const { return m_folded.value(nodeId); }
-
-private:
-    const IrGraph& m_g;
-    QHash<int, QString> m_folded;
-};
-
 QString shapeLabel(const IrValue& v)
 {
     if (v.tensor && v.tensor->sizes) {
@@ -147,52 +80,6 @@ QString shapeLabel(const IrValue& v)
         return QLatin1Char('[') + dims.join(QLatin1Char(',')) + QLatin1Char(']');
     }
     return {};
-}
-
-/// Ops that change their first input in place (x.relu_(), list.append(v)): value id -> node ids, in program order.
-QHash<int, QVector<int>> inPlaceChanges(const IrGraph& g)
-{
-    QHash<int, QVector<int>> mutators;
-    for (const IrNode& n : g.nodes) {
-        const QString op = n.kind.section(QStringLiteral("::"), 1);
-        const bool inPlace = (op.endsWith(QLatin1Char('_')) && !op.endsWith(QLatin1String("__")))
-            || op == QLatin1String("append") || op == QLatin1String("extend") || op == QLatin1String("insert")
-            || op == QLatin1String("_set_item") || op == QLatin1String("__setitem__");
-        if (inPlace && !n.inputs.isEmpty())
-            mutators[n.inputs.first()].push_back(n.id);
-    }
-    return mutators;
-}
-
-/// Nodes whose results reach the outputs (through their inputs, and through the blocks that hold them); a change
-/// in place counts as producing the value it changes.
-QSet<int> nodesReachingOutputs(const IrGraph& g, const QHash<int, QVector<int>>& mutators)
-{
-    QSet<int> reaching;
-    QVector<int> work;
-    auto markNode = [&](int id) {
-        if (id >= 0 && !reaching.contains(id)) {
-            reaching.insert(id);
-            work.push_back(id);
-        }
-    };
-    auto markValue = [&](int valueId) {
-        markNode(g.value(valueId).producer);
-        for (int m : mutators.value(valueId))
-            markNode(m);
-    };
-    for (int out : g.top.outputs)
-        markValue(out);
-    while (!work.isEmpty()) {
-        const IrNode& n = g.node(work.takeLast());
-        for (int in : n.inputs)
-            markValue(in);
-        for (const IrBlock& blk : n.blocks)
-            for (int out : blk.outputs)
-                markValue(out);
-        markNode(n.parentNode);
-    }
-    return reaching;
 }
 
 DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt, bool marked = false)
@@ -692,101 +579,6 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt, bool marked = fals
 
 } // namespace
 
-OpCategory opCategory(const QString& kind)
-{
-    const QString op = kind.section(QStringLiteral("::"), 1);
-    const QString ns = kind.section(QStringLiteral("::"), 0, 0);
-    if (kind == QLatin1String("prim::Constant"))
-        return OpCategory::Constant;
-    if (kind == QLatin1String("prim::Loop") || kind == QLatin1String("prim::If")
-        || kind == QLatin1String("prim::RaiseException") || kind == QLatin1String("aten::warn"))
-        return OpCategory::ControlFlow;
-    if (kind == QLatin1String("prim::CallMethod") || kind == QLatin1String("prim::CallFunction"))
-        return OpCategory::Call;
-    if (kind == QLatin1String("prim::GetAttr") || kind == QLatin1String("prim::SetAttr"))
-        return OpCategory::Attribute;
-    if (ns == QLatin1String("prim")
-        && (op.startsWith(QLatin1String("List")) || op.startsWith(QLatin1String("Tuple"))
-            || op.startsWith(QLatin1String("Dict"))))
-        return OpCategory::Container;
-    static const QRegularExpression conv(
-        QStringLiteral("^_?(conv|convolution|linear|matmul|mm|bmm|addmm|einsum|baddbmm)"));
-    static const QRegularExpression norm(
-        QStringLiteral("(batch_norm|layer_norm|group_norm|instance_norm|norm$|normalize)"));
-    static const QRegularExpression act(QStringLiteral(
-        "^(relu|relu6|gelu|silu|sigmoid|tanh|softmax|log_softmax|hardtanh|hardswish|hardsigmoid|leaky_relu|elu|selu|"
-        "mish|softplus|threshold|prelu|glu|dropout|feature_dropout)_?$"));
-    static const QRegularExpression pool(QStringLiteral("pool|upsample|interpolate"));
-    static const QRegularExpression shape(QStringLiteral(
-        "^(view|reshape|flatten|unflatten|squeeze|unsqueeze|permute|transpose|t|contiguous|size|dim|expand|expand_as|"
-        "select|slice|index|index_select|narrow|cat|stack|chunk|split|split_with_sizes|unbind|repeat|flip|roll|numel|"
-        "len|__getitem__|gather|scatter|masked_select|movedim|unsafe_chunk|tensor_split|view_as|reshape_as|"
-        "NumToTensor|Int|Float|Bool|ScalarImplicit|device|dtype|to|type_as|detach|clone)_?$"));
-    static const QRegularExpression create(QStringLiteral(
-        "^(zeros|ones|full|empty|rand|randn|randint|arange|linspace|tensor|as_tensor|eye|zeros_like|ones_like|"
-        "full_like|empty_like|rand_like|randn_like|new_zeros|new_ones|new_full|new_empty|scalar_tensor)$"));
-    if (conv.match(op).hasMatch())
-        return OpCategory::ConvLinear;
-    if (norm.match(op).hasMatch())
-        return OpCategory::Normalization;
-    if (act.match(op).hasMatch())
-        return OpCategory::Activation;
-    if (pool.match(op).hasMatch())
-        return OpCategory::Pooling;
-    if (create.match(op).hasMatch())
-        return OpCategory::Creation;
-    if (shape.match(op).hasMatch())
-        return OpCategory::ShapeView;
-    if (ns == QLatin1String("aten"))
-        return OpCategory::Arithmetic;
-    return OpCategory::Other;
-}
-
-QString opCategoryName(OpCategory c)
-{
-    switch (c) {
-    case OpCategory::Input:
-        return QStringLiteral("input");
-    case OpCategory::Output:
-        return QStringLiteral("output");
-    case OpCategory::Constant:
-        return QStringLiteral("constant");
-    case OpCategory::ConvLinear:
-        return QStringLiteral("convolution/linear");
-    case OpCategory::Normalization:
-        return QStringLiteral("normalisation");
-    case OpCategory::Activation:
-        return QStringLiteral("activation");
-    case OpCategory::Pooling:
-        return QStringLiteral("pooling");
-    case OpCategory::ShapeView:
-        return QStringLiteral("shape/view");
-    case OpCategory::Arithmetic:
-        return QStringLiteral("arithmetic");
-    case OpCategory::ControlFlow:
-        return QStringLiteral("control flow");
-    case OpCategory::Creation:
-        return QStringLiteral("tensor creation");
-    case OpCategory::Call:
-        return QStringLiteral("call");
-    case OpCategory::Attribute:
-        return QStringLiteral("attribute");
-    case OpCategory::Container:
-        return QStringLiteral("container");
-    case OpCategory::Other:
-        return QStringLiteral("other");
-    }
-    return {};
-}
-
-int GraphLayout::indexOfNode(int nodeId) const
-{
-    for (int i = 0; i < nodes.size(); ++i)
-        if (nodes[i].nodeId == nodeId && nodes[i].role == LayoutNode::Role::Node)
-            return i;
-    return -1;
-}
-
 QString toDot(const IrGraph& graph, const LayoutOptions& options)
 {
     return buildDot(graph, options).dot;
@@ -795,86 +587,6 @@ QString toDot(const IrGraph& graph, const LayoutOptions& options)
 DotBuild dotBuild(const IrGraph& graph, const LayoutOptions& options, bool marked)
 {
     return buildDot(graph, options, marked);
-}
-
-QVector<int> deepControlFlowFolds(const IrGraph& graph, const LayoutOptions& options, int maxDepth)
-{
-    if (!options.showBlocks)
-        return {};
-    const QSet<int> reaching
-        = options.hideUnreachable ? nodesReachingOutputs(graph, inPlaceChanges(graph)) : QSet<int>();
-    QHash<int, int> depthOf; // node id -> how deep control flow nests in it (an if holding an if: 2)
-    std::function<int(int)> depth = [&](int id) {
-        const auto it = depthOf.constFind(id);
-        if (it != depthOf.cend())
-            return it.value();
-        int deepest = 0;
-        for (const IrBlock& blk : graph.node(id).blocks)
-            for (int child : blk.nodes)
-                deepest = std::max(deepest, depth(child));
-        const int d = graph.node(id).blocks.isEmpty() ? 0 : deepest + 1;
-        depthOf.insert(id, d);
-        return d;
-    };
-    QVector<int> folds;
-    std::function<void(const IrBlock&)> walk = [&](const IrBlock& blk) {
-        for (int id : blk.nodes) {
-            if (graph.node(id).blocks.isEmpty() || (options.hideUnreachable && !reaching.contains(id)))
-                continue;
-            if (depth(id) > maxDepth) {
-                folds << id;
-                continue;
-            }
-            for (const IrBlock& inner : graph.node(id).blocks)
-                walk(inner);
-        }
-    };
-    walk(graph.top);
-    std::sort(folds.begin(), folds.end());
-    return folds;
-}
-
-QStringList overviewFolds(const IrGraph& graph, const LayoutOptions& options, int bigBoxes, int overviewBoxes)
-{
-    // What becomes a box: every node shown but what folds into its users (constants, attribute reads, int lists),
-    // counted by the module path of its top-level ancestor (folding a module folds the blocks of its nodes too).
-    const QSet<int> reaching
-        = options.hideUnreachable ? nodesReachingOutputs(graph, inPlaceChanges(graph)) : QSet<int>();
-    const Folder folder(graph, options.foldConstants);
-    QHash<QString, int> boxesByModule;
-    int boxes = 0;
-    int deepest = 0;
-    for (const IrNode& n : graph.nodes) {
-        if (folder.isFolded(n.id) || (options.hideUnreachable && !reaching.contains(n.id)))
-            continue;
-        int top = n.id;
-        while (graph.node(top).parentNode >= 0)
-            top = graph.node(top).parentNode;
-        const QString& module = graph.node(top).modulePath;
-        ++boxesByModule[module];
-        ++boxes;
-        if (!module.isEmpty())
-            deepest = std::max(deepest, int(module.count(QLatin1Char('.'))) + 1);
-    }
-    if (boxes <= bigBoxes || deepest == 0)
-        return {};
-    QStringList best;
-    for (int depth = 1; depth <= deepest; ++depth) {
-        QSet<QString> folded;
-        int shown = 0;
-        for (auto it = boxesByModule.cbegin(); it != boxesByModule.cend(); ++it) {
-            const QStringList parts = it.key().isEmpty() ? QStringList() : it.key().split(QLatin1Char('.'));
-            if (parts.size() >= depth)
-                folded.insert(parts.mid(0, depth).join(QLatin1Char('.')));
-            else
-                shown += it.value();
-        }
-        if (shown + folded.size() > overviewBoxes)
-            break;
-        best = QStringList(folded.begin(), folded.end());
-    }
-    best.sort();
-    return best;
 }
 
 } // namespace jitscope

@@ -1,6 +1,6 @@
 #pragma once
 
-// What graphlayout.cpp (the DOT text, the flat layout) and hierarchicallayout.cpp (big graphs module by module)
+// What dottext.cpp (the DOT text, the flat layout) and hierarchicallayout.cpp (big graphs module by module)
 // share. Private to core/layout.
 
 #include "report/graphlayout.h"
