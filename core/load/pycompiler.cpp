@@ -1,6 +1,6 @@
 // The .py front end: each top-level def of a .py file compiled as Python's torch.jit.script compiles it, with a
-// resolver that resolves names as Python does (torch, torch.nn.functional, math, builtin exceptions; the table
-// recorded by resources/gen_torch_functions.py), and loadPython() that makes a ModelInfo of the file.
+// resolver that resolves names as Python does (torch, torch.nn.functional, math, builtin exceptions; their table in
+// pythonnames.cpp), and loadPython() that makes a ModelInfo of the file.
 // One of the few translation units that include libtorch.
 
 #include "report/dtype.h"
@@ -11,11 +11,10 @@
 #include "load/model.h"
 #include "load/modelhandle_p.h"
 #include "load/pysource.h"
+#include "load/pythonnames_p.h"
 #include "load/sourceguards_p.h"
 
-#include <QFile>
 #include <QRegularExpression>
-#include <QSet>
 
 #include <torch/csrc/jit/api/compilation_unit.h>
 #include <torch/csrc/jit/frontend/error_report.h>
@@ -30,7 +29,6 @@
 #include <torch/csrc/jit/ir/irparser.h>
 #include <torch/csrc/jit/runtime/custom_operator.h>
 
-#include <limits>
 #include <map>
 #include <optional>
 #include <set>
@@ -57,78 +55,6 @@ QString qs(const std::string& s)
 const tj::RegisterOperators tracingStateOperator(std::vector<c10::optional<tj::Operator>> { tj::Operator(
     "jitscope::_get_tracing_state() -> bool", [](tj::Stack& stack) { stack.emplace_back(tj::tracer::isTracing()); },
     c10::AliasAnalysisKind::CONSERVATIVE) });
-
-/// What Python's resolver does with names in torch, torch.nn.functional, math, ... recorded from PyTorch
-/// itself by resources/gen_torch_functions.py and embedded as a Qt resource.
-struct TorchNameTable
-{
-    struct Function
-    {
-        std::string qualifiedName;
-        std::string schema;
-        std::string graph;
-    };
-    struct Dispatch
-    {
-        std::string argName;
-        size_t index = 0;
-        bool defaultValue = false;
-        QString ifTrue, ifFalse; ///< paths of the two functions
-    };
-    QHash<QString, std::string> builtins;
-    QHash<QString, Function> functions;
-    QHash<QString, QVector<Function>> overloads; ///< @overload-ed functions: every overload
-    QHash<QString, Dispatch> dispatches;
-};
-
-const TorchNameTable& torchNames()
-{
-    static const TorchNameTable table = [] {
-        TorchNameTable t;
-        QFile file(QStringLiteral(":/jitscope/torch_functions.txt"));
-        if (!file.open(QIODevice::ReadOnly))
-            return t;
-        const QList<QByteArray> lines = file.readAll().split('\n');
-        for (int i = 0; i < lines.size(); ++i) {
-            const QByteArray& line = lines[i];
-            if (line.startsWith("builtin ")) {
-                const QList<QByteArray> parts = line.split(' ');
-                if (parts.size() == 3)
-                    t.builtins.insert(QString::fromLatin1(parts[1]), parts[2].toStdString());
-            } else if ((line.startsWith("function ") || line.startsWith("overload ")) && i + 2 < lines.size()) {
-                const QList<QByteArray> parts = line.split(' ');
-                TorchNameTable::Function f;
-                f.qualifiedName = parts.value(2).toStdString();
-                f.schema = lines[i + 1].mid(7).toStdString();
-                std::string graph;
-                int j = i + 3;
-                for (; j < lines.size() && lines[j] != "end"; ++j)
-                    graph += lines[j].toStdString() + "\n";
-                f.graph = graph;
-                if (line.startsWith("overload "))
-                    t.overloads[QString::fromLatin1(parts.value(1))].push_back(f);
-                else
-                    t.functions.insert(QString::fromLatin1(parts.value(1)), f);
-                i = j;
-            } else if (line.startsWith("dispatch ")) {
-                const QList<QByteArray> parts = line.split(' ');
-                if (parts.size() != 7)
-                    continue;
-                const QString path = QString::fromLatin1(parts[1]);
-                const QString module = path.section(QLatin1Char('.'), 0, -2);
-                TorchNameTable::Dispatch d;
-                d.argName = parts[2].toStdString();
-                d.index = parts[3].toULong();
-                d.defaultValue = parts[4] == "1";
-                d.ifTrue = module + QLatin1Char('.') + QString::fromLatin1(parts[5]);
-                d.ifFalse = module + QLatin1Char('.') + QString::fromLatin1(parts[6]);
-                t.dispatches.insert(path, d);
-            }
-        }
-        return t;
-    }();
-    return table;
-}
 
 class PyFileCompiler;
 
@@ -201,21 +127,6 @@ std::optional<int64_t> torchConstant(const QString& name)
     if (it == constants.end())
         return std::nullopt;
     return it->second;
-}
-
-std::optional<double> mathConstant(const QString& name)
-{
-    if (name == QLatin1String("pi"))
-        return M_PI;
-    if (name == QLatin1String("e"))
-        return M_E;
-    if (name == QLatin1String("tau"))
-        return 2 * M_PI;
-    if (name == QLatin1String("inf"))
-        return std::numeric_limits<double>::infinity();
-    if (name == QLatin1String("nan"))
-        return std::numeric_limits<double>::quiet_NaN();
-    return std::nullopt;
 }
 
 std::shared_ptr<tj::SugaredValue> builtin(const std::string& qualName)
@@ -411,31 +322,6 @@ struct PyExceptionValue : public tj::ExceptionValue
 
     std::string m_qualifiedName;
 };
-
-bool isBuiltinException(const QString& name)
-{
-    static const QSet<QString> names = {
-        QStringLiteral("Exception"),
-        QStringLiteral("ValueError"),
-        QStringLiteral("RuntimeError"),
-        QStringLiteral("TypeError"),
-        QStringLiteral("IndexError"),
-        QStringLiteral("KeyError"),
-        QStringLiteral("AssertionError"),
-        QStringLiteral("NotImplementedError"),
-        QStringLiteral("ZeroDivisionError"),
-        QStringLiteral("AttributeError"),
-        QStringLiteral("ArithmeticError"),
-        QStringLiteral("OverflowError"),
-        QStringLiteral("LookupError"),
-        QStringLiteral("StopIteration"),
-        QStringLiteral("FloatingPointError"),
-        QStringLiteral("ImportError"),
-        QStringLiteral("OSError"),
-        QStringLiteral("UserWarning"),
-    };
-    return names.contains(name);
-}
 
 class PyFileCompiler
 {
