@@ -1,10 +1,11 @@
+// The boxes a graph scene draws (nodes, control-flow and module clusters, message cards), and when items paint plain.
+
 #include "graphitems.h"
+#include "graphitems_p.h"
 
 #include <QFontDatabase>
 #include <QFontMetricsF>
-#include <QHash>
 #include <QPainter>
-#include <QPainterPathStroker>
 #include <QStyleOptionGraphicsItem>
 #include <QtMath>
 
@@ -12,155 +13,20 @@ namespace jitscope {
 
 namespace {
 
-const QColor kSelectionColor(0x1f, 0x6f, 0xeb);
-bool g_darkTheme = false;
-
-QColor textColor()
-{
-    return g_darkTheme ? QColor(0xe6, 0xed, 0xf3) : QColor(0x1f, 0x23, 0x28);
-}
-
-QColor detailColor()
-{
-    return g_darkTheme ? QColor(0xaa, 0xb4, 0xc0) : QColor(0x4b, 0x55, 0x63);
-}
-
-QColor edgeColor()
-{
-    return g_darkTheme ? QColor(0x8b, 0x94, 0x9e) : QColor(0x8c, 0x93, 0x9d);
-}
-
-QColor edgeLabelColor()
-{
-    return g_darkTheme ? QColor(0xa0, 0xa8, 0xb2) : QColor(0x6b, 0x72, 0x80);
-}
-
-/// The light pastel fills become deep tones of the same hue on a dark background, so light text stays readable.
-QColor themedFill(const QColor& light)
-{
-    if (!g_darkTheme)
-        return light;
-    QColor c = light.toHsl();
-    return QColor::fromHslF(c.hslHueF() < 0 ? 0 : c.hslHueF(), qMin(1.0f, c.hslSaturationF() * 0.55f), 0.26f);
-}
-
 constexpr qreal kNodePadding = 3;
 constexpr qreal kNodeRadius = 5;
 constexpr qreal kSelectedPenWidth = 3;
-constexpr qreal kArrowLength = 8;
 constexpr qreal kHalo = 5;
 constexpr qreal kBadgeRadius = 7;
-constexpr qreal kDimmedOpacity = 0.28;
 const QColor kExecutionColor(0xf2, 0xb7, 0x05);
 const QColor kBreakpointColor(0xe5, 0x14, 0x00);
 constexpr qreal kExecutionRing = 4;
 constexpr qreal kExecutionArrow = 18; ///< length of the arrow left of the current node, gap included
 constexpr qreal kBreakpointRadius = 5;
 
-QFont pixelFont(int pixelSize, bool bold = false)
-{
-    QFont font;
-    font.setPixelSize(qMax(1, pixelSize));
-    font.setBold(bold);
-    return font;
-}
-
 int g_plainPaintScopes = 0; // GUI thread only
 
-qreal levelOfDetail(const QStyleOptionGraphicsItem* option, const QPainter* painter)
-{
-    return option ? option->levelOfDetailFromTransform(painter->worldTransform()) : 1.0;
-}
-
-/// Below this level of detail a box is a plain filled rectangle and an edge a plain line: at that size the text and
-/// the rounded, antialiased outlines are a few pixels that nobody reads, and drawing them is what makes a zoomed-out
-/// graph of thousands of boxes slow to paint.
-constexpr qreal kPlainLevelOfDetail = 0.2;
-
-/// Text metrics of the few fonts the items use, cached (GUI thread only): a graph's titles and shape labels repeat
-/// (the same op kinds, the same shapes), and shaping each again is what building a big scene spends its time on.
-class TextMetrics
-{
-public:
-    static qreal width(const QFont& font, const QString& text)
-    {
-        QHash<QString, qreal>& cache = instance().m_widths[keyOf(font)];
-        if (cache.size() > 50000)
-            cache.clear();
-        auto it = cache.constFind(text);
-        if (it != cache.constEnd())
-            return *it;
-        const qreal w = QFontMetricsF(font).horizontalAdvance(text);
-        cache.insert(text, w);
-        return w;
-    }
-    static qreal height(const QFont& font)
-    {
-        QHash<int, qreal>& cache = instance().m_heights;
-        const int key = keyOf(font);
-        auto it = cache.constFind(key);
-        if (it != cache.constEnd())
-            return *it;
-        const qreal h = QFontMetricsF(font).height();
-        cache.insert(key, h);
-        return h;
-    }
-
-private:
-    static TextMetrics& instance()
-    {
-        static TextMetrics metrics;
-        return metrics;
-    }
-    /// The items' fonts differ in pixel size and weight only (pixelFont()).
-    static int keyOf(const QFont& font) { return font.pixelSize() * 2 + (font.bold() ? 1 : 0); }
-    QHash<int, QHash<QString, qreal>> m_widths;
-    QHash<int, qreal> m_heights;
-};
-
-// Where the ray from @p from along @p dir leaves/enters @p box, or @p from when it misses.
-QPointF rayHitsBox(QPointF from, QPointF dir, const QRectF& box)
-{
-    qreal best = -1;
-    auto consider = [&](qreal t) {
-        if (t <= 0)
-            return;
-        const QPointF p = from + dir * t;
-        if (p.x() < box.left() - 0.5 || p.x() > box.right() + 0.5 || p.y() < box.top() - 0.5
-            || p.y() > box.bottom() + 0.5)
-            return;
-        if (best < 0 || t < best)
-            best = t;
-    };
-    if (!qFuzzyIsNull(dir.x())) {
-        consider((box.left() - from.x()) / dir.x());
-        consider((box.right() - from.x()) / dir.x());
-    }
-    if (!qFuzzyIsNull(dir.y())) {
-        consider((box.top() - from.y()) / dir.y());
-        consider((box.bottom() - from.y()) / dir.y());
-    }
-    return best < 0 ? from : from + dir * best;
-}
-
-qreal distanceToBox(QPointF p, const QRectF& box)
-{
-    const qreal dx = qMax(qMax(box.left() - p.x(), 0.0), p.x() - box.right());
-    const qreal dy = qMax(qMax(box.top() - p.y(), 0.0), p.y() - box.bottom());
-    return std::hypot(dx, dy);
-}
-
 } // namespace
-
-void setDarkGraphTheme(bool dark)
-{
-    g_darkTheme = dark;
-}
-
-bool isDarkGraphTheme()
-{
-    return g_darkTheme;
-}
 
 PlainPaintScope::PlainPaintScope()
 {
@@ -175,69 +41,6 @@ PlainPaintScope::~PlainPaintScope()
 bool PlainPaintScope::isActive()
 {
     return g_plainPaintScopes > 0;
-}
-
-QColor graphBackgroundColor()
-{
-    return g_darkTheme ? QColor(0x16, 0x1b, 0x22) : QColor(0xfa, 0xfb, 0xfc);
-}
-
-QColor categoryColor(OpCategory category)
-{
-    switch (category) {
-    case OpCategory::Input:
-        return QColor(0xd9, 0xf2, 0xdc);
-    case OpCategory::Output:
-        return QColor(0xfc, 0xe2, 0xcf);
-    case OpCategory::Constant:
-        return QColor(0xee, 0xef, 0xf1);
-    case OpCategory::ConvLinear:
-        return QColor(0xcd, 0xe3, 0xfa);
-    case OpCategory::Normalization:
-        return QColor(0xdf, 0xd8, 0xf6);
-    case OpCategory::Activation:
-        return QColor(0xfd, 0xec, 0xc4);
-    case OpCategory::Pooling:
-        return QColor(0xcc, 0xef, 0xea);
-    case OpCategory::ShapeView:
-        return QColor(0xec, 0xe6, 0xda);
-    case OpCategory::Arithmetic:
-        return QColor(0xf7, 0xdb, 0xe8);
-    case OpCategory::ControlFlow:
-        return QColor(0xff, 0xf1, 0xa8);
-    case OpCategory::Creation:
-        return QColor(0xe4, 0xf4, 0xc9);
-    case OpCategory::Call:
-        return QColor(0xfa, 0xd4, 0xcf);
-    case OpCategory::Attribute:
-        return QColor(0xe1, 0xe8, 0xf0);
-    case OpCategory::Container:
-        return QColor(0xe9, 0xdd, 0xf3);
-    case OpCategory::Other:
-        break;
-    }
-    return QColor(0xf3, 0xf4, 0xf6);
-}
-
-QColor diffStatusColor(DiffStatus status)
-{
-    if (status == DiffStatus::Unchanged)
-        return {};
-    // On a dark background the same hues, lighter, so outlines and legend text keep their contrast.
-    const DiffMark& m = diffMark(status);
-    return QColor::fromRgb(QRgb(g_darkTheme ? m.darkColor : m.color));
-}
-
-QColor diffStatusFill(DiffStatus status)
-{
-    if (status == DiffStatus::Unchanged)
-        return {};
-    return QColor::fromRgb(QRgb(diffMark(status).fill));
-}
-
-QString diffStatusName(DiffStatus status)
-{
-    return QString::fromLatin1(diffMark(status).name);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -511,146 +314,6 @@ void NodeItem::hoverLeaveEvent(QGraphicsSceneHoverEvent* event)
 
 // ---------------------------------------------------------------------------------------------------------------
 
-EdgeItem::EdgeItem(const LayoutEdge& edge, int edgeIndex, const QRectF& targetBox, double fontSize)
-    : m_edgeIndex(edgeIndex)
-    , m_fromIndex(edge.fromNode)
-    , m_toIndex(edge.toNode)
-    , m_valueId(edge.valueId)
-    , m_label(edge.label)
-    , m_labelPos(edge.labelPos)
-    , m_labelFont(pixelFont(qMax(7, qRound(fontSize * 0.85))))
-{
-    // Graphviz gives 1 + 3n Bezier control points, optionally followed by the arrow tip (its "e," point).
-    const QVector<QPointF>& pts = edge.points;
-    int curveCount = int(pts.size());
-    bool explicitTip = false;
-    if (pts.size() >= 5 && (pts.size() - 2) % 3 == 0) {
-        curveCount = int(pts.size()) - 1;
-        explicitTip = true;
-    }
-    if (curveCount > 0) {
-        m_path.moveTo(pts.first());
-        if (curveCount >= 4 && (curveCount - 1) % 3 == 0) {
-            for (int i = 1; i + 2 < curveCount; i += 3)
-                m_path.cubicTo(pts.at(i), pts.at(i + 1), pts.at(i + 2));
-        } else {
-            for (int i = 1; i < curveCount; ++i)
-                m_path.lineTo(pts.at(i));
-        }
-    }
-
-    if (edge.hasArrow && curveCount >= 2) {
-        const QPointF end = pts.at(curveCount - 1);
-        QPointF base = end;
-        QPointF tip = end;
-        QPointF dir;
-        if (explicitTip) {
-            tip = pts.last();
-            dir = tip - base;
-        }
-        if (std::hypot(dir.x(), dir.y()) < 0.01) {
-            // Direction at the end: from the last control point that differs from the end point.
-            for (int i = curveCount - 2; i >= 0; --i) {
-                dir = end - pts.at(i);
-                if (std::hypot(dir.x(), dir.y()) > 0.01)
-                    break;
-            }
-        }
-        const qreal len = std::hypot(dir.x(), dir.y());
-        if (len > 0.01) {
-            dir /= len;
-            // Without an explicit tip the spline stops where the arrow head begins: put the tip on the border.
-            if (!explicitTip && targetBox.isValid()) {
-                const qreal gap = distanceToBox(end, targetBox);
-                if (gap > 2 && gap < 25)
-                    tip = rayHitsBox(end, dir, targetBox);
-            }
-            if (std::hypot(tip.x() - base.x(), tip.y() - base.y()) < 3)
-                base = tip - dir * kArrowLength;
-            const QPointF along = tip - base;
-            const qreal arrowLen = std::hypot(along.x(), along.y());
-            const QPointF normal(-along.y() / arrowLen, along.x() / arrowLen);
-            const qreal halfWidth = qMin(3.5, arrowLen * 0.45);
-            m_arrow << tip << base + normal * halfWidth << base - normal * halfWidth;
-        }
-    }
-
-    if (!m_label.isEmpty() && m_labelPos.isNull() && !m_path.isEmpty())
-        m_labelPos = m_path.pointAtPercent(0.5) + QPointF(TextMetrics::width(m_labelFont, m_label) / 2 + 4, 0);
-
-    m_bounds = m_path.boundingRect().united(m_arrow.boundingRect()).adjusted(-3, -3, 3, 3);
-    if (!m_label.isEmpty())
-        m_bounds = m_bounds.united(labelRect().adjusted(-2, -2, 2, 2));
-
-    setCacheMode(NoCache);
-    setZValue(5);
-}
-
-QRectF EdgeItem::labelRect() const
-{
-    const QSizeF size(TextMetrics::width(m_labelFont, m_label) + 2, TextMetrics::height(m_labelFont));
-    return QRectF(m_labelPos - QPointF(size.width() / 2, size.height() / 2), size);
-}
-
-void EdgeItem::setHighlighted(bool highlighted)
-{
-    if (m_highlighted == highlighted)
-        return;
-    m_highlighted = highlighted;
-    setZValue(highlighted ? 6 : 5);
-    update();
-}
-
-void EdgeItem::setDimmed(bool dimmed)
-{
-    if (m_dimmed == dimmed)
-        return;
-    m_dimmed = dimmed;
-    setOpacity(dimmed ? kDimmedOpacity : 1.0);
-}
-
-QRectF EdgeItem::boundingRect() const
-{
-    return m_bounds;
-}
-
-QPainterPath EdgeItem::shape() const
-{
-    QPainterPathStroker stroker;
-    stroker.setWidth(6);
-    QPainterPath hit = stroker.createStroke(m_path);
-    hit.addPolygon(m_arrow);
-    if (!m_label.isEmpty())
-        hit.addRect(labelRect());
-    return hit;
-}
-
-void EdgeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget*)
-{
-    const QColor color = m_highlighted ? kSelectionColor : edgeColor();
-    if ((!m_highlighted || PlainPaintScope::isActive()) && levelOfDetail(option, painter) < kPlainLevelOfDetail) {
-        painter->setPen(QPen(PlainPaintScope::isActive() ? edgeColor() : color, 0));
-        painter->drawPath(m_path);
-        return;
-    }
-    painter->setRenderHint(QPainter::Antialiasing);
-    painter->setPen(QPen(color, m_highlighted ? 2.0 : 1.2, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
-    painter->setBrush(Qt::NoBrush);
-    painter->drawPath(m_path);
-    if (!m_arrow.isEmpty()) {
-        painter->setPen(QPen(color, 1.0, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
-        painter->setBrush(color);
-        painter->drawPolygon(m_arrow);
-    }
-    if (!m_label.isEmpty() && levelOfDetail(option, painter) >= 0.45) {
-        painter->setFont(m_labelFont);
-        painter->setPen(m_highlighted ? kSelectionColor : edgeLabelColor());
-        painter->drawText(labelRect(), Qt::AlignCenter, m_label);
-    }
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-
 ClusterItem::ClusterItem(const LayoutCluster& cluster, int clusterIndex, Kind kind, int depth, double fontSize)
     : m_clusterIndex(clusterIndex)
     , m_parentCluster(cluster.parentCluster)
@@ -723,7 +386,7 @@ void ClusterItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* optio
     painter->setBrush(barFill);
     painter->drawPath(bar.intersected(clip));
 
-    QColor titleColor = g_darkTheme ? base.lighter(150) : base.darker(150);
+    QColor titleColor = isDarkGraphTheme() ? base.lighter(150) : base.darker(150);
     painter->setPen(titleColor);
     painter->setFont(m_font);
     const QRectF textRect(m_rect.left() + 8, m_rect.top() + 2, m_rect.width() - 16, metrics.height());
