@@ -7,8 +7,6 @@
 #include "ir/activity.h"
 #include "layout/layout.h"
 
-#include <QJsonDocument>
-
 #include <optional>
 
 namespace jitscope::cli {
@@ -40,9 +38,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     const QString htmlLink = args.takeValue({ QStringLiteral("--html-link") });
     const bool verbose = args.takeFlag(QStringLiteral("--verbose")) || args.takeFlag(QStringLiteral("-v"));
     const bool noValues = args.takeFlag(QStringLiteral("--no-values"));
-    checkFormat(format,
-        { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("junit"), QStringLiteral("markdown"),
-            QStringLiteral("html") });
+    checkFormat(format, checkReportFormats());
     CheckOptions check;
     bool ok = true;
     const QString rtol = args.takeValue({ QStringLiteral("--rtol") }, QStringLiteral("1e-5"));
@@ -67,7 +63,6 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     if (!report.ok)
         throw CliError { QStringLiteral("%1 (input set 1: %2)").arg(report.error.toString(), sets.first().toString()) };
 
-    QByteArray data;
     QStringList setTexts;
     for (const InputSet& set : sets)
         setTexts << set.toString();
@@ -82,18 +77,10 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     };
     output.warningExcerpt = [&](const SourceLocation& at) { return sourceExcerpt(model, at); };
     output.verbose = verbose;
-    if (format == QLatin1String("json")) {
-        data = QJsonDocument(checkJson(output)).toJson(QJsonDocument::Indented);
-    } else if (format == QLatin1String("junit")) {
-        data = junitReport(reportInput);
-    } else if (format == QLatin1String("markdown")) {
-        data = markdownReport(reportInput);
-    } else if (format == QLatin1String("html")) {
-        ProgressScope layout(QStringLiteral("laying out the report's graphs"));
-        data = htmlReport(reportInput);
-    } else {
-        data = checkText(output).toUtf8();
-    }
+    if (format == QLatin1String("html"))
+        progress.emplace(QStringLiteral("laying out the report's graphs"));
+    const QByteArray data = checkReportData(format, reportInput, { output }, false);
+    progress.reset();
     writeOutput(data, outPath, out);
     return report.consistent ? ExitOk : ExitDiverged;
 }

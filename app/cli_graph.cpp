@@ -1,12 +1,12 @@
 #include "cli.h"
 #include "cli_p.h"
 #include "progress.h"
+#include "reports.h"
 
 #include "layout/layout.h"
 #include "load/model.h"
 
 #include <QJsonDocument>
-#include <QJsonObject>
 
 namespace jitscope::cli {
 
@@ -34,16 +34,16 @@ int commandGraph(Args& args, const LoadOptions& baseOptions, QTextStream& out)
     if (format == QLatin1String("text")) {
         data = fn.graph.toText().toUtf8();
     } else if (format == QLatin1String("json")) {
-        QJsonObject o { { QStringLiteral("file"), model.path }, { QStringLiteral("function"), fn.name },
-            { QStringLiteral("signature"), fn.signature }, { QStringLiteral("graph"), fn.graph.toJson() } };
-        data = QJsonDocument(o).toJson(QJsonDocument::Indented);
+        const QString text = fn.graph.toText();
+        data = QJsonDocument(graphJson(GraphDocument { model.path, fn.name, fn.signature, fn.name, text, &fn.graph }))
+                   .toJson(QJsonDocument::Indented);
     } else {
         if (modules)
             layoutOptions.moduleTypes = submoduleTypes(model, fn.name);
         // As the window lays it out: a big graph grouped by module module by module (hierarchicalAbove).
         ProgressScope progress(QStringLiteral("laying out %1 nodes").arg(fn.graph.nodes.size()));
         error.clear();
-        data = renderGraph(fn.graph, layoutOptions, format, &error);
+        data = renderGraph(fn.graph, layoutOptions, format, &error, nullptr, fn.name);
         if (data.isEmpty())
             throw CliError { QStringLiteral("%1: %2").arg(path, error) };
     }

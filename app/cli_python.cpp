@@ -1,6 +1,7 @@
 #include "cli.h"
 #include "cli_p.h"
 #include "pythoncli.h"
+#include "reports.h"
 
 namespace jitscope::cli {
 
@@ -18,9 +19,7 @@ int pythonCommand(const QString& command, Args& args, const QString& python, QTe
             || (pc.format != QLatin1String("text") && pc.format != QLatin1String("json"))))
         throw CliError { QStringLiteral("--self-check is an option of check --python, reported as text or json") };
     if (command == QLatin1String("check"))
-        checkFormat(pc.format,
-            { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("junit"), QStringLiteral("markdown"),
-                QStringLiteral("html") });
+        checkFormat(pc.format, checkReportFormats());
     else if (command != QLatin1String("graph")) // graph's are checked below
         checkFormat(pc.format, { QStringLiteral("text"), QStringLiteral("json") });
     pc.options.timeoutMs = parseTimeoutMs(args.takeValue({ QStringLiteral("--timeout") }, QStringLiteral("600")));

@@ -1,15 +1,15 @@
 #include "cli.h"
 #include "cli_p.h"
 #include "progress.h"
+#include "reports.h"
 
 #include "ir/activity.h"
 #include "layout/layout.h"
-#include "report/checkreport.h"
 #include "trace/trace.h"
 
-#include <QJsonArray>
 #include <QJsonDocument>
-#include <QJsonObject>
+
+#include <list>
 
 namespace jitscope::cli {
 
@@ -27,7 +27,8 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
     const FunctionInfo& fn = selectFunction(model, fnName, &specs);
     const QVector<InputSet> sets = inputSets(specs, model);
     QByteArray data;
-    QJsonArray traces;
+    std::list<TraceResult> results; // the listing's entries point into it
+    TraceListing listing { model.path, fn.name };
     ProgressScope progress(QStringLiteral("tracing"));
     for (int i = 0; i < sets.size(); ++i) {
         progress.step(QStringLiteral("tracing set"), i + 1, int(sets.size()));
@@ -47,31 +48,19 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
                 data += QStringLiteral("# note: %1\n").arg(t.note).toUtf8();
             data += t.graph.toText().toUtf8();
         } else if (format == QLatin1String("json")) {
-            QJsonArray warnings;
-            for (TraceWarning w : t.warnings) {
-                w.traceIndex = i;
-                warnings.append(warningJson(w));
-            }
-            traces.append(QJsonObject { { QStringLiteral("inputs"), sets[i].toString() },
-                { QStringLiteral("note"), t.note }, { QStringLiteral("graph"), t.graph.toJson() },
-                { QStringLiteral("text"), t.graph.toText() }, { QStringLiteral("warnings"), warnings } });
+            results.push_back(std::move(t));
+            listing.traces << traceEntry(results.back(), sets[i].toString(), i);
         } else {
-            const QString dot = toDot(t.graph);
-            if (format == QLatin1String("dot")) {
-                data += dot.toUtf8();
-            } else {
-                QString error;
-                const QByteArray svg = renderDotToSvg(dot, &error);
-                if (svg.isEmpty())
-                    throw CliError { QStringLiteral("%1: %2").arg(path, error) };
-                data += svg;
-            }
+            QString error;
+            const QByteArray picture = renderGraph(t.graph, LayoutOptions(), format, &error, nullptr,
+                sets.size() > 1 ? QStringLiteral("%1: trace %2").arg(fn.name).arg(i + 1) : fn.name);
+            if (picture.isEmpty())
+                throw CliError { QStringLiteral("%1: %2").arg(path, error) };
+            data += picture;
         }
     }
     if (format == QLatin1String("json"))
-        data = QJsonDocument(QJsonObject { { QStringLiteral("file"), model.path },
-                                 { QStringLiteral("function"), fn.name }, { QStringLiteral("traces"), traces } })
-                   .toJson(QJsonDocument::Indented);
+        data = QJsonDocument(traceJson(listing)).toJson(QJsonDocument::Indented);
     writeOutput(data, outPath, out);
     return ExitOk;
 }

@@ -150,25 +150,16 @@ SelfCheck selfCheckCall(const PythonCommand& command, const PythonCall& call, co
 int requestedTrace(const PythonCommand& command, const PythonRun& run, QTextStream& out, QTextStream& err)
 {
     const PythonCall& c = run.request.call;
-    QJsonArray traces;
     bool failed = false;
     if (!run.request.flattened.isEmpty() && command.format != QLatin1String("json"))
         out << "# traced through an adapter taking the tensors of the inputs flat, as detectron2's TracingAdapter: "
             << run.request.flattened.join(QStringLiteral(", ")) << "\n";
+    TraceListing listing { command.file, run.request.target, run.request.flattened };
     for (int k = 0; k < c.traces.size(); ++k) {
         const PythonTrace& t = c.traces[k];
         failed |= !t.ok;
         if (command.format == QLatin1String("json")) {
-            QJsonObject o { { QStringLiteral("inputs"), t.inputs }, { QStringLiteral("ok"), t.ok },
-                { QStringLiteral("returned"), t.returned },
-                { QStringLiteral("warnings"), pythonWarningsJson(t.warnings) } };
-            if (t.ok) {
-                o.insert(QStringLiteral("graph"), t.graph.toJson());
-                o.insert(QStringLiteral("text"), t.text);
-            } else {
-                o.insert(QStringLiteral("error"), diagnosticJson(t.error));
-            }
-            traces.append(o);
+            listing.traces << traceEntry(t);
             continue;
         }
         if (c.traces.size() > 1)
@@ -179,11 +170,7 @@ int requestedTrace(const PythonCommand& command, const PythonRun& run, QTextStre
             out << "# failed: " << t.error.toString() << "\n";
     }
     if (command.format == QLatin1String("json"))
-        writeJson(
-            QJsonObject { { QStringLiteral("file"), command.file }, { QStringLiteral("function"), run.request.target },
-                { QStringLiteral("flattened"), QJsonArray::fromStringList(run.request.flattened) },
-                { QStringLiteral("traces"), traces } },
-            out);
+        writeJson(traceJson(listing), out);
     if (c.traces.isEmpty()) {
         err << "jitscope-cli: error: "
             << (c.ok ? QStringLiteral("%1: nothing was traced").arg(command.file) : c.error.toString()) << "\n";
@@ -208,6 +195,7 @@ int pythonGraphCommand(const PythonCommand& command, QTextStream& out, QTextStre
     struct Shown
     {
         QString title;
+        QString function; ///< the scripted function or method, the call's target
         const IrGraph* graph;
         QString text;
         QHash<QString, QString> moduleTypes; ///< a traced module's submodule classes by path
@@ -232,7 +220,7 @@ int pythonGraphCommand(const PythonCommand& command, QTextStream& out, QTextStre
                 error = QStringLiteral("%1 does not script: %2 (its traces: graph --call N)")
                             .arg(f.name, f.scriptError.toString());
             else
-                shown.push_back({ QStringLiteral("torch.jit.script(%1)").arg(f.name), &f.graph, f.text });
+                shown.push_back({ QStringLiteral("torch.jit.script(%1)").arg(f.name), f.name, &f.graph, f.text });
         }
         for (const PythonModule& m : run.modules)
             for (const PythonMethod& pm : m.methods) {
@@ -249,7 +237,7 @@ int pythonGraphCommand(const PythonCommand& command, QTextStream& out, QTextStre
                                     pm.modifier.isEmpty() ? QString()
                                                           : QStringLiteral(" (@torch.jit.%1)").arg(pm.modifier));
                 else
-                    shown.push_back({ QStringLiteral("torch.jit.script(%1)").arg(name), &pm.graph, pm.text });
+                    shown.push_back({ QStringLiteral("torch.jit.script(%1)").arg(name), name, &pm.graph, pm.text });
             }
         if (shown.isEmpty() && error.isEmpty())
             error = QStringLiteral("%1: no function or module method named '%2' (have: %3)")
@@ -264,7 +252,7 @@ int pythonGraphCommand(const PythonCommand& command, QTextStream& out, QTextStre
             const PythonCall& c = run.calls[command.call - 1];
             const auto [graph, text] = callGraph(c);
             if (graph)
-                shown.push_back({ callTitle(c), graph, text, c.moduleTypes });
+                shown.push_back({ callTitle(c), c.target, graph, text, c.moduleTypes });
             else
                 error = QStringLiteral("call %1 (%2) recorded no graph: %3")
                             .arg(command.call)
@@ -274,7 +262,7 @@ int pythonGraphCommand(const PythonCommand& command, QTextStream& out, QTextStre
         for (const PythonCall& c : run.calls) {
             const auto [graph, text] = callGraph(c);
             if (graph)
-                shown.push_back({ callTitle(c), graph, text, c.moduleTypes });
+                shown.push_back({ callTitle(c), c.target, graph, text, c.moduleTypes });
         }
         if (shown.isEmpty())
             error = QStringLiteral("%1: the file made no torch.jit.trace or script call that recorded a graph")
@@ -297,34 +285,21 @@ int pythonGraphCommand(const PythonCommand& command, QTextStream& out, QTextStre
                 out << "# " << g.title << "\n";
             out << g.text;
         } else if (command.format == QLatin1String("json")) {
-            graphs.append(QJsonObject { { QStringLiteral("title"), g.title }, { QStringLiteral("text"), g.text },
-                { QStringLiteral("graph"), g.graph->toJson() } });
-        } else if (command.modules) {
-            // As the window lays a model out: grouped by module, a big graph module by module.
+            graphs.append(graphJson(GraphDocument { command.file, g.function, QString(), g.title, g.text, g.graph }));
+        } else {
+            // As the window lays a model out: with --modules grouped by module, a big graph module by module.
             LayoutOptions options;
             options.groupByModule = command.modules;
             options.hideUnreachable = command.modules;
-            options.moduleTypes = g.moduleTypes;
+            if (command.modules)
+                options.moduleTypes = g.moduleTypes;
             QString layoutError;
-            const QByteArray data = renderGraph(*g.graph, options, command.format, &layoutError);
+            const QByteArray data = renderGraph(*g.graph, options, command.format, &layoutError, nullptr, g.title);
             if (data.isEmpty()) {
                 err << "jitscope-cli: error: " << command.file << ": " << layoutError << "\n";
                 return 2;
             }
             out << QString::fromUtf8(data);
-        } else {
-            const QString dot = toDot(*g.graph);
-            if (command.format == QLatin1String("dot")) {
-                out << dot;
-            } else {
-                QString svgError;
-                const QByteArray svg = renderDotToSvg(dot, &svgError);
-                if (svg.isEmpty()) {
-                    err << "jitscope-cli: error: " << command.file << ": " << svgError << "\n";
-                    return 2;
-                }
-                out << QString::fromUtf8(svg);
-            }
         }
     }
     if (command.format == QLatin1String("json"))
@@ -366,14 +341,15 @@ int pythonTraceCommand(const PythonCommand& command, QTextStream& out, QTextStre
         return 2;
     if (requested(command))
         return requestedTrace(command, run, out, err);
-    QJsonArray calls;
+    TraceListing listing { command.file };
+    listing.ofCalls = true;
     int traces = 0;
     for (const PythonCall& c : run.calls) {
         if (c.api == QLatin1String("script"))
             continue;
         ++traces;
         if (command.format == QLatin1String("json")) {
-            calls.append(pythonCallJson(c));
+            listing.calls << &c;
             continue;
         }
         out << "# " << callTitle(c) << "\n";
@@ -385,7 +361,7 @@ int pythonTraceCommand(const PythonCommand& command, QTextStream& out, QTextStre
             out << "# failed: " << c.error.toString() << "\n";
     }
     if (command.format == QLatin1String("json"))
-        writeJson(calls, out);
+        writeJson(traceJson(listing), out);
     else if (traces == 0)
         out << "# the file made no torch.jit.trace call\n";
     return finish(run, 0, err);
@@ -507,26 +483,26 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
     bool defect = false;
     const QString source = readSource(command.file);
     const QStringList lines = source.split(QLatin1Char('\n'));
-    QJsonArray reports;
     bool diverged = false;
-    int checked = 0;
-    const bool ciReport = command.format == QLatin1String("junit") || command.format == QLatin1String("markdown")
-        || command.format == QLatin1String("html");
-    std::list<CheckReport> checkReports; // the report entries point into it
+    const bool ciReport = command.format != QLatin1String("text") && command.format != QLatin1String("json");
+    // The report entries and outputs point into these.
+    std::list<CheckReport> checkReports;
+    std::list<SelfCheck> selfChecks;
     ReportInput reportInput;
     reportInput.path = QFileInfo(command.file).canonicalFilePath(); // as the bridge names the user's file
     reportInput.source = source;
     reportInput.reference = QStringLiteral("the Python code");
     reportInput.htmlReport = command.htmlLink;
     reportInput.layout = layoutGraph;
+    QVector<CheckOutput> outputs;
     bool failedCall = false;
     Diagnostic failedCallError; // the first call whose trace raised: the report's conclusion, on stderr too
     for (const PythonCall& c : calls) {
         if (c.api == QLatin1String("script") || (c.traces.isEmpty() && !c.raised()))
             continue;
-        ++checked;
         // The same report as the window's and the CI formats': every diff's divergences.
-        const CheckReport checkReport = checkRecordedCall(run, c, source);
+        checkReports.push_back(checkRecordedCall(run, c, source));
+        const CheckReport& checkReport = checkReports.back();
         const bool graphsAgree = std::all_of(
             checkReport.diffs.cbegin(), checkReport.diffs.cend(), [](const TraceDiff& d) { return d.equal; });
         // One conclusion per call: the trace raised (a broken export), its traces or outputs diverged, or neither.
@@ -537,45 +513,32 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
         QStringList sets;
         for (const PythonTrace& t : c.traces)
             sets << t.inputs;
-        if (ciReport) {
-            checkReports.push_back(checkReport);
-            reportInput.entries.push_back(ReportEntry { &checkReports.back(), callTitle(c), sets });
-            diverged |= !checkReports.back().consistent;
-            continue;
-        }
+        const ReportEntry entry { &checkReport, callTitle(c), sets };
+        reportInput.entries.push_back(entry);
         const bool callDiverged = !callError && (!graphsAgree || (c.checked && !c.checkPassed));
-        diverged |= callDiverged;
+        diverged |= ciReport ? !checkReport.consistent : callDiverged;
         const QString verdict = callError ? QStringLiteral("error")
             : callDiverged                ? QStringLiteral("diverged")
                                           : QStringLiteral("consistent");
-        std::optional<SelfCheck> self;
+        const SelfCheck* self = nullptr;
         if (builtIn) {
-            self = selfCheckCall(command, c, *builtIn);
+            selfChecks.push_back(selfCheckCall(command, c, *builtIn));
+            self = &selfChecks.back();
             defect |= self->status == QLatin1String("defect");
         }
-        CheckOutput output { ReportEntry { &checkReport, callTitle(c), sets }, callTitle(c), verdict, &c,
-            self ? &*self : nullptr };
-        if (command.format == QLatin1String("json")) {
-            reports.append(checkJson(output));
-            continue;
-        }
-        output.sourceLine = [&](const SourceLocation& at) {
+        CheckOutput output { entry, callTitle(c), verdict, &c, self };
+        output.sourceLine = [&lines, &c](const SourceLocation& at) {
             return sourceLine(at.file == c.location.file ? lines : libraryLines(at.file), at.line);
         };
         output.verbose = command.verbose;
-        out << checkText(output) << "\n";
+        outputs.push_back(output);
     }
-    if (ciReport && checked > 0) {
-        const QByteArray data = command.format == QLatin1String("junit") ? junitReport(reportInput)
-            : command.format == QLatin1String("markdown")                ? markdownReport(reportInput)
-                                                                         : htmlReport(reportInput);
-        out << QString::fromUtf8(data);
-    } else if (ciReport) {
+    if (ciReport && outputs.isEmpty()) {
         err << "jitscope-cli: error: " << command.file << ": the file made no torch.jit.trace call to check\n";
         return 2;
-    } else if (command.format == QLatin1String("json"))
-        writeJson(reports, out);
-    else if (checked == 0)
+    }
+    out << QString::fromUtf8(checkReportData(command.format, reportInput, outputs, true));
+    if (command.format == QLatin1String("text") && outputs.isEmpty())
         out << "# the file made no torch.jit.trace call to check\n";
     // TorchScript's own deprecation notice, once for the run, apart from the model's warnings.
     if (command.format == QLatin1String("text"))

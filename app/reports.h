@@ -4,6 +4,7 @@
 #include "report/graphlayout.h"
 #include "report/pythonrun.h"
 #include "report/selfcheck.h"
+#include "report/traceresult.h"
 
 #include <QByteArray>
 #include <QJsonArray>
@@ -73,12 +74,81 @@ QString checkText(const CheckOutput& in);
 /// "self_check".
 QJsonObject checkJson(const CheckOutput& in);
 
-/// A recorded call as `trace --python --format json` lists it; without @p graphs, as a check's "call" holds it.
-QJsonObject pythonCallJson(const PythonCall& call, bool graphs = true);
+/// A recorded call as a check's "call" holds it (docs/check-json.md): the call, its traces without their graphs.
+QJsonObject pythonCallJson(const PythonCall& call);
 /// Warnings as Python raised them: category, message, place, count, the user's line, the stack.
 QJsonArray pythonWarningsJson(const QVector<PythonWarning>& warnings);
 /// An error with its place: message, file, line, column.
 QJsonObject diagnosticJson(const Diagnostic& d);
+
+/// The version of the JSON form of a trace listing (docs/trace-json.md): raised when a field changes its meaning or
+/// goes.
+inline constexpr int traceJsonVersion = 1;
+
+/// One trace as `trace --format json` lists it, JitScope's own (traceEntry(const TraceResult&, ...)) or one PyTorch
+/// recorded (traceEntry(const PythonTrace&)): the one shape of docs/trace-json.md.
+struct TraceEntry
+{
+    QString inputs; ///< the input set in the SET syntax, as given
+    bool ok = true;
+    Diagnostic error; ///< when not ok
+    const IrGraph* graph = nullptr; ///< the recorded graph (null: none)
+    QString text; ///< the graph as print(traced.graph) prints it
+    QString note; ///< what JitScope's trace notes ("cleanup passes failed: raw recorded graph")
+    QString returned; ///< --python: what the trace returned, as `run` prints values
+    QJsonArray warnings; ///< warningJson()s (JitScope's) or pythonWarningsJson() (Python's)
+};
+
+/// Trace @p index (0-based) of JitScope's own trace on the set @p inputs.
+TraceEntry traceEntry(const TraceResult& trace, const QString& inputs, int index);
+/// A trace PyTorch recorded.
+TraceEntry traceEntry(const PythonTrace& trace);
+
+/// What `trace --format json` lists, by every route (an archive's or a .py file's function, `--python --fn` on
+/// input sets, or `--python` alone: the file's own torch.jit.trace calls).
+struct TraceListing
+{
+    QString file;
+    QString function; ///< the traced function or method (not for a list of calls)
+    QStringList flattened; ///< --python --fn: the tensors of inputs passed flat through an adapter (detectron2's)
+    QVector<TraceEntry> traces;
+    /// `trace FILE.py --python` without --fn: the file's torch.jit.trace calls, each with its traces in the same
+    /// shape; the listing's function and traces are then left out.
+    QVector<const PythonCall*> calls;
+    bool ofCalls = false;
+};
+
+/// The JSON document of a trace listing (docs/trace-json.md): "version", "file", and "function", "flattened" and
+/// "traces", or "calls".
+QJsonObject traceJson(const TraceListing& listing);
+
+/// The version of the JSON form of a graph (docs/graph-formats.md).
+inline constexpr int graphJsonVersion = 1;
+
+/// A graph as `graph --format json` prints it: an archive's or a .py file's function, or each graph of `graph
+/// --python` (a recorded call's trace, a scripted function).
+struct GraphDocument
+{
+    QString file;
+    QString function; ///< the function or method, a recorded call's target
+    QString signature; ///< the function's signature where known ("forward(self, x: Tensor) -> Tensor")
+    QString title; ///< "line 28: torch.jit.trace(Stack.forward)", "torch.jit.script(f)", the function
+    QString text; ///< as print(fn.graph) prints it
+    const IrGraph* graph = nullptr;
+};
+
+/// The JSON document of a graph (docs/graph-formats.md): "version", the fields above, "graph" (IrGraph::toJson()).
+QJsonObject graphJson(const GraphDocument& document);
+
+/// The formats of `check --format`, the built-in check's and `check --python`'s.
+QStringList checkReportFormats();
+
+/// A check's report in @p format (checkReportFormats()): what `check` and `check --python` print. text and json come
+/// from @p outputs (one per checked function or recorded call: the built-in check's one is printed as one text and
+/// one JSON document, several as texts each followed by an empty line and as a JSON array, see @p several); junit,
+/// markdown and html from @p in. The one dispatch of both routes.
+QByteArray checkReportData(
+    const QString& format, const ReportInput& in, const QVector<CheckOutput>& outputs, bool several);
 
 /// JUnit XML: one <testsuite> per entry, one <testcase> per input set, a <failure> for each set that diverged or
 /// whose outputs mismatch (message: the cause; text: the divergences with node and file:line), the warnings as

@@ -1,9 +1,12 @@
-// renderGraph(): the picture the window draws, through Graphviz's renderers (the CLI's graph --format svg|png|dot).
+// renderGraph(): the CLI's graph --format svg|png|dot. SVG is graphSvg()'s picture of the layout, as the HTML report
+// and the window's export draw it; PNG and DOT come from Graphviz's renderers.
 // A graph laid out module by module is drawn where that layout put it: its DOT text with every node, cluster and
 // edge positioned (pos, bb) goes through Graphviz's nop2 layout (neato -n2), which keeps them, instead of one dot
 // run over the whole graph (vit_b_16 grouped by module: 23.6 s).
 
 #include "layout/dotlayout_p.h"
+#include "layout/layout.h"
+#include "report/graphsvg.h"
 
 #include <graphviz/gvc.h>
 
@@ -117,14 +120,22 @@ void place(Agraph_t* g, const GraphLayout& layout)
 
 } // namespace
 
-QByteArray renderGraph(
-    const IrGraph& graph, const LayoutOptions& options, const QString& format, QString* error, const GraphLayout* given)
+QByteArray renderGraph(const IrGraph& graph, const LayoutOptions& options, const QString& format, QString* error,
+    const GraphLayout* given, const QString& title)
 {
     auto fail = [error](const QString& message) {
         if (error)
             *error = message;
         return QByteArray();
     };
+    if (format == QLatin1String("svg")) {
+        const GraphLayout layout = given ? *given : layoutGraph(graph, options);
+        if (!layout.error.isEmpty())
+            return fail(layout.error);
+        GraphSvgOptions svg;
+        svg.title = title;
+        return graphSvg(layout, svg).toUtf8();
+    }
     DotBuild build = dotBuild(graph, options, options.groupByModule);
     const bool hierarchical = build.marked && build.nodes.size() > options.hierarchicalAbove;
     GraphLayout layout;

@@ -489,6 +489,32 @@ private Q_SLOTS:
             matchesGolden(out, readText(path), path), qPrintable(QStringLiteral("diff -u %1 %1.actual").arg(path)));
     }
 
+    /// The HTML report's graphs are the CLI's SVG pictures: `trace --format svg` and the report draw trace 1 through
+    /// one renderer (graphSvg()), the page carrying the style sheet that the file holds.
+    void htmlGraphIsTheTraceSvg()
+    {
+        const QString example = QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
+        const Run svg = runCli({ "trace", example, "--inputs", "f32[3,4]", "--format", "svg" });
+        QCOMPARE(svg.code, 0);
+        const Run html
+            = runCli({ "check", example, "--inputs", "f32[3,4]", "--inputs", "f32[3,4]", "--format", "html" });
+        QCOMPARE(html.code, 0);
+        // From the arrowhead's definition to the end: the drawing, without the root element, title and style.
+        auto drawing = [](const QString& text) {
+            const qsizetype from = text.indexOf(QLatin1String("<defs>"));
+            const qsizetype to = text.indexOf(QLatin1String("</svg>"), from);
+            return from < 0 || to < 0
+                ? QString()
+                : text.mid(from, to - from)
+                      .replace(QRegularExpression(QStringLiteral("arrow\\d+")), QStringLiteral("arrow"));
+        };
+        QVERIFY(svg.out.startsWith(QLatin1String("<?xml")));
+        QVERIFY(svg.out.contains(QLatin1String("<style>")));
+        const QString file = drawing(svg.out);
+        QVERIFY2(file.contains(QLatin1String(">aten::mul</text>")), qPrintable(svg.out.left(2000)));
+        QCOMPARE(drawing(html.out), file);
+    }
+
     /// The HTML report is one self-contained page: it renders in headless Chromium with its inline SVG graphs and
     /// no console error, and asks for nothing from elsewhere.
     void htmlReportRendersInChromium()

@@ -240,6 +240,74 @@ private Q_SLOTS:
         QVERIFY(own.out.contains(QLatin1String("# trace 3: f32[2,3,4]\n")));
     }
 
+    /// `trace --format json` has one document shape (docs/trace-json.md) for every route: JitScope's own trace of a
+    /// .py function, PyTorch's trace of it with --python --fn, and the file's own calls with --python alone.
+    void traceJsonIsOneShape()
+    {
+        const QString example = QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py");
+        const Run builtIn
+            = runCli({ "trace", example, "--inputs", "f32[3,4]", "--inputs", "f32[2,4]", "--format", "json" });
+        QCOMPARE(builtIn.code, 0);
+        const Run python = runCli({ "trace", example, "--python", "--fn", "loop_in_traced_fn", "--inputs", "f32[3,4]",
+            "--inputs", "f32[2,4]", "--format", "json" });
+        QCOMPARE(python.code, 0);
+        const QJsonObject ours = QJsonDocument::fromJson(builtIn.out.toUtf8()).object();
+        const QJsonObject pytorch = QJsonDocument::fromJson(python.out.toUtf8()).object();
+        const QStringList documentKeys { "file", "flattened", "function", "traces", "version" };
+        QCOMPARE(ours.keys(), documentKeys);
+        QCOMPARE(pytorch.keys(), documentKeys);
+        for (const QJsonObject& o : { ours, pytorch }) {
+            QCOMPARE(o.value("version").toInt(), 1);
+            QCOMPARE(o.value("function").toString(), QStringLiteral("loop_in_traced_fn"));
+            QVERIFY(o.value("file").toString().endsWith(QLatin1String("loop_in_traced_fn.py")));
+        }
+        // Each trace: the same fields, the graph as IrGraph's JSON and its text, which both routes record alike.
+        const QStringList traceKeys { "graph", "inputs", "nodes", "note", "ok", "text", "warnings" };
+        const QJsonArray ourTraces = ours.value("traces").toArray();
+        const QJsonArray pytorchTraces = pytorch.value("traces").toArray();
+        QCOMPARE(ourTraces.size(), 2);
+        QCOMPARE(pytorchTraces.size(), 2);
+        for (int k = 0; k < 2; ++k) {
+            const QJsonObject a = ourTraces[k].toObject(), b = pytorchTraces[k].toObject();
+            for (const QString& key : traceKeys) {
+                QVERIFY2(a.contains(key), qPrintable(key));
+                QVERIFY2(b.contains(key), qPrintable(key));
+            }
+            QCOMPARE(a.value("inputs").toString(), b.value("inputs").toString());
+            QVERIFY(a.value("ok").toBool() && b.value("ok").toBool());
+            QVERIFY(a.value("graph").toObject().value("nodes").toArray().size() > 0);
+            QVERIFY(b.value("graph").toObject().value("nodes").toArray().size() > 0);
+            QCOMPARE(a.value("nodes").toInt(), a.value("graph").toObject().value("node_table").toArray().size());
+            QVERIFY(a.value("text").toString().startsWith(QLatin1String("graph(")));
+            QVERIFY(b.value("text").toString().startsWith(QLatin1String("graph(")));
+        }
+
+        // The file's own calls: each call with its traces in the same shape.
+        const Run calls = runCli({ "trace", py("python_only.py"), "--python", "--format", "json" });
+        QCOMPARE(calls.code, 0);
+        const QJsonObject listing = QJsonDocument::fromJson(calls.out.toUtf8()).object();
+        QCOMPARE(listing.keys(), (QStringList { "calls", "file", "version" }));
+        QCOMPARE(listing.value("version").toInt(), 1);
+        const QJsonArray recorded = listing.value("calls").toArray();
+        QVERIFY(recorded.size() >= 2);
+        QCOMPARE(recorded[0].toObject().value("function").toString(), QStringLiteral("fill_row_zero"));
+        bool sawTrace = false;
+        for (const QJsonValue& call : recorded)
+            for (const QJsonValue& trace : call.toObject().value("traces").toArray()) {
+                const QJsonObject t = trace.toObject();
+                for (const QString& key : { "inputs", "ok", "note", "nodes", "warnings" })
+                    QVERIFY2(t.contains(key), qPrintable(key));
+                if (t.value("ok").toBool()) {
+                    sawTrace = true;
+                    QVERIFY(t.value("graph").isObject());
+                    QVERIFY(t.value("text").toString().startsWith(QLatin1String("graph(")));
+                } else {
+                    QVERIFY(t.value("error").isObject());
+                }
+            }
+        QVERIFY(sawTrace);
+    }
+
     /// run --python makes the inputs as JitScope's executor does: the same numbers, so the same result.
     void runMatchesTheBuiltInExecutor_data()
     {

@@ -10,10 +10,11 @@
 #include "sourceview.h"
 #include "windowtest.h"
 
-#include <QApplication>
 #include <QAction>
+#include <QApplication>
 #include <QFile>
 #include <QLineEdit>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -187,6 +188,41 @@ private Q_SLOTS:
         QVERIFY2(dot.startsWith(QLatin1String("digraph")), qPrintable(dot.left(200)));
         QVERIFY(dot.contains(QLatin1String("aten::mul")));
         QVERIFY(dot.contains(QLatin1String("prim::Loop")));
+    }
+
+    /// File > Export's SVG is the CLI's: one renderer (graphSvg()) draws the layout the tab shows, so the window
+    /// and `jitscope-cli graph --format svg` write the same file for the same graph.
+    void exportsTheCliSvg()
+    {
+        MainWindow window;
+        QVERIFY(openAndWait(window, example("loop_in_traced_fn.py")));
+        window.showView(MainWindow::View::Script);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("view.svg"));
+        QString error;
+        QVERIFY2(window.exportView(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString exported = QString::fromUtf8(file.readAll());
+        QVERIFY2(exported.contains(QLatin1String("<title>loop_in_traced_fn</title>")), qPrintable(exported.left(400)));
+        QVERIFY(exported.contains(QLatin1String(">aten::mul</text>")));
+
+        QProcess cli;
+        cli.start(QStringLiteral(JITSCOPE_BIN_DIR "/jitscope-cli"),
+            { QStringLiteral("graph"), example("loop_in_traced_fn.py"), QStringLiteral("--format"),
+                QStringLiteral("svg") });
+        QVERIFY(cli.waitForFinished(120000));
+        QCOMPARE(cli.exitCode(), 0);
+        const QString printed = QString::fromUtf8(cli.readAllStandardOutput());
+        if (printed != exported) {
+            QFile actual(dir.filePath(QStringLiteral("cli.svg")));
+            QVERIFY(actual.open(QIODevice::WriteOnly));
+            actual.write(printed.toUtf8());
+            actual.close();
+            dir.setAutoRemove(false);
+            QFAIL(qPrintable(QStringLiteral("the window's export and the CLI's SVG differ: diff -u %1 %2")
+                                 .arg(path, actual.fileName())));
+        }
     }
 
     void groupByModule()

@@ -2,18 +2,18 @@
 
 #include "graphscene.h"
 #include "report/graphlayout.h"
+#include "report/graphsvg.h"
 
 #include <QFileInfo>
 #include <QImage>
 #include <QObject>
 #include <QPainter>
 #include <QSaveFile>
-#include <QSvgGenerator>
 
 namespace jitscope {
 
-bool exportGraph(GraphScene* scene, const QString& path, const LayoutOptions& options, const QString& title,
-    const QString& description, QString* error)
+bool exportGraph(
+    GraphScene* scene, const QString& path, const LayoutOptions& options, const QString& title, QString* error)
 {
     if (path.endsWith(QLatin1String(".dot"), Qt::CaseInsensitive)) {
         // The graph the tab shows, as core lays it out (same folding and blocks), for Graphviz or other tools.
@@ -40,26 +40,18 @@ bool exportGraph(GraphScene* scene, const QString& path, const LayoutOptions& op
     // Each format replaces the file whole or not at all (QSaveFile): a failed export never leaves half a file.
     QSaveFile file(path);
     if (path.endsWith(QLatin1String(".svg"), Qt::CaseInsensitive)) {
-        if (!file.open(QIODevice::WriteOnly)) {
+        // The one picture of a laid-out graph, the CLI's graph --format svg and the HTML report's: the layout the
+        // tab shows, with its diff colours.
+        if (!scene->hasGraph()) {
             if (error)
-                *error = QObject::tr("Cannot write %1").arg(path);
+                *error = QObject::tr("Nothing to export");
             return false;
         }
-        QSvgGenerator generator;
-        generator.setOutputDevice(&file);
-        generator.setSize(source.size().toSize());
-        generator.setViewBox(QRectF(QPointF(0, 0), source.size()));
-        generator.setTitle(title);
-        generator.setDescription(description);
-        QPainter painter;
-        if (!painter.begin(&generator)) {
-            if (error)
-                *error = QObject::tr("Cannot write %1").arg(path);
-            return false;
-        }
-        scene->render(&painter, QRectF(QPointF(0, 0), source.size()), source);
-        painter.end();
-        if (!file.commit()) {
+        GraphSvgOptions svg;
+        svg.title = title;
+        svg.marks = scene->nodeStatuses();
+        if (!file.open(QIODevice::WriteOnly) || file.write(graphSvg(scene->layout(), svg).toUtf8()) < 0
+            || !file.commit()) {
             if (error)
                 *error = QObject::tr("Cannot write %1").arg(path);
             return false;

@@ -105,6 +105,7 @@ void GraphScene::removeAllItems()
     m_nodeById.clear();
     m_shownBy.clear();
     m_graph = IrGraph();
+    m_layout = GraphLayout();
     m_consumers.clear();
     m_statuses.clear();
     m_linked.clear();
@@ -134,6 +135,7 @@ void GraphScene::setGraph(const IrGraph& graph, const GraphLayout& layout, Build
 {
     removeAllItems();
     m_graph = graph;
+    m_layout = layout;
     for (const IrNode& node : graph.nodes) {
         for (int input : node.inputs)
             m_consumers[input].append(node.id);

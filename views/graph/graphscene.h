@@ -62,6 +62,8 @@ public:
 
     /// The graph shown (empty while a message is shown).
     const IrGraph& graph() const { return m_graph; }
+    /// Its layout, as setGraph() received it (what File > Export draws with graphSvg()).
+    const GraphLayout& layout() const { return m_layout; }
     /// The node drawn for @p nodeId: the node itself, or the node whose box the layout shows it in
     /// (GraphLayout::boxOfNode: a folded constant's consumer, a folded loop or if); -1 when nothing shows it.
     int displayedNode(int nodeId) const;
@@ -151,6 +153,7 @@ private:
     QTimer m_buildTimer;
     QHash<int, int> m_shownBy; ///< node id -> id of the node whose box shows it (GraphLayout::boxOfNode)
     IrGraph m_graph;
+    GraphLayout m_layout;
     QHash<int, QVector<int>> m_consumers; ///< value id -> nodes using it
     QHash<int, DiffStatus> m_statuses;
     QHash<int, QString> m_linked;

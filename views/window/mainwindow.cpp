@@ -521,8 +521,7 @@ bool MainWindow::exportView(const QString& path, QString* error)
 {
     const QString function = currentFunction();
     return exportGraph(m_graphTabs->currentGraphScene(), path, m_document->layoutOptions(),
-        function.isEmpty() ? QStringLiteral("JitScope") : function,
-        tr("Exported by JitScope from %1").arg(m_document->currentFile()), error);
+        function.isEmpty() ? QStringLiteral("JitScope") : function, error);
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event)
