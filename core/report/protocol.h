@@ -3,7 +3,8 @@
 // The window's model worker and the window talk in frames: a 32-bit length, then a QDataStream of a magic, the
 // protocol version, the message type, its request id and its payload. The result values that cross (a LoadResult
 // without its ModelHandle, FunctionInfo and IrGraph, InputSuggestion, submodule types, CheckReport, diagnostics)
-// are written field by field by the operators below, plain Qt code: no libtorch here.
+// are written field by field by the operators below, plain Qt code: no libtorch here. docs/worker-protocol.md
+// describes the framing and every message; MessageType below is the one list of them.
 
 #include "report/selfcheck.h"
 #include "report/checkreport.h"
@@ -16,6 +17,7 @@
 #include <QDataStream>
 #include <QHash>
 #include <QIODevice>
+#include <QObject>
 #include <QString>
 
 #include <optional>
@@ -24,47 +26,74 @@ namespace jitscope {
 
 namespace protocol {
 
+Q_NAMESPACE
+
 constexpr quint32 kMagic = 0x4a53574b; ///< "JSWK"
 /// Bumped whenever a message or a value's fields change: both ends must be built from the same sources.
 constexpr quint16 kVersion = 10;
 /// Frames larger than this are refused as corrupt (a report of a big model's traces is tens of megabytes).
 constexpr quint32 kMaxFrame = 1u << 30;
 
+/// Every message of the protocol, each with its direction, its payload (the values pack() writes, in order) and
+/// what answers it. A request's answer is an Answer (its payload as said here), a Failure or an UnknownModel with the
+/// request's id; "no answer" messages get none. docs/worker-protocol.md lists the same (tst_protocol fails when a
+/// value is missing there).
 enum class MessageType : quint16 {
-    Hello = 1, ///< worker -> window, once at start: qint64 pid, QString libtorch version, QString Graphviz version
-    Load, ///< window -> worker: int model, QString path, LoadOptions; answer: LoadResult
-    Inline, ///< int model, QString function; answer: bool ok, FunctionInfo, QString error
-    Suggest, ///< int model, QString function; answer: std::optional<InputSuggestion>
-    SubmoduleTypes, ///< int model, QString function; answer: QHash<QString, QString>
-    Check, ///< int model, QString function, QVector<InputSet>, CheckOptions; answer: CheckReport
-    Cancel, ///< window -> worker: the request id to cancel; no answer
-    Release, ///< window -> worker: int model, forgotten; no answer
-    Heartbeat, ///< worker -> window, every 200 ms: HeartbeatInfo
-    Answer, ///< worker -> window: the answer to request id
-    Failure, ///< worker -> window: request id failed; payload QString message
-    UnknownModel, ///< worker -> window: request id names a model the worker does not hold (it was restarted)
-    /// window -> worker: a debug session, id naming it from then on: int model, DebugTarget,
-    /// QVector<DebugBreakpoint>; the worker answers with DebugPause messages
+    /// worker -> window, once at start, id 0: qint64 pid, QString libtorch version, QString Graphviz version.
+    /// No answer: the worker is ready.
+    Hello = 1,
+    /// window -> worker: int model (the window's id for it), QString path, LoadOptions.
+    /// Answer: LoadResult; the worker keeps the model under that id until Release (sent again, id 0, to a worker
+    /// started after a crash, whose answer nobody waits for).
+    Load,
+    /// window -> worker: int model, QString function. Answer: bool ok, FunctionInfo (inlined), QString error.
+    Inline,
+    /// window -> worker: int model, QString function. Answer: std::optional<InputSuggestion>.
+    Suggest,
+    /// window -> worker: int model, QString function. Answer: QHash<QString, QString> (submodule path to type).
+    SubmoduleTypes,
+    /// window -> worker: int model, QString function, QVector<InputSet>, CheckOptions. Answer: CheckReport.
+    Check,
+    /// window -> worker, id: the request to cancel; empty payload. No answer (the request answers as it ends).
+    Cancel,
+    /// window -> worker, id 0: int model, forgotten. No answer.
+    Release,
+    /// worker -> window, every 200 ms, id 0: HeartbeatInfo. No answer.
+    Heartbeat,
+    /// worker -> window, id: the request's: the request's answer, as its message says.
+    Answer,
+    /// worker -> window, id: the request's: QString message (a malformed or unknown request, a model that failed
+    /// to load). It answers the request.
+    Failure,
+    /// worker -> window, id: the request's: int model, which the worker does not hold (it was restarted). It answers
+    /// the request.
+    UnknownModel,
+    /// window -> worker, id: the session's from then on: int model, DebugTarget, QVector<DebugBreakpoint>.
+    /// Answered by DebugPause messages with that id, the last one finished.
     DebugStart,
-    /// window -> worker, to debug session id: DebugOp, then DebugCommand and int line (Resume) or the
-    /// breakpoints (Breakpoints)
+    /// window -> worker, id: the session's: qint32 DebugOp, then for Resume qint32 DebugCommand and int line, for
+    /// Breakpoints QVector<DebugBreakpoint>, for Stop and End nothing. No answer but the session's DebugPauses.
     DebugCommand,
-    DebugPause, ///< worker -> window: debug session id paused or finished: DebugPause
-    /// window -> worker: IrGraph, LayoutOptions (laid out by Graphviz there, where a crash of dot costs the worker,
-    /// not the window); answer: GraphLayout
+    /// worker -> window, id: the session's: DebugPause (paused, or finished). No answer.
+    DebugPause,
+    /// window -> worker: IrGraph, LayoutOptions, QString what (for the activity line). Answer: GraphLayout (laid out
+    /// by Graphviz there, where a crash of dot costs the worker, not the window).
     Layout,
     /// window -> worker: QString file, QString python, QString bridge, int timeoutMs, QString record folder,
-    /// QVector<int> call indexes (selfCheckRecordedCalls()); answer: QVector<SelfCheck>
+    /// QVector<int> call indexes. Answer: QVector<SelfCheck> (selfCheckRecordedCalls()).
     SelfCheck,
-    /// window -> worker: QString record folder (PythonRun::folder), QString the file's text; answer:
-    /// QVector<CheckReport>, one per recorded call (checkRecordedCalls(): diffed, explained and grouped there)
+    /// window -> worker: QString record folder (PythonRun::folder), QString the file's text. Answer:
+    /// QVector<CheckReport>, one per recorded call (checkRecordedCalls(): diffed, explained and grouped there).
     CheckRecordedCalls,
     /// window -> worker: QString the .py file, PythonOptions, QString the folder the window made for its record
-    /// (makePythonRunFolder()); answer: PythonChild (runPythonChild(): the window reads the record itself)
+    /// (makePythonRunFolder()). Answer: PythonChild (runPythonChild(): the window reads the record itself).
     RunPython,
 };
+Q_ENUM_NS(MessageType)
 
+/// What a DebugCommand message does to its session.
 enum class DebugOp : qint32 { Resume, Breakpoints, Stop, End };
+Q_ENUM_NS(DebugOp)
 
 struct Message
 {

@@ -1,5 +1,6 @@
-// A Python run read back from the bridge's record (result.json, protocol 1), and from what its child process left
-// when it ended some other way: values only, so that the window reads a run the model worker made.
+// A Python run read back from the bridge's record (result.json, its fields listed in docs/python-record.md and
+// resources/python/jitscope_record_schema.json), and from what its child process left when it ended some other way
+// (calls.jsonl, progress.json): values only, so that the window reads a run the model worker made.
 
 #include "report/pythonrun.h"
 
@@ -22,122 +23,170 @@ struct PythonRunFolder
 
 namespace {
 
-QString str(const QJsonObject& o, const char* key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
+/// While pythonRecordFieldsRead() runs: every field of the record read on this thread, by its path.
+thread_local QSet<QString>* t_fieldsRead = nullptr;
 
-SourceLocation locationOf(const QJsonObject& o, const char* fileKey = "file", const char* lineKey = "line")
+/// An object of the record and where it is in it ("calls[].traces[]"). Every field is read through it, so that
+/// pythonRecordFieldsRead() can name each one the reader reads, and tst_pythonrun hold them to the schema.
+class Fields
 {
-    SourceLocation l;
-    l.file = o.value(QLatin1String(fileKey)).toString();
-    l.line = o.value(QLatin1String(lineKey)).toInt();
-    l.column = o.value(QLatin1String("column")).toInt();
-    return l;
+public:
+    Fields(QJsonObject object, QString path)
+        : m_object(std::move(object))
+        , m_path(std::move(path))
+    { }
+
+    QJsonValue value(const char* key) const
+    {
+        if (t_fieldsRead)
+            t_fieldsRead->insert(pathOf(key));
+        return m_object.value(QLatin1String(key));
+    }
+    bool contains(const char* key) const
+    {
+        if (t_fieldsRead)
+            t_fieldsRead->insert(pathOf(key));
+        return m_object.contains(QLatin1String(key));
+    }
+    bool isEmpty() const { return m_object.isEmpty(); }
+    QString str(const char* key) const { return value(key).toString(); }
+    int integer(const char* key, int otherwise = 0) const { return value(key).toInt(otherwise); }
+    bool boolean(const char* key, bool otherwise = false) const { return value(key).toBool(otherwise); }
+    Fields object(const char* key) const { return { value(key).toObject(), childPath(key, "") }; }
+    /// An array of objects.
+    QVector<Fields> objects(const char* key) const
+    {
+        QVector<Fields> out;
+        const QString path = childPath(key, "[]");
+        for (const QJsonValue& v : value(key).toArray())
+            out.push_back({ v.toObject(), path });
+        return out;
+    }
+    QStringList strings(const char* key) const
+    {
+        QStringList out;
+        for (const QJsonValue& v : value(key).toArray())
+            out << v.toString();
+        return out;
+    }
+
+private:
+    QString pathOf(const char* key) const
+    {
+        return m_path.isEmpty() ? QString::fromLatin1(key) : m_path + QLatin1Char('.') + QLatin1String(key);
+    }
+    QString childPath(const char* key, const char* suffix) const
+    {
+        return t_fieldsRead ? pathOf(key) + QLatin1String(suffix) : QString();
+    }
+
+    QJsonObject m_object;
+    QString m_path;
+};
+
+SourceLocation locationOf(const Fields& o, const char* fileKey, const char* lineKey, const char* columnKey = nullptr)
+{
+    return { o.str(fileKey), o.integer(lineKey), columnKey ? o.integer(columnKey) : 0 };
 }
 
 /// A Python exception as one diagnostic: TorchScript's own first line for compile errors ("cannot statically
 /// infer..."), else "Type: message", at the user's place.
-Diagnostic diagnosticOf(const QJsonObject& e, const QString& file)
+Diagnostic diagnosticOf(const Fields& e, const QString& file)
 {
     Diagnostic d;
-    d.location = locationOf(e);
+    d.location = locationOf(e, "file", "line", "column");
     if (d.location.file.isEmpty())
         d.location.file = file;
     // TorchScript's compile errors say what is wrong on their first line, as the .py loader reports them;
     // other exceptions read as Python prints them: "ValueError: message".
-    const QString summary = str(e, "summary");
-    if (!summary.isEmpty()) {
+    const QString summary = e.str("summary");
+    const QString type = e.str("type");
+    const QString message = e.str("message").section(QLatin1Char('\n'), 0, 0).trimmed();
+    if (!summary.isEmpty())
         d.message = summary;
-        return d;
-    }
-    const QString type = str(e, "type");
-    const QString message = str(e, "message").section(QLatin1Char('\n'), 0, 0).trimmed();
-    d.message = type.isEmpty() || message.startsWith(type) ? message : type + QStringLiteral(": ") + message;
+    else
+        d.message = type.isEmpty() || message.startsWith(type) ? message : type + QStringLiteral(": ") + message;
     return d;
 }
 
 /// The "graph" member of a record: the IR snapshot and the text PyTorch printed for it.
-void readGraph(const QJsonObject& record, IrGraph& graph, QString& text)
+void readGraph(const Fields& record, IrGraph& graph, QString& text)
 {
-    const QJsonValue v = record.value(QLatin1String("graph"));
+    const QJsonValue v = record.value("graph");
     if (!v.isObject())
         return;
     graph = IrGraph::fromJson(v.toObject());
-    text = v.toObject().value(QLatin1String("text")).toString();
+    text = record.object("graph").str("text");
 }
 
-QString setOf(const QJsonValue& v)
+/// A value the bridge described: its SET syntax.
+QString setOf(const Fields& value)
 {
-    return v.toObject().value(QLatin1String("set")).toString();
+    return value.str("set");
 }
 
-QVector<PythonWarning> warningsOf(const QJsonValue& v)
+QVector<PythonWarning> warningsOf(const QVector<Fields>& warnings)
 {
     QVector<PythonWarning> out;
-    for (const QJsonValue& w : v.toArray()) {
-        const QJsonObject o = w.toObject();
+    for (const Fields& o : warnings) {
         PythonWarning pw;
-        pw.category = str(o, "category");
-        pw.message = str(o, "message");
-        pw.location = locationOf(o);
-        pw.userCode = o.value(QLatin1String("user")).toBool();
-        for (const QJsonValue& f : o.value(QLatin1String("stack")).toArray()) {
-            const QJsonObject fo = f.toObject();
-            pw.stack.push_back(PythonFrame { locationOf(fo), str(fo, "function") });
-        }
-        if (o.contains(QLatin1String("user_line")))
-            pw.userLocation = SourceLocation { str(o, "user_file"), o.value(QLatin1String("user_line")).toInt(), 0 };
-        pw.count = std::max(1, o.value(QLatin1String("count")).toInt(1));
-        pw.hidden = o.value(QLatin1String("hidden")).toBool();
+        pw.category = o.str("category");
+        pw.message = o.str("message");
+        pw.location = locationOf(o, "file", "line");
+        pw.userCode = o.boolean("user");
+        for (const Fields& f : o.objects("stack"))
+            pw.stack.push_back(PythonFrame { locationOf(f, "file", "line"), f.str("function") });
+        if (o.contains("user_line"))
+            pw.userLocation = locationOf(o, "user_file", "user_line");
+        pw.count = std::max(1, o.integer("count", 1));
+        pw.hidden = o.boolean("hidden");
         out.push_back(pw);
     }
     return out;
 }
 
-ValueDivergence valueDivergenceOf(const QJsonObject& o)
+ValueDivergence valueDivergenceOf(const Fields& o)
 {
     ValueDivergence v;
     if (o.isEmpty())
         return v;
     v.present = true;
-    v.error = str(o, "error");
-    v.node = o.value(QLatin1String("node")).toInt(-1);
-    v.op = str(o, "kind");
-    v.module = str(o, "module");
-    v.cause = str(o, "cause");
-    v.message = str(o, "message");
-    v.traceValue = str(o, "trace");
-    v.otherValue = str(o, "python");
-    v.otherOp = str(o, "python_op");
+    v.error = o.str("error");
+    v.node = o.integer("node", -1);
+    v.op = o.str("kind");
+    v.module = o.str("module");
+    v.cause = o.str("cause");
+    v.message = o.str("message");
+    v.traceValue = o.str("trace");
+    v.otherValue = o.str("python");
+    v.otherOp = o.str("python_op");
     v.otherAt = locationOf(o, "python_file", "python_line");
-    v.randomNode = o.value(QLatin1String("random_node")).toInt(-1);
-    for (const QJsonValue& e : o.value(QLatin1String("operands")).toArray()) {
-        const QJsonObject op = e.toObject();
-        const QString what = str(op, "what");
+    v.randomNode = o.integer("random_node", -1);
+    for (const Fields& op : o.objects("operands")) {
+        const QString what = op.str("what");
+        const QString trace = op.str("trace");
+        const QJsonValue agrees = op.value("agrees");
+        const bool hasPython = op.contains("python");
+        const QString python = op.str("python");
+        const int index = op.integer("index");
         // Side by side: Python's value where its call took the same operand, else the trace's where they agree.
-        if (!str(op, "trace").isEmpty())
-            v.operandRows << ValueRow { QStringLiteral("operand %1").arg(op.value(QLatin1String("index")).toInt()),
-                str(op, "trace"),
-                op.contains(QLatin1String("python"))  ? str(op, "python")
-                    : op.value(QLatin1String("agrees")).toBool() ? str(op, "trace")
-                                                                  : QString() };
-        if (what.isEmpty() && op.value(QLatin1String("agrees")).toBool(true))
+        if (!trace.isEmpty())
+            v.operandRows << ValueRow { QStringLiteral("operand %1").arg(index), trace,
+                hasPython             ? python
+                    : agrees.toBool() ? trace
+                                      : QString() };
+        const QStringList arithmetic = op.strings("arithmetic");
+        const QStringList dtypes = op.strings("dtypes");
+        if (what.isEmpty() && agrees.toBool(true))
             continue; // an operand that agrees, or a flag: said by the message when it matters
-        QString text = QStringLiteral("operand %1").arg(op.value(QLatin1String("index")).toInt());
+        QString text = QStringLiteral("operand %1").arg(index);
         if (!what.isEmpty())
             text += QStringLiteral(" (%1)").arg(what);
-        text += QStringLiteral(": %1 in the trace").arg(str(op, "trace"));
-        if (op.contains(QLatin1String("python")))
-            text += QStringLiteral(", %1 in Python").arg(str(op, "python"));
-        QStringList arithmetic;
-        for (const QJsonValue& a : op.value(QLatin1String("arithmetic")).toArray())
-            arithmetic << a.toString();
+        text += QStringLiteral(": %1 in the trace").arg(trace);
+        if (hasPython)
+            text += QStringLiteral(", %1 in Python").arg(python);
         if (!arithmetic.isEmpty())
             text += QStringLiteral(", computed by %1").arg(arithmetic.join(QStringLiteral(", ")));
-        QStringList dtypes;
-        for (const QJsonValue& a : op.value(QLatin1String("dtypes")).toArray())
-            dtypes << a.toString();
         if (!dtypes.isEmpty())
             text += QStringLiteral(" in %1").arg(dtypes.join(QLatin1Char('/')));
         v.operands << text;
@@ -145,109 +194,111 @@ ValueDivergence valueDivergenceOf(const QJsonObject& o)
     return v;
 }
 
-PythonCall callOf(const QJsonObject& o, const QString& file)
+PythonCall callOf(const Fields& o, const QString& file)
 {
     PythonCall c;
-    c.index = o.value(QLatin1String("index")).toInt();
-    c.api = str(o, "api");
-    c.location = locationOf(o);
-    const QJsonObject target = o.value(QLatin1String("target")).toObject();
-    c.target = str(target, "name");
-    c.targetKind = str(target, "kind");
-    c.targetLine = target.value(QLatin1String("line")).toInt();
-    c.ok = o.value(QLatin1String("ok")).toBool();
-    if (o.contains(QLatin1String("error")))
-        c.error = diagnosticOf(o.value(QLatin1String("error")).toObject(), file);
-    c.exampleInputs = setOf(o.value(QLatin1String("example_inputs")));
-    for (const QJsonValue& ci : o.value(QLatin1String("check_inputs")).toArray())
+    c.index = o.integer("index");
+    c.api = o.str("api");
+    c.location = locationOf(o, "file", "line");
+    const Fields target = o.object("target");
+    c.target = target.str("name");
+    c.targetKind = target.str("kind");
+    c.targetLine = target.integer("line");
+    c.ok = o.boolean("ok");
+    if (o.contains("error"))
+        c.error = diagnosticOf(o.object("error"), file);
+    c.exampleInputs = setOf(o.object("example_inputs"));
+    for (const Fields& ci : o.objects("check_inputs"))
         c.checkInputs << setOf(ci);
     readGraph(o, c.graph, c.text);
-    for (const QJsonValue& t : o.value(QLatin1String("traces")).toArray()) {
-        const QJsonObject to = t.toObject();
+    for (const Fields& to : o.objects("traces")) {
         PythonTrace pt;
-        pt.inputs = setOf(to.value(QLatin1String("inputs")));
-        pt.ok = to.contains(QLatin1String("graph"));
-        if (to.contains(QLatin1String("error")))
-            pt.error = diagnosticOf(to.value(QLatin1String("error")).toObject(), file);
+        pt.inputs = setOf(to.object("inputs"));
+        pt.ok = to.contains("graph");
+        if (to.contains("error"))
+            pt.error = diagnosticOf(to.object("error"), file);
         readGraph(to, pt.graph, pt.text);
-        pt.warnings = warningsOf(to.value(QLatin1String("warnings")));
-        const QJsonObject oc = to.value(QLatin1String("output_check")).toObject();
-        pt.outputsCompared = oc.value(QLatin1String("ran")).toBool();
-        pt.outputsEqual = !pt.outputsCompared || oc.value(QLatin1String("equal")).toBool();
-        pt.outputsMessage = oc.value(pt.outputsCompared ? QLatin1String("message") : QLatin1String("error")).toString();
-        pt.returned = str(to, "returned");
-        pt.outputsElements = qint64(oc.value(QLatin1String("elements")).toDouble());
-        pt.tracedHere = to.value(QLatin1String("traced_here")).toBool();
-        pt.repeat = to.value(QLatin1String("repeat")).toBool();
-        const QJsonObject replay = to.value(QLatin1String("replay")).toObject();
-        pt.replayArchive = str(replay, "archive");
-        pt.replayMethod = str(replay, "method");
-        pt.replayInputs = str(replay, "inputs");
-        pt.replayError = str(replay, "error");
-        pt.values = valueDivergenceOf(to.value(QLatin1String("value_divergence")).toObject());
+        pt.warnings = warningsOf(to.objects("warnings"));
+        const Fields oc = to.object("output_check");
+        pt.outputsCompared = oc.boolean("ran");
+        pt.outputsEqual = !pt.outputsCompared || oc.boolean("equal");
+        const QString message = oc.str("message");
+        const QString error = oc.str("error");
+        pt.outputsMessage = pt.outputsCompared ? message : error;
+        pt.returned = to.str("returned");
+        pt.outputsElements = qint64(oc.value("elements").toDouble());
+        pt.tracedHere = to.boolean("traced_here");
+        pt.repeat = to.boolean("repeat");
+        const Fields replay = to.object("replay");
+        pt.replayArchive = replay.str("archive");
+        pt.replayMethod = replay.str("method");
+        pt.replayInputs = replay.str("inputs");
+        pt.replayError = replay.str("error");
+        pt.values = valueDivergenceOf(to.object("value_divergence"));
         c.traces.push_back(pt);
     }
-    c.warnings = warningsOf(o.value(QLatin1String("warnings")));
-    const QJsonObject verdict = o.value(QLatin1String("verdict")).toObject();
-    c.checked = verdict.value(QLatin1String("checked")).toBool();
-    c.checkPassed = verdict.value(QLatin1String("ok")).toBool(true);
-    c.checkMessage = str(verdict, "message");
-    c.archive = o.value(QLatin1String("archive")).toString();
-    const QJsonObject types = o.value(QLatin1String("module_types")).toObject();
+    c.warnings = warningsOf(o.objects("warnings"));
+    const Fields verdict = o.object("verdict");
+    c.checked = verdict.boolean("checked");
+    c.checkPassed = verdict.boolean("ok", true);
+    c.checkMessage = verdict.str("message");
+    c.archive = o.str("archive"); // empty when saving failed ({"error": ...})
+    const QJsonObject types = o.value("module_types").toObject();
     for (auto it = types.constBegin(); it != types.constEnd(); ++it)
         c.moduleTypes.insert(it.key(), it.value().toString());
-    for (const QJsonValue& v : o.value(QLatin1String("state_changes")).toArray()) {
-        const QJsonObject change = v.toObject();
+    for (const Fields& change : o.objects("state_changes"))
         c.stateChanges.push_back(
-            { str(change, "module"), str(change, "attribute"), str(change, "before"), str(change, "after") });
-    }
-    c.requested = o.value(QLatin1String("requested")).toBool();
+            { change.str("module"), change.str("attribute"), change.str("before"), change.str("after") });
+    c.requested = o.boolean("requested");
     return c;
 }
 
-PythonModule moduleOf(const QJsonObject& o, const QString& file)
+QVector<PythonModule::Attribute> attributesOf(const QVector<Fields>& attributes)
+{
+    QVector<PythonModule::Attribute> out;
+    for (const Fields& a : attributes)
+        out.push_back({ a.str("name"), a.str("type"), a.str("value") });
+    return out;
+}
+
+PythonModule moduleOf(const Fields& o, const QString& file)
 {
     PythonModule m;
-    m.className = str(o, "class");
-    m.line = o.value(QLatin1String("line")).toInt();
-    for (const QJsonValue& i : o.value(QLatin1String("instances")).toArray())
-        m.instances << i.toString();
-    m.scriptedInstance = str(o, "instance");
-    for (const QJsonValue& mv : o.value(QLatin1String("methods")).toArray()) {
-        const QJsonObject mo = mv.toObject();
+    m.className = o.str("class");
+    m.line = o.integer("line");
+    m.instances = o.strings("instances");
+    m.scriptedInstance = o.str("instance");
+    for (const Fields& mo : o.objects("methods")) {
         PythonMethod pm;
-        pm.name = str(mo, "name");
-        pm.line = mo.value(QLatin1String("line")).toInt();
-        pm.modifier = str(mo, "modifier");
-        pm.compiled = mo.value(QLatin1String("compiled")).toBool();
-        pm.how = str(mo, "how");
+        pm.name = mo.str("name");
+        pm.line = mo.integer("line");
+        pm.modifier = mo.str("modifier");
+        pm.compiled = mo.boolean("compiled");
+        pm.how = mo.str("how");
         readGraph(mo, pm.graph, pm.text);
         m.methods.push_back(pm);
     }
-    for (const QJsonValue& a : o.value(QLatin1String("attributes")).toArray())
-        m.attributes.push_back({ str(a.toObject(), "name"), str(a.toObject(), "type"), str(a.toObject(), "value") });
-    for (const QJsonValue& a : o.value(QLatin1String("constants")).toArray())
-        m.constants.push_back({ str(a.toObject(), "name"), str(a.toObject(), "type"), str(a.toObject(), "value") });
-    m.scriptOk = !o.contains(QLatin1String("script_error"));
+    m.attributes = attributesOf(o.objects("attributes"));
+    m.constants = attributesOf(o.objects("constants"));
+    m.scriptOk = !o.contains("script_error");
     if (!m.scriptOk)
-        m.scriptError = diagnosticOf(o.value(QLatin1String("script_error")).toObject(), file);
-    m.archive = str(o, "archive");
+        m.scriptError = diagnosticOf(o.object("script_error"), file);
+    m.archive = o.str("archive");
     return m;
 }
 
-PythonFunction functionOf(const QJsonObject& o, const QString& file)
+PythonFunction functionOf(const Fields& o, const QString& file)
 {
     PythonFunction f;
-    f.name = str(o, "name");
-    f.line = o.value(QLatin1String("line")).toInt();
-    f.modifier = str(o, "modifier");
-    f.scriptOk = o.value(QLatin1String("script_ok")).toBool();
-    if (o.contains(QLatin1String("script_error")))
-        f.scriptError = diagnosticOf(o.value(QLatin1String("script_error")).toObject(), file);
+    f.name = o.str("name");
+    f.line = o.integer("line");
+    f.modifier = o.str("modifier");
+    f.scriptOk = o.boolean("script_ok");
+    if (o.contains("script_error"))
+        f.scriptError = diagnosticOf(o.object("script_error"), file);
     readGraph(o, f.graph, f.text);
     return f;
 }
-
 
 PythonRun failed(const QString& path, const QString& status, const QString& message)
 {
@@ -278,7 +329,7 @@ void salvageCrashedRun(const QDir& folder, const QString& file, PythonRun& run)
     QSet<int> done;
     if (calls.open(QIODevice::ReadOnly))
         while (!calls.atEnd()) {
-            const QJsonObject o = QJsonDocument::fromJson(calls.readLine()).object();
+            const Fields o { QJsonDocument::fromJson(calls.readLine()).object(), QStringLiteral("calls[]") };
             if (o.isEmpty())
                 continue;
             run.calls.push_back(callOf(o, file));
@@ -305,14 +356,15 @@ void salvageCrashedRun(const QDir& folder, const QString& file, PythonRun& run)
     }
     QFile progress(folder.filePath(QStringLiteral("progress.json")));
     if (progress.open(QIODevice::ReadOnly)) {
-        const QJsonObject p = QJsonDocument::fromJson(progress.readAll()).object();
-        if (!p.isEmpty() && !done.contains(p.value(QLatin1String("index")).toInt())) {
+        const Fields p { QJsonDocument::fromJson(progress.readAll()).object(), QStringLiteral("progress.json") };
+        if (!p.isEmpty() && !done.contains(p.integer("index"))) {
+            const int line = p.integer("line");
             run.error.message += QStringLiteral(", during torch.jit.%1 at line %2 (%3)")
-                                     .arg(str(p, "api"))
-                                     .arg(p.value(QLatin1String("line")).toInt())
-                                     .arg(str(p, "phase"));
+                                     .arg(p.str("api"))
+                                     .arg(line)
+                                     .arg(p.str("phase"));
             if (!run.error.location.isValid())
-                run.error.location = SourceLocation { file, p.value(QLatin1String("line")).toInt(), 0 };
+                run.error.location = SourceLocation { file, line, 0 };
         }
     }
     if (place.isValid() && place.file != file)
@@ -355,49 +407,63 @@ bool parsePythonRecord(const QByteArray& json, PythonRun& run, QString* error)
             *error = QStringLiteral("the bridge's record is not JSON: %1").arg(pe.errorString());
         return false;
     }
-    const QJsonObject o = doc.object();
-    if (o.value(QLatin1String("protocol")).toInt() != 1) {
+    const Fields o { doc.object(), QString() };
+    // MAJOR.MINOR (docs/python-record.md): a newer minor version only adds fields, which this reader passes over.
+    const QString version = o.str("record_version");
+    static const QRegularExpression versionForm(QStringLiteral("^(\\d+)\\.(\\d+)$"));
+    const QRegularExpressionMatch v = versionForm.match(version);
+    if (!v.hasMatch() || v.captured(1).toInt() != kPythonRecordMajorVersion) {
         if (error)
-            *error = QStringLiteral("the bridge speaks protocol %1, JitScope 1")
-                         .arg(o.value(QLatin1String("protocol")).toInt());
+            *error = QStringLiteral("result.json %1: this JitScope reads %2.x")
+                         .arg(version.isEmpty() ? QStringLiteral("without a record version")
+                                                : QStringLiteral("of record version %1").arg(version))
+                         .arg(kPythonRecordMajorVersion);
         return false;
     }
-    const QString file = str(o, "file");
-    run.status = str(o, "status");
-    run.torchVersion = str(o, "torch");
-    for (const QJsonValue& n : o.value(QLatin1String("notices")).toArray())
-        run.notices << n.toString();
-    run.exitCode = o.value(QLatin1String("exit_code")).toInt();
-    if (o.contains(QLatin1String("error")))
-        run.error = diagnosticOf(o.value(QLatin1String("error")).toObject(), file);
-    for (const QJsonValue& c : o.value(QLatin1String("calls")).toArray())
-        run.calls.push_back(callOf(c.toObject(), file));
-    for (const QJsonValue& m : o.value(QLatin1String("modules")).toArray())
-        run.modules.push_back(moduleOf(m.toObject(), file));
-    for (const QJsonValue& f : o.value(QLatin1String("functions")).toArray())
-        run.functions.push_back(functionOf(f.toObject(), file));
-    const QJsonObject sets = o.value(QLatin1String("input_sets")).toObject();
-    run.inputs = setOf(sets.value(QLatin1String("inputs")));
-    for (const QJsonValue& c : sets.value(QLatin1String("check_inputs")).toArray())
+    const QString file = o.str("file");
+    run.status = o.str("status");
+    run.torchVersion = o.str("torch");
+    run.notices = o.strings("notices");
+    run.exitCode = o.integer("exit_code");
+    if (o.contains("error"))
+        run.error = diagnosticOf(o.object("error"), file);
+    for (const Fields& c : o.objects("calls"))
+        run.calls.push_back(callOf(c, file));
+    for (const Fields& m : o.objects("modules"))
+        run.modules.push_back(moduleOf(m, file));
+    for (const Fields& f : o.objects("functions"))
+        run.functions.push_back(functionOf(f, file));
+    const Fields sets = o.object("input_sets");
+    run.inputs = setOf(sets.object("inputs"));
+    for (const Fields& c : sets.objects("check_inputs"))
         run.checkInputs << setOf(c);
-    if (o.contains(QLatin1String("request"))) {
-        const QJsonObject ro = o.value(QLatin1String("request")).toObject();
+    if (o.contains("request")) {
+        const Fields ro = o.object("request");
         PythonRequestResult& r = run.request;
         r.served = true;
-        r.ok = ro.value(QLatin1String("ok")).toBool();
-        r.target = str(ro, "target");
-        if (ro.contains(QLatin1String("error")))
-            r.error = diagnosticOf(ro.value(QLatin1String("error")).toObject(), file);
-        if (ro.contains(QLatin1String("call")))
-            r.call = callOf(ro.value(QLatin1String("call")).toObject(), file);
-        r.outputs = str(ro, "outputs");
-        for (const QJsonValue& f : ro.value(QLatin1String("flattened")).toArray())
-            r.flattened << f.toString();
-        r.warnings = warningsOf(ro.value(QLatin1String("warnings")));
+        r.ok = ro.boolean("ok");
+        r.target = ro.str("target");
+        if (ro.contains("error"))
+            r.error = diagnosticOf(ro.object("error"), file);
+        if (ro.contains("call"))
+            r.call = callOf(ro.object("call"), file);
+        r.outputs = ro.str("outputs");
+        r.flattened = ro.strings("flattened");
+        r.warnings = warningsOf(ro.objects("warnings"));
     }
     run.ok = true;
     return true;
 }
+
+QSet<QString> pythonRecordFieldsRead(const std::function<void()>& read)
+{
+    QSet<QString> fields;
+    t_fieldsRead = &fields;
+    read();
+    t_fieldsRead = nullptr;
+    return fields;
+}
+
 PythonRun readPythonRun(
     const QString& path, const PythonChild& child, std::shared_ptr<const PythonRunFolder> folder, const QString& where)
 {

@@ -7,11 +7,13 @@
 #include "report/irgraph.h"
 
 #include <QHash>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 #include <QVector>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace jitscope {
@@ -256,8 +258,19 @@ std::shared_ptr<const PythonRunFolder> makePythonRunFolder(QString* path, QStrin
 PythonRun readPythonRun(
     const QString& path, const PythonChild& child, std::shared_ptr<const PythonRunFolder> folder, const QString& where);
 
-/// Parses the bridge's result.json (protocol 1) into @p run. False with @p error on malformed input.
+/// The major version of the bridge's record this JitScope reads (docs/python-record.md; the record's fields and
+/// version are resources/python/jitscope_record_schema.json's): a record of another major version is refused, one of
+/// a newer minor version read (it only adds fields).
+constexpr int kPythonRecordMajorVersion = 1;
+
+/// Parses the bridge's result.json into @p run. False with @p error on malformed input or another major version
+/// ("result.json of record version 2.0: this JitScope reads 1.x").
 bool parsePythonRecord(const QByteArray& json, PythonRun& run, QString* error = nullptr);
+
+/// The record's fields that parsePythonRecord() and readPythonRun() read on this thread while @p read runs, as paths
+/// ("calls[].traces[].replay.archive", "input_sets.check_inputs[].set", "progress.json.phase"): what tst_pythonrun
+/// holds to the schema.
+QSet<QString> pythonRecordFieldsRead(const std::function<void()>& read);
 
 /// Reads a finished run back from its record (result.json in @p folder, PythonRun::folder) into @p run: what the
 /// model worker does with a run the window made. False with @p error ("the run's record could not be read: ...").

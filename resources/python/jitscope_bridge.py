@@ -12,15 +12,19 @@ message, the script graphs, and an archive (torch.jit.save) of each result. Afte
 classes, their instances, the plain functions and the `inputs` / `check_inputs` variables are listed, each module
 scripted as torch.jit.script would compile it.
 
-Everything goes into DIR/result.json (written once, at the end; its "protocol" says the format's version) and the
-archives beside it. Graphs use JitScope's IR snapshot form (IrGraph::toJson in core/ir), numbered the way
-core/ir/irsnapshot.cpp numbers a libtorch graph, so that JitScope diffs them like its own.
+Everything goes into DIR/result.json (written once, at the end) and the archives beside it. Its fields, and those of
+calls.jsonl and progress.json, are listed in jitscope_record_schema.json (docs/python-record.md): a field the schema
+lacks is a new minor version of the record there, a changed or removed one a new major version; the record says its
+version as record_version. With JITSCOPE_BRIDGE_VALIDATE=1 (the tests) the bridge checks each file against the
+schema before it writes it, and writes no result.json when it does not match. Graphs use JitScope's IR snapshot form
+(IrGraph::toJson in core/report), numbered the way core/ir/irsnapshot.cpp numbers a libtorch graph, so that JitScope
+diffs them like its own.
 
 The bridge's other modules are files beside this one (in the folder of its real path), loaded by path before
 anything of the user's runs: jitscope_bridge_places (which code is the user's), jitscope_bridge_graphs (graphs and
 values as JSON), jitscope_bridge_calls (the parts of a recorded call), jitscope_bridge_definitions (what the file
-defines), jitscope_bridge_requests (the values of a request) and jitscope_bridge_values (where trace 1 and the
-Python code compute other values). This file records the calls (Recorder), serves a request and runs the file.
+defines), jitscope_bridge_requests (the values of a request), jitscope_bridge_values (where trace 1 and the
+Python code compute other values) and jitscope_bridge_record (the record's schema and version). This file records the calls (Recorder), serves a request and runs the file.
 """
 import argparse
 import contextlib
@@ -35,7 +39,6 @@ import time
 import types
 import warnings
 
-PROTOCOL = 1
 BRIDGE_FILE = os.path.realpath(__file__)
 
 
@@ -71,6 +74,7 @@ from jitscope_bridge_places import (  # noqa: E402
 from jitscope_bridge_requests import (  # noqa: E402
     RequestError, _file_sets, _plain, flatten, make_set, rebuild, resolve_target, summary)
 from jitscope_bridge_values import first_divergence  # noqa: E402
+from jitscope_bridge_record import RECORD_VERSION, checked_json  # noqa: E402
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -316,8 +320,8 @@ class Recorder:
         try:
             tmp = os.path.join(self.out_dir, "progress.json.part")
             with open(tmp, "w", encoding="utf-8") as f:
-                json.dump({"index": call["index"], "api": call["api"], "file": call["file"], "line": call["line"],
-                           "phase": phase}, f)
+                f.write(checked_json({"index": call["index"], "api": call["api"], "file": call["file"],
+                                      "line": call["line"], "phase": phase}, "progress.json"))
             os.replace(tmp, os.path.join(self.out_dir, "progress.json"))
         except OSError:
             pass
@@ -327,7 +331,7 @@ class Recorder:
         if self.serving:
             return  # a request's call is the request's answer, not one of the file's
         with open(os.path.join(self.out_dir, "calls.jsonl"), "a", encoding="utf-8") as f:
-            f.write(json.dumps(call, default=str) + "\n")
+            f.write(checked_json(call, "calls.jsonl") + "\n")
 
     def _describe_result(self, call, api, result):
         import torch
@@ -603,7 +607,7 @@ def serve_request(request, namespace, recorder, real_trace, places):
 
 def run(user_file, out_dir, request=None, returned=False, definitions=True, archives=True):
     user_file = os.path.realpath(user_file)
-    result = {"protocol": PROTOCOL, "file": user_file, "python": sys.version.split()[0]}
+    result = {"record_version": RECORD_VERSION, "file": user_file, "python": sys.version.split()[0]}
     try:
         import torch
     except ImportError as e:
@@ -682,8 +686,9 @@ def main():
             request = json.load(f)
     result = run(a.file, out_dir, request, a.returned, not a.no_definitions, not a.no_archives)
     tmp = os.path.join(out_dir, "result.json.part")
+    text = checked_json(result, "result.json")  # one shot, compact: the C encoder (json.dump is Python's)
     with open(tmp, "w", encoding="utf-8") as f:
-        f.write(json.dumps(result, default=str))  # one shot, compact: the C encoder (json.dump is Python's)
+        f.write(text)
     os.replace(tmp, os.path.join(out_dir, "result.json"))
     sys.stdout.flush()
     # The user's file may leave threads or atexit handlers behind; the record is complete.

@@ -10,6 +10,8 @@
 #include "testutil.h"
 
 #include <QJsonDocument>
+#include <QMetaEnum>
+#include <QRegularExpression>
 #include <QTest>
 #include <QtEndian>
 
@@ -368,6 +370,34 @@ class TestProtocol : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    /// docs/worker-protocol.md has a row for every message, in MessageType's order (the wire's numbers, from 1), and
+    /// for every DebugOp; and no row for anything else.
+    void everyMessageDocumented()
+    {
+        const QString doc = test::readText(QStringLiteral(JITSCOPE_SOURCE_DIR "/docs/worker-protocol.md"));
+        QVERIFY(!doc.isEmpty());
+        static const QRegularExpression row(QStringLiteral("^\\| `(\\w+)` \\|"), QRegularExpression::MultilineOption);
+        QStringList rows;
+        for (auto it = row.globalMatch(doc); it.hasNext();)
+            rows << it.next().captured(1);
+        const QMetaEnum messages = QMetaEnum::fromType<MessageType>();
+        const QMetaEnum ops = QMetaEnum::fromType<DebugOp>();
+        QStringList documented, declared;
+        for (const QString& name : rows)
+            if (messages.keyToValue(name.toLatin1().constData()) >= 0)
+                documented << name;
+            else
+                QVERIFY2(ops.keyToValue(name.toLatin1().constData()) >= 0,
+                    qPrintable(name + QStringLiteral(": documented, but no message or DebugOp of protocol.h")));
+        for (int k = 0; k < messages.keyCount(); ++k) {
+            QCOMPARE(messages.value(k), k + 1);
+            declared << QLatin1String(messages.key(k));
+        }
+        QCOMPARE(documented.join(QLatin1Char(' ')), declared.join(QLatin1Char(' ')));
+        for (int k = 0; k < ops.keyCount(); ++k)
+            QVERIFY2(rows.contains(QLatin1String(ops.key(k))), ops.key(k));
+    }
+
     void framesCutFromAStream()
     {
         const Message a { MessageType::Check, 42, pack(QStringLiteral("forward"), 3) };

@@ -8,7 +8,12 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -48,6 +53,120 @@ void verifyPrintsAsPyTorch(const IrGraph& graph, const QString& text)
     QCOMPARE(test::comparableTrace(graph.toText()), test::comparableTrace(text));
 }
 
+const QString kRecordModule = QStringLiteral(JITSCOPE_SOURCE_DIR "/resources/python/jitscope_bridge_record.py");
+
+QJsonObject recordSchema()
+{
+    return QJsonDocument::fromJson(
+        test::readText(QStringLiteral(JITSCOPE_SOURCE_DIR "/resources/python/jitscope_record_schema.json")).toUtf8())
+        .object();
+}
+
+QJsonObject schemaDef(const QJsonObject& schema, const QString& ref)
+{
+    return schema.value(QStringLiteral("$defs")).toObject().value(ref.section(QLatin1Char('/'), -1)).toObject();
+}
+
+/// The fields the schema declares, as paths the reader's are written in ("calls[].traces[].replay.archive"), and
+/// those the reader must read: each field with an x-reader whose parents have one too, in the first form of an anyOf
+/// (the one recordExample() makes).
+struct SchemaFields
+{
+    QSet<QString> all;
+    QSet<QString> read;
+};
+
+void walkSchema(const QJsonObject& schema, const QJsonObject& s, const QString& path, bool readable, QStringList& refs,
+    SchemaFields& out)
+{
+    if (s.contains(QLatin1String("$ref"))) {
+        const QString ref = s.value(QLatin1String("$ref")).toString();
+        if (refs.contains(ref))
+            return;
+        refs << ref;
+        walkSchema(schema, schemaDef(schema, ref), path, readable, refs, out);
+        refs.removeLast();
+        return;
+    }
+    const QJsonArray anyOf = s.value(QLatin1String("anyOf")).toArray();
+    for (int k = 0; k < anyOf.size(); ++k)
+        walkSchema(schema, anyOf[k].toObject(), path, readable && k == 0, refs, out);
+    if (s.value(QLatin1String("items")).isObject())
+        walkSchema(schema, s.value(QLatin1String("items")).toObject(), path + QLatin1String("[]"), readable, refs, out);
+    if (s.value(QLatin1String("additionalProperties")).isObject())
+        walkSchema(schema, s.value(QLatin1String("additionalProperties")).toObject(), path + QLatin1String("{}"), false,
+            refs, out);
+    const QJsonObject properties = s.value(QLatin1String("properties")).toObject();
+    for (auto it = properties.constBegin(); it != properties.constEnd(); ++it) {
+        const QString field = path.isEmpty() ? it.key() : path + QLatin1Char('.') + it.key();
+        const bool read = readable && it.value().toObject().contains(QLatin1String("x-reader"));
+        out.all.insert(field);
+        if (read)
+            out.read.insert(field);
+        walkSchema(schema, it.value().toObject(), field, read, refs, out);
+    }
+}
+
+/// A record with every field the schema declares (one item per array, the first form of each anyOf and enum), for
+/// the reader to read them all.
+QJsonValue recordExample(const QJsonObject& schema, const QJsonObject& s, QStringList& refs)
+{
+    if (s.contains(QLatin1String("$ref"))) {
+        const QString ref = s.value(QLatin1String("$ref")).toString();
+        if (refs.contains(ref))
+            return QJsonValue(QJsonValue::Undefined);
+        refs << ref;
+        const QJsonValue v = recordExample(schema, schemaDef(schema, ref), refs);
+        refs.removeLast();
+        return v;
+    }
+    if (s.contains(QLatin1String("anyOf")))
+        return recordExample(schema, s.value(QLatin1String("anyOf")).toArray().first().toObject(), refs);
+    if (s.contains(QLatin1String("enum")))
+        return s.value(QLatin1String("enum")).toArray().first();
+    const QJsonValue t = s.value(QLatin1String("type"));
+    const QString type = t.isArray() ? t.toArray().first().toString() : t.toString();
+    if (type == QLatin1String("array")) {
+        QJsonArray a;
+        const QJsonValue item = recordExample(schema, s.value(QLatin1String("items")).toObject(), refs);
+        if (!item.isUndefined())
+            a.append(item);
+        return a;
+    }
+    if (type == QLatin1String("string"))
+        return QStringLiteral("x");
+    if (type == QLatin1String("integer"))
+        return 1;
+    if (type == QLatin1String("number"))
+        return 1.5;
+    if (type == QLatin1String("boolean"))
+        return true;
+    QJsonObject o;
+    const QJsonObject properties = s.value(QLatin1String("properties")).toObject();
+    for (auto it = properties.constBegin(); it != properties.constEnd(); ++it) {
+        const QJsonValue v = recordExample(schema, it.value().toObject(), refs);
+        if (!v.isUndefined())
+            o.insert(it.key(), v);
+    }
+    if (s.value(QLatin1String("additionalProperties")).isObject()) {
+        const QJsonValue v = recordExample(schema, s.value(QLatin1String("additionalProperties")).toObject(), refs);
+        if (!v.isUndefined())
+            o.insert(QStringLiteral("key"), v);
+    }
+    return o;
+}
+
+/// jitscope_bridge_record.py on @p arguments, under the tests' Python: its exit code and output.
+QPair<int, QString> recordModule(const QStringList& arguments)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(QStringLiteral(JITSCOPE_TEST_PYTHON), QStringList { kRecordModule } + arguments);
+    if (!p.waitForFinished(120000))
+        return { -1, QStringLiteral("did not finish") };
+    return { p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAll()) };
+}
+
 } // namespace
 
 class TestPythonRun : public QObject
@@ -55,6 +174,171 @@ class TestPythonRun : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase()
+    {
+        // Every bridge this test runs checks its record against jitscope_record_schema.json before it writes it, and
+        // writes none when it does not match (the run then fails with the mismatch).
+        qputenv("JITSCOPE_BRIDGE_VALIDATE", "1");
+    }
+
+    /// The bridge's side of the record's contract: what it writes into a run's folder (result.json, calls.jsonl and
+    /// progress.json, and request.json from JitScope) matches the schema, read by the validator from outside.
+    void recordsMatchTheirSchema_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("request"); ///< PythonRequest::Mode
+        QTest::addColumn<QString>("target");
+        QTest::addRow("module, script and trace calls") << "export_module.py" << 0 << "";
+        QTest::addRow("values part ways, replay saved") << "values/baked_slice.py" << 0 << "";
+        QTest::addRow("crashed: calls.jsonl and progress.json") << "crashes_in_trace.py" << 0 << "";
+        QTest::addRow("a request checked") << "three_sets.py" << int(PythonRequest::Mode::Check) << "accumulate";
+        QTest::addRow("a request run") << "three_sets.py" << int(PythonRequest::Mode::Run) << "accumulate";
+    }
+
+    void recordsMatchTheirSchema()
+    {
+        QFETCH(QString, file);
+        QFETCH(int, request);
+        QFETCH(QString, target);
+        PythonOptions options;
+        options.request.mode = PythonRequest::Mode(request);
+        options.request.target = target;
+        for (const char* set : { "f32[2,3]", "f32[4,3]" })
+            if (request != 0)
+                options.request.sets << *parseInputSet(QLatin1String(set));
+        const PythonRun run = runPythonFile(pyFile(qPrintable(file)), options);
+        QVERIFY2(run.ok || run.status == QLatin1String("crashed"), qPrintable(run.error.toString() + run.stderrText));
+        QVERIFY(!run.error.message.contains(QLatin1String("does not match")));
+        QStringList written = QDir(run.folder).entryList({ QStringLiteral("*.json"), QStringLiteral("*.jsonl") });
+        QVERIFY2(written.size() >= 2, qPrintable(written.join(QLatin1Char(' '))));
+        if (request != 0)
+            QVERIFY(written.contains(QLatin1String("request.json")));
+        const auto [code, output] = recordModule({ run.folder });
+        QVERIFY2(code == 0, qPrintable(output));
+    }
+
+    /// The reader's side: every field parsePythonRecord() and readPythonRun() read (run over a record with every
+    /// field the schema declares, and over what a crashed run leaves) is in the schema with the reader named, and
+    /// every field the schema says JitScope reads is read.
+    void readerReadsTheSchemasFields()
+    {
+        const QJsonObject schema = recordSchema();
+        QVERIFY(!schema.isEmpty());
+        SchemaFields fields;
+        QStringList refs;
+        walkSchema(schema, schema, QString(), true, refs, fields);
+        walkSchema(
+            schema, schemaDef(schema, QStringLiteral("progress")), QStringLiteral("progress.json"), true, refs, fields);
+        QVERIFY(fields.read.contains(QStringLiteral("calls[].traces[].replay.archive")));
+        QVERIFY(!fields.read.contains(QStringLiteral("calls[].methods")));
+
+        QJsonObject record = recordExample(schema, schema, refs).toObject();
+        record.insert(QStringLiteral("record_version"), schema.value(QLatin1String("x-record-version")));
+        const QJsonObject call = recordExample(schema, schemaDef(schema, QStringLiteral("call")), refs).toObject();
+        QJsonObject progress = recordExample(schema, schemaDef(schema, QStringLiteral("progress")), refs).toObject();
+        progress.insert(QStringLiteral("index"), call.value(QLatin1String("index")).toInt() + 1); // the call running
+        QTemporaryDir crashed;
+        QFile calls(crashed.filePath(QStringLiteral("calls.jsonl")));
+        QFile progressFile(crashed.filePath(QStringLiteral("progress.json")));
+        QVERIFY(calls.open(QIODevice::WriteOnly) && progressFile.open(QIODevice::WriteOnly));
+        calls.write(QJsonDocument(call).toJson(QJsonDocument::Compact) + '\n');
+        progressFile.write(QJsonDocument(progress).toJson());
+        calls.close();
+        progressFile.close();
+
+        bool parsed = false;
+        PythonRun salvaged;
+        const QSet<QString> read = pythonRecordFieldsRead([&] {
+            PythonRun run;
+            parsed = parsePythonRecord(QJsonDocument(record).toJson(), run, nullptr);
+            PythonChild child;
+            child.crashed = true;
+            salvaged = readPythonRun(QStringLiteral("/x.py"), child, nullptr, crashed.path());
+        });
+        QVERIFY(parsed);
+        QCOMPARE(salvaged.calls.size(), 1);
+        QVERIFY2(salvaged.error.message.contains(QLatin1String("during torch.jit.trace at line 1 (x)")),
+            qPrintable(salvaged.error.message));
+        QStringList unknown, unnamed, unread;
+        for (const QString& f : read) {
+            if (!fields.all.contains(f))
+                unknown << f;
+            else if (!fields.read.contains(f))
+                unnamed << f;
+        }
+        for (const QString& f : fields.read)
+            if (!read.contains(f))
+                unread << f;
+        QStringList wrong;
+        for (auto [what, list] : { std::pair { "read, but not in the schema", &unknown },
+                 std::pair { "read, but without an x-reader in the schema", &unnamed },
+                 std::pair { "with an x-reader in the schema, but not read", &unread } })
+            if (!list->isEmpty()) {
+                list->sort();
+                wrong << QLatin1String(what) + QStringLiteral(": ") + list->join(QLatin1Char(' '));
+            }
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(QLatin1Char('\n'))));
+    }
+
+    /// MAJOR.MINOR: a newer minor version only adds fields and is read; another major version is refused, naming both.
+    void recordVersions_data()
+    {
+        QTest::addColumn<QByteArray>("record");
+        QTest::addColumn<QString>("error"); ///< empty: read
+        QTest::addRow("this version") << QByteArray("{\"record_version\": \"1.0\", \"status\": \"ok\"}") << "";
+        QTest::addRow("a newer minor version, a field this reader does not know")
+            << QByteArray("{\"record_version\": \"1.7\", \"status\": \"ok\", \"new_field\": [1]}") << "";
+        QTest::addRow("a newer major version") << QByteArray("{\"record_version\": \"2.0\", \"status\": \"ok\"}")
+                                               << "result.json of record version 2.0: this JitScope reads 1.x";
+        QTest::addRow("an older major version") << QByteArray("{\"record_version\": \"0.3\"}")
+                                                << "result.json of record version 0.3: this JitScope reads 1.x";
+        QTest::addRow("no version (a bridge from before versions)")
+            << QByteArray("{\"protocol\": 1}") << "result.json without a record version: this JitScope reads 1.x";
+        QTest::addRow("not a version") << QByteArray("{\"record_version\": \"one\"}")
+                                       << "result.json of record version one: this JitScope reads 1.x";
+    }
+
+    void recordVersions()
+    {
+        QFETCH(QByteArray, record);
+        QFETCH(QString, error);
+        PythonRun run;
+        QString why;
+        QCOMPARE(parsePythonRecord(record, run, &why), error.isEmpty());
+        QCOMPARE(why, error);
+        if (error.isEmpty())
+            QCOMPARE(run.status, QStringLiteral("ok"));
+    }
+
+    /// The bridge writes the schema's version, whose major version is the one the reader reads.
+    void schemaVersionIsTheReaders()
+    {
+        const QString version = recordSchema().value(QLatin1String("x-record-version")).toString();
+        QVERIFY2(QRegularExpression(QStringLiteral("^\\d+\\.\\d+$")).match(version).hasMatch(), qPrintable(version));
+        QCOMPARE(version.section(QLatin1Char('.'), 0, 0).toInt(), kPythonRecordMajorVersion);
+        const PythonRun run = runPythonFile(pyFile("exits.py"));
+        const QJsonObject written
+            = QJsonDocument::fromJson(test::readText(run.folder + QStringLiteral("/result.json")).toUtf8()).object();
+        QCOMPARE(written.value(QLatin1String("record_version")).toString(), version);
+    }
+
+    /// docs/python-record.md lists the schema's fields as jitscope_bridge_record.py --markdown prints them.
+    void documentListsTheSchema()
+    {
+        const QString path = QStringLiteral(JITSCOPE_SOURCE_DIR "/docs/python-record.md");
+        const QString doc = test::readText(path);
+        const QString begin = QStringLiteral("<!-- fields: jitscope_bridge_record.py --markdown -->\n");
+        const QString end = QStringLiteral("<!-- end of fields -->");
+        const qsizetype from = doc.indexOf(begin);
+        const qsizetype to = doc.indexOf(end);
+        QVERIFY2(from >= 0 && to > from, "the doc's generated section");
+        const auto [code, tables] = recordModule({ QStringLiteral("--markdown") });
+        QCOMPARE(code, 0);
+        const QString actual = doc.left(from + begin.size()) + tables + doc.mid(to);
+        QVERIFY2(test::matchesGolden(actual, doc, path),
+            "docs/python-record.md lists other fields than the schema: see docs/python-record.md.actual");
+    }
+
     void moduleWithTraceAndScriptCalls()
     {
         const QString file = pyFile("export_module.py");
@@ -537,8 +821,6 @@ private Q_SLOTS:
     {
         PythonRun run;
         QString error;
-        QVERIFY(!parsePythonRecord("{\"protocol\": 2}", run, &error));
-        QCOMPARE(error, QStringLiteral("the bridge speaks protocol 2, JitScope 1"));
         QVERIFY(!parsePythonRecord("not json", run, &error));
         QVERIFY(error.startsWith(QLatin1String("the bridge's record is not JSON")));
     }

@@ -179,10 +179,13 @@ private Q_SLOTS:
             { "scalable/apps/jitscope.svg", "48x48/apps/jitscope.png", "256x256/apps/jitscope.png" })
             QVERIFY2(QFile::exists(stage.filePath(QStringLiteral("share/icons/hicolor/") + QLatin1String(icon))), icon);
         QVERIFY(QFile::exists(stage.filePath(QStringLiteral("share/mime/packages/jitscope.xml"))));
-        // The bridge and every module it loads from its own folder.
-        const QStringList bridge = QDir(QStringLiteral(JITSCOPE_SOURCE_DIR "/resources/python"))
-                                       .entryList({ QStringLiteral("jitscope_bridge*.py") }, QDir::Files);
+        // The bridge and every module it loads from its own folder, and the record's schema it reads its version from.
+        const QStringList bridge
+            = QDir(QStringLiteral(JITSCOPE_SOURCE_DIR "/resources/python"))
+                  .entryList({ QStringLiteral("jitscope_bridge*.py"), QStringLiteral("jitscope_record_schema.json") },
+                      QDir::Files);
         QVERIFY(bridge.contains(QStringLiteral("jitscope_bridge.py")) && bridge.size() > 1);
+        QVERIFY(bridge.contains(QStringLiteral("jitscope_record_schema.json")));
         for (const QString& module : bridge)
             QVERIFY2(QFileInfo(stage.filePath(QStringLiteral("share/jitscope/python/") + module)).isReadable(),
                 qPrintable(module));
