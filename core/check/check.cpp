@@ -315,9 +315,10 @@ Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& o
         const QString a = values.base, b = values.other;
         const DivergenceKind baked = values.tensor ? DivergenceKind::TensorConstant : DivergenceKind::NumberBaked;
         if (w && !w->detail.isEmpty())
-            return { baked,
-                QStringLiteral("%1 is baked in as a constant: %2 in %3, %4 in %5")
-                    .arg(w->detail, a, traceB, b, traceK) };
+            return {
+                baked,
+                QStringLiteral("%1 is baked in as a constant: %2 in %3, %4 in %5").arg(w->detail, a, traceB, b, traceK)
+            };
         if (w && w->kind == WarningKind::LenOfTensor)
             return { baked,
                 QStringLiteral("len() of a tensor is baked in as a constant: %1 in %2, %3 in %4")
@@ -411,9 +412,15 @@ void addStateEvidence(TraceDiff& diff, const QVector<PythonStateChange>& changes
 IrGraph withoutMangling(IrGraph g)
 {
     static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
-    for (IrValue& v : g.values)
+    bool mangled = false;
+    for (IrValue& v : g.values) {
+        if (!v.type.contains(QLatin1String("___torch_mangle_")))
+            continue;
         v.type.remove(mangle);
-    g.signatureHashes.clear();
+        mangled = true;
+    }
+    if (mangled) // the signatures hash the types: computed again
+        g.signatureHashes.clear();
     return g;
 }
 
@@ -425,33 +432,6 @@ void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult&
         explainRecordedChanges(diff, base, other, context);
     groupDivergences(diff, base, other, context.moduleTypes);
     addStateEvidence(diff, context.stateChanges);
-}
-
-void completePairDiffs(CheckReport& report, const QString& source)
-{
-    report.pairDiffs.clear();
-    ExplainContext context;
-    context.script = &report.script;
-    context.moduleTypes = report.moduleTypes;
-    context.file = report.file;
-    context.source = source;
-    for (const TraceDiff& d : std::as_const(report.diffs))
-        context.stateChanged |= report.traces.value(d.other).repeat && !d.equal;
-    for (int i = 1; i < report.traces.size(); ++i) {
-        for (int j = i + 1; j < report.traces.size(); ++j) {
-            const TraceResult& base = report.traces[i];
-            const TraceResult& other = report.traces[j];
-            if (!base.ok || !other.ok)
-                continue;
-            // Classes compiled again for each trace get mangled names: the same module either way.
-            TraceDiff diff = diffTraces(withoutMangling(base.graph), withoutMangling(other.graph));
-            diff.base = i;
-            diff.other = j;
-            context.repeat = other.repeat;
-            explainChanges(diff, base, other, context);
-            report.pairDiffs.push_back(diff);
-        }
-    }
 }
 
 } // namespace jitscope
