@@ -57,6 +57,12 @@ public:
             }
     }
 
+    /// The script node @p node was recorded from, -1 when none (PyTorch's traces record no script).
+    int originOf(int node) const
+    {
+        return node >= 0 && node < m_graph.nodes.size() ? m_graph.node(node).originNode : -1;
+    }
+
     /// The first node recorded exactly at @p at.
     int exactlyAt(const SourceLocation& at) const { return m_byFile.value(at.file).value(at.line, -1); }
 
@@ -129,6 +135,7 @@ TraceWarning traceWarning(const PythonWarning& w, int trace, const NodePlaces* p
     // after that line.
     for (int f = 0; tw.traceNode < 0 && f < w.stack.size(); ++f)
         tw.traceNode = places->after(w.stack[f].location);
+    tw.scriptNode = places->originOf(tw.traceNode); // a trace recorded from a script graph: its script node
     return tw;
 }
 

@@ -31,6 +31,40 @@ const TraceWarning* warningAt(const TraceResult& t, int scriptNode, std::initial
     return nullptr;
 }
 
+const TraceWarning* warningAtLine(
+    const TraceResult& t, const SourceLocation& at, std::initializer_list<WarningKind> kinds)
+{
+    if (!at.isValid())
+        return nullptr;
+    for (const TraceWarning& w : t.warnings)
+        if (w.location.line == at.line && w.location.file == at.file
+            && std::find(kinds.begin(), kinds.end(), w.kind) != kinds.end())
+            return &w;
+    return nullptr;
+}
+
+/// The script nodes that make @p node's operands, and theirs (two steps up): where a value it takes was converted.
+QVector<int> operandProducers(const IrGraph& script, int node)
+{
+    QVector<int> out;
+    if (node < 0 || node >= script.nodes.size())
+        return out;
+    QVector<int> level { node };
+    for (int step = 0; step < 2; ++step) {
+        QVector<int> next;
+        for (int n : std::as_const(level))
+            for (int in : script.node(n).inputs) {
+                const int p = script.value(in).producer;
+                if (p >= 0 && !out.contains(p) && script.node(p).kind != QLatin1String("prim::Constant")) {
+                    out << p;
+                    next << p;
+                }
+            }
+        level = next;
+    }
+    return out;
+}
+
 /// The prim::If nodes enclosing a script node, innermost first, with the block it sits in.
 QVector<QPair<int, int>> enclosingBranches(const IrGraph& script, int node)
 {
@@ -311,6 +345,19 @@ Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& o
         const TraceWarning* w = warningAt(other, on->originNode, kinds);
         if (!w)
             w = warningAt(base, bn->originNode, kinds);
+        // A conversion (`s = x.sum().item()`) is a script node of its own, apart from the op that takes the number
+        // (`x * s`): the warning raised at a script node the op's operands come from.
+        for (int producer : operandProducers(script, on->originNode)) {
+            if (!w)
+                w = warningAt(other, producer, kinds);
+            if (!w)
+                w = warningAt(base, producer, kinds);
+        }
+        // Or one raised at the op's own line (`torch.full((1,), max(x.size(0), y.sum().item()))`).
+        if (!w)
+            w = warningAtLine(other, on->location, kinds);
+        if (!w)
+            w = warningAtLine(base, bn->location, kinds);
         const BakedValues values = bakedValues(base.graph, c.baseNode, other.graph, c.otherNode);
         const QString a = values.base, b = values.other;
         const DivergenceKind baked = values.tensor ? DivergenceKind::TensorConstant : DivergenceKind::NumberBaked;

@@ -57,11 +57,15 @@ private Q_SLOTS:
     void oneBuilderForBothChecks_data()
     {
         QTest::addColumn<QString>("name");
-        // A loop unrolled another number of times (outputs differ too), a branch frozen, a number baked, a trace
-        // that agrees, values that part ways on equal graphs, module state.
-        for (const char* name : { "loop_over_size", "branch_on_data", "len_numel", "conv_block", "arange_len",
-                 "max_by_axis", "size_branch", "submodule_loop" })
-            QTest::newRow(name) << QString::fromLatin1(name);
+        // Branches frozen, numbers baked, loops unrolled another number of times, values that part ways on equal
+        // graphs (a baked constant, sizes, a random op), each with the warnings PyTorch raises there.
+        const QDir dir(dataDir() + QStringLiteral("/traces"));
+        for (const QString& file : dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
+            const QJsonObject c = QJsonDocument::fromJson(readText(dir.filePath(file)).toUtf8()).object();
+            const QString verdict = c.value(QStringLiteral("check")).toObject().value(QStringLiteral("verdict")).toString();
+            if (!c.value(QStringLiteral("source")).toString().isEmpty() && verdict != QLatin1String("error"))
+                QTest::newRow(qPrintable(file.chopped(5))) << file.chopped(5);
+        }
     }
 
     void oneBuilderForBothChecks()
@@ -71,7 +75,6 @@ private Q_SLOTS:
             = QJsonDocument::fromJson(readText(dataDir() + QStringLiteral("/traces/%1.json").arg(name)).toUtf8())
                   .object();
         const QString source = c.value(QStringLiteral("source")).toString();
-        QVERIFY2(!source.isEmpty(), "a .py case");
         const LoadResult loaded = loadModel(dataDir() + QLatin1Char('/') + source);
         QVERIFY2(loaded.ok, qPrintable(loaded.error.toString()));
         QStringList specs;
@@ -98,6 +101,9 @@ private Q_SLOTS:
         call.location = { own.file, 0, 0 };
         for (int k = 0; k < own.traces.size(); ++k) {
             const TraceResult& t = own.traces[k];
+            if (t.branches != own.traces[0].branches)
+                QSKIP("the traces took a script if differently: the executor records which (TraceResult::branches), "
+                      "a Python run does not");
             PythonTrace pt;
             pt.ok = t.ok;
             pt.error = t.error;
@@ -105,15 +111,18 @@ private Q_SLOTS:
             pt.graph = t.graph;
             for (const TraceWarning& w : t.warnings) {
                 PythonWarning pw;
-                pw.category = QStringLiteral("JitScope");
+                pw.category = QStringLiteral("TracerWarning"); // the executor raises them in PyTorch's words
                 pw.message = w.message;
                 pw.location = w.location;
                 pw.userCode = true;
+                if (pythonWarningKind(pw) != w.kind)
+                    QSKIP("a warning only JitScope's tracer raises (of a loop, a branch): a Python run has none");
                 pt.warnings << pw;
             }
             if (k > 0) {
                 const OutputCheck& o = own.outputs.value(k - 1);
-                QVERIFY2(o.ran || o.error.isEmpty(), "a case where trace 1 runs on every set");
+                if (!o.ran && !o.error.isEmpty())
+                    QSKIP("trace 1 fails on a set: a recorded call finds its node from PyTorch's TorchScript traceback");
                 pt.outputsCompared = o.ran;
                 pt.outputsEqual = o.comparison.equal;
                 pt.outputsMessage = o.comparison.message;
