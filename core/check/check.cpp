@@ -31,6 +31,40 @@ const TraceWarning* warningAt(const TraceResult& t, int scriptNode, std::initial
     return nullptr;
 }
 
+const TraceWarning* warningAtLine(
+    const TraceResult& t, const SourceLocation& at, std::initializer_list<WarningKind> kinds)
+{
+    if (!at.isValid())
+        return nullptr;
+    for (const TraceWarning& w : t.warnings)
+        if (w.location.line == at.line && w.location.file == at.file
+            && std::find(kinds.begin(), kinds.end(), w.kind) != kinds.end())
+            return &w;
+    return nullptr;
+}
+
+/// The script nodes that make @p node's operands, and theirs (two steps up): where a value it takes was converted.
+QVector<int> operandProducers(const IrGraph& script, int node)
+{
+    QVector<int> out;
+    if (node < 0 || node >= script.nodes.size())
+        return out;
+    QVector<int> level { node };
+    for (int step = 0; step < 2; ++step) {
+        QVector<int> next;
+        for (int n : std::as_const(level))
+            for (int in : script.node(n).inputs) {
+                const int p = script.value(in).producer;
+                if (p >= 0 && !out.contains(p) && script.node(p).kind != QLatin1String("prim::Constant")) {
+                    out << p;
+                    next << p;
+                }
+            }
+        level = next;
+    }
+    return out;
+}
+
 /// The prim::If nodes enclosing a script node, innermost first, with the block it sits in.
 QVector<QPair<int, int>> enclosingBranches(const IrGraph& script, int node)
 {
@@ -311,13 +345,27 @@ Cause explain(const NodeChange& c, const TraceResult& base, const TraceResult& o
         const TraceWarning* w = warningAt(other, on->originNode, kinds);
         if (!w)
             w = warningAt(base, bn->originNode, kinds);
+        // A conversion (`s = x.sum().item()`) is a script node of its own, apart from the op that takes the number
+        // (`x * s`): the warning raised at a script node the op's operands come from.
+        for (int producer : operandProducers(script, on->originNode)) {
+            if (!w)
+                w = warningAt(other, producer, kinds);
+            if (!w)
+                w = warningAt(base, producer, kinds);
+        }
+        // Or one raised at the op's own line (`torch.full((1,), max(x.size(0), y.sum().item()))`).
+        if (!w)
+            w = warningAtLine(other, on->location, kinds);
+        if (!w)
+            w = warningAtLine(base, bn->location, kinds);
         const BakedValues values = bakedValues(base.graph, c.baseNode, other.graph, c.otherNode);
         const QString a = values.base, b = values.other;
         const DivergenceKind baked = values.tensor ? DivergenceKind::TensorConstant : DivergenceKind::NumberBaked;
         if (w && !w->detail.isEmpty())
-            return { baked,
-                QStringLiteral("%1 is baked in as a constant: %2 in %3, %4 in %5")
-                    .arg(w->detail, a, traceB, b, traceK) };
+            return {
+                baked,
+                QStringLiteral("%1 is baked in as a constant: %2 in %3, %4 in %5").arg(w->detail, a, traceB, b, traceK)
+            };
         if (w && w->kind == WarningKind::LenOfTensor)
             return { baked,
                 QStringLiteral("len() of a tensor is baked in as a constant: %1 in %2, %3 in %4")
@@ -411,9 +459,15 @@ void addStateEvidence(TraceDiff& diff, const QVector<PythonStateChange>& changes
 IrGraph withoutMangling(IrGraph g)
 {
     static const QRegularExpression mangle(QStringLiteral("___torch_mangle_\\d+\\."));
-    for (IrValue& v : g.values)
+    bool mangled = false;
+    for (IrValue& v : g.values) {
+        if (!v.type.contains(QLatin1String("___torch_mangle_")))
+            continue;
         v.type.remove(mangle);
-    g.signatureHashes.clear();
+        mangled = true;
+    }
+    if (mangled) // the signatures hash the types: computed again
+        g.signatureHashes.clear();
     return g;
 }
 
@@ -425,33 +479,6 @@ void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult&
         explainRecordedChanges(diff, base, other, context);
     groupDivergences(diff, base, other, context.moduleTypes);
     addStateEvidence(diff, context.stateChanges);
-}
-
-void completePairDiffs(CheckReport& report, const QString& source)
-{
-    report.pairDiffs.clear();
-    ExplainContext context;
-    context.script = &report.script;
-    context.moduleTypes = report.moduleTypes;
-    context.file = report.file;
-    context.source = source;
-    for (const TraceDiff& d : std::as_const(report.diffs))
-        context.stateChanged |= report.traces.value(d.other).repeat && !d.equal;
-    for (int i = 1; i < report.traces.size(); ++i) {
-        for (int j = i + 1; j < report.traces.size(); ++j) {
-            const TraceResult& base = report.traces[i];
-            const TraceResult& other = report.traces[j];
-            if (!base.ok || !other.ok)
-                continue;
-            // Classes compiled again for each trace get mangled names: the same module either way.
-            TraceDiff diff = diffTraces(withoutMangling(base.graph), withoutMangling(other.graph));
-            diff.base = i;
-            diff.other = j;
-            context.repeat = other.repeat;
-            explainChanges(diff, base, other, context);
-            report.pairDiffs.push_back(diff);
-        }
-    }
 }
 
 } // namespace jitscope

@@ -30,10 +30,46 @@ bool isTracedGraph(const IrGraph& graph);
 QVector<TraceWarning> bakedInputSizes(
     const IrGraph& trace, const InputSet& first, const InputSet& other, int otherIndex);
 
-/// Fills CheckReport::pairDiffs: trace i against trace j for every pair 1 <= i < j of traces that both recorded,
-/// diffed and explained as diffs are (explainChanges(), with the report's script graph and module types, and for a
-/// recorded call's traces @p source, the text of the user's file CheckReport::file).
-void completePairDiffs(CheckReport& report, const QString& source = {});
+/// What a check observed, before anything is diffed or judged: the input of buildCheckReport(). Its two sources
+/// turn what they ran into it and nothing more: checkFunction() (JitScope's own traces, trace 1 run on each other set
+/// against the script function) and checkRecordedCall() (the traces PyTorch recorded, the outputs its check compared).
+struct CheckObservations
+{
+    QString file; ///< the checked file (a recorded call's: the file of its torch.jit.trace line)
+    QString function;
+    IrGraph script; ///< the script graph the traces came from, or empty
+    QHash<QString, QString> moduleTypes; ///< the class of each submodule by path
+    bool tracedArchive = false; ///< see CheckReport::tracedArchive
+    /// The traces in set order, each with its own warnings (TraceWarning::traceIndex set, at their nodes).
+    QVector<TraceResult> traces;
+    /// Trace 1 run on set k (k >= 1) at index k - 1, as observed: ran and compared, or its error; the failing node
+    /// (TraceFailure::node) where known, the rest of the failure is described here; where the values part ways.
+    QVector<OutputCheck> outputs;
+    /// A traced archive's set-1 sizes baked in, as they matter on set k (bakedInputSizes()), at index k - 1.
+    QVector<QVector<TraceWarning>> bakedSizes;
+    /// What trace 1's values are compared with: "the script function", "Python".
+    QString otherRun;
+    /// Where the check's own warnings stand when no node says better: the file, or the torch.jit.trace line.
+    SourceLocation callLocation;
+    /// The traces are PyTorch's (a recorded call): its own warnings are among theirs, so the check's sentences do not
+    /// repeat its words.
+    bool recordedByPyTorch = false;
+    QStringList checkWords; ///< by trace: PyTorch's own "Output nr ..." words for that set's value divergence
+    QString source; ///< the user's file's text, for the explainer's source rules; empty to leave them out
+    QVector<PythonStateChange> stateChanges; ///< the submodules' attributes the call changed
+    bool pytorchCheckFailed = false; ///< PyTorch's own check failed (a recorded call's)
+    QString pytorchCheckMessage;
+    Diagnostic error; ///< why there is no trace 1, where the traces do not say
+    bool everyPair = false; ///< CheckOptions::everyPair: fill CheckReport::pairDiffs too
+};
+
+/// The one builder of a check's report, whichever traces it checks: every trace diffed against trace 1 (mangled class
+/// names plain) and explained (explainChanges()), the value divergence of a set whose outputs differ (left out where
+/// the graphs differ and its cause is a branch: the graph's divergence says it), each failure of trace 1 described
+/// (describeTraceFailure()), the check's own warnings (a trace that failed, baked sizes, outputs that differ or a run
+/// that failed), each trace's status and the verdict, PyTorch's own failed check where the traces show nothing, and
+/// on request every other pair of traces diffed and explained (CheckReport::pairDiffs).
+CheckReport buildCheckReport(CheckObservations observations);
 
 /// What the explainer reads besides the two traces.
 struct ExplainContext

@@ -152,22 +152,25 @@ TraceResult archiveTrace(const IrGraph& script, const InputSet& set)
 CheckReport checkFunction(
     const ModelInfo& model, const QString& function, const QVector<InputSet>& sets, const CheckOptions& options)
 {
-    CheckReport r;
-    r.file = model.path;
-    r.function = function;
+    CheckObservations obs;
+    obs.file = model.path;
+    obs.function = function;
+    obs.otherRun = QStringLiteral("the script function");
+    obs.callLocation = { model.path, 0, 0 };
+    obs.everyPair = options.everyPair;
     if (const FunctionInfo* fn = model.function(function))
-        r.script = fn->graph;
+        obs.script = fn->graph;
     if (sets.isEmpty()) {
-        r.error = { QStringLiteral("no input sets to check"), { model.path, 0, 0 } };
-        return r;
+        obs.error = { QStringLiteral("no input sets to check"), { model.path, 0, 0 } };
+        return buildCheckReport(std::move(obs));
     }
     // A trace saved as an archive has no Python behind it, and tracing its graph again is no trace of the model
     // (PyTorch's torch.jit.trace of a ScriptModule returns it as it is): its graph is the trace for every set, and
     // each set runs it. The sizes of set 1 it baked in are what its results on another set are wrong by.
-    r.tracedArchive = model.kind == ModelInfo::Kind::Archive && isTracedGraph(r.script);
+    obs.tracedArchive = model.kind == ModelInfo::Kind::Archive && isTracedGraph(obs.script);
     // Divergences name their module's class ("in encoder (StepEncoder)").
     if (model.kind == ModelInfo::Kind::Archive)
-        r.moduleTypes = submoduleTypes(model, function);
+        obs.moduleTypes = submoduleTypes(model, function);
     // Trace 1's recorded program stays here, for running it on the other sets; it never goes into the report.
     std::shared_ptr<TracedProgram> program;
     const QByteArray name = function.toUtf8();
@@ -177,9 +180,9 @@ CheckReport checkFunction(
         // As torch.jit.trace's check: the check inputs traced under torch.no_grad() (_check_trace).
         ExecOptions exec = options.exec;
         exec.gradEnabled = i == 0;
-        TraceResult t = r.tracedArchive ? archiveTrace(r.script, sets[i])
-                                        : traceFunction(model, function, sets[i], exec, i == 0 ? &program : nullptr);
-        if (r.tracedArchive && i == 0) {
+        TraceResult t = obs.tracedArchive ? archiveTrace(obs.script, sets[i])
+                                          : traceFunction(model, function, sets[i], exec, i == 0 ? &program : nullptr);
+        if (obs.tracedArchive && i == 0) {
             // What the archive gives on set 1; where it fails there, that is the check's error.
             activity::setPhase(0, "checking `%s`: running the traced archive on input set 1", name.constData());
             const OutputCheck out = runTracedArchive(model, function, sets[0], options.exec);
@@ -188,10 +191,7 @@ CheckReport checkFunction(
             t.error = { out.error,
                 out.failure.location.isValid() ? out.failure.location : SourceLocation { model.path, 0, 0 } };
         }
-        if (!t.ok && i == 0) {
-            r.error = t.error;
-            return r;
-        }
+        // The warnings the tracer raised, at the trace's node their script node recorded.
         for (TraceWarning& w : t.warnings) {
             w.traceIndex = i;
             for (int id : t.graph.top.nodes) {
@@ -203,123 +203,45 @@ CheckReport checkFunction(
         }
         if (t.ok)
             traceGraphWarnings(t, i);
-        r.traces.push_back(t);
+        obs.traces.push_back(t);
+        if (!t.ok && i == 0)
+            return buildCheckReport(std::move(obs)); // nothing to compare the other sets with
     }
-    r.ok = true;
-    r.statuses.push_back(TraceStatus::Reference);
-    const TraceResult& first = r.traces.first();
-    auto runArchive = [&](int k, QVector<TraceWarning>& baked) {
-        activity::setPhase(0, "checking `%s`: running the traced archive on input set %d", name.constData(), k + 1);
-        OutputCheck out = runTracedArchive(model, function, sets[k], options.exec);
-        // Its node ids are the script graph's: trace 1's node recorded from it names it in the report.
-        out.failure.node = traceNodeOf(first.graph, r.script, out.failure.node);
-        baked = bakedInputSizes(r.script, sets[0], sets[k], k);
-        for (TraceWarning& w : baked) {
-            w.traceNode = traceNodeOf(first.graph, r.script, w.scriptNode);
-            out.bakedSizes << w.message;
-        }
-        return out;
-    };
-    for (int k = 1; k < r.traces.size(); ++k) {
-        const TraceResult& t = r.traces[k];
-        if (!t.ok) {
-            r.consistent = false;
-            r.statuses.push_back(TraceStatus::Failed);
-            TraceWarning w;
-            w.kind = WarningKind::TraceFailed;
-            w.traceIndex = k;
-            w.message = warningMessage(w.kind, { QString::number(k + 1), sets[k].toString(), t.error.message });
-            w.location = t.error.location;
-            r.warnings.push_back(w);
-            if (r.tracedArchive) {
-                // The trace failed because the archive's graph fails on this set: where, and with what.
-                QVector<TraceWarning> baked;
-                OutputCheck out = runArchive(k, baked);
-                if (out.failure.isValid())
-                    describeTraceFailure(out.failure, first.graph, nullptr);
-                r.warnings += baked;
-                r.outputs.push_back(out);
-            }
-            continue;
-        }
-        TraceDiff diff = diffTraces(first.graph, t.graph);
-        diff.base = 0;
-        diff.other = k;
-        ExplainContext context;
-        context.script = &r.script;
-        context.moduleTypes = r.moduleTypes;
-        explainChanges(diff, first, t, context);
-        r.consistent &= diff.equal;
-        r.diffs.push_back(diff);
-
+    // Trace 1 run on every other set: against the script function, or a traced archive's own graph.
+    const IrGraph& first = obs.traces.first().graph;
+    for (int k = 1; k < obs.traces.size(); ++k) {
         OutputCheck out;
         QVector<TraceWarning> baked;
-        if (r.tracedArchive) {
-            out = runArchive(k, baked);
+        if (obs.tracedArchive) {
+            activity::setPhase(0, "checking `%s`: running the traced archive on input set %d", name.constData(), k + 1);
+            out = runTracedArchive(model, function, sets[k], options.exec);
+            // Its node ids are the script graph's: trace 1's node recorded from it names it in the report.
+            out.failure.node = traceNodeOf(first, obs.script, out.failure.node);
+            baked = bakedInputSizes(obs.script, sets[0], sets[k], k);
+            for (TraceWarning& w : baked) {
+                w.traceNode = traceNodeOf(first, obs.script, w.scriptNode);
+                out.bakedSizes << w.message;
+            }
+        } else if (!obs.traces[k].ok) {
+            // Nothing to run trace 1 against: the trace's failure is the set's finding.
         } else if (program) {
             activity::setPhase(0, "checking `%s`: running trace 1 on input set %d", name.constData(), k + 1);
             out = checkTraceOutputs(model, function, *program, sets[k], options.exec, options.rtol, options.atol);
             if (out.ran && !out.comparison.equal && options.compareValues) {
                 // Where the values part ways: only on a set whose outputs differ (two more runs, values seen).
-                activity::setPhase(
-                    0, "checking `%s`: comparing values on input set %d", name.constData(), k + 1);
-                out.values = findValueDivergence(model, function, *program, first.graph, r.script, sets[k], options.exec,
-                    options.rtol, options.atol, r.moduleTypes);
-                // Where the graphs differ, code the script does not run is the graph divergence's branch, said there.
-                if (out.values.present && out.values.error.isEmpty()
-                    && (diff.equal || out.values.cause != QLatin1String("branch"))) {
-                    Divergence v = valueDivergence(
-                        out.values, first.graph, r.moduleTypes, k, QStringLiteral("the script function"));
-                    if (diff.equal) // the same graph: the same node on the other side
-                        v.otherNodes = v.baseNodes;
-                    r.diffs.back().divergences << v;
-                }
+                activity::setPhase(0, "checking `%s`: comparing values on input set %d", name.constData(), k + 1);
+                out.values = findValueDivergence(model, function, *program, first, obs.script, sets[k], options.exec,
+                    options.rtol, options.atol, obs.moduleTypes);
             }
         } else {
-            out.error = first.note.isEmpty()
+            out.error = obs.traces.first().note.isEmpty()
                 ? QStringLiteral("no trace to run")
                 : QStringLiteral("no trace to run: trace 1 is the raw recording (the tracer's cleanup passes failed)");
         }
-        if (out.failure.isValid())
-            describeTraceFailure(out.failure, first.graph, &diff);
-        const bool failedRun = !out.ran || !out.comparison.equal;
-        const bool wrongOutput = failedRun || !baked.isEmpty();
-        r.statuses.push_back(!diff.equal ? TraceStatus::Diverged
-                : wrongOutput            ? TraceStatus::WrongOutput
-                                         : TraceStatus::Same);
-        r.warnings += baked;
-        if (failedRun) {
-            r.consistent = false;
-            TraceWarning w;
-            w.kind = WarningKind::OutputMismatch;
-            w.traceIndex = k;
-            w.message = out.ran
-                ? warningMessage(w.kind, { QString::number(k + 1), sets[k].toString(), out.comparison.message })
-                : out.error;
-            w.suggestion = warningFix(w.kind, { QString::number(k + 1) });
-            w.location = { model.path, 0, 0 };
-            if (out.failure.isValid()) {
-                // Where trace 1 failed: its node's line, and the node in the message.
-                w.message += QStringLiteral(" (%1 fails at %2, line %3)")
-                                 .arg(r.tracedArchive ? QStringLiteral("the archive") : QStringLiteral("trace 1"))
-                                 .arg(out.failure.kind)
-                                 .arg(out.failure.location.line);
-                if (out.failure.location.isValid())
-                    w.location = out.failure.location;
-            }
-            r.warnings.push_back(w);
-        }
-        r.consistent &= baked.isEmpty();
-        r.outputs.push_back(out);
+        obs.outputs << out;
+        obs.bakedSizes << baked;
     }
-    // Every trace's warnings, in trace order, before the check's own.
-    QVector<TraceWarning> all;
-    for (const TraceResult& t : r.traces)
-        all += t.warnings;
-    r.warnings = all + r.warnings;
-    if (options.everyPair)
-        completePairDiffs(r);
-    return r;
+    return buildCheckReport(std::move(obs));
 }
 
 CheckReport checkModel(

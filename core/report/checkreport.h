@@ -127,7 +127,7 @@ struct CheckReport
     QVector<TraceResult> traces; ///< one per input set, in order
     QVector<TraceDiff> diffs; ///< trace k (k >= 1) against trace 0
     /// Every other pair the window can compare: trace i against trace j (1 <= i < j), diffed, explained and grouped
-    /// by the engine like diffs (completePairDiffs(), when CheckOptions::everyPair asks, and for a Python run's
+    /// by the engine like diffs (buildCheckReport(), when CheckOptions::everyPair asks, and for a Python run's
     /// recorded calls the window checks), so that a reader never diffs. Not in the JSON form.
     QVector<TraceDiff> pairDiffs;
     QVector<OutputCheck> outputs; ///< trace 0 run on set k (k >= 1) against the script function

@@ -90,7 +90,8 @@ const KindInfo kKinds[] = {
     { WarningKind::OutputMismatch, "output-mismatch", WarningSeverity::Error,
         { "Output nr 1. of the traced function does not match the corresponding output of the Python function on "
           "input set %1 (%2). Detailed error: %3",
-            nullptr },
+            // A recorded call's, beside PyTorch's own words: set, what differs.
+            "trace 1 run on set %1 does not compute what the Python code computes: %2" },
         { "the trace recorded for input set 1 computes something else for input set %1: see the divergences above",
             nullptr, nullptr } },
     { WarningKind::CheckFailed, "check-failed", WarningSeverity::Error, { nullptr, nullptr },

@@ -1,5 +1,6 @@
 // check_inputs, explained: verdicts against PyTorch's, and the causes of divergences.
 
+#include "bridge/pythoncheck.h"
 #include "check/check.h"
 #include "load/model.h"
 #include "testutil.h"
@@ -48,6 +49,151 @@ class TestCheck : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    /// One builder, two adapters: JitScope's own check of an oracle case, and the same traces, outputs and value
+    /// findings handed to checkRecordedCall() as a recorded call PyTorch made, give the same report: the same
+    /// statuses and verdict, the same diffs with the same divergences (kind, message, nodes, place, evidence), the
+    /// same output checks, and the check's own warnings of the same kinds on the same sets (their sentences differ
+    /// where PyTorch's own words stand beside them).
+    void oneBuilderForBothChecks_data()
+    {
+        QTest::addColumn<QString>("name");
+        // Branches frozen, numbers baked, loops unrolled another number of times, values that part ways on equal
+        // graphs (a baked constant, sizes, a random op), each with the warnings PyTorch raises there.
+        const QDir dir(dataDir() + QStringLiteral("/traces"));
+        for (const QString& file : dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
+            const QJsonObject c = QJsonDocument::fromJson(readText(dir.filePath(file)).toUtf8()).object();
+            const QString verdict = c.value(QStringLiteral("check")).toObject().value(QStringLiteral("verdict")).toString();
+            if (!c.value(QStringLiteral("source")).toString().isEmpty() && verdict != QLatin1String("error"))
+                QTest::newRow(qPrintable(file.chopped(5))) << file.chopped(5);
+        }
+    }
+
+    void oneBuilderForBothChecks()
+    {
+        QFETCH(QString, name);
+        const QJsonObject c
+            = QJsonDocument::fromJson(readText(dataDir() + QStringLiteral("/traces/%1.json").arg(name)).toUtf8())
+                  .object();
+        const QString source = c.value(QStringLiteral("source")).toString();
+        const LoadResult loaded = loadModel(dataDir() + QLatin1Char('/') + source);
+        QVERIFY2(loaded.ok, qPrintable(loaded.error.toString()));
+        QStringList specs;
+        for (const auto& s : c.value(QStringLiteral("sets")).toArray())
+            specs << s.toString();
+        CheckOptions options;
+        options.exec.seed = quint64(c.value(QStringLiteral("seed")).toInt());
+        options.exec.timeoutMs = 60000;
+        const QString function = c.value(QStringLiteral("function")).toString();
+        const CheckReport own = checkFunction(loaded.model, function, sets(specs), options);
+        QVERIFY2(own.ok, qPrintable(own.error.message));
+
+        // The same observations as a recorded call: the traces, their warnings as Python would show them, trace 1's
+        // outputs on each set as PyTorch's check compared them, the values where they part ways.
+        PythonRun run;
+        PythonFunction fn;
+        fn.name = function;
+        fn.scriptOk = true;
+        fn.graph = own.script;
+        run.functions << fn;
+        PythonCall call;
+        call.api = QStringLiteral("trace");
+        call.target = function;
+        call.location = { own.file, 0, 0 };
+        for (int k = 0; k < own.traces.size(); ++k) {
+            const TraceResult& t = own.traces[k];
+            if (t.branches != own.traces[0].branches)
+                QSKIP("the traces took a script if differently: the executor records which (TraceResult::branches), "
+                      "a Python run does not");
+            PythonTrace pt;
+            pt.ok = t.ok;
+            pt.error = t.error;
+            pt.inputs = t.inputs.toString();
+            pt.graph = t.graph;
+            for (const TraceWarning& w : t.warnings) {
+                PythonWarning pw;
+                pw.category = QStringLiteral("TracerWarning"); // the executor raises them in PyTorch's words
+                pw.message = w.message;
+                pw.location = w.location;
+                pw.userCode = true;
+                if (pythonWarningKind(pw) != w.kind)
+                    QSKIP("a warning only JitScope's tracer raises (of a loop, a branch): a Python run has none");
+                pt.warnings << pw;
+            }
+            if (k > 0) {
+                const OutputCheck& o = own.outputs.value(k - 1);
+                if (!o.ran && !o.error.isEmpty())
+                    QSKIP("trace 1 fails on a set: a recorded call finds its node from PyTorch's TorchScript traceback");
+                pt.outputsCompared = o.ran;
+                pt.outputsEqual = o.comparison.equal;
+                pt.outputsMessage = o.comparison.message;
+                pt.outputsElements = o.comparison.total;
+                pt.values = o.values;
+            }
+            call.traces << pt;
+        }
+        CheckReport recorded = checkRecordedCall(run, call);
+        // What differs by source alone: who the values are compared with, and the check's sentences.
+        for (TraceDiff& d : recorded.diffs)
+            for (Divergence& v : d.divergences)
+                if (v.kind == DivergenceKind::Value) {
+                    QCOMPARE(v.otherRun, QStringLiteral("Python"));
+                    v.otherRun = QStringLiteral("the script function");
+                    for (QString& e : v.evidence)
+                        e.replace(QLatin1String("Python on set"), QLatin1String("the script function on set"));
+                }
+
+        QCOMPARE(recorded.ok, own.ok);
+        QCOMPARE(recorded.consistent, own.consistent);
+        QCOMPARE(recorded.statuses, own.statuses);
+        QCOMPARE(recorded.diffs.size(), own.diffs.size());
+        for (int i = 0; i < own.diffs.size(); ++i) {
+            const TraceDiff& a = own.diffs[i];
+            const TraceDiff& b = recorded.diffs[i];
+            QCOMPARE(b.other, a.other);
+            QCOMPARE(b.equal, a.equal);
+            QCOMPARE(b.changes.size(), a.changes.size());
+            QCOMPARE(b.divergences.size(), a.divergences.size());
+            for (int v = 0; v < a.divergences.size(); ++v) {
+                const Divergence& x = a.divergences[v];
+                const Divergence& y = b.divergences[v];
+                QCOMPARE(y.kind, x.kind);
+                QCOMPARE(y.message, x.message);
+                QCOMPARE(y.baseNodes, x.baseNodes);
+                QCOMPARE(y.otherNodes, x.otherNodes);
+                QCOMPARE(y.location, x.location);
+                QCOMPARE(y.scope, x.scope);
+                // A warning's kind comes from its source (the executor's own, or Python's category and text): the
+                // rest of its line is the evidence.
+                auto evidence = [](QStringList lines) {
+                    static const QRegularExpression kind(QStringLiteral("^[a-z-]+ at (\\S+:\\d+: )"));
+                    for (QString& l : lines)
+                        l.replace(kind, QStringLiteral("* at \\1"));
+                    return lines;
+                };
+                QCOMPARE(evidence(y.evidence), evidence(x.evidence));
+                QCOMPARE(y.otherRun, x.otherRun);
+            }
+        }
+        QCOMPARE(recorded.outputs.size(), own.outputs.size());
+        for (int k = 0; k < own.outputs.size(); ++k) {
+            QCOMPARE(recorded.outputs[k].ran, own.outputs[k].ran);
+            QCOMPARE(recorded.outputs[k].comparison.equal, own.outputs[k].comparison.equal);
+            QCOMPARE(recorded.outputs[k].comparison.message, own.outputs[k].comparison.message);
+        }
+        auto checkWarnings = [](const CheckReport& r) {
+            QStringList out;
+            for (const TraceWarning& w : r.warnings)
+                if (w.kind == WarningKind::OutputMismatch || w.kind == WarningKind::TraceFailed)
+                    out << QStringLiteral("%1 on set %2").arg(w.kindName()).arg(w.traceIndex + 1);
+            return out;
+        };
+        QCOMPARE(checkWarnings(recorded), checkWarnings(own));
+        // A case whose check finds nothing says nothing either way; the others are judged alike above.
+        if (!own.consistent)
+            QVERIFY(!checkWarnings(own).isEmpty()
+                || std::any_of(own.diffs.cbegin(), own.diffs.cend(), [](const TraceDiff& d) { return !d.equal; }));
+    }
+
     /// The same verdict as torch.jit.trace(..., check_inputs=...) on every oracle case.
     void verdicts_data()
     {
@@ -310,16 +456,21 @@ private Q_SLOTS:
         QTest::addColumn<QString>("cause");
         QTest::addColumn<QString>("node"); ///< trace 1's node kind
         QTest::addColumn<QString>("words"); ///< a part of the message
-        QTest::addRow("random op") << "add_noise" << 1 << "nondeterministic" << "aten::rand"
+        QTest::addRow("random op") << "add_noise" << 1 << "nondeterministic"
+                                   << "aten::rand"
                                    << "the script function run twice on this set differs too";
-        QTest::addRow("len baked") << "arange_len" << 1 << "constant" << "aten::arange"
+        QTest::addRow("len baked") << "arange_len" << 1 << "constant"
+                                   << "aten::arange"
                                    << "a constant trace 1 baked in from the traced input (5) where the script "
                                       "function computes 7";
-        QTest::addRow("tensor of sizes") << "tensor_of_sizes" << 1 << "constant" << "aten::mul"
+        QTest::addRow("tensor of sizes") << "tensor_of_sizes" << 1 << "constant"
+                                         << "aten::mul"
                                          << "a constant trace 1 baked in";
-        QTest::addRow("sizes chosen while tracing") << "max_by_axis" << 2 << "size" << "aten::new_zeros"
+        QTest::addRow("sizes chosen while tracing") << "max_by_axis" << 2 << "size"
+                                                    << "aten::new_zeros"
                                                     << "float32[2x4] in the trace, float32[4x4] in the script function";
-        QTest::addRow("fast path for tracing") << "tracing_branch.py" << 1 << "branch" << "aten::floor"
+        QTest::addRow("fast path for tracing") << "tracing_branch.py" << 1 << "branch"
+                                               << "aten::floor"
                                                << "the if at line 8";
     }
 
@@ -371,7 +522,8 @@ private Q_SLOTS:
         QVERIFY2(v->evidence.join(QLatin1Char('\n')).contains(QStringLiteral("trace 1 on set %1").arg(set + 1)),
             qPrintable(v->evidence.join(QLatin1Char('\n'))));
         if (cause != QLatin1String("branch"))
-            QVERIFY2(v->evidence.join(QLatin1Char('\n')).contains(QStringLiteral("the script function on set %1").arg(set + 1)),
+            QVERIFY2(v->evidence.join(QLatin1Char('\n'))
+                         .contains(QStringLiteral("the script function on set %1").arg(set + 1)),
                 qPrintable(v->evidence.join(QLatin1Char('\n'))));
     }
 

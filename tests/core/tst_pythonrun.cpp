@@ -626,8 +626,7 @@ private Q_SLOTS:
         const QString source = test::readText(path);
         const PythonRun run = runPythonFile(path);
         QVERIFY2(run.calls.size() == 1, qPrintable(run.error.toString() + run.stderrText));
-        CheckReport check = checkRecordedCall(run, run.calls[0], source);
-        completePairDiffs(check, source); // as checkRecordedCalls() does for the window
+        const CheckReport check = checkRecordedCall(run, run.calls[0], source, true); // as for the window
         QCOMPARE(check.traces.size(), 3);
         QCOMPARE(check.pairDiffs.size(), 1);
         const TraceDiff& pair = check.pairDiffs.first();
