@@ -42,6 +42,35 @@ bool hasWarning(const CheckReport& r, const QString& kind)
     return false;
 }
 
+/// An oracle case (tests/data/traces/NAME.json) loaded and checked by JitScope on PyTorch's sets and seed.
+struct CheckedCase
+{
+    QJsonObject json;
+    LoadResult loaded;
+    QString function;
+    CheckReport report;
+};
+
+CheckedCase checkCase(const QString& path)
+{
+    CheckedCase k;
+    k.json = QJsonDocument::fromJson(readText(path).toUtf8()).object();
+    const QString source = k.json.value(QStringLiteral("source")).toString();
+    const QString archive = k.json.value(QStringLiteral("archive")).toString();
+    k.loaded = loadModel(dataDir() + QLatin1Char('/') + (source.isEmpty() ? archive : source));
+    if (!k.loaded.ok)
+        return k;
+    QStringList specs;
+    for (const auto& s : k.json.value(QStringLiteral("sets")).toArray())
+        specs << s.toString();
+    CheckOptions options;
+    options.exec.seed = quint64(k.json.value(QStringLiteral("seed")).toInt());
+    options.exec.timeoutMs = 60000;
+    k.function = k.json.value(QStringLiteral("function")).toString();
+    k.report = checkFunction(k.loaded.model, k.function, sets(specs), options);
+    return k;
+}
+
 } // namespace
 
 class TestCheck : public QObject
@@ -62,7 +91,8 @@ private Q_SLOTS:
         const QDir dir(dataDir() + QStringLiteral("/traces"));
         for (const QString& file : dir.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name)) {
             const QJsonObject c = QJsonDocument::fromJson(readText(dir.filePath(file)).toUtf8()).object();
-            const QString verdict = c.value(QStringLiteral("check")).toObject().value(QStringLiteral("verdict")).toString();
+            const QString verdict
+                = c.value(QStringLiteral("check")).toObject().value(QStringLiteral("verdict")).toString();
             if (!c.value(QStringLiteral("source")).toString().isEmpty() && verdict != QLatin1String("error"))
                 QTest::newRow(qPrintable(file.chopped(5))) << file.chopped(5);
         }
@@ -71,20 +101,10 @@ private Q_SLOTS:
     void oneBuilderForBothChecks()
     {
         QFETCH(QString, name);
-        const QJsonObject c
-            = QJsonDocument::fromJson(readText(dataDir() + QStringLiteral("/traces/%1.json").arg(name)).toUtf8())
-                  .object();
-        const QString source = c.value(QStringLiteral("source")).toString();
-        const LoadResult loaded = loadModel(dataDir() + QLatin1Char('/') + source);
-        QVERIFY2(loaded.ok, qPrintable(loaded.error.toString()));
-        QStringList specs;
-        for (const auto& s : c.value(QStringLiteral("sets")).toArray())
-            specs << s.toString();
-        CheckOptions options;
-        options.exec.seed = quint64(c.value(QStringLiteral("seed")).toInt());
-        options.exec.timeoutMs = 60000;
-        const QString function = c.value(QStringLiteral("function")).toString();
-        const CheckReport own = checkFunction(loaded.model, function, sets(specs), options);
+        const CheckedCase k = checkCase(dataDir() + QStringLiteral("/traces/%1.json").arg(name));
+        QVERIFY2(k.loaded.ok, qPrintable(k.loaded.error.toString()));
+        const QString& function = k.function;
+        const CheckReport& own = k.report;
         QVERIFY2(own.ok, qPrintable(own.error.message));
 
         // The same observations as a recorded call: the traces, their warnings as Python would show them, trace 1's
@@ -122,7 +142,8 @@ private Q_SLOTS:
             if (k > 0) {
                 const OutputCheck& o = own.outputs.value(k - 1);
                 if (!o.ran && !o.error.isEmpty())
-                    QSKIP("trace 1 fails on a set: a recorded call finds its node from PyTorch's TorchScript traceback");
+                    QSKIP(
+                        "trace 1 fails on a set: a recorded call finds its node from PyTorch's TorchScript traceback");
                 pt.outputsCompared = o.ran;
                 pt.outputsEqual = o.comparison.equal;
                 pt.outputsMessage = o.comparison.message;
@@ -206,19 +227,10 @@ private Q_SLOTS:
     void verdicts()
     {
         QFETCH(QString, casePath);
-        const QJsonObject c = QJsonDocument::fromJson(readText(casePath).toUtf8()).object();
-        const QString source = c.value(QStringLiteral("source")).toString();
-        const QString archive = c.value(QStringLiteral("archive")).toString();
-        const LoadResult r = loadModel(dataDir() + QLatin1Char('/') + (source.isEmpty() ? archive : source));
-        QVERIFY2(r.ok, qPrintable(r.error.toString()));
-        QStringList specs;
-        for (const auto& s : c.value(QStringLiteral("sets")).toArray())
-            specs << s.toString();
-        CheckOptions options;
-        options.exec.seed = quint64(c.value(QStringLiteral("seed")).toInt());
-        options.exec.timeoutMs = 60000;
-        const CheckReport report
-            = checkFunction(r.model, c.value(QStringLiteral("function")).toString(), sets(specs), options);
+        const CheckedCase k = checkCase(casePath);
+        QVERIFY2(k.loaded.ok, qPrintable(k.loaded.error.toString()));
+        const QJsonObject& c = k.json;
+        const CheckReport& report = k.report;
         const QString expected
             = c.value(QStringLiteral("check")).toObject().value(QStringLiteral("verdict")).toString();
         if (expected == QLatin1String("error")) {
