@@ -31,9 +31,9 @@ run: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# The Debian package, build/jitscope_VERSION_ARCH.deb (CPack; dpkg-shlibdeps computes Depends).
+# The Debian package, build/jitscope_VERSION_ARCH.deb (CPack; dpkg-shlibdeps computes Depends), with the engine's
+# libtorch inside (/usr/lib/jitscope): it installs on any Debian 12 (README.md, Installing).
 deb: build
-	bash packaging/install-deps.sh --package
 	cd $(BUILD) && cpack -G DEB
 
 format:

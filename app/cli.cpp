@@ -66,7 +66,9 @@ f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool (aliases float, double, long, int). Scal
 
 Python files as Python runs them (list, graph, trace, check and run):
   --python[=PATH]     run FILE under PyTorch (PATH, or $JITSCOPE_PYTHON, else the Python of
-                      the torch whose libtorch JitScope runs) and report the file's own torch.jit.trace and
+                      the torch whose libtorch JitScope runs; installed: the active
+                      environment's, $VIRTUAL_ENV or $CONDA_PREFIX, else python3 on PATH)
+                      and report the file's own torch.jit.trace and
                       torch.jit.script calls, modules and functions. This runs the file's
                       code: give it only for files you trust. Traces are the graphs
                       PyTorch's own check compared, every submodule call inlined with its
@@ -89,7 +91,8 @@ Python files as Python runs them (list, graph, trace, check and run):
 Options for every command:
   --load-ops LIB.so   load a library of custom operators first (repeatable); without it,
                       an archive's torchvision:: (or other) operators are found in the
-                      packages of the engine's torch's Python (then $JITSCOPE_PYTHON's)
+                      packages of the engine's torch's Python (then $JITSCOPE_PYTHON's;
+                      installed: of the Python --python runs)
   -q, --quiet         no progress line: long jobs (loading a big archive, tracing many
                       sets, laying out a huge graph, running Python) show one on stderr
                       when it is a terminal, never in a pipe or a file

@@ -18,11 +18,10 @@ PACKAGES=(
   chromium
   clang-14 libclang-rt-14-dev
   ccache
+  dpkg-dev lintian
 )
-# `make deb` also needs dpkg-shlibdeps (dpkg-dev) and checks the package with lintian.
-if [ "${1:-}" = "--package" ]; then
-  PACKAGES+=(dpkg-dev lintian)
-fi
+# dpkg-dev (dpkg-shlibdeps) and lintian: `make deb` and tst_deb, which builds the package in `make test` and checks
+# it with lintian. (--package, which added them once, is accepted and means nothing more.)
 # Optional: Debian's torch 1.13 and torchvision, an older PyTorch the bridge's tests run user files under too
 # (skipped by those tests when missing). The engine never links it.
 OPTIONAL=(python3-torch python3-torchvision)

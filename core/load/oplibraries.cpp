@@ -1,15 +1,19 @@
 // Libraries of custom operators. An archive calls them as `ops.NAMESPACE.op(...)` in its code; a namespace libtorch
 // lacks (torchvision::nms, roi_align: every torchvision detection model) is looked for where the engine's torch's
 // Python keeps its packages, then $JITSCOPE_PYTHON's (the namespace's package: torchvision/_C*.so), without running
-// any of that package's code: Python is asked for its sys.path and its libpython only. Libraries stay loaded for the
-// process; which namespaces each one registered is remembered, so a later load names the library its archive's
-// operators come from.
+// any of that package's code: Python is asked for its sys.path and its libpython only. An installed JitScope has no
+// engine Python (its libtorch is its own copy): it asks the user's (userPython(): $JITSCOPE_PYTHON, the active
+// virtual or conda environment's, python3 on PATH). Libraries stay loaded for the process; which namespaces each one
+// registered is remembered, so a later load names the library its archive's operators come from.
 //
 // A library is read before it is opened: one built for another libtorch (Debian's torchvision needs
 // libtorch_cpu.so.1.13) is refused with both versions named instead of being loaded beside the engine's. A wheel's
 // library may need the wheel's other torch libraries (torchvision 0.29's _C_stable.so needs libtorch_python.so and
-// libtorch_cuda.so): those are opened first from the engine's own torch lib/ folder, and libtorch_python.so's
-// libpython from the Python whose package the library is (nothing of it runs: it only resolves symbols).
+// libtorch_cuda.so): those are opened first from the engine's own torch lib/ folder or, for those an installed
+// JitScope does not carry, from the lib/ of the torch package beside the library's package when that torch is the
+// engine's version; and libtorch_python.so's libpython from the Python whose package the library is (nothing of it
+// runs: it only resolves symbols). Those libraries' own libtorch_cpu.so and libc10.so are the engine's, already
+// loaded (the loader matches them by soname).
 
 #include "load/loader_p.h"
 #include "load/model.h"
@@ -120,17 +124,64 @@ bool isTorchLibrary(const QString& soname)
 
 bool askPython(Registry& r, const QString& python, QStringList* dirs);
 
+/// The Pythons whose packages are searched: the engine's torch's, then $JITSCOPE_PYTHON's; an installed program's,
+/// the user's.
+QStringList pythonsToAsk()
+{
+    const QString engine = enginePython();
+    if (engine.isEmpty())
+        return { userPython() };
+    QStringList pythons { engine };
+    const QString user = qEnvironmentVariable("JITSCOPE_PYTHON");
+    if (!user.isEmpty() && user != engine)
+        pythons << user;
+    return pythons;
+}
+
+/// The torch package beside the package of the library @p path (site-packages/torchvision/_C.so ->
+/// site-packages/torch), and its version (torch/version.py's, without the local part: 2.14.1); empty when none.
+QString neighbourTorch(const QString& path, QString* version)
+{
+    QDir dir = QFileInfo(path).dir();
+    for (int up = 0; up < 4 && dir.cdUp(); ++up) {
+        QFile file(dir.filePath(QStringLiteral("torch/version.py")));
+        if (!file.open(QIODevice::ReadOnly))
+            continue;
+        static const QRegularExpression line(
+            QStringLiteral(R"(^__version__\s*=\s*['"]([0-9][0-9.]*))"), QRegularExpression::MultilineOption);
+        *version = line.match(QString::fromUtf8(file.read(64 * 1024))).captured(1);
+        return dir.filePath(QStringLiteral("torch"));
+    }
+    return {};
+}
+
 /// Before @p path is opened: refuses a library built for another libtorch, and opens the engine's torch libraries it
 /// needs (and libpython for libtorch_python.so). Registry locked by the caller.
 QString prepareLocked(Registry& r, const QString& path)
 {
     const QStringList needed = neededLibraries(path);
     const QString libDir = engineTorchLibDir();
+    QString neighbourVersion;
+    const QString neighbour = neighbourTorch(path, &neighbourVersion);
+    QHash<QString, QString> from; ///< torch library needed -> the file opened for it
     QStringList foreign;
-    for (const QString& soname : needed)
-        if (isTorchLibrary(soname) && (!soname.endsWith(QLatin1String(".so")) || libDir.isEmpty()
-                                          || !QFileInfo::exists(libDir + QLatin1Char('/') + soname)))
+    for (const QString& soname : needed) {
+        if (!isTorchLibrary(soname))
+            continue;
+        if (soname.endsWith(QLatin1String(".so")) && !libDir.isEmpty()
+            && QFileInfo::exists(libDir + QLatin1Char('/') + soname))
+            from.insert(soname, libDir + QLatin1Char('/') + soname);
+        else if (soname.endsWith(QLatin1String(".so")) && neighbourVersion == QLatin1String(TORCH_VERSION)
+            && QFileInfo::exists(neighbour + QStringLiteral("/lib/") + soname))
+            from.insert(soname, neighbour + QStringLiteral("/lib/") + soname);
+        else
             foreign << soname;
+    }
+    if (!foreign.isEmpty() && !neighbourVersion.isEmpty() && neighbourVersion != QLatin1String(TORCH_VERSION))
+        return QStringLiteral("built for torch %1 (%2), not the engine's %3 (it needs %4); use the %5 package of a "
+                              "torch %3")
+            .arg(neighbourVersion, neighbour, QStringLiteral(TORCH_VERSION), foreign.join(QStringLiteral(", ")),
+                QFileInfo(path).dir().dirName());
     if (!foreign.isEmpty())
         return QStringLiteral("built for another libtorch than the engine's %1 (it needs %2); use the %3 package of "
                               "a torch %1 (make deps installs torchvision beside it)")
@@ -150,10 +201,11 @@ QString prepareLocked(Registry& r, const QString& path)
             if (libpython.isEmpty()) {
                 // A library given with --load-ops, or found through $JITSCOPE_OPS_PATH: the Pythons not asked yet.
                 QStringList dirs;
-                askPython(r, enginePython(), &dirs);
+                const QStringList pythons = pythonsToAsk();
+                askPython(r, pythons.first(), &dirs);
                 const QString engineDir = dirs.value(0);
-                if (const QString user = qEnvironmentVariable("JITSCOPE_PYTHON"); !user.isEmpty())
-                    askPython(r, user, &dirs);
+                for (const QString& python : pythons.mid(1))
+                    askPython(r, python, &dirs);
                 libpython = libpythonFor();
                 if (libpython.isEmpty() && !engineDir.isEmpty()) // a library copied elsewhere: the engine's Python's
                     libpython = r.libpythonOf.value(QFileInfo(engineDir).canonicalFilePath());
@@ -163,7 +215,7 @@ QString prepareLocked(Registry& r, const QString& path)
                                       "installed for (%1)")
                     .arg(libpython.isEmpty() ? QStringLiteral("not found") : libpython);
         }
-        const QString lib = libDir + QLatin1Char('/') + soname;
+        const QString lib = from.value(soname);
         if (!dlopen(QFile::encodeName(lib).constData(), RTLD_NOW | RTLD_GLOBAL)) {
             const char* why = dlerror();
             return QStringLiteral("%1 did not load: %2").arg(lib, why ? QString::fromLocal8Bit(why) : QString());
@@ -234,16 +286,14 @@ bool askPython(Registry& r, const QString& python, QStringList* dirs)
     return true;
 }
 
-/// The engine's torch's Python first (its packages are built for the engine's libtorch), then $JITSCOPE_PYTHON's.
+/// The engine's torch's Python first (its packages are built for the engine's libtorch), then $JITSCOPE_PYTHON's; an
+/// installed program's, the user's.
 QStringList askPythonForPath(Registry& r)
 {
     QStringList dirs;
     bool asked = false;
-    QStringList pythons { enginePython() };
-    const QString user = qEnvironmentVariable("JITSCOPE_PYTHON");
-    if (!user.isEmpty() && !pythons.contains(user))
-        pythons << user;
-    for (const QString& python : std::as_const(pythons))
+    const QStringList pythons = pythonsToAsk();
+    for (const QString& python : pythons)
         asked = askPython(r, python, &dirs) || asked;
     if (asked)
         return dirs;
@@ -407,9 +457,12 @@ QString resolveOpLibraries(const QString& code, const LoadOptions& options, QVec
         for (const QString& lib : std::as_const(loadedElse))
             message += QStringLiteral("; %1 loaded but defines no %2:: operators").arg(lib, ns);
         if (candidates.isEmpty())
-            message
-                += QStringLiteral("; looked for the %1 package in the engine's Python's packages: %2")
-                       .arg(ns, searchedText(dirs));
+            message += QStringLiteral("; looked for the %1 package in %2: %3")
+                           .arg(ns,
+                               enginePython().isEmpty()
+                                   ? QStringLiteral("the packages of %1 (your Python)").arg(userPython())
+                                   : QStringLiteral("the engine's Python's packages"),
+                               searchedText(dirs));
         message += QStringLiteral("; load the library that defines them with --load-ops LIB.so (in the window: Model "
                                   "> Operator Libraries)");
         return message;

@@ -3,6 +3,7 @@
 #include "report/modelinfo.h"
 
 #include <QFileInfo>
+#include <QStandardPaths>
 
 namespace jitscope {
 
@@ -60,14 +61,40 @@ QString toText(ModelInfo::Kind kind)
 #ifndef JITSCOPE_TORCH_PYTHON
 #define JITSCOPE_TORCH_PYTHON "" // builds without the engine (the fuzz targets)
 #endif
+#ifndef JITSCOPE_BUILD_BIN_DIR
+#define JITSCOPE_BUILD_BIN_DIR ""
+#endif
+
+bool runsFromBuildTree()
+{
+    static const bool inBuildTree = [] {
+        const QString bin = QFileInfo(QStringLiteral(JITSCOPE_BUILD_BIN_DIR)).canonicalFilePath();
+        const QString self = QFileInfo(QStringLiteral("/proc/self/exe")).canonicalFilePath();
+        return !bin.isEmpty() && !self.isEmpty() && QFileInfo(self).absolutePath() == bin;
+    }();
+    return inBuildTree;
+}
 
 QString enginePython()
 {
     static const QString python = [] {
         const QString built = QStringLiteral(JITSCOPE_TORCH_PYTHON);
-        return !built.isEmpty() && QFileInfo(built).isExecutable() ? built : QStringLiteral("/usr/bin/python3");
+        return runsFromBuildTree() && !built.isEmpty() && QFileInfo(built).isExecutable() ? built : QString();
     }();
     return python;
+}
+
+QString userPython()
+{
+    if (const QString env = qEnvironmentVariable("JITSCOPE_PYTHON"); !env.isEmpty())
+        return env;
+    for (const char* prefix : { "VIRTUAL_ENV", "CONDA_PREFIX" }) {
+        const QString python = qEnvironmentVariable(prefix) + QStringLiteral("/bin/python");
+        if (qEnvironmentVariableIsSet(prefix) && QFileInfo(python).isExecutable())
+            return python;
+    }
+    const QString onPath = QStandardPaths::findExecutable(QStringLiteral("python3"));
+    return onPath.isEmpty() ? QStringLiteral("/usr/bin/python3") : onPath;
 }
 
 } // namespace jitscope

@@ -119,7 +119,15 @@ struct InputSuggestion
     QString set; ///< SET syntax
     QString reason; ///< "conv1.weight [64, 3, 7, 7]"
 };
-/// The Python of the torch whose libtorch the engine links (the project's .venv, or make TORCH_PYTHON=...), where it
-/// still is; else /usr/bin/python3.
+/// True for a program that runs from the build tree it was built in (its folder is the build's bin/); false for an
+/// installed one (the Debian package, cmake --install), which carries its own copy of the engine's libtorch.
+bool runsFromBuildTree();
+/// The Python of the torch whose libtorch the engine links (the project's .venv, or make TORCH_PYTHON=...), for a
+/// program that runs from its build tree, where that Python still is; else empty: an installed program has no engine
+/// Python (the build machine's is not there), and uses userPython().
 QString enginePython();
+/// The Python of the user's environment: $JITSCOPE_PYTHON, else the active virtual environment's
+/// ($VIRTUAL_ENV/bin/python), else the active conda environment's ($CONDA_PREFIX/bin/python), else python3 on PATH,
+/// else /usr/bin/python3.
+QString userPython();
 } // namespace jitscope

@@ -3,7 +3,6 @@
 #include "report/pythonrun.h"
 #include "report/modelinfo.h"
 
-#include <QCoreApplication>
 #include <QFileInfo>
 
 namespace jitscope {
@@ -22,8 +21,10 @@ QString pythonInterpreter(const PythonOptions& options)
 {
     if (!options.python.isEmpty())
         return options.python;
-    const QString env = qEnvironmentVariable("JITSCOPE_PYTHON");
-    return env.isEmpty() ? enginePython() : env;
+    if (const QString env = qEnvironmentVariable("JITSCOPE_PYTHON"); !env.isEmpty())
+        return env;
+    const QString engine = enginePython();
+    return engine.isEmpty() ? userPython() : engine;
 }
 
 QString bridgeScript(const PythonOptions& options)
@@ -33,11 +34,12 @@ QString bridgeScript(const PythonOptions& options)
     const QString env = qEnvironmentVariable("JITSCOPE_BRIDGE");
     if (!env.isEmpty())
         return env;
-    QStringList candidates;
-    if (QCoreApplication::instance())
-        candidates << QCoreApplication::applicationDirPath()
-                + QStringLiteral("/../share/jitscope/python/jitscope_bridge.py");
-    candidates << QStringLiteral(JITSCOPE_SOURCE_DIR "/resources/python/jitscope_bridge.py");
+    // Installed: share/jitscope/python beside bin/ (or libexec/jitscope/); the build tree: the source tree's.
+    const QString dir = QFileInfo(QFileInfo(QStringLiteral("/proc/self/exe")).canonicalFilePath()).absolutePath();
+    QStringList candidates { dir + QStringLiteral("/../share/jitscope/python/jitscope_bridge.py"),
+        dir + QStringLiteral("/../../share/jitscope/python/jitscope_bridge.py") };
+    if (runsFromBuildTree())
+        candidates << QStringLiteral(JITSCOPE_SOURCE_DIR "/resources/python/jitscope_bridge.py");
     for (const QString& c : std::as_const(candidates))
         if (QFileInfo::exists(c))
             return QFileInfo(c).canonicalFilePath();

@@ -121,7 +121,7 @@ public:
     PythonController* python() const { return m_python; }
     /// Consent given on the command line (`jitscope --python`): .py files run under Python without asking.
     void setPythonAllowed(bool allowed);
-    /// The interpreter to run .py files with (empty: $JITSCOPE_PYTHON, else the engine's torch's Python).
+    /// The interpreter to run .py files with (empty: pythonInterpreter()'s).
     void setPythonInterpreter(const QString& python);
 
     // The debugger (DebugUiController)
