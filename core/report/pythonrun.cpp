@@ -1,6 +1,7 @@
 // A recorded Python run's queries, and which Python and bridge script a run uses.
 
 #include "report/pythonrun.h"
+#include "report/interpreters.h"
 #include "report/modelinfo.h"
 
 #include <QCoreApplication>
@@ -20,10 +21,7 @@ int PythonRun::failedCall() const
 
 QString pythonInterpreter(const PythonOptions& options)
 {
-    if (!options.python.isEmpty())
-        return options.python;
-    const QString env = qEnvironmentVariable("JITSCOPE_PYTHON");
-    return env.isEmpty() ? enginePython() : env;
+    return choosePython(options.python).path;
 }
 
 QString bridgeScript(const PythonOptions& options)
