@@ -1,5 +1,7 @@
 #include "pythonview.h"
 
+#include "report/interpreters.h"
+
 #include "checkcontroller.h"
 #include "documentcontroller.h"
 #include "modeltreemodel.h"
@@ -201,7 +203,7 @@ void PythonView::onStarted(const QString& path, const QString& interpreter)
 {
     m_parts.bar->showRunning(QFileInfo(path).fileName(), interpreter);
     m_parts.output->setPlainText(tr("$ %1 %2\n(running)\n").arg(interpreter, QFileInfo(path).fileName()));
-    Q_EMIT statusMessage(tr("Running %1 with Python\u2026").arg(QFileInfo(path).fileName()));
+    Q_EMIT statusMessage(tr("Running %1 with %2\u2026").arg(QFileInfo(path).fileName(), interpreter));
 }
 
 void PythonView::onFinished(const PythonJobResult& r)
@@ -222,7 +224,16 @@ void PythonView::onFinished(const PythonJobResult& r)
     m_parts.tree->setPythonRun(r.run, verdicts);
     expandTree();
     applyErrorLines();
-    Q_EMIT statusMessage(m_parts.bar->text());
+    // The interpreter and its torch, as the CLI's reports name them.
+    const QString given = m_python->options().python;
+    const PythonInterpreter chosen = choosePython(given);
+    Q_EMIT statusMessage(tr("%1 Ran with %2.")
+                             .arg(m_parts.bar->text(),
+                                 interpreterText({ r.run.python,
+                                     chosen.path != r.run.python ? QString()
+                                         : given.isEmpty()       ? chosen.chosenBy
+                                                                 : QStringLiteral("folder"),
+                                     r.run.torchVersion })));
     const int call = r.firstCallToShow();
     if (call >= 0) {
         showCall(call);
