@@ -567,6 +567,9 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
         output.python = &reportInput.python;
         outputs.push_back(output);
     }
+    // The file stopped before any call (an import it lacks): its one message, and no report of nothing.
+    if (outputs.isEmpty() && fileFailed(run) && command.format != QLatin1String("json"))
+        return finish(run, 2, err);
     if (ciReport && outputs.isEmpty()) {
         err << "jitscope-cli: error: " << command.file << ": the file made no torch.jit.trace call to check\n";
         return 2;

@@ -647,6 +647,7 @@ private Q_SLOTS:
 
         const Run lacking = runCliIn({ "check", missing, "--python" }, env);
         QCOMPARE(lacking.code, 2);
+        QCOMPARE(lacking.out, QString());
         QVERIFY2(lacking.err.trimmed().endsWith(
                      QStringLiteral("jitscope-cli: error: other.py imports `notinstalled_pkg`, which %1 does not "
                                     "have: choose another with --python=PATH or $JITSCOPE_PYTHON")
