@@ -47,15 +47,14 @@ PythonInterpreter runInterpreter(const PythonRun& run)
 /// the run's error is another.
 QString missingModuleMessage(const PythonRun& run)
 {
-    static const QRegularExpression noModule(QStringLiteral("ModuleNotFoundError: No module named '([^']+)'"));
-    const QRegularExpressionMatch m = noModule.match(run.error.message);
-    if (!m.hasMatch())
+    const QString module = missingModule(run.error.message);
+    if (module.isEmpty())
         return {};
     const QString file = run.error.location.file.isEmpty() ? QStringLiteral("the file")
                                                            : QFileInfo(run.error.location.file).fileName();
     return QStringLiteral("%1 imports `%2`, which %3 does not have: choose another with --python=PATH or "
                           "$JITSCOPE_PYTHON")
-        .arg(file, m.captured(1), interpreterText(runInterpreter(run)));
+        .arg(file, module, interpreterText(runInterpreter(run)));
 }
 
 /// Runs the file; echoes what it printed to @p err. Returns false (after printing the error line) when nothing

@@ -8,6 +8,7 @@
 #include <QHash>
 #include <QMutex>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QStandardPaths>
 
 namespace jitscope {
@@ -163,6 +164,12 @@ QVector<PythonInterpreter> findInterpreters()
         p.torchError = answer.error;
     }
     return found;
+}
+
+QString missingModule(const QString& errorMessage)
+{
+    static const QRegularExpression noModule(QStringLiteral("ModuleNotFoundError: No module named '([^']+)'"));
+    return noModule.match(errorMessage).captured(1);
 }
 
 QString chosenByText(const QString& chosenBy)

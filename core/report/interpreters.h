@@ -38,6 +38,10 @@ QString torchVersionOf(const QString& python, QString* error = nullptr);
 /// versions, and the engine's torch's Python, each once (by canonical path) with its torch version.
 QVector<PythonInterpreter> findInterpreters();
 
+/// The module an import failed to find ("mypkg" of "ModuleNotFoundError: No module named 'mypkg'"), empty when
+/// @p errorMessage is another error: the message that names the interpreter and how to choose another.
+QString missingModule(const QString& errorMessage);
+
 /// "chosen as the active virtual environment": PythonInterpreter::chosenBy in words.
 QString chosenByText(const QString& chosenBy);
 

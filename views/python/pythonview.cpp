@@ -87,7 +87,13 @@ Summary summarize(const PythonJobResult& r)
     const QString where
         = run.error.location.line > 0 ? QObject::tr(" at line %1").arg(run.error.location.line) : QString();
     const QString message = run.error.message.section(QLatin1Char('\n'), 0, 0).toHtmlEscaped();
-    if (run.status == QLatin1String("error")) {
+    if (const QString module = missingModule(run.error.message); !module.isEmpty()) {
+        // The file's imports fail under this interpreter: which module, and where to choose another.
+        outcome = QObject::tr("; <b>it imports <code>%1</code>, which %2 does not have</b>: choose another in "
+                              "Model \u203a Python Interpreter")
+                      .arg(module.toHtmlEscaped(), run.python.toHtmlEscaped());
+        s.failed = true;
+    } else if (run.status == QLatin1String("error")) {
         const int call = run.failedCall();
         outcome = call >= 0 ? QObject::tr(". The torch.jit.%1 call at line %2 raised, so the rest of the file did not "
                                           "run: %3")
