@@ -65,9 +65,10 @@ f32 f64 f16 bf16 i64 i32 i16 i8 u8 bool (aliases float, double, long, int). Scal
 --no-strict (torch.jit.trace's strict=False: dicts and lists as outputs).
 
 Python files as Python runs them (list, graph, trace, check and run):
-  --python[=PATH]     run FILE under PyTorch (PATH, or $JITSCOPE_PYTHON, else the Python of
-                      the torch whose libtorch JitScope runs; installed: the active
-                      environment's, $VIRTUAL_ENV or $CONDA_PREFIX, else python3 on PATH)
+  --python[=PATH]     run FILE under PyTorch (PATH, else the first of: $JITSCOPE_PYTHON, the
+                      active virtual environment's, the active conda environment's, the
+                      first python3 on PATH that imports torch, the Python of the torch
+                      whose libtorch JitScope runs; check and trace name it and its torch)
                       and report the file's own torch.jit.trace and
                       torch.jit.script calls, modules and functions. This runs the file's
                       code: give it only for files you trust. Traces are the graphs
@@ -94,8 +95,10 @@ Options for every command:
                       packages of the engine's torch's Python (then $JITSCOPE_PYTHON's;
                       installed: of the Python --python runs)
   -q, --quiet         no progress line: long jobs (loading a big archive, tracing many
-                      sets, laying out a huge graph, running Python) show one on stderr
-                      when it is a terminal, never in a pipe or a file
+                      sets, laying out a huge graph, running Python: which call of how
+                      many, which check set, the phase) show one on stderr when it is a
+                      terminal, never in a pipe or a file
+  --progress          the progress line also when stderr is no terminal (a line per step)
   -h, --help          show this help
   --version           show versions of JitScope, libtorch and Graphviz
 
@@ -279,7 +282,8 @@ int runCli(const QStringList& arguments, QTextStream& out, QTextStream& err)
         }
         Args args(arguments.mid(1));
         const bool quiet = args.takeFlag(QStringLiteral("--quiet"));
-        ProgressScope::enable(ProgressScope::wanted(args.takeFlag(QStringLiteral("-q")) || quiet));
+        const bool progress = args.takeFlag(QStringLiteral("--progress"));
+        ProgressScope::enable(ProgressScope::wanted(args.takeFlag(QStringLiteral("-q")) || quiet, progress));
         LoadOptions options;
         options.opLibraries = args.takeValues({ QStringLiteral("--load-ops") });
         const QString command = arguments.first();

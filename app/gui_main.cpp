@@ -256,9 +256,9 @@ int main(int argc, char* argv[])
     parser.addOption(themeOption);
     const QCommandLineOption pythonOption(QStringLiteral("python"),
         QStringLiteral("Run .py files under Python without asking (--python=PATH: with that interpreter; default "
-                       "$JITSCOPE_PYTHON, else the Python of the torch whose libtorch JitScope runs; installed: the "
-                       "active environment's, $VIRTUAL_ENV or $CONDA_PREFIX, else python3 on PATH). Running a file "
-                       "runs its code."));
+                       "$JITSCOPE_PYTHON, the active virtual or conda environment's, the first python3 on PATH that "
+                       "imports torch, else the Python of the torch whose libtorch JitScope runs). Running a file runs "
+                       "its code."));
     parser.addOption(pythonOption);
     const QCommandLineOption unfoldAllOption(QStringLiteral("unfold-all"),
         QStringLiteral("Open with every module unfolded, however big the model (no overview); with --screenshot, the "

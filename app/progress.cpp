@@ -15,6 +15,7 @@ namespace jitscope {
 namespace {
 
 std::atomic<bool> g_enabled { false };
+std::atomic<bool> g_lines { false }; // stderr is no terminal: a line per text, no redraws
 
 void writeAll(const QByteArray& data)
 {
@@ -45,9 +46,17 @@ struct ProgressScope::Ticker
     {
         static const char* const spinner[] = { "|", "/", "-", "\\" };
         int frame = 0;
+        QString written;
         std::unique_lock<std::mutex> lock(mutex);
         while (!wake.wait_for(lock, std::chrono::milliseconds(drawn ? 100 : 250), [this] { return done; })) {
             const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+            if (g_lines) {
+                if (text != written)
+                    writeAll(QStringLiteral("jitscope-cli: %1 (%2 s)\n").arg(text).arg(seconds, 0, 'f', 1).toUtf8());
+                written = text;
+                drawn = true;
+                continue;
+            }
             // \r and "erase line": the next redraw (or the clear at the end) replaces it.
             writeAll(QStringLiteral("\r\x1b[Kjitscope-cli: %1 %2 (%3 s)")
                          .arg(QLatin1String(spinner[frame++ % 4]), text)
@@ -55,7 +64,7 @@ struct ProgressScope::Ticker
                          .toUtf8());
             drawn = true;
         }
-        if (drawn)
+        if (drawn && !g_lines)
             writeAll(QByteArrayLiteral("\r\x1b[K"));
     }
 };
@@ -70,9 +79,10 @@ bool ProgressScope::enabled()
     return g_enabled;
 }
 
-bool ProgressScope::wanted(bool quiet)
+bool ProgressScope::wanted(bool quiet, bool forced)
 {
-    return !quiet && ::isatty(STDERR_FILENO) == 1;
+    g_lines = ::isatty(STDERR_FILENO) != 1;
+    return !quiet && (forced || !g_lines);
 }
 
 ProgressScope::ProgressScope(const QString& text)
@@ -102,6 +112,14 @@ void ProgressScope::step(const QString& text, int done, int total)
         return;
     std::lock_guard<std::mutex> lock(m_ticker->mutex);
     m_ticker->text = QStringLiteral("%1 %2/%3").arg(text).arg(done).arg(total);
+}
+
+void ProgressScope::setText(const QString& text)
+{
+    if (!m_ticker)
+        return;
+    std::lock_guard<std::mutex> lock(m_ticker->mutex);
+    m_ticker->text = text;
 }
 
 } // namespace jitscope

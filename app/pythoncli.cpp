@@ -36,18 +36,44 @@ void writeJson(const QJsonValue& v, QTextStream& out)
     out << (v.isArray() ? QJsonDocument(v.toArray()) : QJsonDocument(v.toObject())).toJson(QJsonDocument::Indented);
 }
 
+/// The interpreter the run used, as reports name it.
+PythonInterpreter runInterpreter(const PythonRun& run)
+{
+    return { run.python, run.pythonChosenBy, run.torchVersion };
+}
+
+/// The one message for a file whose imports fail under the interpreter ("model.py imports `mypkg`, which
+/// /venv/bin/python (torch 2.13.0, chosen as the active virtual environment) does not have: ..."), or empty when
+/// the run's error is another.
+QString missingModuleMessage(const PythonRun& run)
+{
+    const QString module = missingModule(run.error.message);
+    if (module.isEmpty())
+        return {};
+    const QString file = run.error.location.file.isEmpty() ? QStringLiteral("the file")
+                                                           : QFileInfo(run.error.location.file).fileName();
+    return QStringLiteral("%1 imports `%2`, which %3 does not have: choose another with --python=PATH or "
+                          "$JITSCOPE_PYTHON")
+        .arg(file, module, interpreterText(runInterpreter(run)));
+}
+
 /// Runs the file; echoes what it printed to @p err. Returns false (after printing the error line) when nothing
 /// usable was recorded.
 bool runFile(const PythonCommand& command, PythonRun& run, QTextStream& err)
 {
     {
         ProgressScope progress(QStringLiteral("running %1 under PyTorch").arg(QFileInfo(command.file).fileName()));
-        run = runPythonFile(command.file, command.options);
+        PythonOptions options = command.options;
+        if (ProgressScope::enabled())
+            options.onProgress = [&progress](const PythonProgress& p) { progress.setText(p.text()); };
+        run = runPythonFile(command.file, options);
     }
+    run.pythonChosenBy = choosePython(command.options.python).chosenBy;
     if (!run.stdoutText.isEmpty() || !run.stderrText.isEmpty())
         err << run.stdoutText << run.stderrText << Qt::flush;
     if (!run.ok) {
-        err << "jitscope-cli: error: " << run.error.toString() << "\n";
+        const QString missing = missingModuleMessage(run);
+        err << "jitscope-cli: error: " << (missing.isEmpty() ? run.error.toString() : missing) << "\n";
         // Python crashed after some calls were recorded: those are reported, and finish() exits 2.
         return !run.calls.isEmpty();
     }
@@ -103,7 +129,8 @@ int finish(const PythonRun& run, int status, QTextStream& err)
         return 2;
     }
     if (fileFailed(run)) {
-        err << "jitscope-cli: error: " << run.error.toString() << "\n";
+        const QString missing = missingModuleMessage(run);
+        err << "jitscope-cli: error: " << (missing.isEmpty() ? run.error.toString() : missing) << "\n";
         return 2;
     }
     return status;
@@ -151,6 +178,8 @@ int requestedTrace(const PythonCommand& command, const PythonRun& run, QTextStre
 {
     const PythonCall& c = run.request.call;
     bool failed = false;
+    if (command.format != QLatin1String("json"))
+        out << "# python: " << interpreterText(runInterpreter(run)) << "\n";
     if (!run.request.flattened.isEmpty() && command.format != QLatin1String("json"))
         out << "# traced through an adapter taking the tensors of the inputs flat, as detectron2's TracingAdapter: "
             << run.request.flattened.join(QStringLiteral(", ")) << "\n";
@@ -341,6 +370,8 @@ int pythonTraceCommand(const PythonCommand& command, QTextStream& out, QTextStre
         return 2;
     if (requested(command))
         return requestedTrace(command, run, out, err);
+    if (command.format != QLatin1String("json"))
+        out << "# python: " << interpreterText(runInterpreter(run)) << "\n";
     TraceListing listing { command.file };
     listing.ofCalls = true;
     int traces = 0;
@@ -494,6 +525,7 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
     reportInput.reference = QStringLiteral("the Python code");
     reportInput.htmlReport = command.htmlLink;
     reportInput.layout = layoutGraph;
+    reportInput.python = runInterpreter(run);
     QVector<CheckOutput> outputs;
     bool failedCall = false;
     Diagnostic failedCallError; // the first call whose trace raised: the report's conclusion, on stderr too
@@ -531,12 +563,18 @@ int pythonCheckCommand(const PythonCommand& commandGiven, QTextStream& out, QTex
             return sourceLine(at.file == c.location.file ? lines : libraryLines(at.file), at.line);
         };
         output.verbose = command.verbose;
+        output.python = &reportInput.python;
         outputs.push_back(output);
     }
+    // The file stopped before any call (an import it lacks): its one message, and no report of nothing.
+    if (outputs.isEmpty() && fileFailed(run) && command.format != QLatin1String("json"))
+        return finish(run, 2, err);
     if (ciReport && outputs.isEmpty()) {
         err << "jitscope-cli: error: " << command.file << ": the file made no torch.jit.trace call to check\n";
         return 2;
     }
+    if (command.format == QLatin1String("text"))
+        out << "python: " << interpreterText(reportInput.python) << "\n\n";
     out << QString::fromUtf8(checkReportData(command.format, reportInput, outputs, true));
     if (command.format == QLatin1String("text") && outputs.isEmpty())
         out << "# the file made no torch.jit.trace call to check\n";

@@ -2,6 +2,7 @@
 
 #include "report/checkreport.h"
 #include "report/graphlayout.h"
+#include "report/interpreters.h"
 #include "report/pythonrun.h"
 #include "report/selfcheck.h"
 #include "report/traceresult.h"
@@ -38,6 +39,9 @@ struct ReportInput
     /// html: lays out a trace graph for its inline SVG (the CLI gives Graphviz's layoutGraph: the renderers read
     /// values only). Unset: the traces are listed without pictures.
     std::function<GraphLayout(const IrGraph&, const LayoutOptions&)> layout;
+    /// `check --python`: the interpreter the file ran under, with its torch (html: named under the heading). Empty
+    /// path: none (the built-in check).
+    PythonInterpreter python;
 
     /// The report of a single check (the built-in `check`).
     static ReportInput single(const QString& path, const QString& source, const CheckReport& report,
@@ -58,6 +62,8 @@ struct CheckOutput
     /// own check, the error it raised). Null for the built-in check.
     const PythonCall* call = nullptr;
     const SelfCheck* selfCheck = nullptr; ///< `check --python --self-check`: JitScope's own trace of the call
+    /// `check --python`: the interpreter the file ran under (json: "python"). Null for the built-in check.
+    const PythonInterpreter* python = nullptr;
     /// text: the line of the source at a divergence's place (unset or empty: none shown)
     std::function<QString(const SourceLocation&)> sourceLine;
     /// text: what follows a warning's place, the source line with a caret under the column (unset: nothing)
@@ -74,6 +80,8 @@ QString checkText(const CheckOutput& in);
 /// "self_check".
 QJsonObject checkJson(const CheckOutput& in);
 
+/// An interpreter as the JSON names it: path, torch, chosen_by.
+QJsonObject pythonInterpreterJson(const PythonInterpreter& python);
 /// A recorded call as a check's "call" holds it (docs/check-json.md): the call, its traces without their graphs.
 QJsonObject pythonCallJson(const PythonCall& call);
 /// Warnings as Python raised them: category, message, place, count, the user's line, the stack.

@@ -86,8 +86,13 @@ QByteArray htmlReport(const ReportInput& in)
                         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                         "<title>JitScope check: %1</title>\n<style>%2</style></head><body>\n")
              .arg(esc(pageName), pageStyle());
+    // check --python: the interpreter the file ran under, under the page's heading.
+    const QString python = in.python.path.isEmpty()
+        ? QString()
+        : QStringLiteral("<p class=\"python\">Run with <code>%1</code></p>\n").arg(esc(interpreterText(in.python)));
     if (!single) {
-        s += QStringLiteral("<h1>JitScope check: <code>%1</code></h1>\n<ul>\n").arg(esc(in.path));
+        s += QStringLiteral("<h1>JitScope check: <code>%1</code></h1>\n").arg(esc(in.path)) + python
+            + QStringLiteral("<ul>\n");
         for (int i = 0; i < in.entries.size(); ++i)
             s += QStringLiteral("<li><a href=\"#check%1\">%2</a>: <span class=\"verdict %3\">%3</span></li>\n")
                      .arg(i + 1)
@@ -115,6 +120,8 @@ QByteArray htmlReport(const ReportInput& in)
             s += QStringLiteral("<section id=\"check%1\">\n").arg(entry + 1);
         s += QStringLiteral("<%1>JitScope check: <code>%2</code> in <code>%3</code></%1>\n")
                  .arg(h1, esc(e.name), esc(in.path));
+        if (single)
+            s += python;
         s += QStringLiteral(
             "<p>Verdict: <span class=\"verdict %1\">%1</span> &mdash; %2 input set(s); the first is "
             "traced, the others check it, as <code>torch.jit.trace(..., check_inputs=...)</code>.</p>\n")

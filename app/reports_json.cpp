@@ -41,7 +41,15 @@ QJsonObject checkJson(const CheckOutput& in)
         o.insert(QStringLiteral("call"), pythonCallJson(*in.call));
     if (in.selfCheck)
         o.insert(QStringLiteral("self_check"), selfCheckJson(*in.selfCheck));
+    if (in.python)
+        o.insert(QStringLiteral("python"), pythonInterpreterJson(*in.python));
     return o;
+}
+
+QJsonObject pythonInterpreterJson(const PythonInterpreter& python)
+{
+    return QJsonObject { { QStringLiteral("path"), python.path }, { QStringLiteral("torch"), python.torch },
+        { QStringLiteral("chosen_by"), python.chosenBy } };
 }
 
 QJsonObject diagnosticJson(const Diagnostic& d)

@@ -180,9 +180,17 @@ PythonChild runPythonChild(const QString& path, const PythonOptions& options, co
     QElapsedTimer clock;
     clock.start();
     const qint64 pid = child.processId();
-    while (!child.waitForFinished(50)) {
+    QString lastProgress;
+    for (int polls = 1; !child.waitForFinished(50); ++polls) {
         out.append(child.readAllStandardOutput());
         err.append(child.readAllStandardError());
+        if (options.onProgress && polls % 4 == 0) {
+            const PythonProgress progress = readPythonProgress(folder);
+            if (progress.valid && progress.text() != lastProgress) {
+                lastProgress = progress.text();
+                options.onProgress(progress);
+            }
+        }
         if (options.cancel && options.cancel->load())
             result.stopped = QStringLiteral("cancelled");
         else if (options.timeoutMs > 0 && clock.elapsed() > options.timeoutMs)

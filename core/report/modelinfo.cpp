@@ -1,6 +1,7 @@
 // ModelInfo's queries: functions by name, the default function; the engine's Python.
 
 #include "report/modelinfo.h"
+#include "report/interpreters.h"
 
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -86,15 +87,7 @@ QString enginePython()
 
 QString userPython()
 {
-    if (const QString env = qEnvironmentVariable("JITSCOPE_PYTHON"); !env.isEmpty())
-        return env;
-    for (const char* prefix : { "VIRTUAL_ENV", "CONDA_PREFIX" }) {
-        const QString python = qEnvironmentVariable(prefix) + QStringLiteral("/bin/python");
-        if (qEnvironmentVariableIsSet(prefix) && QFileInfo(python).isExecutable())
-            return python;
-    }
-    const QString onPath = QStandardPaths::findExecutable(QStringLiteral("python3"));
-    return onPath.isEmpty() ? QStringLiteral("/usr/bin/python3") : onPath;
+    return resolvePython().path;
 }
 
 } // namespace jitscope

@@ -126,8 +126,7 @@ bool runsFromBuildTree();
 /// program that runs from its build tree, where that Python still is; else empty: an installed program has no engine
 /// Python (the build machine's is not there), and uses userPython().
 QString enginePython();
-/// The Python of the user's environment: $JITSCOPE_PYTHON, else the active virtual environment's
-/// ($VIRTUAL_ENV/bin/python), else the active conda environment's ($CONDA_PREFIX/bin/python), else python3 on PATH,
-/// else /usr/bin/python3.
+/// The Python of the user's environment: resolvePython()'s (report/interpreters.h: $JITSCOPE_PYTHON, the active
+/// virtual or conda environment's, python3 on PATH that imports torch, the engine's, else python3 on PATH).
 QString userPython();
 } // namespace jitscope

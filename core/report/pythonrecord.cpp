@@ -14,6 +14,8 @@
 #include <QSet>
 #include <QTemporaryDir>
 
+#include <algorithm>
+
 namespace jitscope {
 
 struct PythonRunFolder
@@ -374,6 +376,49 @@ void salvageCrashedRun(const QDir& folder, const QString& file, PythonRun& run)
 }
 
 } // namespace
+
+PythonProgress readPythonProgress(const QString& folder)
+{
+    PythonProgress progress;
+    QFile file(QDir(folder).filePath(QStringLiteral("progress.json")));
+    if (!file.open(QIODevice::ReadOnly))
+        return progress;
+    const Fields p { QJsonDocument::fromJson(file.readAll()).object(), QStringLiteral("progress.json") };
+    if (p.isEmpty())
+        return progress; // being replaced
+    progress.valid = true;
+    progress.call = p.integer("index") + 1;
+    progress.callsExpected = p.integer("calls_expected");
+    progress.api = p.str("api");
+    progress.target = p.str("target");
+    progress.location = SourceLocation { p.str("file"), p.integer("line"), 0 };
+    progress.phase = p.str("phase");
+    progress.step = p.str("step");
+    progress.check = p.integer("check");
+    progress.checks = p.integer("checks");
+    return progress;
+}
+
+QString PythonProgress::text() const
+{
+    QString s = callsExpected >= call ? QStringLiteral("call %1/%2").arg(call).arg(callsExpected)
+                                      : QStringLiteral("call %1").arg(call);
+    if (!target.isEmpty())
+        s += QStringLiteral(" `%1`").arg(target);
+    s += QStringLiteral(" (%1:%2): ").arg(QFileInfo(location.file).fileName()).arg(location.line);
+    const QString set = QStringLiteral("check set %1 of %2").arg(check).arg(std::max(check, checks));
+    if (step == QLatin1String("tracing"))
+        s += api == QLatin1String("script") ? QStringLiteral("scripting") : QStringLiteral("tracing");
+    else if (step == QLatin1String("check-tracing"))
+        s += set + QStringLiteral(", tracing");
+    else if (step == QLatin1String("check-comparing"))
+        s += set + QStringLiteral(", comparing with trace 1");
+    else if (step == QLatin1String("values"))
+        s += set + QStringLiteral(", comparing values");
+    else
+        s += phase;
+    return s;
+}
 
 std::shared_ptr<const PythonRunFolder> makePythonRunFolder(QString* path, QString* error)
 {

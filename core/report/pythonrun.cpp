@@ -1,6 +1,7 @@
 // A recorded Python run's queries, and which Python and bridge script a run uses.
 
 #include "report/pythonrun.h"
+#include "report/interpreters.h"
 #include "report/modelinfo.h"
 
 #include <QFileInfo>
@@ -19,12 +20,7 @@ int PythonRun::failedCall() const
 
 QString pythonInterpreter(const PythonOptions& options)
 {
-    if (!options.python.isEmpty())
-        return options.python;
-    if (const QString env = qEnvironmentVariable("JITSCOPE_PYTHON"); !env.isEmpty())
-        return env;
-    const QString engine = enginePython();
-    return engine.isEmpty() ? userPython() : engine;
+    return choosePython(options.python).path;
 }
 
 QString bridgeScript(const PythonOptions& options)

@@ -34,11 +34,29 @@ struct PythonRequest
     bool strict = true; ///< torch.jit.trace's strict
 };
 
+/// Where a running bridge is (its progress.json, readPythonProgress()): the call, and what it does on which set.
+struct PythonProgress
+{
+    bool valid = false; ///< the bridge wrote one (it has reached a torch.jit call)
+    int call = 0; ///< 1-based
+    int callsExpected = 0; ///< the torch.jit calls written in the file; 0: unknown (a request)
+    QString api; ///< "trace", "trace_module", "script"
+    QString target; ///< "MyModule.forward"
+    SourceLocation location; ///< the call's line
+    QString phase; ///< the bridge's words ("PyTorch's check tracing check input 1")
+    QString step; ///< "tracing", "check-tracing", "check-comparing", "values"
+    int check = 0; ///< the check set worked on, 1-based (0: the example inputs)
+    int checks = 0; ///< the call's check sets
+
+    /// "call 2/3 `forward` (models.py:41): check set 2 of 3, comparing values": the CLI's progress line.
+    QString text() const;
+};
+
 /// How to run a user's .py file under the system's PyTorch (resources/python/jitscope_bridge.py, in a child process).
 struct PythonOptions
 {
     PythonRequest request;
-    QString python; ///< the interpreter; empty: $JITSCOPE_PYTHON, else /usr/bin/python3
+    QString python; ///< the interpreter; empty: resolvePython()'s (interpreters.h: $JITSCOPE_PYTHON, a venv...)
     QString bridge; ///< the bridge script; empty: $JITSCOPE_BRIDGE, else the installed or source-tree copy
     bool returnedValues = false; ///< run each recorded trace on its own set for PythonTrace::returned (`trace`)
     /// List the file's classes and functions, each scripted as torch.jit.script would (PythonRun::modules,
@@ -47,6 +65,8 @@ struct PythonOptions
     bool archives = true; ///< torch.jit.save each recorded result (PythonCall::archive), for the debugger
     int timeoutMs = 600 * 1000; ///< the child is killed after this long (0: no limit)
     const std::atomic<bool>* cancel = nullptr; ///< polled every 50 ms; the child is killed when set
+    /// Called on the waiting thread each time the bridge reports another step (progress.json); unset: not read.
+    std::function<void(const PythonProgress&)> onProgress;
     qint64 maxOutputBytes = qint64(1) << 20; ///< of the file's stdout and of its stderr kept (head and tail)
 };
 
@@ -214,6 +234,9 @@ struct PythonRun
     QString status; ///< "ok", "error" (the file raised), "exit" (sys.exit), "crashed", "timeout", "cancelled"
     int exitCode = 0; ///< sys.exit's code
     QString python; ///< the interpreter used
+    /// How it was chosen (PythonInterpreter::chosenBy: "option", "VIRTUAL_ENV", ...): set by the caller that chose
+    /// it (the CLI, the window), empty when unknown.
+    QString pythonChosenBy;
     QString torchVersion;
     /// What the run's torch said of TorchScript itself, once each ("`torch.jit.trace` is deprecated...", torch 2.11+):
     /// never one of a call's warnings.
@@ -275,6 +298,9 @@ QSet<QString> pythonRecordFieldsRead(const std::function<void()>& read);
 /// Reads a finished run back from its record (result.json in @p folder, PythonRun::folder) into @p run: what the
 /// model worker does with a run the window made. False with @p error ("the run's record could not be read: ...").
 bool readPythonRecord(const QString& folder, PythonRun& run, QString* error);
+
+/// What the bridge running in @p folder last wrote to its progress.json (invalid when nothing yet).
+PythonProgress readPythonProgress(const QString& folder);
 
 /// The interpreter and bridge script that options select (for messages and --version).
 QString pythonInterpreter(const PythonOptions& options);

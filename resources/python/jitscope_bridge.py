@@ -97,6 +97,8 @@ class Recorder:
         self.lock = threading.RLock()
         self.serving = False  # answering a request after the file ran
         self.notices = {}  # TorchScript's deprecation notices, in order, once each
+        self.expected_calls = 0  # torch.jit calls written in the file (progress.json: "call 2/3"), 0: unknown
+        self.check_sets = 0  # the running call's check sets (progress.json: "check set 2 of 3")
 
     @staticmethod
     def _depth():
@@ -242,7 +244,6 @@ class Recorder:
         import torch
         call = {"index": len(self.calls), "api": api, "file": place[0], "line": place[1]}
         self.calls.append(call)
-        self.progress(call, "tracing")
         obj = args[0] if args else kwargs.get("func", kwargs.get("mod", kwargs.get("obj")))
         call["target"] = _target(obj) if obj is not None else {"kind": "unknown", "name": "?"}
         call["kwargs"] = {k: repr(v)[:200] for k, v in kwargs.items() if k not in ("example_inputs", "check_inputs",
@@ -255,6 +256,10 @@ class Recorder:
             call["example_inputs"] = describe_args(example)
             if check_inputs is not None:
                 call["check_inputs"] = [describe_args(c) for c in check_inputs]
+        # PyTorch's check traces each check input, or the example inputs again when there are none.
+        checks = check_inputs is not None and len(check_inputs) or (kwargs.get("check_trace", True) is not False)
+        self.check_sets = int(checks) if api != "script" else 0
+        self.progress(call, "tracing")
         if api != "script" and isinstance(obj, torch.nn.Module):
             # Each submodule's class by path, as the traced graph's scopes name them (`rpn.head`).
             call["module_types"] = {name: getattr(m, "original_name", type(m).__name__)
@@ -262,7 +267,7 @@ class Recorder:
         state_before = _module_state(obj) if api != "script" else None
         error = None
         with self._catch() as caught, self._capturing(caught, obj) as capture:
-            capture.on_progress = lambda phase: self.progress(call, phase)
+            capture.on_progress = lambda phase, step, k: self.progress(call, phase, step, k)
             try:
                 result = real(*args, **kwargs)
                 call["ok"] = True
@@ -314,14 +319,21 @@ class Recorder:
             raise error
         return result
 
-    def progress(self, call, phase):
-        """Where the recording is, for a crash of the interpreter (PyTorch's check segfaults on huge traces): the
-        call running and what it was doing, replaced at each step."""
+    def progress(self, call, phase, step="tracing", check=0):
+        """Where the recording is, for a crash of the interpreter (PyTorch's check segfaults on huge traces) and
+        for the CLI's progress line: the call running and what it was doing, replaced at each step. step: tracing
+        (the example inputs), check-tracing, check-comparing (PyTorch's check on check set `check`), values."""
+        record = {"index": call["index"], "api": call["api"], "file": call["file"], "line": call["line"],
+                  "phase": phase, "step": step, "target": call.get("target", {}).get("name", "?")}
+        if self.expected_calls and not self.serving:
+            record["calls_expected"] = self.expected_calls
+        if check:
+            record["check"] = check
+            record["checks"] = max(check, self.check_sets)
         try:
             tmp = os.path.join(self.out_dir, "progress.json.part")
             with open(tmp, "w", encoding="utf-8") as f:
-                f.write(checked_json({"index": call["index"], "api": call["api"], "file": call["file"],
-                                      "line": call["line"], "phase": phase}, "progress.json"))
+                f.write(checked_json(record, "progress.json"))
             os.replace(tmp, os.path.join(self.out_dir, "progress.json"))
         except OSError:
             pass
@@ -410,6 +422,8 @@ class Recorder:
                 if adapter:
                     obj.current = 0 if is_repeat else k
                 modules.append(None)
+                if not is_repeat:
+                    self.progress(call, "tracing check input %d" % k, "check-tracing", k)
                 with self._catch() as own, _quiet():
                     try:
                         t = torch.jit.trace(obj, _clone_inputs(inputs), check_trace=False,
@@ -445,7 +459,7 @@ class Recorder:
                 inputs = (inputs,)
             if adapter:
                 obj.current = k
-            self.progress(call, "comparing trace 1's values with the Python code's on check input %d" % k)
+            self.progress(call, "comparing trace 1's values with the Python code's on check input %d" % k, "values", k)
             started = time.monotonic()
             try:
                 with _quiet():
@@ -605,6 +619,24 @@ def serve_request(request, namespace, recorder, real_trace, places):
 # ----------------------------------------------------------------------------------------------------------------
 
 
+def _count_jit_calls(code):
+    """The torch.jit.trace, trace_module and script calls written in the file's code (not those of what it
+    imports, nor a loop's repeats): "call 2/3" while it runs."""
+    import dis
+    names = ("trace", "trace_module", "script")
+    count = 0
+    stack = [code]
+    while stack:
+        c = stack.pop()
+        instructions = list(dis.get_instructions(c))
+        for i, ins in enumerate(instructions):
+            if ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and ins.argval in names and i > 0 \
+                    and instructions[i - 1].argval == "jit":
+                count += 1
+        stack.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+    return count
+
+
 def run(user_file, out_dir, request=None, returned=False, definitions=True, archives=True):
     user_file = os.path.realpath(user_file)
     result = {"record_version": RECORD_VERSION, "file": user_file, "python": sys.version.split()[0]}
@@ -645,6 +677,7 @@ def run(user_file, out_dir, request=None, returned=False, definitions=True, arch
     try:
         with open(user_file, "rb") as f:
             code = compile(f.read(), user_file, "exec")
+        recorder.expected_calls = _count_jit_calls(code)
         exec(code, namespace)
         result["status"] = "ok"
     except SystemExit as e:

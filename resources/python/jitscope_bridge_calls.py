@@ -77,7 +77,8 @@ class _CallCapture:
     def check_trace(self, real, args, kwargs):
         first = len(self.caught)
         if self.on_progress is not None:
-            self.on_progress("PyTorch's check tracing check input %d" % (len(self.checks) + 1))
+            self.on_progress("PyTorch's check tracing check input %d" % (len(self.checks) + 1), "check-tracing",
+                             len(self.checks) + 1)
         self.compares.append({"ran": True, "equal": True, "elements": 0})
         if self.adapter is not None:
             self.adapter.current = len(self.checks) + 1  # stays for the check's run of the Python code
@@ -86,7 +87,7 @@ class _CallCapture:
             self.checks.append((result, None))
             if self.on_progress is not None:
                 self.on_progress("PyTorch's check comparing trace 1 with the trace of check input %d"
-                                 % len(self.checks))
+                                 % len(self.checks), "check-comparing", len(self.checks))
             return result
         except Exception as e:  # noqa: BLE001 (the check trace fails as PyTorch makes it fail)
             self.checks.append((None, e))

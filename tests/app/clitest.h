@@ -19,15 +19,11 @@ struct CliRun
     QString err;
 };
 
-/// @p environment: extra NAME=VALUE variables for the run.
-inline CliRun runCli(const QStringList& args, const QStringList& environment = {})
+/// Runs jitscope-cli with @p args in @p environment.
+inline CliRun runCliIn(const QStringList& args, const QProcessEnvironment& environment)
 {
     QProcess p;
-    if (!environment.isEmpty()) {
-        QStringList env = QProcess::systemEnvironment();
-        env << environment;
-        p.setEnvironment(env);
-    }
+    p.setProcessEnvironment(environment);
     p.start(QStringLiteral(JITSCOPE_BIN_DIR "/jitscope-cli"), args);
     CliRun r;
     if (!p.waitForFinished(120000)) {
@@ -40,6 +36,15 @@ inline CliRun runCli(const QStringList& args, const QStringList& environment = {
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
+}
+
+/// @p environment: extra NAME=VALUE variables for the run.
+inline CliRun runCli(const QStringList& args, const QStringList& environment = {})
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const QString& e : environment)
+        env.insert(e.section(QLatin1Char('='), 0, 0), e.section(QLatin1Char('='), 1));
+    return runCliIn(args, env);
 }
 
 /// What `check --format html` wrote, as headless Chromium renders it.

@@ -4,6 +4,8 @@
 #include "clitest.h"
 #include "testutil.h"
 
+#include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -25,6 +27,23 @@ QString py(const char* name)
     return dataDir() + QStringLiteral("/python/") + QLatin1String(name);
 }
 
+bool writeText(const QString& path, const QString& text)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text.toUtf8()) >= 0;
+}
+
+/// The text of `check` or `trace` with --python after its first line, which names the interpreter ("python: PATH
+/// (torch X, chosen as ...)", and a blank line after it for check; "# python: ..." for trace). Empty when the first
+/// line is not that.
+QString afterHeader(const QString& out)
+{
+    if (!out.startsWith(QLatin1String("python: ")) && !out.startsWith(QLatin1String("# python: ")))
+        return {};
+    const QString rest = out.mid(out.indexOf(QLatin1Char('\n')) + 1);
+    return out.startsWith(QLatin1Char('#')) ? rest : rest.mid(1);
+}
+
 } // namespace
 
 class TestPythonCli : public QObject
@@ -36,8 +55,9 @@ private Q_SLOTS:
     {
         const Run r = runCli({ "check", py("export_module.py"), "--python" });
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.out.startsWith(QLatin1String("check line 43: torch.jit.trace(MyModule.forward): 2 input set(s)\n"
-                                                "  trace 1: f32[3,4]  (21 nodes)\n  trace 2: f32[4,4]  (27 nodes)\n")),
+        QVERIFY2(afterHeader(r.out).startsWith(
+                     QLatin1String("check line 43: torch.jit.trace(MyModule.forward): 2 input set(s)\n"
+                                   "  trace 1: f32[3,4]  (21 nodes)\n  trace 2: f32[4,4]  (27 nodes)\n")),
             qPrintable(r.out));
         QVERIFY2(r.out.contains(QLatin1String("  [loop-unrolled] loop at line 18 (`for i in range(x.size(0)):`) "
                                               "unrolled 3 times in trace 1 but 4 times in trace 2")),
@@ -118,6 +138,9 @@ private Q_SLOTS:
         QCOMPARE(r.code, 1); // the second call diverges
         QString out = r.out;
         out.replace(QStringLiteral(JITSCOPE_SOURCE_DIR "/"), QString());
+        // The interpreter is the machine's (and the shell's: an active virtual environment's).
+        out.replace(QRegularExpression(QStringLiteral("Run with <code>[^<]*</code>")),
+            QStringLiteral("Run with <code>PYTHON</code>"));
         const QString path = dataDir() + QStringLiteral("/cli/") + golden;
         QVERIFY2(
             matchesGolden(out, readText(path), path), qPrintable(QStringLiteral("diff -u %1 %1.actual").arg(path)));
@@ -208,7 +231,7 @@ private Q_SLOTS:
             "f32[2,4]", "--inputs", "f32[3,4]" });
         QCOMPARE(trace.code, 0);
         const int second = trace.out.indexOf(QLatin1String("# trace 2: f32[3,4]\n"));
-        QVERIFY2(trace.out.startsWith(QLatin1String("# trace 1: f32[2,4]\ngraph(%self : ")) && second > 0,
+        QVERIFY2(afterHeader(trace.out).startsWith(QLatin1String("# trace 1: f32[2,4]\ngraph(%self : ")) && second > 0,
             qPrintable(trace.out));
         QCOMPARE(trace.out.left(second).count(QLatin1String("aten::relu(")), 2);
         QCOMPARE(trace.out.mid(second).count(QLatin1String("aten::relu(")), 3);
@@ -217,9 +240,10 @@ private Q_SLOTS:
         const Run diverged = runCli({ "check", py("report_model.py"), "--python", "--fn", "Stack.forward", "--inputs",
             "f32[2,4]", "--inputs", "f32[3,4]" });
         QCOMPARE(diverged.code, 1);
-        QVERIFY2(diverged.out.startsWith(QLatin1String("check torch.jit.trace(Stack.forward) on --inputs: 2 input "
-                                                       "set(s)\n  trace 1: f32[2,4]  (5 nodes)\n  trace 2: f32[3,4]  "
-                                                       "(7 nodes)\n")),
+        QVERIFY2(afterHeader(diverged.out)
+                     .startsWith(QLatin1String("check torch.jit.trace(Stack.forward) on --inputs: 2 input "
+                                               "set(s)\n  trace 1: f32[2,4]  (5 nodes)\n  trace 2: f32[3,4]  "
+                                               "(7 nodes)\n")),
             qPrintable(diverged.out));
         QVERIFY(diverged.out.contains(QLatin1String("[loop-unrolled] loop at line 21 (`for i in range(x.size(0)):`) "
                                                     "unrolled 2 times in trace 1 but 3 times in trace 2")));
@@ -341,9 +365,10 @@ private Q_SLOTS:
         const Run trace = runCli({ "trace", py("dict_inputs.py"), "--python", "--fn", "Detector.forward", "--inputs",
             one, "--inputs", two });
         QCOMPARE(trace.code, 0);
-        QVERIFY2(trace.out.startsWith(QLatin1String("# traced through an adapter taking the tensors of the inputs "
-                                                    "flat, as detectron2's TracingAdapter: [0][0]['image']\n"
-                                                    "# trace 1: [{image: f32[3,8,8], height: 8}]\n")),
+        QVERIFY2(afterHeader(trace.out).startsWith(
+                     QLatin1String("# traced through an adapter taking the tensors of the inputs "
+                                   "flat, as detectron2's TracingAdapter: [0][0]['image']\n"
+                                   "# trace 1: [{image: f32[3,8,8], height: 8}]\n")),
             qPrintable(trace.out));
         const int second = trace.out.indexOf(
             QLatin1String("# trace 2: [{image: f32[3,8,8], height: 8},{image: f32[3,6,6], height: 12}]\n"));
@@ -484,8 +509,8 @@ private Q_SLOTS:
     {
         const Run trace = runCli({ "trace", py("python_only.py"), "--python" });
         QCOMPARE(trace.code, 0);
-        QVERIFY(
-            trace.out.startsWith(QLatin1String("# line 14: torch.jit.trace(fill_row_zero)\ngraph(%x : Float(3, 4")));
+        QVERIFY(afterHeader(trace.out).startsWith(
+            QLatin1String("# line 14: torch.jit.trace(fill_row_zero)\ngraph(%x : Float(3, 4")));
         QVERIFY(trace.out.contains(QLatin1String("\n# line 15: torch.jit.trace(count_rows)\ngraph(")));
         QVERIFY(trace.out.contains(QLatin1String(" = aten::rand(")));
         QVERIFY(trace.out.contains(QLatin1String("# failed: ")));
@@ -567,6 +592,96 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         const QString last = r.err.trimmed().section(QLatin1Char('\n'), -1);
         QVERIFY2(last.startsWith(QLatin1String("jitscope-cli: error: ")) && last.contains(lastLine), qPrintable(r.err));
+    }
+
+    /// `--python` without a path runs under the active virtual environment, says so, and names the module a file
+    /// imports that it lacks (issue #41). The environment is made here from the engine's Python, without pip: its
+    /// torch through a .pth file (the engine's may be a venv itself, whose packages --system-site-packages would not
+    /// see), and a package of its own that the model imports.
+    void activeVirtualEnvironmentRunsTheFile()
+    {
+        const QString engine = QStringLiteral(JITSCOPE_TEST_PYTHON);
+        QTemporaryDir dir;
+        const QString venv = dir.filePath(QStringLiteral("venv"));
+        auto output = [](const QString& program, const QStringList& args) {
+            QProcess p;
+            p.start(program, args);
+            if (!p.waitForFinished(120000) || p.exitCode() != 0)
+                return QString();
+            return QString::fromUtf8(p.readAllStandardOutput()).trimmed();
+        };
+        QVERIFY(QProcess::execute(engine, { "-m", "venv", "--without-pip", venv }) == 0);
+        const QString python = venv + QStringLiteral("/bin/python");
+        const QString site = output(python, { "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])" });
+        const QString torchSite
+            = output(engine, { "-c", "import os, torch; print(os.path.dirname(os.path.dirname(torch.__file__)))" });
+        QVERIFY(!site.isEmpty() && !torchSite.isEmpty());
+        QVERIFY(writeText(site + QStringLiteral("/engine.pth"), torchSite + QLatin1Char('\n')));
+        QVERIFY(QDir().mkpath(site + QStringLiteral("/mypkg")));
+        QVERIFY(writeText(site + QStringLiteral("/mypkg/__init__.py"), QStringLiteral("SCALE = 2\n")));
+        const QString model = dir.filePath(QStringLiteral("model.py"));
+        QVERIFY(writeText(model,
+            QStringLiteral("import torch\nimport mypkg\n\n\ndef double(x):\n    return x * mypkg.SCALE\n\n\n"
+                           "traced = torch.jit.trace(double, torch.ones(3), check_inputs=[(torch.ones(4),)])\n")));
+        const QString missing = dir.filePath(QStringLiteral("other.py"));
+        QVERIFY(writeText(missing, QStringLiteral("import torch\nimport notinstalled_pkg\n")));
+
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* name : { "JITSCOPE_PYTHON", "CONDA_PREFIX" })
+            env.remove(QLatin1String(name));
+        env.insert(QStringLiteral("VIRTUAL_ENV"), venv);
+        const QString named = QStringLiteral("%1 (torch %2, chosen as the active virtual environment)")
+                                  .arg(python, output(python, { "-c", "import torch; print(torch.__version__)" }));
+
+        const Run r = runCliIn({ "check", model, "--python" }, env);
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.startsWith(QStringLiteral("python: %1\n\n").arg(named)), qPrintable(r.out));
+        QVERIFY2(afterHeader(r.out).startsWith(QLatin1String("check line 9: torch.jit.trace(double): 2 input set(s)")),
+            qPrintable(r.out));
+        const Run json = runCliIn({ "check", model, "--python", "--format", "json" }, env);
+        QCOMPARE(json.code, 0);
+        const QJsonObject interpreter
+            = QJsonDocument::fromJson(json.out.toUtf8()).array()[0].toObject().value("python").toObject();
+        QCOMPARE(interpreter.value("path").toString(), python);
+        QCOMPARE(interpreter.value("chosen_by").toString(), QStringLiteral("VIRTUAL_ENV"));
+
+        const Run lacking = runCliIn({ "check", missing, "--python" }, env);
+        QCOMPARE(lacking.code, 2);
+        QCOMPARE(lacking.out, QString());
+        QVERIFY2(lacking.err.trimmed().endsWith(
+                     QStringLiteral("jitscope-cli: error: other.py imports `notinstalled_pkg`, which %1 does not "
+                                    "have: choose another with --python=PATH or $JITSCOPE_PYTHON")
+                         .arg(named)),
+            qPrintable(lacking.err));
+    }
+
+    /// --progress: the progress line where stderr is no terminal, a line per step naming the call and what it
+    /// does; stdout the same as without it; --quiet silences it.
+    void progressNamesTheCallAndItsPhase()
+    {
+        QTemporaryDir dir;
+        const QString model = dir.filePath(QStringLiteral("slow.py"));
+        QVERIFY(writeText(model,
+            QStringLiteral("import time\n\nimport torch\n\n\ndef slow(x):\n    time.sleep(0.6)\n    return x + 1\n\n\n"
+                           "traced = torch.jit.trace(slow, torch.ones(2), check_inputs=[(torch.ones(3),)])\n")));
+        const Run plain = runCli({ "check", model, "--python" });
+        QCOMPARE(plain.code, 0);
+        QVERIFY2(!plain.err.contains(QLatin1String("jitscope-cli: ")), qPrintable(plain.err));
+        const Run shown = runCli({ "check", model, "--python", "--progress" });
+        QCOMPARE(shown.code, 0);
+        QCOMPARE(shown.out, plain.out);
+        QVERIFY2(shown.err.contains(QLatin1String("jitscope-cli: call 1/1 `slow` (slow.py:11): tracing (")),
+            qPrintable(shown.err));
+        QVERIFY2(shown.err.contains(QLatin1String("jitscope-cli: call 1/1 `slow` (slow.py:11): check set 1 of 1, ")),
+            qPrintable(shown.err));
+        QVERIFY(!shown.err.contains(QLatin1String("\x1b[")));
+        const Run json = runCli({ "check", model, "--python", "--progress", "--format", "json" });
+        QCOMPARE(json.code, 0);
+        QVERIFY(!json.out.contains(QLatin1String("call 1/1")));
+        QVERIFY(QJsonDocument::fromJson(json.out.toUtf8()).isArray());
+        const Run quiet = runCli({ "check", model, "--python", "--progress", "--quiet" });
+        QCOMPARE(quiet.out, plain.out);
+        QVERIFY2(!quiet.err.contains(QLatin1String("jitscope-cli: ")), qPrintable(quiet.err));
     }
 
     void withoutPythonNothingRuns()

@@ -248,14 +248,17 @@ private Q_SLOTS:
 
         bool parsed = false;
         PythonRun salvaged;
+        PythonProgress running;
         const QSet<QString> read = pythonRecordFieldsRead([&] {
             PythonRun run;
             parsed = parsePythonRecord(QJsonDocument(record).toJson(), run, nullptr);
             PythonChild child;
             child.crashed = true;
             salvaged = readPythonRun(QStringLiteral("/x.py"), child, nullptr, crashed.path());
+            running = readPythonProgress(crashed.path()); // the CLI's progress line, while Python runs
         });
         QVERIFY(parsed);
+        QVERIFY(running.valid);
         QCOMPARE(salvaged.calls.size(), 1);
         QVERIFY2(salvaged.error.message.contains(QLatin1String("during torch.jit.trace at line 1 (x)")),
             qPrintable(salvaged.error.message));

@@ -9,6 +9,7 @@
 #include "divergencemodel.h"
 #include "graphitems.h"
 #include "graphscene.h"
+#include "interpreterdialog.h"
 #include "modeltreemodel.h"
 #include "pythonbar.h"
 #include "pythoncontroller.h"
@@ -21,11 +22,13 @@
 #include <QElapsedTimer>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QTreeView>
+#include <QTreeWidget>
 
 using namespace jitscope;
 using namespace jitscope::test;
@@ -92,6 +95,44 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true); // the recorded archives are copied to the cache folder
         if (!QFileInfo::exists(pythonInterpreter({})))
             QSKIP("no Python interpreter");
+    }
+
+    /// Model > Python Interpreter: the interpreters found with their torch (the engine's among them); the choice is
+    /// remembered for the file's folder, runs its files, and a file of another folder keeps the default.
+    void interpreterChosenPerFolder()
+    {
+        QTemporaryDir dir;
+        QTemporaryDir other;
+        const QString first = dir.filePath(QStringLiteral("first.py"));
+        const QString elsewhere = other.filePath(QStringLiteral("other.py"));
+        QVERIFY(QFile::copy(pyFile("branch.py"), first));
+        QVERIFY(QFile::copy(pyFile("branch.py"), elsewhere));
+        const QString engine = QStringLiteral(JITSCOPE_TEST_PYTHON);
+
+        InterpreterDialog dialog(QString(), dir.path());
+        QSignalSpy searched(&dialog, &InterpreterDialog::searched);
+        QVERIFY(searched.wait(120000));
+        QStringList rows;
+        bool engineListed = false;
+        for (int i = 0; i < dialog.list()->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem* item = dialog.list()->topLevelItem(i);
+            rows << item->text(0) + QStringLiteral(" | ") + item->text(1);
+            engineListed |= QFileInfo(item->text(0)).canonicalFilePath() == QFileInfo(engine).canonicalFilePath()
+                && item->text(1).startsWith(QLatin1String(JITSCOPE_TEST_TORCH_VERSION));
+        }
+        QVERIFY2(engineListed, qPrintable(rows.join(QLatin1Char('\n'))));
+        QCOMPARE(dialog.interpreter(), QString()); // the default row is current
+        dialog.addInterpreter(engine);
+        QCOMPARE(dialog.interpreter(), engine);
+
+        MainWindow window;
+        QVERIFY(openAndWait(window, first));
+        window.setFolderPythonInterpreter(engine);
+        QCOMPARE(window.python()->options().python, engine);
+        QVERIFY(openAndWait(window, elsewhere));
+        QCOMPARE(window.python()->options().python, QString());
+        QVERIFY(openAndWait(window, first));
+        QCOMPARE(window.python()->options().python, engine);
     }
 
     void asksBeforeRunningAndRemembers()
@@ -535,10 +576,9 @@ private Q_SLOTS:
         QTest::addRow("raises") << "raises.py" << int(PythonBar::State::Failed)
                                 << "the file raised at line 5: ValueError: shape (2, 3) is not supported"
                                 << "ValueError: shape (2, 3) is not supported";
-        QTest::addRow("missing package")
-            << "missing_import.py" << int(PythonBar::State::Failed)
-            << "the file raised at line 2: ModuleNotFoundError: No module named 'jitscope_no_such_package'"
-            << "No module named 'jitscope_no_such_package'";
+        QTest::addRow("missing package") << "missing_import.py" << int(PythonBar::State::Failed)
+                                         << "it imports jitscope_no_such_package, which "
+                                         << "No module named 'jitscope_no_such_package'";
         QTest::addRow("sys.exit") << "exits.py" << int(PythonBar::State::Failed) << "it called sys.exit(3)"
                                   << "leaving early";
         QTest::addRow("kills itself") << "kills_itself.py" << int(PythonBar::State::Failed)

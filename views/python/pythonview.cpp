@@ -1,5 +1,7 @@
 #include "pythonview.h"
 
+#include "report/interpreters.h"
+
 #include "checkcontroller.h"
 #include "documentcontroller.h"
 #include "modeltreemodel.h"
@@ -85,7 +87,13 @@ Summary summarize(const PythonJobResult& r)
     const QString where
         = run.error.location.line > 0 ? QObject::tr(" at line %1").arg(run.error.location.line) : QString();
     const QString message = run.error.message.section(QLatin1Char('\n'), 0, 0).toHtmlEscaped();
-    if (run.status == QLatin1String("error")) {
+    if (const QString module = missingModule(run.error.message); !module.isEmpty()) {
+        // The file's imports fail under this interpreter: which module, and where to choose another.
+        outcome = QObject::tr("; <b>it imports <code>%1</code>, which %2 does not have</b>: choose another in "
+                              "Model \u203a Python Interpreter")
+                      .arg(module.toHtmlEscaped(), run.python.toHtmlEscaped());
+        s.failed = true;
+    } else if (run.status == QLatin1String("error")) {
         const int call = run.failedCall();
         outcome = call >= 0 ? QObject::tr(". The torch.jit.%1 call at line %2 raised, so the rest of the file did not "
                                           "run: %3")
@@ -201,7 +209,7 @@ void PythonView::onStarted(const QString& path, const QString& interpreter)
 {
     m_parts.bar->showRunning(QFileInfo(path).fileName(), interpreter);
     m_parts.output->setPlainText(tr("$ %1 %2\n(running)\n").arg(interpreter, QFileInfo(path).fileName()));
-    Q_EMIT statusMessage(tr("Running %1 with Python\u2026").arg(QFileInfo(path).fileName()));
+    Q_EMIT statusMessage(tr("Running %1 with %2\u2026").arg(QFileInfo(path).fileName(), interpreter));
 }
 
 void PythonView::onFinished(const PythonJobResult& r)
@@ -222,7 +230,16 @@ void PythonView::onFinished(const PythonJobResult& r)
     m_parts.tree->setPythonRun(r.run, verdicts);
     expandTree();
     applyErrorLines();
-    Q_EMIT statusMessage(m_parts.bar->text());
+    // The interpreter and its torch, as the CLI's reports name them.
+    const QString given = m_python->options().python;
+    const PythonInterpreter chosen = choosePython(given);
+    Q_EMIT statusMessage(tr("%1 Ran with %2.")
+                             .arg(m_parts.bar->text(),
+                                 interpreterText({ r.run.python,
+                                     chosen.path != r.run.python ? QString()
+                                         : given.isEmpty()       ? chosen.chosenBy
+                                                                 : QStringLiteral("folder"),
+                                     r.run.torchVersion })));
     const int call = r.firstCallToShow();
     if (call >= 0) {
         showCall(call);

@@ -27,6 +27,7 @@ const char kGroupSourcesKey[] = "view/groupSourcesByModule";
 const char kOperatorLibrariesKey[] = "model/operatorLibraries";
 const char kPythonFilesKey[] = "python/allowedFiles";
 const char kPythonFoldersKey[] = "python/allowedFolders";
+const char kInterpretersKey[] = "python/interpreters"; // a map: folder -> interpreter
 
 QSettings settings()
 {
@@ -87,6 +88,9 @@ void SessionStore::setPersistent(bool persistent)
         m_pythonFiles.insert(f);
     for (const QString& f : s.value(QLatin1String(kPythonFoldersKey)).toStringList())
         m_pythonFolders.insert(f);
+    const QVariantMap interpreters = s.value(QLatin1String(kInterpretersKey)).toMap();
+    for (auto it = interpreters.cbegin(); it != interpreters.cend(); ++it)
+        m_interpreters.insert(it.key(), it.value().toString());
 }
 
 namespace {
@@ -214,6 +218,25 @@ void SessionStore::setGroupByModule(bool source, bool group)
     (source ? m_groupSources : m_groupArchives) = group;
     if (m_persistent)
         settings().setValue(QLatin1String(source ? kGroupSourcesKey : kGroupArchivesKey), group);
+}
+
+QString SessionStore::pythonInterpreter(const QString& folder) const
+{
+    return m_interpreters.value(cleanPath(folder));
+}
+
+void SessionStore::setPythonInterpreter(const QString& folder, const QString& python)
+{
+    if (python.isEmpty())
+        m_interpreters.remove(cleanPath(folder));
+    else
+        m_interpreters.insert(cleanPath(folder), python);
+    if (!m_persistent)
+        return;
+    QVariantMap map;
+    for (auto it = m_interpreters.cbegin(); it != m_interpreters.cend(); ++it)
+        map.insert(it.key(), it.value());
+    settings().setValue(QLatin1String(kInterpretersKey), map);
 }
 
 void SessionStore::setOperatorLibraries(const QStringList& libraries)

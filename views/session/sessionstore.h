@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QHash>
 #include <QJsonObject>
 #include <QObject>
 #include <QSet>
@@ -52,6 +53,11 @@ public:
     /// Forgets the consent given for @p path, its folder and the folders above it.
     void revokePython(const QString& path);
 
+    /// The interpreter chosen for the .py files of @p folder (Model > Python Interpreter, remembered per folder as
+    /// VS Code does); empty: the default (resolvePython()). Kept in memory, and in QSettings when persistent.
+    QString pythonInterpreter(const QString& folder) const;
+    void setPythonInterpreter(const QString& folder, const QString& python);
+
     bool darkTheme() const;
     void setDarkTheme(bool dark);
     QByteArray windowGeometry() const;
@@ -80,6 +86,7 @@ private:
     QStringList m_operatorLibraries;
     QSet<QString> m_pythonFiles; ///< absolute, cleaned paths
     QSet<QString> m_pythonFolders;
+    QHash<QString, QString> m_interpreters; ///< folder (absolute, cleaned) -> interpreter
 };
 
 } // namespace jitscope

@@ -7,6 +7,7 @@
 #include "graphview.h"
 #include "inputsetseditor.h"
 #include "inputsetsmodel.h"
+#include "interpreterdialog.h"
 #include "modeltreemodel.h"
 #include "nodeinspector.h"
 #include "operatorlibrariesdialog.h"
@@ -413,6 +414,7 @@ void MainWindow::maybeEmitIdle()
 void MainWindow::onAboutToOpen(const QString& absolute)
 {
     m_debug->reset();
+    applyPythonInterpreter(absolute);
     QAction* groupByModule = m_menus->groupByModuleAction();
     if (!m_document->isReloading()) {
         const QSignalBlocker block(groupByModule);
@@ -482,9 +484,38 @@ void MainWindow::setPythonAllowed(bool allowed)
 
 void MainWindow::setPythonInterpreter(const QString& python)
 {
+    m_commandLinePython = python;
+    applyPythonInterpreter(m_document->currentFile());
+}
+
+void MainWindow::applyPythonInterpreter(const QString& file)
+{
     PythonOptions options = m_python->options();
-    options.python = python;
+    options.python = m_commandLinePython.isEmpty() && !file.isEmpty()
+        ? m_session->pythonInterpreter(QFileInfo(file).absolutePath())
+        : m_commandLinePython;
     m_python->setOptions(options);
+}
+
+void MainWindow::setFolderPythonInterpreter(const QString& python)
+{
+    const QString file = m_document->currentFile();
+    if (file.isEmpty())
+        return;
+    m_session->setPythonInterpreter(QFileInfo(file).absolutePath(), python);
+    m_commandLinePython.clear(); // the user's choice in the window wins over the command line's from now on
+    applyPythonInterpreter(file);
+    setStatus(tr("Python files of %1 run with %2")
+                  .arg(QFileInfo(file).absolutePath(), interpreterText(choosePython(m_python->options().python))));
+}
+
+void MainWindow::pythonInterpreterDialog()
+{
+    const QString file = m_document->currentFile();
+    const QString folder = file.isEmpty() ? QDir::currentPath() : QFileInfo(file).absolutePath();
+    InterpreterDialog dialog(m_python->options().python, folder, this);
+    if (dialog.exec() == QDialog::Accepted)
+        setFolderPythonInterpreter(dialog.interpreter());
 }
 
 void MainWindow::onCheckShown(const CheckJobResult& r)

@@ -121,8 +121,14 @@ public:
     PythonController* python() const { return m_python; }
     /// Consent given on the command line (`jitscope --python`): .py files run under Python without asking.
     void setPythonAllowed(bool allowed);
-    /// The interpreter to run .py files with (empty: pythonInterpreter()'s).
+    /// The interpreter to run .py files with (`jitscope --python=PATH`: for every folder, above the one
+    /// remembered; empty: the folder's, else resolvePython()'s, core/report/interpreters.h).
     void setPythonInterpreter(const QString& python);
+    /// Model > Python Interpreter: remembers @p python (empty: the default) for the folder of the file open, and
+    /// runs its .py files with it from then on.
+    void setFolderPythonInterpreter(const QString& python);
+    /// Model > Python Interpreter...: the dialog (modal).
+    void pythonInterpreterDialog();
 
     // The debugger (DebugUiController)
     QAction* debugAction(DebugAction action) const { return m_debug->action(action); }
@@ -207,6 +213,8 @@ private:
     QLabel* m_zoomLabel = nullptr;
     QProgressBar* m_busy = nullptr;
     QStringList m_runOperatorLibraries;
+    QString m_commandLinePython; ///< jitscope --python=PATH
+    void applyPythonInterpreter(const QString& file);
 };
 
 } // namespace jitscope

@@ -46,6 +46,9 @@ WindowMenus::WindowMenus(const Parts& parts, DocumentController* document, Sessi
         tr("Operator &Libraries\u2026"), m_parts.window, &MainWindow::operatorLibrariesDialog);
     libraries->setStatusTip(tr("Shared libraries of custom operators every model loads with (torchvision's are "
                                "found in the system's Python without them)"));
+    QAction* interpreter
+        = model->addAction(tr("Python &Interpreter\u2026"), m_parts.window, &MainWindow::pythonInterpreterDialog);
+    interpreter->setStatusTip(tr("The Python (and its torch) that runs the .py files of this folder"));
 
     m_parts.checkView->createActions(bar->addMenu(tr("&Check")), [this] { m_parts.window->runCheck(true); });
 
