@@ -4,7 +4,6 @@
 #include "report/interpreters.h"
 
 #include <QFileInfo>
-#include <QStandardPaths>
 
 namespace jitscope {
 
