@@ -177,27 +177,21 @@ QString missingModule(const QString& errorMessage)
 
 QString chosenByText(const QString& chosenBy)
 {
-    if (chosenBy == QLatin1String("option"))
-        return QStringLiteral("given with --python");
-    if (chosenBy == QLatin1String("JITSCOPE_PYTHON"))
-        return QStringLiteral("chosen by $JITSCOPE_PYTHON");
-    if (chosenBy == QLatin1String("VIRTUAL_ENV"))
-        return QStringLiteral("chosen as the active virtual environment");
-    if (chosenBy == QLatin1String("CONDA_PREFIX"))
-        return QStringLiteral("chosen as the active conda environment");
-    if (chosenBy == QLatin1String("PATH"))
-        return QStringLiteral("chosen as the first python3 on PATH that imports torch");
-    if (chosenBy == QLatin1String("engine"))
-        return QStringLiteral("chosen as the engine's torch's Python");
-    if (chosenBy == QLatin1String("folder"))
-        return QStringLiteral("chosen for its folder");
-    if (chosenBy == QLatin1String("virtualenvs"))
-        return QStringLiteral("found in ~/.virtualenvs");
-    if (chosenBy == QLatin1String("conda"))
-        return QStringLiteral("found among conda's environments");
-    if (chosenBy == QLatin1String("pyenv"))
-        return QStringLiteral("found among pyenv's versions");
-    return chosenBy;
+    // PATH: the default takes python3 on PATH when it imports torch, or (installed, with no engine's Python) as the
+    // last resort; the list names it whatever it imports, and says its torch beside.
+    static const QHash<QString, QString> texts = {
+        { QStringLiteral("option"), QStringLiteral("given with --python") },
+        { QStringLiteral("JITSCOPE_PYTHON"), QStringLiteral("chosen by $JITSCOPE_PYTHON") },
+        { QStringLiteral("VIRTUAL_ENV"), QStringLiteral("chosen as the active virtual environment") },
+        { QStringLiteral("CONDA_PREFIX"), QStringLiteral("chosen as the active conda environment") },
+        { QStringLiteral("PATH"), QStringLiteral("chosen as python3 on PATH") },
+        { QStringLiteral("engine"), QStringLiteral("chosen as the engine's torch's Python") },
+        { QStringLiteral("folder"), QStringLiteral("chosen for its folder") },
+        { QStringLiteral("virtualenvs"), QStringLiteral("found in ~/.virtualenvs") },
+        { QStringLiteral("conda"), QStringLiteral("found among conda's environments") },
+        { QStringLiteral("pyenv"), QStringLiteral("found among pyenv's versions") },
+    };
+    return texts.value(chosenBy, chosenBy);
 }
 
 QString interpreterText(const PythonInterpreter& python)
