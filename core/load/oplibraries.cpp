@@ -2,7 +2,7 @@
 // lacks (torchvision::nms, roi_align: every torchvision detection model) is looked for where the engine's torch's
 // Python keeps its packages, then $JITSCOPE_PYTHON's (the namespace's package: torchvision/_C*.so), without running
 // any of that package's code: Python is asked for its sys.path and its libpython only. An installed JitScope has no
-// engine Python (its libtorch is its own copy): it asks the user's (userPython(): $JITSCOPE_PYTHON, the active
+// engine Python (its libtorch is its own copy): it asks the user's (resolvePython(): $JITSCOPE_PYTHON, the active
 // virtual or conda environment's, python3 on PATH). Libraries stay loaded for the process; which namespaces each one
 // registered is remembered, so a later load names the library its archive's operators come from.
 //
@@ -17,6 +17,7 @@
 
 #include "load/loader_p.h"
 #include "load/model.h"
+#include "report/interpreters.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -130,7 +131,7 @@ QStringList pythonsToAsk()
 {
     const QString engine = enginePython();
     if (engine.isEmpty())
-        return { userPython() };
+        return { resolvePython().path };
     QStringList pythons { engine };
     const QString user = qEnvironmentVariable("JITSCOPE_PYTHON");
     if (!user.isEmpty() && user != engine)
@@ -460,7 +461,7 @@ QString resolveOpLibraries(const QString& code, const LoadOptions& options, QVec
             message += QStringLiteral("; looked for the %1 package in %2: %3")
                            .arg(ns,
                                enginePython().isEmpty()
-                                   ? QStringLiteral("the packages of %1 (your Python)").arg(userPython())
+                                   ? QStringLiteral("the packages of %1 (your Python)").arg(resolvePython().path)
                                    : QStringLiteral("the engine's Python's packages"),
                                searchedText(dirs));
         message += QStringLiteral("; load the library that defines them with --load-ops LIB.so (in the window: Model "

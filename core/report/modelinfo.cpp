@@ -1,7 +1,6 @@
 // ModelInfo's queries: functions by name, the default function; the engine's Python.
 
 #include "report/modelinfo.h"
-#include "report/interpreters.h"
 
 #include <QFileInfo>
 
@@ -82,11 +81,6 @@ QString enginePython()
         return runsFromBuildTree() && !built.isEmpty() && QFileInfo(built).isExecutable() ? built : QString();
     }();
     return python;
-}
-
-QString userPython()
-{
-    return resolvePython().path;
 }
 
 } // namespace jitscope

@@ -124,9 +124,6 @@ struct InputSuggestion
 bool runsFromBuildTree();
 /// The Python of the torch whose libtorch the engine links (the project's .venv, or make TORCH_PYTHON=...), for a
 /// program that runs from its build tree, where that Python still is; else empty: an installed program has no engine
-/// Python (the build machine's is not there), and uses userPython().
+/// Python (the build machine's is not there), and uses the user's (resolvePython(), report/interpreters.h).
 QString enginePython();
-/// The Python of the user's environment: resolvePython()'s (report/interpreters.h: $JITSCOPE_PYTHON, the active
-/// virtual or conda environment's, python3 on PATH that imports torch, the engine's, else python3 on PATH).
-QString userPython();
 } // namespace jitscope
