@@ -74,6 +74,7 @@ from jitscope_bridge_places import (  # noqa: E402
 from jitscope_bridge_requests import (  # noqa: E402
     RequestError, _file_sets, _plain, flatten, make_set, rebuild, resolve_target, summary)
 from jitscope_bridge_values import first_divergence  # noqa: E402
+from jitscope_bridge_export import export_call  # noqa: E402
 from jitscope_bridge_record import RECORD_VERSION, checked_json  # noqa: E402
 
 
@@ -85,11 +86,12 @@ _THREAD = threading.local()
 
 
 class Recorder:
-    def __init__(self, places, out_dir, returned=False, archives=True):
+    def __init__(self, places, out_dir, returned=False, archives=True, export=False):
         self.places = places
         self.out_dir = out_dir
         self.returned = returned  # run each trace on its own set for what it returns (`trace --python` prints it)
         self.archives = archives  # torch.jit.save each result (the window opens them for debugging)
+        self.export = export  # torch.export each traced call too (jitscope_bridge_export), its program saved
         self.calls = []
         self.traced = set()  # ids of what recorded trace calls returned: not the file's own definitions
         # One recorded call at a time: warnings' filters and hooks are the process's, not a thread's. Calls from
@@ -314,12 +316,32 @@ class Recorder:
             changes = _state_changes(state_before, _module_state(obj))
             if changes:
                 call["state_changes"] = changes
+        if self.export and api != "script" and obj is not None and isinstance(example, (torch.Tensor, tuple, list)):
+            self._export(call, obj, example, check_inputs, kwargs.get("check_tolerance", 1e-5))
         self.completed(call)
         if not call["ok"]:
             raise error
         return result
 
-    def progress(self, call, phase, step="tracing", check=0):
+    def _export(self, call, obj, example, check_inputs, tolerance):
+        """The call exported with torch.export beside its trace (after it: the trace is undisturbed)."""
+        sets = len(check_inputs or ())
+
+        def progress(k):
+            if k < 0:
+                self.progress(call, "exporting", "exporting")
+            else:
+                self.progress(call, "running the exported program on %s" % (
+                    "the example inputs" if k == 0 else "check set %d" % k), "export-checking", k, sets)
+
+        try:
+            call["export"] = export_call(call, obj, example, check_inputs, tolerance, self.places, self.out_dir,
+                                         self.archives, progress)
+        except Exception as e:  # noqa: BLE001 (the bridge's own failure: the trace stays recorded)
+            call["export"] = {"status": "error", "torch": sys.modules["torch"].__version__,
+                              "reason": (type(e).__name__ + ": " + str(e).strip().split("\n")[0])[:500]}
+
+    def progress(self, call, phase, step="tracing", check=0, checks=None):
         """Where the recording is, for a crash of the interpreter (PyTorch's check segfaults on huge traces) and
         for the CLI's progress line: the call running and what it was doing, replaced at each step. step: tracing
         (the example inputs), check-tracing, check-comparing (PyTorch's check on check set `check`), values."""
@@ -329,7 +351,7 @@ class Recorder:
             record["calls_expected"] = self.expected_calls
         if check:
             record["check"] = check
-            record["checks"] = max(check, self.check_sets)
+            record["checks"] = max(check, self.check_sets if checks is None else checks)
         try:
             tmp = os.path.join(self.out_dir, "progress.json.part")
             with open(tmp, "w", encoding="utf-8") as f:
@@ -637,7 +659,7 @@ def _count_jit_calls(code):
     return count
 
 
-def run(user_file, out_dir, request=None, returned=False, definitions=True, archives=True):
+def run(user_file, out_dir, request=None, returned=False, definitions=True, archives=True, export=False):
     user_file = os.path.realpath(user_file)
     result = {"record_version": RECORD_VERSION, "file": user_file, "python": sys.version.split()[0]}
     try:
@@ -648,7 +670,7 @@ def run(user_file, out_dir, request=None, returned=False, definitions=True, arch
         return result
     result["torch"] = torch.__version__
     places = Places(user_file)
-    recorder = Recorder(places, out_dir, returned, archives)
+    recorder = Recorder(places, out_dir, returned, archives, export)
     # TorchScript's deprecation notice raised anywhere in the run (the file's own torch.jit.script, the bridge's
     # torch.jit.save of what it recorded) is the run's, said once, not printed on stderr each time.
     shown_before = warnings._showwarnmsg_impl
@@ -710,6 +732,7 @@ def main():
     ap.add_argument("--no-definitions", action="store_true", help="do not list (and script) the file's classes and "
                     "functions")
     ap.add_argument("--no-archives", action="store_true", help="do not torch.jit.save the recorded results")
+    ap.add_argument("--export", action="store_true", help="export each traced call with torch.export too")
     a = ap.parse_args()
     out_dir = os.path.realpath(a.out)
     os.makedirs(out_dir, exist_ok=True)
@@ -717,7 +740,7 @@ def main():
     if a.request:
         with open(a.request, encoding="utf-8") as f:
             request = json.load(f)
-    result = run(a.file, out_dir, request, a.returned, not a.no_definitions, not a.no_archives)
+    result = run(a.file, out_dir, request, a.returned, not a.no_definitions, not a.no_archives, a.export)
     tmp = os.path.join(out_dir, "result.json.part")
     text = checked_json(result, "result.json")  # one shot, compact: the C encoder (json.dump is Python's)
     with open(tmp, "w", encoding="utf-8") as f:
