@@ -88,6 +88,11 @@ Python files as Python runs them (list, graph, trace, check and run):
                       call's function, trace it with JitScope's executor too and compare
                       with torch.jit.trace node for node on the same inputs; a difference
                       is a JitScope defect (exit 3), with the first differing node.
+  --export            check --python: export each recorded trace call with torch.export too
+                      (non-strict, the dimensions its check inputs vary made dynamic;
+                      torch 2.5 or later): where export fails and why (kind, the user's
+                      and the library's line, the expression, export's suggested fix),
+                      else the exported program run on every set beside the trace.
 
 Options for every command:
   --load-ops LIB.so   load a library of custom operators first (repeatable); without it,

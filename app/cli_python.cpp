@@ -14,6 +14,9 @@ int pythonCommand(const QString& command, Args& args, const QString& python, QTe
     pc.htmlLink = args.takeValue({ QStringLiteral("--html-link") });
     pc.selfCheck = args.takeFlag(QStringLiteral("--self-check"));
     pc.verbose = args.takeFlag(QStringLiteral("--verbose")) || args.takeFlag(QStringLiteral("-v"));
+    pc.options.exportCalls = args.takeFlag(QStringLiteral("--export"));
+    if (pc.options.exportCalls && command != QLatin1String("check"))
+        throw CliError { QStringLiteral("--export is an option of check --python") };
     if (pc.selfCheck
         && (command != QLatin1String("check")
             || (pc.format != QLatin1String("text") && pc.format != QLatin1String("json"))))

@@ -187,6 +187,12 @@ QString traceFailureText(const CheckReport& r, int set);
 /// computes with there).
 QString outputsText(const CheckReport& r, const QString& reference = QStringLiteral("the script function"));
 
+/// A recorded call's torch.export as `check --python --export` prints it: the status, each finding (kind, the user's
+/// line and the library's, the stack, the expression, the suggested fix), draft_export's issues, the ranges and
+/// specializations at their lines, and the table of what the trace and the export did on each set. Empty when the
+/// export was not asked for.
+QString exportText(const ExportReport& e, const std::function<QString(const SourceLocation&)>& sourceLine);
+
 /// A traced archive's run on set @p k (0-based, k >= 1) in a line: "ran: float32[100, 4], ..." or its error.
 QString archiveRunText(const CheckReport& r, int k);
 

@@ -235,6 +235,42 @@ QByteArray htmlReport(const ReportInput& in)
                          .arg(esc(w.message), link(w.location), esc(w.suggestion));
             s += QStringLiteral("</table>\n");
         }
+        const ExportReport& x = r.exported;
+        if (x.requested) {
+            s += QStringLiteral("<%1>Export</%1>\n<p>torch %2: %3</p>\n")
+                     .arg(h2, esc(x.torchVersion), esc(x.summary()));
+            const QVector<ExportFinding> findings = x.findings + x.draft;
+            if (!findings.isEmpty()) {
+                s += QStringLiteral("<table><tr><th>kind</th><th>what</th><th>expression</th><th>user's line</th>"
+                                    "<th>library's line</th><th>suggested fix</th></tr>\n");
+                for (const ExportFinding& f : findings)
+                    s += QStringLiteral("<tr><td><code>%1</code></td><td>%2</td><td><code>%3</code></td><td>%4</td>"
+                                        "<td>%5</td><td>%6</td></tr>\n")
+                             .arg(esc(f.kind), esc(f.message), esc(f.expression), link(f.userLocation),
+                                 f.libraryLocation.isValid()
+                                     ? esc(QStringLiteral("%1: %2").arg(shortWhere(f.libraryLocation), f.libraryText))
+                                     : QString(),
+                                 esc(f.suggestedFix));
+                s += QStringLiteral("</table>\n");
+            }
+            if (!x.ranges.isEmpty() || !x.specializations.isEmpty()) {
+                s += QStringLiteral("<ul>\n");
+                for (const ExportFact& f : x.ranges + x.specializations)
+                    s += QStringLiteral("<li>%1%2</li>\n")
+                             .arg(esc(f.text),
+                                 f.location.isValid() ? QStringLiteral(" at ") + link(f.location) : QString());
+                s += QStringLiteral("</ul>\n");
+            }
+            if (!x.sets.isEmpty()) {
+                s += QStringLiteral("<table><tr><th>set</th><th>trace</th><th>export</th></tr>\n");
+                for (const ExportSetRow& row : x.sets)
+                    s += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3%4</td></tr>\n")
+                             .arg(row.set)
+                             .arg(esc(row.trace), esc(exportResult(row)),
+                                 row.message.isEmpty() ? QString() : esc(QStringLiteral(": ") + row.message));
+                s += QStringLiteral("</table>\n");
+            }
+        }
         if (!single)
             s += QStringLiteral("</section>\n");
     }

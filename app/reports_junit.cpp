@@ -28,6 +28,42 @@ QString warningLine(const TraceWarning& w)
             w.location.isValid() ? QStringLiteral(" (") + w.location.toString() + QLatin1Char(')') : QString());
 }
 
+/// A test case of a recorded call's torch.export: the export itself (failed, or skipped), or one per set it ran on.
+struct ExportCase
+{
+    QString name;
+    QString failure; ///< empty: passes
+    QString text;
+    bool skipped = false;
+};
+
+QVector<ExportCase> exportCases(const ExportReport& x)
+{
+    QVector<ExportCase> cases;
+    if (!x.requested)
+        return cases;
+    if (x.status != QLatin1String("exported")) {
+        ExportCase c { QStringLiteral("torch.export"), {}, {}, x.status == QLatin1String("skipped") };
+        c.failure = c.skipped ? x.reason : x.summary();
+        for (const ExportFinding& f : x.findings + x.draft)
+            c.text += exportFindingLine(f)
+                + (f.suggestedFix.isEmpty() ? QString() : QStringLiteral("\n  fix: ") + f.suggestedFix)
+                + QLatin1Char('\n');
+        cases << c;
+        return cases;
+    }
+    for (const ExportSetRow& row : x.sets) {
+        ExportCase c { QStringLiteral("torch.export, set %1").arg(row.set) };
+        if (row.status != QLatin1String("passes"))
+            c.failure = QStringLiteral("the exported program %1 on set %2%3")
+                            .arg(exportResult(row))
+                            .arg(row.set)
+                            .arg(row.message.isEmpty() ? QString() : QStringLiteral(": ") + row.message);
+        cases << c;
+    }
+    return cases;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 
 } // namespace
@@ -42,9 +78,12 @@ QByteArray junitReport(const ReportInput& in)
         int failures = 0;
         for (int k = 1; k < r.traces.size(); ++k)
             failures += !failureMessage(r, k, in.reference).isEmpty();
+        for (const ExportCase& c : exportCases(r.exported))
+            failures += !c.skipped && !c.failure.isEmpty();
         return failures + int(r.traces.isEmpty() || !r.traces[0].ok);
     };
-    auto testsOf = [](const CheckReport& r) { return std::max<qsizetype>(r.traces.size(), 1); };
+    auto testsOf
+        = [](const CheckReport& r) { return std::max<qsizetype>(r.traces.size(), 1) + exportCases(r.exported).size(); };
     qsizetype tests = 0;
     int failures = 0;
     for (const ReportEntry& e : in.entries) {
@@ -81,6 +120,23 @@ QByteArray junitReport(const ReportInput& in)
                 if (k >= 1 && k - 1 < r.outputs.size() && r.outputs[k - 1].ran && !r.outputs[k - 1].comparison.equal)
                     text += QStringLiteral("outputs: %1\n").arg(r.outputs[k - 1].comparison.message);
                 x.writeCharacters(text);
+                x.writeEndElement();
+            }
+            x.writeEndElement();
+        }
+        for (const ExportCase& c : exportCases(r.exported)) {
+            x.writeStartElement(QStringLiteral("testcase"));
+            x.writeAttribute(QStringLiteral("classname"), suiteName(in, e));
+            x.writeAttribute(QStringLiteral("name"), c.name);
+            if (c.skipped) {
+                x.writeStartElement(QStringLiteral("skipped"));
+                x.writeAttribute(QStringLiteral("message"), c.failure);
+                x.writeEndElement();
+            } else if (!c.failure.isEmpty()) {
+                x.writeStartElement(QStringLiteral("failure"));
+                x.writeAttribute(QStringLiteral("message"), c.failure);
+                x.writeAttribute(QStringLiteral("type"), QStringLiteral("export"));
+                x.writeCharacters(c.text);
                 x.writeEndElement();
             }
             x.writeEndElement();

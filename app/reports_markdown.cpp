@@ -46,6 +46,29 @@ QByteArray markdownReport(const ReportInput& in)
                          .arg(w.location.isValid() ? QStringLiteral(" at ") + shortWhere(w.location) : QString(),
                              w.message.section(QLatin1Char('\n'), 0, 0).toHtmlEscaped());
         }
+        const ExportReport& x = r.exported;
+        if (x.requested) {
+            s += QStringLiteral("\n**Export** (torch %1): %2\n\n").arg(x.torchVersion, x.summary().toHtmlEscaped());
+            for (const ExportFinding& f : x.findings + x.draft)
+                s += QStringLiteral("- %1%2\n")
+                         .arg(exportFindingLine(f).toHtmlEscaped(),
+                             f.suggestedFix.isEmpty()
+                                 ? QString()
+                                 : QStringLiteral(" (fix: %1)").arg(f.suggestedFix.simplified().toHtmlEscaped()));
+            for (const ExportFact& f : x.ranges + x.specializations)
+                s += QStringLiteral("- %1%2\n")
+                         .arg(f.text.toHtmlEscaped(),
+                             f.location.isValid() ? QStringLiteral(" at ") + shortWhere(f.location) : QString());
+            if (!x.sets.isEmpty()) {
+                s += QStringLiteral("\n| set | trace | export |\n|---|---|---|\n");
+                for (const ExportSetRow& row : x.sets)
+                    s += QStringLiteral("| %1 | %2 | %3%4 |\n")
+                             .arg(row.set)
+                             .arg(row.trace, exportResult(row),
+                                 row.message.isEmpty() ? QString()
+                                                       : QStringLiteral(": ") + row.message.toHtmlEscaped());
+            }
+        }
     }
     if (!in.htmlReport.isEmpty())
         s += QStringLiteral("\nFull report with the graphs: `%1`\n").arg(in.htmlReport);

@@ -19,5 +19,10 @@ const TraceDiff* diffOf(const CheckReport& r, int trace);
 QString failureMessage(const CheckReport& r, int k, const QString& reference);
 /// What a set came to, in a table row of the Markdown and HTML reports.
 QString setResult(const CheckReport& r, int k, const QString& reference);
+/// What the exported program did on a set, in words: "passes", "fails a guard", "outputs differ", "raises", "-"
+/// (not run: the export failed).
+QString exportResult(const ExportSetRow& row);
+/// A finding of a failed export in a line: "[data-dependent] ... at boxes.py:103 (from model.py:12): `expr`".
+QString exportFindingLine(const ExportFinding& f);
 
 } // namespace jitscope::reports

@@ -54,4 +54,29 @@ QString setResult(const CheckReport& r, int k, const QString& reference)
     return failure.isEmpty() ? QStringLiteral("same graph, outputs match") : failure;
 }
 
+QString exportResult(const ExportSetRow& row)
+{
+    if (row.status.isEmpty())
+        return QStringLiteral("-");
+    if (row.status == QLatin1String("guard"))
+        return QStringLiteral("fails a guard");
+    if (row.status == QLatin1String("outputs-differ"))
+        return QStringLiteral("outputs differ");
+    if (row.status == QLatin1String("error"))
+        return QStringLiteral("raises");
+    return row.status;
+}
+
+QString exportFindingLine(const ExportFinding& f)
+{
+    QString s = QStringLiteral("[%1] %2").arg(f.kind, f.message);
+    if (f.libraryLocation.isValid())
+        s += QStringLiteral(" at %1 (from %2)").arg(shortWhere(f.libraryLocation), shortWhere(f.userLocation));
+    else if (f.userLocation.isValid())
+        s += QStringLiteral(" at %1").arg(shortWhere(f.userLocation));
+    if (!f.expression.isEmpty())
+        s += QStringLiteral(": `%1`").arg(f.expression);
+    return s;
+}
+
 } // namespace jitscope::reports

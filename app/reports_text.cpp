@@ -2,6 +2,7 @@
 // the built-in check and check --python alike.
 
 #include "reports.h"
+#include "reports_p.h"
 
 #include "report/tracewarning.h"
 
@@ -188,6 +189,89 @@ QString traceWarningsText(const CheckOutput& in)
 }
 } // namespace
 
+namespace {
+
+QString exportFindingText(const ExportFinding& f, const std::function<QString(const SourceLocation&)>& sourceLine)
+{
+    QString s = QStringLiteral("  [%1] %2\n").arg(f.kind, f.message);
+    if (f.userLocation.isValid()) {
+        s += QStringLiteral("    --> %1:%2\n").arg(f.userLocation.file).arg(f.userLocation.line);
+        const QString line = !f.userText.isEmpty() ? f.userText : sourceLine ? sourceLine(f.userLocation) : QString();
+        if (!line.isEmpty())
+            s += QStringLiteral("    %1 | %2\n").arg(f.userLocation.line).arg(line);
+    }
+    if (f.libraryLocation.isValid())
+        s += QStringLiteral("    raised in %1:%2 | %3\n")
+                 .arg(f.libraryLocation.file)
+                 .arg(f.libraryLocation.line)
+                 .arg(f.libraryText);
+    if (f.stack.size() > 1) {
+        QStringList frames;
+        for (int k = 1; k < f.stack.size(); ++k)
+            frames << QStringLiteral("%1:%2%3")
+                          .arg(QFileInfo(f.stack[k].file).fileName())
+                          .arg(f.stack[k].line)
+                          .arg(f.stackFunctions.value(k).isEmpty() ? QString()
+                                                                   : QStringLiteral(" (%1)").arg(f.stackFunctions[k]));
+        s += QStringLiteral("    called from %1\n").arg(frames.join(QStringLiteral(" < ")));
+    }
+    if (!f.expression.isEmpty())
+        s += QStringLiteral("    expression: %1\n").arg(f.expression);
+    if (!f.guard.isEmpty() && f.guard != f.expression)
+        s += QStringLiteral("    guard: %1\n").arg(f.guard);
+    if (!f.suggestedFix.isEmpty())
+        s += QStringLiteral("    suggested fix: %1\n")
+                 .arg(f.suggestedFix.split(QLatin1Char('\n')).join(QStringLiteral("\n                   ")));
+    return s;
+}
+
+} // namespace
+
+QString exportText(const ExportReport& e, const std::function<QString(const SourceLocation&)>& sourceLine)
+{
+    if (!e.requested)
+        return {};
+    QString s = QStringLiteral("\nexport (torch.export, torch %1").arg(e.torchVersion);
+    if (!e.dynamic.isEmpty())
+        s += QStringLiteral(", dynamic %1 by %2").arg(e.dynamic.join(QStringLiteral("; ")), e.dynamicBy);
+    s += QStringLiteral("): %1\n").arg(e.status);
+    if (!e.reason.isEmpty())
+        s += QStringLiteral("  %1\n").arg(e.reason);
+    for (const ExportFinding& f : e.findings)
+        s += exportFindingText(f, sourceLine);
+    if (!e.draft.isEmpty()) {
+        s += QStringLiteral("  draft_export: %1 issue(s)\n").arg(e.draft.size());
+        for (const ExportFinding& f : e.draft)
+            s += exportFindingText(f, sourceLine);
+    } else if (!e.draftError.isEmpty()) {
+        s += QStringLiteral("  draft_export raised: %1\n").arg(e.draftError);
+    }
+    for (const ExportFact& f : e.ranges)
+        s += QStringLiteral("  range: %1%2\n")
+                 .arg(f.text,
+                     f.location.isValid()
+                         ? QStringLiteral(" (first guarded at %1:%2)").arg(f.location.file).arg(f.location.line)
+                         : QString());
+    for (const ExportFact& f : e.specializations)
+        s += QStringLiteral("  specialized: %1%2\n")
+                 .arg(f.text,
+                     f.location.isValid()
+                         ? QStringLiteral(" at %1:%2 | %3").arg(f.location.file).arg(f.location.line).arg(f.sourceText)
+                         : QString());
+    if (!e.sets.isEmpty()) {
+        s += QStringLiteral("  set  trace           export\n");
+        for (const ExportSetRow& row : e.sets) {
+            const QString program = reports::exportResult(row);
+            s += QStringLiteral("  %1  %2  %3%4\n")
+                     .arg(row.set, 3)
+                     .arg(row.trace, -14)
+                     .arg(program)
+                     .arg(row.message.isEmpty() ? QString() : QStringLiteral(": ") + row.message);
+        }
+    }
+    return s;
+}
+
 QString checkText(const CheckOutput& in)
 {
     const CheckReport& r = *in.entry.report;
@@ -213,6 +297,7 @@ QString checkText(const CheckOutput& in)
             + divergencesText(r, d, in.sourceLine, in.verbose);
     s += outputsText(r, call ? QStringLiteral("the Python code") : QStringLiteral("the script function"));
     s += call ? pythonWarningsText(*call) : traceWarningsText(in);
+    s += exportText(r.exported, in.sourceLine);
     // The conclusion: PyTorch's own check and the error the call raised, the verdict, the self-check.
     s += QLatin1Char('\n');
     if (call && call->checked)
@@ -221,6 +306,8 @@ QString checkText(const CheckOutput& in)
                                         : call->checkMessage.section(QLatin1Char('\n'), 0, 1).simplified());
     if (call && call->raised())
         s += QStringLiteral("the call raised: %1\n").arg(call->error.toString());
+    if (r.exported.requested)
+        s += QStringLiteral("export: %1\n").arg(r.exported.summary());
     s += QStringLiteral("verdict: %1\n").arg(in.verdict.isEmpty() ? r.verdict() : in.verdict);
     if (in.selfCheck)
         s += QStringLiteral("self-check: %1\n").arg(selfCheckText(*in.selfCheck));

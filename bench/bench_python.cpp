@@ -21,6 +21,13 @@
 // tests/data/values/*.py, and two real models left in train mode, scripted and saved by the test Python first:
 // torch.nn's TransformerEncoder, whose attention drops out, and torchvision's mobilenet_v3_small with weights=None,
 // whose classifier does). Target: at most 2x.
+//
+//     bench_python --export [RUNS] [FILE.py ...]
+//
+// The cost of exporting each recorded call with torch.export beside its trace: `check --python --export` against
+// `check --python`, on the seed example (examples/loop_in_traced_fn.py: export fails at its loop) and torchvision's
+// resnet18 checked at two image sizes (bench/python/resnet18_sizes.py: exported, its program run on all three
+// sets). Target: at most 2x on each.
 
 #include <QCoreApplication>
 #include <QDir>
@@ -65,8 +72,9 @@ int main(int argc, char** argv)
     QCoreApplication app(argc, argv);
     QStringList args = app.arguments().mid(1);
     const bool scriptValues = !args.isEmpty() && args.first() == QLatin1String("--script-values");
+    const bool exporting = !args.isEmpty() && args.first() == QLatin1String("--export");
     const bool values = scriptValues || (!args.isEmpty() && args.first() == QLatin1String("--values"));
-    if (values)
+    if (values || exporting)
         args.removeFirst();
     int runs = 3;
     if (!args.isEmpty() && args.first().toInt() > 0)
@@ -102,6 +110,9 @@ int main(int argc, char** argv)
                 QStringLiteral("f32[2,3,64,64]"), QStringLiteral("--inputs"), QStringLiteral("f32[2,3,96,96]") };
         }
     }
+    if (entries.isEmpty() && exporting)
+        entries << QStringList { QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py") }
+                << QStringList { QStringLiteral(JITSCOPE_SOURCE_DIR "/bench/python/resnet18_sizes.py") };
     if (entries.isEmpty()) {
         const QDir models(QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/python/models"));
         for (const QString& f : models.entryList({ QStringLiteral("*.py") }, QDir::Files, QDir::Name))
@@ -112,12 +123,17 @@ int main(int argc, char** argv)
     QTextStream out(stdout);
     // Each file: the baseline (python3 FILE, or the check with the value comparison off) and the check, run
     // alternately; the medians, then the sums and their ratio against the target.
-    const QString baseline = values ? QStringLiteral("values off") : QStringLiteral("python3 FILE");
-    const double target = values ? 2.0 : 1.2;
+    const QString baseline = exporting ? QStringLiteral("check --python")
+        : values                       ? QStringLiteral("values off")
+                                       : QStringLiteral("python3 FILE");
+    const double target = values || exporting ? 2.0 : 1.2;
     out << QStringLiteral("%1 %2 %3 %4  exit (baseline, check)\n")
                .arg(QStringLiteral("file"), -22)
                .arg(baseline, 13)
-               .arg(scriptValues ? QStringLiteral("check") : QStringLiteral("check --python"), 15)
+               .arg(scriptValues   ? QStringLiteral("check")
+                       : exporting ? QStringLiteral("... --export")
+                                   : QStringLiteral("check --python"),
+                   15)
                .arg(QStringLiteral("ratio"), 6);
     double baseSum = 0, checkSum = 0;
     for (const QStringList& entry : std::as_const(entries)) {
@@ -130,8 +146,9 @@ int main(int argc, char** argv)
         for (int r = 0; r < runs; ++r) {
             baseMs << (scriptValues ? runMs(cli, check + QStringList { QStringLiteral("--no-values") }, &baseExit)
                     : values        ? runMs(cli, check, &baseExit, true)
+                    : exporting     ? runMs(cli, check, &baseExit)
                                     : runMs(python, { file }, &baseExit));
-            checkMs << runMs(cli, check, &checkExit);
+            checkMs << runMs(cli, exporting ? check + QStringList { QStringLiteral("--export") } : check, &checkExit);
         }
         const double b = median(baseMs), c = median(checkMs);
         baseSum += b;

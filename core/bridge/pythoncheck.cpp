@@ -207,6 +207,7 @@ CheckReport checkRecordedCall(const PythonRun& run, const PythonCall& call, cons
     obs.stateChanges = call.stateChanges;
     obs.pytorchCheckFailed = call.checked && !call.checkPassed;
     obs.pytorchCheckMessage = call.checkMessage;
+    obs.exported = call.exported;
     if (call.traces.isEmpty())
         obs.error = call.error;
     const QString pytorchWords = outputMismatchWords(call); // under the value divergence of a set it checked

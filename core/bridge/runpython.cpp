@@ -159,6 +159,8 @@ PythonChild runPythonChild(const QString& path, const PythonOptions& options, co
         arguments << QStringLiteral("--no-definitions");
     if (!options.archives)
         arguments << QStringLiteral("--no-archives");
+    if (options.exportCalls)
+        arguments << QStringLiteral("--export");
     if (options.request.mode != PythonRequest::Mode::None) {
         // Beside the record, so that it goes with the folder.
         QFile request(QDir(folder).filePath(QStringLiteral("request.json")));

@@ -61,6 +61,8 @@ struct CheckObservations
     QString pytorchCheckMessage;
     Diagnostic error; ///< why there is no trace 1, where the traces do not say
     bool everyPair = false; ///< CheckOptions::everyPair: fill CheckReport::pairDiffs too
+    /// A recorded call's torch.export (CheckReport::exported), its table's trace column filled by the builder.
+    ExportReport exported;
 };
 
 /// The one builder of a check's report, whichever traces it checks: every trace diffed against trace 1 (mangled class

@@ -88,6 +88,45 @@ TraceStatus statusOf(const CheckReport& r, int k, const TraceDiff* diff, const O
 
 } // namespace
 
+namespace {
+
+/// The call's export with its table's trace column: what each set's trace did beside what the exported program did
+/// there, one row per set (a set the program was not run on: status empty).
+ExportReport exportTable(ExportReport e, const CheckReport& r)
+{
+    if (!e.requested)
+        return e;
+    const int sets = std::max<int>(r.traces.size(), e.sets.size());
+    QVector<ExportSetRow> rows(sets);
+    for (int k = 0; k < sets; ++k) {
+        rows[k].set = k + 1;
+        for (const ExportSetRow& given : std::as_const(e.sets))
+            if (given.set == k + 1)
+                rows[k] = given;
+        switch (k < r.statuses.size() ? r.statuses[k] : TraceStatus::Failed) {
+        case TraceStatus::Reference:
+            rows[k].trace = QStringLiteral("reference");
+            break;
+        case TraceStatus::Same:
+            rows[k].trace = QStringLiteral("passes");
+            break;
+        case TraceStatus::Diverged:
+            rows[k].trace = QStringLiteral("graphs differ");
+            break;
+        case TraceStatus::WrongOutput:
+            rows[k].trace = QStringLiteral("outputs differ");
+            break;
+        case TraceStatus::Failed:
+            rows[k].trace = QStringLiteral("fails");
+            break;
+        }
+    }
+    e.sets = rows;
+    return e;
+}
+
+} // namespace
+
 CheckReport buildCheckReport(CheckObservations obs)
 {
     CheckReport r;
@@ -107,6 +146,7 @@ CheckReport buildCheckReport(CheckObservations obs)
         for (const TraceResult& t : std::as_const(r.traces))
             r.warnings += t.warnings;
         r.statuses.fill(TraceStatus::Failed, r.traces.size());
+        r.exported = exportTable(std::move(obs.exported), r);
         return r;
     }
     obs.outputs.resize(r.traces.size() - 1);
@@ -194,6 +234,7 @@ CheckReport buildCheckReport(CheckObservations obs)
                 if (r.traces[i].ok && r.traces[j].ok)
                     r.pairDiffs << diffAndExplain(r, i, j, context);
     }
+    r.exported = exportTable(std::move(obs.exported), r);
     return r;
 }
 

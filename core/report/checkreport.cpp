@@ -118,8 +118,8 @@ QJsonObject checkReportJson(const CheckReport& report)
                 // A value divergence: both runs' values at the node, side by side.
                 QJsonArray rows;
                 for (const ValueRow& row : v.values)
-                    rows.append(QJsonObject { { QStringLiteral("what"), row.what }, { QStringLiteral("trace"), row.trace },
-                        { QStringLiteral("other"), row.other } });
+                    rows.append(QJsonObject { { QStringLiteral("what"), row.what },
+                        { QStringLiteral("trace"), row.trace }, { QStringLiteral("other"), row.other } });
                 o.insert(QStringLiteral("other_run"), v.otherRun);
                 o.insert(QStringLiteral("values"), rows);
             }
@@ -174,7 +174,108 @@ QJsonObject checkReportJson(const CheckReport& report)
         { QStringLiteral("warnings"), warnings }, { QStringLiteral("verdict"), report.verdict() } };
     if (report.tracedArchive)
         json.insert(QStringLiteral("traced_archive"), true);
+    if (report.exported.requested)
+        json.insert(QStringLiteral("export"), exportReportJson(report.exported));
     return json;
+}
+
+QString ExportReport::summary() const
+{
+    if (status == QLatin1String("skipped"))
+        return QStringLiteral("export skipped: %1").arg(reason);
+    if (status == QLatin1String("error"))
+        return QStringLiteral("export not run: %1").arg(reason);
+    if (status == QLatin1String("failed")) {
+        if (findings.isEmpty())
+            return QStringLiteral("export failed");
+        const ExportFinding& f = findings.front();
+        const SourceLocation& at = f.libraryLocation.isValid() ? f.libraryLocation : f.userLocation;
+        return QStringLiteral("export failed (%1) at %2:%3: %4")
+            .arg(f.kind, at.file.section(QLatin1Char('/'), -1))
+            .arg(at.line)
+            .arg(f.message);
+    }
+    QStringList rejected;
+    int passing = 0;
+    for (const ExportSetRow& row : sets) {
+        if (row.status == QLatin1String("passes"))
+            ++passing;
+        else
+            rejected << QStringLiteral("set %1 (%2)")
+                            .arg(row.set)
+                            .arg(row.status == QLatin1String("guard")               ? QStringLiteral("fails a guard")
+                                    : row.status == QLatin1String("outputs-differ") ? QStringLiteral("outputs differ")
+                                                                                    : QStringLiteral("raises"));
+    }
+    if (rejected.isEmpty())
+        return QStringLiteral("the export passes all %1 set%2").arg(passing).arg(passing == 1 ? "" : "s");
+    return QStringLiteral("the export passes %1 of %2 sets; not %3")
+        .arg(passing)
+        .arg(sets.size())
+        .arg(rejected.join(QStringLiteral(", ")));
+}
+
+namespace {
+
+QJsonObject placeJson(const SourceLocation& at, const QString& text)
+{
+    return QJsonObject { { QStringLiteral("file"), at.file }, { QStringLiteral("line"), at.line },
+        { QStringLiteral("text"), text } };
+}
+
+QJsonObject findingJson(const ExportFinding& f)
+{
+    QJsonArray stack;
+    for (const SourceLocation& at : f.stack)
+        stack.append(QJsonObject { { QStringLiteral("file"), at.file }, { QStringLiteral("line"), at.line } });
+    QJsonObject o { { QStringLiteral("kind"), f.kind }, { QStringLiteral("type"), f.type },
+        { QStringLiteral("message"), f.message }, { QStringLiteral("expression"), f.expression },
+        { QStringLiteral("guard"), f.guard }, { QStringLiteral("user"), placeJson(f.userLocation, f.userText) },
+        { QStringLiteral("library"),
+            f.libraryLocation.isValid() ? QJsonValue(placeJson(f.libraryLocation, f.libraryText)) : QJsonValue() },
+        { QStringLiteral("stack"), stack }, { QStringLiteral("suggested_fix"), f.suggestedFix } };
+    return o;
+}
+
+QJsonArray factsJson(const QVector<ExportFact>& facts)
+{
+    QJsonArray out;
+    for (const ExportFact& f : facts) {
+        QJsonObject o { { QStringLiteral("text"), f.text }, { QStringLiteral("name"), f.name },
+            { QStringLiteral("symbol"), f.symbol } };
+        o.insert(QStringLiteral("at"),
+            f.location.isValid() ? QJsonValue(placeJson(f.location, f.sourceText)) : QJsonValue());
+        out.append(o);
+    }
+    return out;
+}
+
+} // namespace
+
+QJsonObject exportReportJson(const ExportReport& r)
+{
+    QJsonArray findings, draft, sets, dynamic;
+    for (const ExportFinding& f : r.findings)
+        findings.append(findingJson(f));
+    for (const ExportFinding& f : r.draft)
+        draft.append(findingJson(f));
+    for (const ExportSetRow& row : r.sets)
+        sets.append(QJsonObject { { QStringLiteral("set"), row.set }, { QStringLiteral("trace"), row.trace },
+            { QStringLiteral("export"), row.status }, { QStringLiteral("message"), row.message } });
+    for (const QString& d : r.dynamic)
+        dynamic.append(d);
+    QJsonObject o { { QStringLiteral("status"), r.status }, { QStringLiteral("torch"), r.torchVersion },
+        { QStringLiteral("summary"), r.summary() }, { QStringLiteral("dynamic"), dynamic },
+        { QStringLiteral("dynamic_by"), r.dynamicBy }, { QStringLiteral("findings"), findings },
+        { QStringLiteral("draft"), draft }, { QStringLiteral("ranges"), factsJson(r.ranges) },
+        { QStringLiteral("specializations"), factsJson(r.specializations) }, { QStringLiteral("sets"), sets } };
+    if (!r.reason.isEmpty())
+        o.insert(QStringLiteral("reason"), r.reason);
+    if (!r.draftError.isEmpty())
+        o.insert(QStringLiteral("draft_error"), r.draftError);
+    if (!r.program.isEmpty())
+        o.insert(QStringLiteral("program"), r.program);
+    return o;
 }
 
 } // namespace jitscope

@@ -115,6 +115,71 @@ std::optional<WarningSeverity> traceSeverity(TraceStatus status);
 /// "same graph as trace 1", "records a different graph than trace 1", ...
 QString traceStatusText(TraceStatus status);
 
+/// One issue of a torch.export of a recorded call: the one that stopped torch.export.export, or one of
+/// draft_export's. Like a divergence: its kind, where (the user's line, the library's, the stack between), the
+/// expression in the source's words and export's own suggested fix.
+struct ExportFinding
+{
+    /// "data-dependent" (a branch or size on data), "constraint" (a dimension that cannot be dynamic), "unsupported"
+    /// (Python or an operator export does not support), "other"
+    QString kind;
+    QString type; ///< the exception's class ("GuardOnDataDependentSymNode"), or draft_export's failure type
+    QString message; ///< in a line: "x.size(0) cannot be dynamic: the code specialized it to 3"
+    QString expression; ///< in the source's words: "boxes.numel() == 0", or the dimension "x.size(0)"
+    QString guard; ///< as export states it: "Eq(4*u1, 0)", "x.size(0) == 3 (s0)"
+    SourceLocation userLocation; ///< the innermost frame in the user's own files, else the torch.jit.trace line
+    QString userText; ///< its source line
+    SourceLocation libraryLocation; ///< where it happened outside torch when not the user's code (invalid: none)
+    QString libraryText;
+    QVector<SourceLocation> stack; ///< the frames outside torch, innermost first
+    QStringList stackFunctions; ///< the function of each frame of stack
+    QString suggestedFix; ///< export's own: its dynamic_shapes suggestions, the torch._check it asks for
+};
+
+/// A fact of an exported program at its line: a dynamic dimension's range, or a size export made a constant.
+struct ExportFact
+{
+    QString text; ///< "x.size(0) (s0) in 2..inf", "h specialized to 224"
+    QString name; ///< the dimension in the user's words: "x.size(0)"
+    QString symbol; ///< export's: "s0"
+    SourceLocation location; ///< the line of the first guard on it, or where it was specialized (invalid: unknown)
+    QString sourceText; ///< that line's source
+};
+
+/// One input set of a call: what its trace and its exported program did there.
+struct ExportSetRow
+{
+    int set = 0; ///< 1: the example inputs
+    /// The trace: "reference" (trace 1, set 1), "passes", "graphs differ", "outputs differ", "fails"
+    QString trace;
+    QString status; ///< the exported program: "passes", "guard" (rejects the set), "outputs-differ", "error"
+    QString message; ///< the guard's words, what differs or the error
+};
+
+/// A recorded call exported with torch.export beside its trace (`check --python --export`): why it failed, or the
+/// program checked on every input set. Absent (requested false) when the export was not asked for.
+struct ExportReport
+{
+    bool requested = false; ///< the bridge was asked to export (the record has the call's export)
+    QString status; ///< "exported", "failed", "skipped" (this torch cannot), "error" (the bridge's own failure)
+    QString torchVersion;
+    QString reason; ///< skipped or error: why ("torch.export needs torch 2.5 or later; ...")
+    QStringList dynamic; ///< the dimensions made dynamic: "x: 0, 1, 2"
+    QString dynamicBy; ///< "static", "AdditionalInputs", "Dim.AUTO"
+    QVector<ExportFinding> findings; ///< failed: the issue that stopped the export
+    QVector<ExportFinding> draft; ///< failed: every issue draft_export found (where torch has it)
+    QString draftError; ///< draft_export itself raised
+    QVector<ExportFact> ranges;
+    QVector<ExportFact> specializations;
+    QVector<ExportSetRow> sets; ///< exported: one row per input set (the trace column filled by the builder)
+    QString program; ///< torch.export.save of the program, relative to the run's folder ("export_0.pt2")
+    QString programError;
+    double seconds = 0; ///< what the export and its checks took
+
+    /// "the export passes all 3 sets", "the export rejects set 3: ...", "export failed: ...": one glance.
+    QString summary() const;
+};
+
 /// torch.jit.trace with check_inputs, made explicit: one trace per input set, every trace diffed against the
 /// first, the first trace run on every other set against the script function, and every divergence explained.
 struct CheckReport
@@ -141,6 +206,8 @@ struct CheckReport
     /// other set runs the archive's own graph (OutputCheck::outputs; trace 1's outputs are set 1's), and a size
     /// of set 1 that it bakes in is a BakedConstant warning of that set (bakedInputSizes()).
     bool tracedArchive = false;
+    /// The call exported with torch.export too (a recorded call with `--export`): absent otherwise.
+    ExportReport exported;
 
     QString verdict() const { return consistent ? QStringLiteral("consistent") : QStringLiteral("diverged"); }
     TraceStatus status(int trace) const { return statuses.value(trace, TraceStatus::Failed); }
@@ -153,6 +220,8 @@ struct CheckReport
 
 /// The JSON form of a report, as `jitscope-cli check --format json` prints it.
 QJsonObject checkReportJson(const CheckReport& report);
+/// The JSON form of an export (docs/check-json.md, "export"): what `check --python --export` adds.
+QJsonObject exportReportJson(const ExportReport& report);
 /// The JSON form of a warning (CLI `check` and `trace`).
 QJsonObject warningJson(const TraceWarning& warning);
 

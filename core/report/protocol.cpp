@@ -111,11 +111,12 @@ JITSCOPE_SERIALIZE(TensorInfo, TENSORINFO_FIELDS)
 #define IRVALUE_FIELDS(OP) s OP v.id OP v.name OP v.type OP v.producer OP v.tensor
 JITSCOPE_SERIALIZE(IrValue, IRVALUE_FIELDS)
 #define TARGET_FIELDS(OP)                                                                                              \
-    s OP v.function OP v.inputs OP v.tracing OP v.archive OP v.method OP v.inputsFile OP v.recordedOn OP v.stopAtKind  \
-        OP v.stopAtOccurrence OP v.stopReason
+    s OP v.function OP v.inputs OP v.tracing OP v.archive OP v.method OP v.inputsFile OP v.recordedOn OP               \
+        v.stopAtKind OP v.stopAtOccurrence OP v.stopReason
 JITSCOPE_SERIALIZE(DebugTarget, TARGET_FIELDS)
 #define CHECKOPTIONS_FIELDS(OP)                                                                                        \
-    s OP v.rtol OP v.atol OP v.exec.seed OP v.exec.maxMemory OP v.exec.timeoutMs OP v.exec.strict OP v.inlineCalls OP v.everyPair
+    s OP v.rtol OP v.atol OP v.exec.seed OP v.exec.maxMemory OP v.exec.timeoutMs OP v.exec.strict OP v.inlineCalls OP  \
+        v.everyPair
 JITSCOPE_SERIALIZE(CheckOptions, CHECKOPTIONS_FIELDS)
 #define SOURCELOCATION_FIELDS(OP) s OP v.file OP v.line OP v.column
 JITSCOPE_SERIALIZE(SourceLocation, SOURCELOCATION_FIELDS)
@@ -171,6 +172,18 @@ JITSCOPE_SERIALIZE(ValueDivergence, VALUEDIVERGENCE_FIELDS)
 #define OUTPUTCHECK_FIELDS(OP)                                                                                         \
     s OP v.ran OP v.error OP v.comparison OP v.failure OP v.outputs OP v.bakedSizes OP v.values
 JITSCOPE_SERIALIZE(OutputCheck, OUTPUTCHECK_FIELDS)
+#define EXPORTFINDING_FIELDS(OP)                                                                                       \
+    s OP v.kind OP v.type OP v.message OP v.expression OP v.guard OP v.userLocation OP v.userText OP                   \
+        v.libraryLocation OP v.libraryText OP v.stack OP v.stackFunctions OP v.suggestedFix
+JITSCOPE_SERIALIZE(ExportFinding, EXPORTFINDING_FIELDS)
+#define EXPORTFACT_FIELDS(OP) s OP v.text OP v.name OP v.symbol OP v.location OP v.sourceText
+JITSCOPE_SERIALIZE(ExportFact, EXPORTFACT_FIELDS)
+#define EXPORTSETROW_FIELDS(OP) s OP v.set OP v.trace OP v.status OP v.message
+JITSCOPE_SERIALIZE(ExportSetRow, EXPORTSETROW_FIELDS)
+#define EXPORTREPORT_FIELDS(OP)                                                                                        \
+    s OP v.requested OP v.status OP v.torchVersion OP v.reason OP v.dynamic OP v.dynamicBy OP v.findings OP v.draft OP \
+        v.draftError OP v.ranges OP v.specializations OP v.sets OP v.program OP v.programError OP v.seconds
+JITSCOPE_SERIALIZE(ExportReport, EXPORTREPORT_FIELDS)
 
 #define NAMEDVALUE_FIELDS(OP) s OP v.name OP v.value
 JITSCOPE_SERIALIZE(NamedValue, NAMEDVALUE_FIELDS)
@@ -202,12 +215,12 @@ JITSCOPE_SERIALIZE(GraphLayout::Stats, LAYOUTSTATS_FIELDS)
     s OP v.bounds OP v.nodes OP v.edges OP v.clusters OP v.error OP v.cancelled OP v.stats OP v.boxOfNode
 JITSCOPE_SERIALIZE(GraphLayout, GRAPHLAYOUT_FIELDS)
 #define PYTHONOPTIONS_FIELDS(OP)                                                                                       \
-    s OP v.request OP v.python OP v.bridge OP v.returnedValues OP v.definitions OP v.archives OP v.timeoutMs OP v       \
-        .maxOutputBytes
+    s OP v.request OP v.python OP v.bridge OP v.returnedValues OP v.definitions OP v.archives OP v.exportCalls OP      \
+        v.timeoutMs OP v.maxOutputBytes
 JITSCOPE_SERIALIZE(PythonOptions, PYTHONOPTIONS_FIELDS)
 #define PYTHONCHILD_FIELDS(OP)                                                                                         \
-    s OP v.python OP v.startError OP v.stopped OP v.timeoutMs OP v.crashed OP v.exitCode OP v.stdoutText OP v          \
-        .stderrText OP v.outputTruncated
+    s OP v.python OP v.startError OP v.stopped OP v.timeoutMs OP v.crashed OP v.exitCode OP v.stdoutText OP            \
+        v.stderrText OP v.outputTruncated
 JITSCOPE_SERIALIZE(PythonChild, PYTHONCHILD_FIELDS)
 
 #undef JITSCOPE_SERIALIZE
@@ -337,14 +350,13 @@ QDataStream& operator>>(QDataStream& s, PythonRequest& v)
     return s >> v.target >> v.sets >> v.seed >> v.strict;
 }
 
-
 QDataStream& operator<<(QDataStream& s, const CheckReport& v)
 {
     s << v.ok << v.error << v.file << v.function << v.script << v.traces << v.diffs << v.outputs << v.warnings;
     s << qint32(v.statuses.size());
     for (TraceStatus status : v.statuses)
         writeEnum(s, status);
-    return s << v.consistent << v.moduleTypes << v.tracedArchive << v.pairDiffs;
+    return s << v.consistent << v.moduleTypes << v.tracedArchive << v.pairDiffs << v.exported;
 }
 
 QDataStream& operator>>(QDataStream& s, CheckReport& v)
@@ -358,7 +370,7 @@ QDataStream& operator>>(QDataStream& s, CheckReport& v)
         readEnum(s, status);
         v.statuses.push_back(status);
     }
-    return s >> v.consistent >> v.moduleTypes >> v.tracedArchive >> v.pairDiffs;
+    return s >> v.consistent >> v.moduleTypes >> v.tracedArchive >> v.pairDiffs >> v.exported;
 }
 
 QDataStream& operator<<(QDataStream& s, const LayoutNode& v)

@@ -6,12 +6,12 @@
 // are written field by field by the operators below, plain Qt code: no libtorch here. docs/worker-protocol.md
 // describes the framing and every message; MessageType below is the one list of them.
 
-#include "report/selfcheck.h"
 #include "report/checkreport.h"
 #include "report/debugpause.h"
 #include "report/graphlayout.h"
 #include "report/modelinfo.h"
 #include "report/pythonrun.h"
+#include "report/selfcheck.h"
 
 #include <QByteArray>
 #include <QDataStream>
@@ -30,7 +30,7 @@ Q_NAMESPACE
 
 constexpr quint32 kMagic = 0x4a53574b; ///< "JSWK"
 /// Bumped whenever a message or a value's fields change: both ends must be built from the same sources.
-constexpr quint16 kVersion = 10;
+constexpr quint16 kVersion = 11;
 /// Frames larger than this are refused as corrupt (a report of a big model's traces is tens of megabytes).
 constexpr quint32 kMaxFrame = 1u << 30;
 
@@ -235,6 +235,14 @@ QDataStream& operator<<(QDataStream& s, const OutputComparison& v);
 QDataStream& operator>>(QDataStream& s, OutputComparison& v);
 QDataStream& operator<<(QDataStream& s, const OutputCheck& v);
 QDataStream& operator>>(QDataStream& s, OutputCheck& v);
+QDataStream& operator<<(QDataStream& s, const ExportFinding& v);
+QDataStream& operator>>(QDataStream& s, ExportFinding& v);
+QDataStream& operator<<(QDataStream& s, const ExportFact& v);
+QDataStream& operator>>(QDataStream& s, ExportFact& v);
+QDataStream& operator<<(QDataStream& s, const ExportSetRow& v);
+QDataStream& operator>>(QDataStream& s, ExportSetRow& v);
+QDataStream& operator<<(QDataStream& s, const ExportReport& v);
+QDataStream& operator>>(QDataStream& s, ExportReport& v);
 /// The options that cross: tolerances, seed, memory, timeout, strict, inlineCalls (not the cancel flag, the
 /// observer or the test switches: the worker has its own).
 QDataStream& operator<<(QDataStream& s, const CheckOptions& v);

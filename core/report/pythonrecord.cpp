@@ -196,6 +196,78 @@ ValueDivergence valueDivergenceOf(const Fields& o)
     return v;
 }
 
+/// One issue of a failed export (the record's export_finding).
+ExportFinding exportFindingOf(const Fields& o)
+{
+    ExportFinding f;
+    f.kind = o.str("kind");
+    f.type = o.str("type");
+    f.message = o.str("message");
+    f.expression = o.str("expression");
+    f.guard = o.str("guard");
+    f.userLocation = locationOf(o, "file", "line");
+    f.userText = o.str("text");
+    if (o.contains("library_line")) {
+        f.libraryLocation = locationOf(o, "library_file", "library_line");
+        f.libraryText = o.str("library_text");
+    }
+    for (const Fields& frame : o.objects("stack")) {
+        f.stack.push_back(locationOf(frame, "file", "line"));
+        f.stackFunctions << frame.str("function");
+    }
+    f.suggestedFix = o.str("suggested_fix");
+    return f;
+}
+
+/// The call's torch.export (the record's "export", version 1.2): the table's trace column is the check's.
+ExportReport exportOf(const Fields& o)
+{
+    ExportReport r;
+    r.requested = true;
+    r.status = o.str("status");
+    r.torchVersion = o.str("torch");
+    r.reason = o.str("reason");
+    for (const Fields& d : o.objects("dynamic")) {
+        QStringList dims;
+        for (const QJsonValue& v : d.value("dims").toArray())
+            dims << QString::number(v.toInt());
+        const QString name = d.str("name");
+        r.dynamic << QStringLiteral("%1: %2").arg(
+            name.isEmpty() ? QStringLiteral("input %1").arg(d.integer("input")) : name,
+            dims.join(QStringLiteral(", ")));
+    }
+    r.dynamicBy = o.str("dynamic_by");
+    for (const Fields& f : o.objects("findings"))
+        r.findings.push_back(exportFindingOf(f));
+    for (const Fields& f : o.objects("draft"))
+        r.draft.push_back(exportFindingOf(f));
+    r.draftError = o.str("draft_error");
+    for (const Fields& f : o.objects("ranges")) {
+        ExportFact fact { f.str("text"), f.str("name"), f.str("symbol"), locationOf(f, "file", "line"), {} };
+        if (fact.text.isEmpty())
+            fact.text = QStringLiteral("%1 (%2) in %3..%4").arg(fact.name, fact.symbol, f.str("min"), f.str("max"));
+        r.ranges.push_back(fact);
+    }
+    for (const Fields& f : o.objects("specializations")) {
+        ExportFact fact { f.str("text"), f.str("name"), f.str("symbol"), locationOf(f, "file", "line"),
+            f.str("source") };
+        fact.text = QStringLiteral("%1 specialized to %2").arg(fact.name).arg(f.integer("value"));
+        if (f.contains("library_line")) { // where it happened, in the library the user's line called
+            fact.text += QStringLiteral(" (in %1:%2: %3)")
+                             .arg(QFileInfo(f.str("library_file")).fileName())
+                             .arg(f.integer("library_line"))
+                             .arg(f.str("library_text"));
+        }
+        r.specializations.push_back(fact);
+    }
+    for (const Fields& f : o.objects("sets"))
+        r.sets.push_back({ f.integer("set"), {}, f.str("status"), f.str("message") });
+    r.program = o.str("program");
+    r.programError = o.str("program_error");
+    r.seconds = o.value("seconds").toDouble();
+    return r;
+}
+
 PythonCall callOf(const Fields& o, const QString& file)
 {
     PythonCall c;
@@ -252,6 +324,8 @@ PythonCall callOf(const Fields& o, const QString& file)
         c.stateChanges.push_back(
             { change.str("module"), change.str("attribute"), change.str("before"), change.str("after") });
     c.requested = o.boolean("requested");
+    if (o.contains("export"))
+        c.exported = exportOf(o.object("export"));
     return c;
 }
 
@@ -415,6 +489,11 @@ QString PythonProgress::text() const
         s += set + QStringLiteral(", comparing with trace 1");
     else if (step == QLatin1String("values"))
         s += set + QStringLiteral(", comparing values");
+    else if (step == QLatin1String("exporting"))
+        s += QStringLiteral("exporting with torch.export");
+    else if (step == QLatin1String("export-checking"))
+        s += check == 0 ? QStringLiteral("running the exported program on the example inputs")
+                        : QStringLiteral("export check set %1 of %2").arg(check).arg(std::max(check, checks));
     else
         s += phase;
     return s;
@@ -439,7 +518,8 @@ bool readPythonRecord(const QString& folder, PythonRun& run, QString* error)
     if (record.open(QIODevice::ReadOnly) && parsePythonRecord(record.readAll(), run, &why))
         return true;
     if (error)
-        *error = QStringLiteral("the run's record could not be read: %1").arg(why.isEmpty() ? record.errorString() : why);
+        *error
+            = QStringLiteral("the run's record could not be read: %1").arg(why.isEmpty() ? record.errorString() : why);
     return false;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
-// What running a user's .py file under PyTorch recorded (its torch.jit calls, traces, warnings), and how it is asked for.
+// What running a user's .py file under PyTorch recorded (its torch.jit calls, traces, warnings), and how it is asked
+// for.
 
 #include "report/checkreport.h"
 #include "report/inputset.h"
@@ -63,6 +64,9 @@ struct PythonOptions
     /// functions): seconds for a big model, and a check of the recorded calls as text or JSON needs none of it.
     bool definitions = true;
     bool archives = true; ///< torch.jit.save each recorded result (PythonCall::archive), for the debugger
+    /// Export each traced call with torch.export too (PythonCall::exported; `check --python --export`), its program
+    /// saved with torch.export.save beside the record when `archives` is set.
+    bool exportCalls = false;
     int timeoutMs = 600 * 1000; ///< the child is killed after this long (0: no limit)
     const std::atomic<bool>* cancel = nullptr; ///< polled every 50 ms; the child is killed when set
     /// Called on the waiting thread each time the bridge reports another step (progress.json); unset: not read.
@@ -166,6 +170,9 @@ struct PythonCall
     QString checkMessage; ///< PyTorch's own text: "Tracing failed sanity checks! ..." or the output mismatch
     QString archive; ///< torch.jit.save of the result, empty when it could not be saved
     bool requested = false; ///< made for a PythonRequest, not by the file
+    /// PythonOptions::exportCalls: the call exported with torch.export beside its trace (its sets' trace column is
+    /// filled by the check, buildCheckReport()).
+    ExportReport exported;
 };
 
 /// What a PythonRequest gave.

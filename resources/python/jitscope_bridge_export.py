@@ -41,10 +41,13 @@ def skipped_reason(torch):
 
 @contextlib.contextmanager
 def _silenced():
-    """export prints graphs and logs warnings of its own on failure: not the file's output."""
+    """export prints graphs and logs warnings of its own on failure, and raises torch's own deprecation notices
+    (torch.jit.trace_method's): not the file's output, nor its warnings."""
     import logging
+    import warnings
     with open(os.devnull, "w") as devnull, contextlib.redirect_stdout(devnull), contextlib.redirect_stderr(
-            devnull):
+            devnull), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         level = logging.root.manager.disable
         logging.disable(logging.WARNING)
         try:
@@ -408,7 +411,10 @@ def _draft_issues(torch, module, example, dynamic, places, frames_of, call_place
     return issues
 
 
-def _range_words(ep, parameters, observer):
+_STACK_PLACE = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+def _range_words(ep, parameters, observer, frames_of):
     """Each dynamic dimension's range ("x.size(0) (s0) in 2..inf") at the line of the first guard on it."""
     out = []
     names = {}
@@ -425,19 +431,34 @@ def _range_words(ep, parameters, observer):
                 if not symbol.isdigit() and symbol not in names:
                     arg = parameters[k] if k < len(parameters) else "input %d" % (k + 1)
                     names[symbol] = "%s.size(%d)" % (arg, d)
+        # A number the program computes from data (s.item(): an unbacked symbol): where the graph makes it.
+        places = {}
+        for node in ep.graph.nodes:
+            val = node.meta.get("val")
+            trace = node.meta.get("stack_trace") or ""
+            symbol = str(val) if type(val).__name__ in ("SymInt", "SymFloat", "SymBool") else ""
+            if symbol and symbol not in places:
+                found = [(p, int(n)) for p, n in _STACK_PLACE.findall(trace) if frames_of.outside_torch(p)]
+                if found:
+                    places[symbol] = found[-1]
     except Exception:  # noqa: BLE001 (words only)
-        pass
+        places = {}
     for symbol, vr in ep.range_constraints.items():
         s = str(symbol)
         lower, upper = str(vr.lower), str(vr.upper)
         upper = "inf" if upper in ("int_oo", "oo") else upper
+        lower = "-inf" if lower in ("-int_oo", "-oo") else lower
         d = {"symbol": s, "name": names.get(s, s), "min": lower, "max": upper,
              "text": "%s (%s) in %s..%s" % (names.get(s, s), s, lower, upper)}
         at = next((fr for g, frames in observer.guards if re.search(r"\b%s\b" % re.escape(s), g)
-                   for fr in frames[:1]), None)
+                   for fr in frames[:1]), None) or places.get(s)
+        if s in places and s not in names:
+            text = linecache.getline(places[s][0], places[s][1]).strip()
+            d["text"] = "%s (a number computed from data: %s) in %s..%s" % (s, text, lower, upper)
         if at is not None:
             d["file"], d["line"] = at[0], at[1]
         out.append(d)
+    out.sort(key=lambda d: d["symbol"] not in names)  # the inputs' dimensions first, then numbers from data
     return out
 
 
@@ -523,7 +544,7 @@ def export_call(call, obj, example, check_inputs, tolerance, places, out_dir, sa
                     out["draft_error"] = (type(e).__name__ + ": " + _first_line(str(e)))[:500]
             return out
         out["status"] = "exported"
-        out["ranges"] = _range_words(ep, parameters, observer)
+        out["ranges"] = _range_words(ep, parameters, observer, frames_of)
         out["specializations"] = []
         for spec in observer.specializations:
             d = {"symbol": spec["symbol"], "name": _specialization_words(spec, parameters), "value": spec["value"]}

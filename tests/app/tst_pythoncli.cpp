@@ -106,8 +106,11 @@ private Q_SLOTS:
         QCOMPARE(divergences.size(), 2);
         QCOMPARE(divergences[1].toObject().value("kind").toString(), QStringLiteral("value"));
         QCOMPARE(divergences[1].toObject().value("line").toInt(), 11);
-        QVERIFY(divergences[1].toObject().value("evidence").toArray().contains(
-            QStringLiteral("operand 0 (constant): 1 in the trace, 2 in Python")));
+        QVERIFY(divergences[1]
+                    .toObject()
+                    .value("evidence")
+                    .toArray()
+                    .contains(QStringLiteral("operand 0 (constant): 1 in the trace, 2 in Python")));
         QCOMPARE(divergences[0].toObject().value("line").toInt(), 11);
         QVERIFY(divergences[0]
                     .toObject()
@@ -115,6 +118,76 @@ private Q_SLOTS:
                     .toArray()
                     .contains(QStringLiteral("baked 1 in trace 1, 2 in trace 2: x.size(0) of each trace's inputs")));
         QCOMPARE(count.value("traces").toArray().size(), 2);
+    }
+
+    /// `check --python --export`: the export's finding and table in every format, from the one report. A branch on
+    /// data fails the export at the line torch names (tst_pythonexport holds the record to real torch); the program
+    /// of a function the trace gets wrong passes every set.
+    void checkWithExportInEveryFormat()
+    {
+        const QString branch = dataDir() + QStringLiteral("/python/export/export_branch.py");
+        const Run text = runCli({ "check", branch, "--python", "--export" });
+        QCOMPARE(text.code, 0); // the exit status is the trace check's (consistent here), not the export's
+        QVERIFY2(text.out.contains(QLatin1String("\nexport (torch.export, torch ")), qPrintable(text.out));
+        QVERIFY2(text.out.contains(
+                     QLatin1String("  [data-dependent] Could not guard on data-dependent expression Eq(u0, 0)")),
+            qPrintable(text.out));
+        QVERIFY2(
+            text.out.contains(QLatin1String("    9 | if bright.numel() == 0:\n    expression: bright.numel() == 0\n")),
+            qPrintable(text.out));
+        QVERIFY2(text.out.contains(QLatin1String("\nexport: export failed (data-dependent) at export_branch.py:9: ")),
+            qPrintable(text.out));
+        QVERIFY2(text.out.contains(QLatin1String("    1  reference       -\n")), qPrintable(text.out));
+
+        const Run json = runCli({ "check", branch, "--python", "--export", "--format", "json" });
+        const QJsonObject report = QJsonDocument::fromJson(json.out.toUtf8()).array()[0].toObject();
+        const QJsonObject e = report.value("export").toObject();
+        for (const char* field : { "status", "torch", "summary", "dynamic", "dynamic_by", "findings", "draft", "ranges",
+                 "specializations", "sets" })
+            QVERIFY2(e.contains(QLatin1String(field)), field);
+        QCOMPARE(e.value("status").toString(), QStringLiteral("failed"));
+        const QJsonObject finding = e.value("findings").toArray()[0].toObject();
+        QCOMPARE(finding.value("kind").toString(), QStringLiteral("data-dependent"));
+        QCOMPARE(finding.value("expression").toString(), QStringLiteral("bright.numel() == 0"));
+        QCOMPARE(finding.value("guard").toString(), QStringLiteral("Eq(u0, 0)"));
+        QCOMPARE(finding.value("user").toObject().value("line").toInt(), 9);
+        QVERIFY(finding.value("library").isNull());
+        QCOMPARE(e.value("sets").toArray().size(), 2);
+        QCOMPARE(e.value("sets").toArray()[1].toObject().value("export").toString(), QString());
+
+        const Run junit = runCli({ "check", branch, "--python", "--export", "--format", "junit" });
+        QVERIFY2(junit.out.contains(QLatin1String("name=\"torch.export\"")), qPrintable(junit.out));
+        QVERIFY2(junit.out.contains(QLatin1String("type=\"export\"")), qPrintable(junit.out));
+        const Run markdown = runCli({ "check", branch, "--python", "--export", "--format", "markdown" });
+        QVERIFY2(markdown.out.contains(QLatin1String("**Export** (torch ")), qPrintable(markdown.out));
+        QVERIFY2(markdown.out.contains(QLatin1String("export_branch.py:9: `bright.numel() == 0`")),
+            qPrintable(markdown.out));
+        const Run html = runCli({ "check", branch, "--python", "--export", "--format", "html" });
+        QVERIFY2(html.out.contains(QLatin1String("<h2>Export</h2>")), qPrintable(html.out.left(2000)));
+        QVERIFY2(html.out.contains(QLatin1String("<code>bright.numel() == 0</code>")), qPrintable(html.out.left(2000)));
+
+        // The trace bakes s.item() (another constant in each set's graph), the export passes all three: one glance.
+        const QString passes = dataDir() + QStringLiteral("/python/export/export_passes.py");
+        const Run table = runCli({ "check", passes, "--python", "--export", "--format", "json" });
+        const QJsonArray sets = QJsonDocument::fromJson(table.out.toUtf8())
+                                    .array()[0]
+                                    .toObject()
+                                    .value("export")
+                                    .toObject()
+                                    .value("sets")
+                                    .toArray();
+        QStringList rows;
+        for (const QJsonValue& row : sets)
+            rows << row.toObject().value("trace").toString() + QLatin1Char('/')
+                    + row.toObject().value("export").toString();
+        QCOMPARE(rows.join(QLatin1Char(' ')),
+            QStringLiteral("reference/passes graphs differ/passes graphs differ/passes"));
+        const Run passesJunit = runCli({ "check", passes, "--python", "--export", "--format", "junit" });
+        QVERIFY2(passesJunit.out.contains(QLatin1String("name=\"torch.export, set 3\"")), qPrintable(passesJunit.out));
+
+        // Without --export, nothing of it.
+        const Run plain = runCli({ "check", passes, "--python", "--format", "json" });
+        QVERIFY(!QJsonDocument::fromJson(plain.out.toUtf8()).array()[0].toObject().contains(QLatin1String("export")));
     }
 
     /// The CI reports of a file's recorded trace calls: one JUnit testsuite per call, one Markdown summary and one
@@ -453,7 +526,8 @@ private Q_SLOTS:
         const QJsonObject first = defect.value("first_difference").toObject();
         QCOMPARE(first.value("set").toInt(), 1);
         QCOMPARE(first.value("in").toString(), QStringLiteral("node"));
-        QVERIFY(first.value("pytorch").toString().contains(QLatin1String("Bool(requires_grad=0, device=cpu) = prim::Constant")));
+        QVERIFY(first.value("pytorch").toString().contains(
+            QLatin1String("Bool(requires_grad=0, device=cpu) = prim::Constant")));
 
         // Without --self-check the same file is consistent; classes and Python-only code are not compared.
         QCOMPARE(runCli({ "check", py("self_check.py"), "--python" }).code, 0);
@@ -580,6 +654,8 @@ private Q_SLOTS:
         QTest::addRow("trace raises") << QStringList { "check", py("models/trace_raises.py"), "--python" }
                                       << "trace_raises.py:9:0: RuntimeError: Only tensors, lists, tuples of tensors, "
                                          "or dictionary of tensors can be output from traced functions";
+        QTest::addRow("export is check's") << QStringList { "trace", py("report_model.py"), "--python", "--export" }
+                                           << "--export is an option of check --python";
         QTest::addRow("not for an unknown command") << QStringList { "show", py("exits.py"), "--python" }
                                                     << "--python works with list, graph, trace, check, run, not show";
     }
