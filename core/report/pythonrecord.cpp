@@ -232,9 +232,9 @@ ExportReport exportOf(const Fields& o)
         for (const QJsonValue& v : d.value("dims").toArray())
             dims << QString::number(v.toInt());
         const QString name = d.str("name");
+        const int input = d.integer("input");
         r.dynamic << QStringLiteral("%1: %2").arg(
-            name.isEmpty() ? QStringLiteral("input %1").arg(d.integer("input")) : name,
-            dims.join(QStringLiteral(", ")));
+            name.isEmpty() ? QStringLiteral("input %1").arg(input) : name, dims.join(QStringLiteral(", ")));
     }
     r.dynamicBy = o.str("dynamic_by");
     for (const Fields& f : o.objects("findings"))
@@ -244,8 +244,10 @@ ExportReport exportOf(const Fields& o)
     r.draftError = o.str("draft_error");
     for (const Fields& f : o.objects("ranges")) {
         ExportFact fact { f.str("text"), f.str("name"), f.str("symbol"), locationOf(f, "file", "line"), {} };
+        const QString least = f.str("min");
+        const QString greatest = f.str("max");
         if (fact.text.isEmpty())
-            fact.text = QStringLiteral("%1 (%2) in %3..%4").arg(fact.name, fact.symbol, f.str("min"), f.str("max"));
+            fact.text = QStringLiteral("%1 (%2) in %3..%4").arg(fact.name, fact.symbol, least, greatest);
         r.ranges.push_back(fact);
     }
     for (const Fields& f : o.objects("specializations")) {

@@ -24,7 +24,8 @@ The bridge's other modules are files beside this one (in the folder of its real 
 anything of the user's runs: jitscope_bridge_places (which code is the user's), jitscope_bridge_graphs (graphs and
 values as JSON), jitscope_bridge_calls (the parts of a recorded call), jitscope_bridge_definitions (what the file
 defines), jitscope_bridge_requests (the values of a request), jitscope_bridge_values (where trace 1 and the
-Python code compute other values) and jitscope_bridge_record (the record's schema and version). This file records the calls (Recorder), serves a request and runs the file.
+Python code compute other values), jitscope_bridge_export (each traced call exported with torch.export too, with
+--export) and jitscope_bridge_record (the record's schema and version). This file records the calls (Recorder), serves a request and runs the file.
 """
 import argparse
 import contextlib
