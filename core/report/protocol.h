@@ -6,12 +6,12 @@
 // are written field by field by the operators below, plain Qt code: no libtorch here. docs/worker-protocol.md
 // describes the framing and every message; MessageType below is the one list of them.
 
-#include "report/selfcheck.h"
 #include "report/checkreport.h"
 #include "report/debugpause.h"
 #include "report/graphlayout.h"
 #include "report/modelinfo.h"
 #include "report/pythonrun.h"
+#include "report/selfcheck.h"
 
 #include <QByteArray>
 #include <QDataStream>
@@ -217,6 +217,8 @@ QDataStream& operator<<(QDataStream& s, const ValueSummary& v);
 QDataStream& operator>>(QDataStream& s, ValueSummary& v);
 QDataStream& operator<<(QDataStream& s, const TraceWarning& v);
 QDataStream& operator>>(QDataStream& s, TraceWarning& v);
+QDataStream& operator<<(QDataStream& s, const ObservedParting& v);
+QDataStream& operator>>(QDataStream& s, ObservedParting& v);
 QDataStream& operator<<(QDataStream& s, const TraceResult& v);
 QDataStream& operator>>(QDataStream& s, TraceResult& v);
 QDataStream& operator<<(QDataStream& s, const NodeChange& v);
