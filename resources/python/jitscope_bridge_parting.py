@@ -11,9 +11,11 @@ trace 2. What it writes is the trace's `parting` (jitscope_record_schema.json); 
 (core/check/explainsource.cpp) puts it before what it infers from the graphs."""
 import ast
 import collections
+import inspect
 import linecache
 import os
 import sys
+import textwrap
 import time
 import warnings
 
@@ -54,22 +56,51 @@ def differing_files(a, b):
     return files
 
 
-class _Statements:
-    """The statements of a file by their first line: what kind each is, and the condition of an if/while."""
+def exclusive_lines(a, b):
+    """The lines (real path, line) where graph @p a records nodes and @p b none: a run of @p a's inputs that reaches
+    one has parted from @p b's already (at that line or before it)."""
+    def lines(g):
+        files = g.get("files", [])
+        out = set()
+        for n in g.get("node_table", []):
+            if not n or n.get("kind") in ("prim::Constant", "prim::GetAttr"):
+                continue
+            stack = n.get("stack") or []
+            if len(stack) >= 2 and 0 <= stack[0] < len(files):
+                out.add((os.path.realpath(files[stack[0]]), stack[1]))
+        return out
 
-    def __init__(self, path):
-        self.kinds = {}  # line -> "if", "while", "for", "try", "ifexp", ...
+    return lines(a) - lines(b)
+
+
+class _Statements:
+    """The statements of one function by their first line (in its file): what kind each is, the condition of an
+    if/while, the iterable of a for. Parsed from the function's own lines, when a run first enters it."""
+
+    _cache = {}  # code object -> _Statements, for the bridge's life (a file's functions are parsed once)
+
+    @classmethod
+    def of(cls, code):
+        st = cls._cache.get(code)
+        if st is None:
+            st = cls._cache[code] = cls(code)
+        return st
+
+    def __init__(self, code):
+        self.kinds = {}  # line -> "if", "while", "for", "ifexp", "assert", "except"
         self.conditions = {}  # line -> ast expression
         self.bodies = {}  # line of an `if` -> what its body leaves by: "return", "continue", "break", or None
-        self.functions = {}  # line -> name of the def holding it (filled lazily)
-        self.tree = None
+        self.source = ""
         try:
-            source = "".join(linecache.getlines(path))
-            self.tree = ast.parse(source)
-            self.source = source
-        except (SyntaxError, ValueError, TypeError):
+            lines = linecache.getlines(code.co_filename)
+            first = code.co_firstlineno
+            block = inspect.getblock(lines[first - 1:])
+            # Dedented for ast, padded with blank lines so that its line numbers are the file's.
+            self.source = "\n" * (first - 1) + textwrap.dedent("".join(block))
+            tree = ast.parse(self.source)
+        except Exception:  # noqa: BLE001 (a lambda, a generated function, source that moved: no statements)
             return
-        for node in ast.walk(self.tree):
+        for node in ast.walk(tree):
             line = getattr(node, "lineno", None)
             if isinstance(node, ast.If):
                 self.kinds[line] = "if"
@@ -171,17 +202,27 @@ def _shown(value):
     return text if len(text) <= _MAX_VALUE else text[:_MAX_VALUE - 3] + "..."
 
 
+class _Parted(BaseException):
+    """Raised by the line tracer into the second run once it has gone past where it parts from the first: the rest of
+    that trace is not needed. A BaseException, so that the traced code's own `except Exception` lets it through."""
+
+
 class _Run:
     """One run's lines in the observed files: (frame path, line) in order, and the condition operands' values at
-    each line that starts a statement with a condition."""
+    each line that starts a statement with a condition. With @p reference (the first run's lines), the run stops
+    once it has parted from it: at once after an `if`, after the frame returns for a loop (its iterations)."""
 
-    def __init__(self, files, statements):
+    def __init__(self, files, codes, reference=None, stop_lines=None):
         self.files = files
-        self.statements = statements
+        self.codes = codes  # frame path -> its code object (shared by both runs)
+        self.stop_lines = stop_lines or set()  # (real path, line): the run has parted once it gets there
+        self.real = {}  # a code's file name -> its real path
         self.events = []
         self.values = {}  # event index -> [value text per operand]
         self.full = False
         self.seen = {}  # a code's file name -> observed (its real path among the files)
+        self.reference = reference
+        self.stop_after = None  # the frame path whose return ends the run (a loop that parted)
 
     def _path(self, frame):
         path = []
@@ -202,13 +243,16 @@ class _Run:
         if observed is None:
             real = os.path.realpath(name)
             observed = self.seen[name] = real in self.files and not any(s in real for s in _SKIPS)
-            if observed:
-                self.statements.setdefault(name, self.statements.get(real))
+            self.real[name] = real
         if not observed:
             return None
         path = self._path(frame)
-        statements = self.statements.get(name)
+        self.codes[path] = frame.f_code
+        statements = _Statements.of(frame.f_code)
         events = self.events
+
+        reference = self.reference
+        stop_lines = {line for file, line in self.stop_lines if file == self.real.get(name)}
 
         def local(frame, event, arg):
             if event == "line":
@@ -216,10 +260,23 @@ class _Run:
                 if statements is not None and line in statements.conditions:
                     self.values[len(events)] = [self._value(frame, statements, e)
                                                 for e in _operands(statements.conditions[line])]
+                at = len(events)
                 events.append((path, line))
                 if len(events) > _MAX_EVENTS:
                     self.full = True
                     return None
+                if line in stop_lines:
+                    raise _Parted()
+                if reference is not None and self.stop_after is None and at > 0 \
+                        and (at >= len(reference) or reference[at] != events[at]):
+                    last_path, last_line = events[at - 1]
+                    code = self.codes.get(last_path)
+                    if code is not None and _Statements.of(code).kinds.get(last_line) in ("for", "while"):
+                        self.stop_after = last_path  # count the loop's iterations to its end
+                    else:
+                        raise _Parted()
+            elif event == "return" and self.stop_after is not None and path == self.stop_after:
+                raise _Parted()
             return local
 
         return local
@@ -235,14 +292,16 @@ class _Run:
             return "?"
 
 
-def _observe(trace_once, inputs, files, statements):
-    run = _Run(set(files), statements)
+def _observe(trace_once, inputs, files, codes, reference=None, stop_lines=None):
+    run = _Run(set(files), codes, reference, stop_lines)
     previous = sys.gettrace()
     sys.settrace(run.tracer)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             trace_once(inputs)
+    except _Parted:
+        pass
     except Exception:  # noqa: BLE001 (the run's own failure is recorded elsewhere; its lines up to it still count)
         pass
     finally:
@@ -277,9 +336,17 @@ def observe_parting(trace_once, first_inputs, other_inputs, first_graph, other_g
     files = {f for f in files if not any(s in f for s in _SKIPS)}
     if not files:
         return None
-    statements = {f: _Statements(f) for f in files}
-    a = _observe(trace_once, first_inputs, files, statements)
-    b = _observe(trace_once, other_inputs, files, statements)
+    codes = {}
+    # The run that records nodes at lines the other never does goes first, and stops at the first of them (it has
+    # parted there or before); the other stops once it has left the first's lines (or finished the loop that
+    # parted). Neither traces the rest of the model.
+    only_other = exclusive_lines(other_graph, first_graph)
+    if only_other:
+        b = _observe(trace_once, other_inputs, files, codes, stop_lines=only_other)
+        a = _observe(trace_once, first_inputs, files, codes, reference=b.events)
+    else:
+        a = _observe(trace_once, first_inputs, files, codes, stop_lines=exclusive_lines(first_graph, other_graph))
+        b = _observe(trace_once, other_inputs, files, codes, reference=a.events)
     if a.full or b.full or not a.events or not b.events:
         return None
     n = min(len(a.events), len(b.events))
@@ -292,7 +359,10 @@ def observe_parting(trace_once, first_inputs, other_inputs, first_graph, other_g
         return None
     path, line = a.events[i - 1]
     file = path[-1][0]
-    st = statements.get(file) or _Statements(file)
+    code = codes.get(path)
+    if code is None:
+        return None
+    st = _Statements.of(code)
     kind = st.kinds.get(line, "other")
     statement = {"if": "if", "while": "loop", "for": "loop", "ifexp": "conditional-expression",
                  "assert": "assert", "except": "exception"}.get(kind, "other")
@@ -304,8 +374,8 @@ def observe_parting(trace_once, first_inputs, other_inputs, first_graph, other_g
                                  or b.events[i:i + 1] and b.events[i][0][:-1] != path[:-1]):
         # One run went into a callee, or raised out of the frame, where the other went on.
         for other_run in (a, b):
-            if i < len(other_run.events) and statements.get(other_run.events[i][0][-1][0]) is not None:
-                k = statements[other_run.events[i][0][-1][0]].kinds.get(other_run.events[i][1])
+            if i < len(other_run.events) and codes.get(other_run.events[i][0]) is not None:
+                k = _Statements.of(codes[other_run.events[i][0]]).kinds.get(other_run.events[i][1])
                 if k == "except":
                     statement = "exception"
     out = {"file": os.path.realpath(file), "line": line, "function": path[-1][1], "statement": statement,
