@@ -220,6 +220,7 @@ CheckReport checkRecordedCall(const PythonRun& run, const PythonCall& call, cons
             tr.inputs = *set;
         tr.graph = t.graph;
         tr.repeat = t.repeat;
+        tr.parting = t.parting;
         if (t.repeat)
             tr.note = QStringLiteral("the example inputs again");
         if (t.ok) {

@@ -477,6 +477,7 @@ void explainChanges(TraceDiff& diff, const TraceResult& base, const TraceResult&
         explainScriptChanges(diff, base, other, *context.script);
     else
         explainRecordedChanges(diff, base, other, context);
+    applyObservedParting(diff, base, other, context);
     groupDivergences(diff, base, other, context.moduleTypes);
     addStateEvidence(diff, context.stateChanges);
 }

@@ -377,6 +377,15 @@ void groupDivergences(
         }
         if (d.stack.isEmpty() && d.location.isValid())
             d.stack << d.location;
+        // Observed where the runs' Python parted: the condition's operands in both runs, first.
+        if (other.parting.present && diff.base == 0 && sameLine(other.parting.location, d.location)) {
+            d.observed = other.parting;
+            QStringList observed;
+            for (const ValueRow& row : std::as_const(other.parting.operands))
+                observed << QStringLiteral("observed: `%1` is %2 in %3, %4 in %5")
+                                .arg(row.what, row.trace, traceB, row.other, traceK);
+            d.evidence = observed + d.evidence;
+        }
         addWarningEvidence(d, base, other, diff.base, diff.other);
         // The values baked, where they are the cause (a path that differs pairs unrelated constants).
         if (d.kind != DivergenceKind::BranchFrozen && d.kind != DivergenceKind::LoopUnrolled)

@@ -26,4 +26,10 @@ inline QString traceLabel(int index)
 void explainRecordedChanges(
     TraceDiff& diff, const TraceResult& base, const TraceResult& other, const ExplainContext& context);
 
+/// Where the bridge saw the Python of trace 1's run and of @p other's part (TraceResult::parting): the cause of every
+/// change recorded under the function the runs parted in, whichever rules explained it first; other changes keep
+/// theirs.
+void applyObservedParting(
+    TraceDiff& diff, const TraceResult& base, const TraceResult& other, const ExplainContext& context);
+
 } // namespace jitscope

@@ -11,6 +11,7 @@
 #include <QSet>
 #include <QStringList>
 
+#include <algorithm>
 #include <optional>
 
 namespace jitscope {
@@ -77,11 +78,27 @@ struct FrameStats
             }
         }
     }
+    /// The lines a warning was raised at, and its stack's lines (a recorded call's): they ran, nodes or none
+    /// (an `if` whose condition warned, the call of a helper that returned early without recording a node).
+    QSet<QString> warned;
+
+    void addWarnings(const QVector<TraceWarning>& warnings)
+    {
+        for (const TraceWarning& w : warnings) {
+            if (w.location.line > 0)
+                warned.insert(frameKey(w.location));
+            for (const SourceLocation& f : w.stack)
+                if (f.line > 0)
+                    warned.insert(frameKey(f));
+        }
+    }
+
     int runs(const SourceLocation& f) const { return lines.value(frameKey(f)).runs; }
     bool ran(const SourceLocation& f) const
     {
-        const auto it = lines.constFind(frameKey(f));
-        return it != lines.constEnd() && (it->runs > 0 || !it->constants.isEmpty());
+        const QString key = frameKey(f);
+        const auto it = lines.constFind(key);
+        return (it != lines.constEnd() && (it->runs > 0 || !it->constants.isEmpty())) || warned.contains(key);
     }
     QSet<QString> constants(const SourceLocation& f) const { return lines.value(frameKey(f)).constants; }
 };
@@ -256,6 +273,13 @@ std::optional<Cause> explainFrame(const SourceLocation& f, const TraceResult& ba
     return std::nullopt;
 }
 
+/// Whether a line says nothing of the code's nesting: blank, a comment, or the `):` (`) -> T:`) that closes a
+/// signature written over several lines.
+bool outsideNesting(const QString& stripped)
+{
+    return stripped.isEmpty() || stripped.startsWith(QLatin1Char('#')) || stripped.startsWith(QLatin1Char(')'));
+}
+
 /// The `def` line of the function holding @p line: the nearest line above, less indented, starting with `def `.
 int enclosingDef(const QStringList& lines, int line)
 {
@@ -264,7 +288,7 @@ int enclosingDef(const QStringList& lines, int line)
     int indent = indentOf(lines[line - 1]);
     for (int k = line - 1; k >= 1 && indent > 0; --k) {
         const QString stripped = lines[k - 1].trimmed();
-        if (stripped.isEmpty() || stripped.startsWith(QLatin1Char('#')))
+        if (outsideNesting(stripped))
             continue;
         const int ind = indentOf(lines[k - 1]);
         if (ind >= indent)
@@ -283,7 +307,7 @@ int functionEnd(const QStringList& lines, int def)
     int last = def;
     for (int k = def + 1; k <= lines.size(); ++k) {
         const QString stripped = lines[k - 1].trimmed();
-        if (stripped.isEmpty() || stripped.startsWith(QLatin1Char('#')))
+        if (outsideNesting(stripped))
             continue;
         if (indentOf(lines[k - 1]) <= indent)
             break;
@@ -304,13 +328,54 @@ QVector<int> linesRunInOne(const FrameStats& a, const FrameStats& b, const QStri
     return out;
 }
 
+/// The lines of @p file between @p from and @p to where either trace raised a warning, in order.
+QVector<int> warnedLines(const TraceResult& a, const TraceResult& b, const QString& file, int from, int to)
+{
+    QVector<int> out;
+    for (const TraceResult* t : { &a, &b })
+        for (const TraceWarning& w : t->warnings)
+            if (w.location.file == file && w.location.line >= from && w.location.line <= to
+                && !out.contains(w.location.line))
+                out << w.location.line;
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+/// Whether the block under the `if` at @p header holds a `return` (an early return: what follows the `if` runs in
+/// one trace only).
+bool returnsEarly(const QStringList& lines, int header)
+{
+    const int indent = indentOf(lines.value(header - 1));
+    for (int k = header + 1; k <= lines.size(); ++k) {
+        const QString stripped = lines[k - 1].trimmed();
+        if (stripped.isEmpty() || stripped.startsWith(QLatin1Char('#')))
+            continue;
+        if (indentOf(lines[k - 1]) <= indent)
+            break;
+        if (stripped == QLatin1String("return") || stripped.startsWith(QLatin1String("return ")))
+            return true;
+    }
+    return false;
+}
+
+QString lineList(const QVector<int>& lines)
+{
+    QStringList out;
+    for (int line : lines)
+        out << QString::number(line);
+    return (lines.size() == 1 ? QStringLiteral("line ") : QStringLiteral("lines ")) + out.join(QStringLiteral(", "));
+}
+
 /// Where the code path of a node recorded in one trace only (@p mine ran its frames, @p theirs is the other trace)
-/// leaves what both traces ran: the innermost frame the other trace never ran whose caller it ran. In that frame's
-/// function, the first line only one trace ran is under the branch that went another way (an early `return` in a
-/// branch shows up so too); no branch there: the function's path differs, from its first such line. @p t1 and @p t2
-/// name the diff's base and other trace.
+/// leaves what both traces ran: the innermost frame the other trace never ran whose caller it ran (a warning raised
+/// in a frame counts as running it). In that frame's function, the first line only one trace ran is under the branch
+/// that went another way (an early `return` in a branch shows up so too); no branch there: the function's path
+/// differs, from its first such line. @p t1 and @p t2 name the diff's base and other trace. What it says of
+/// TracerWarnings is what the traces raised: never "no TracerWarning" where the function or a frame between it and
+/// the node warned.
 std::optional<Cause> pathCause(const QVector<SourceLocation>& frames, const FrameStats& mine, const FrameStats& theirs,
-    Sources& sources, const QString& userFile, const QString& t1, const QString& t2)
+    const TraceResult& base, const TraceResult& other, Sources& sources, const QString& userFile, const QString& t1,
+    const QString& t2)
 {
     if (frames.isEmpty() || theirs.ran(frames.first()))
         return std::nullopt;
@@ -322,23 +387,106 @@ std::optional<Cause> pathCause(const QVector<SourceLocation>& frames, const Fram
     const int def = enclosingDef(lines, f.line);
     if (def == 0)
         return std::nullopt;
-    const QVector<int> differing = linesRunInOne(mine, theirs, f.file, def + 1, functionEnd(lines, def));
+    const int end = functionEnd(lines, def);
+    const QVector<int> differing = linesRunInOne(mine, theirs, f.file, def + 1, end);
     const int first = differing.isEmpty() ? f.line : differing.first();
     auto at = [&](int line) { return SourceLocation { f.file, line, 0 }; };
     int header = enclosing(lines, first, { QStringLiteral("if "), QStringLiteral("elif "), QStringLiteral("else") });
     if (header && lines.value(header - 1).trimmed().startsWith(QLatin1String("else")))
         header = matchingIf(lines, header);
-    if (header > def)
+    if (header > def) {
+        static const QString toBool = QStringLiteral("Converting a tensor to a Python boolean");
+        const QString early = returnsEarly(lines, header) ? QStringLiteral(", an early `return`") : QString();
+        if (warnedAt(base, at(header), toBool) || warnedAt(other, at(header), toBool))
+            return Cause { DivergenceKind::BranchFrozen,
+                QStringLiteral("branch at %1%2%3 frozen by a tensor-to-bool conversion: %4 and %5 took different "
+                               "paths")
+                    .arg(placeName(at(header), userFile), quoted(lines, header), early, t1, t2),
+                at(header) };
+        // The warnings of the function and of the frames between it and the node: evidence the sentence names.
+        QStringList evidence;
+        for (int k = 0; k <= i; ++k) {
+            const QStringList& own = sources.lines(frames[k].file);
+            const int d = enclosingDef(own, frames[k].line);
+            if (d == 0)
+                continue;
+            const QVector<int> warned = warnedLines(base, other, frames[k].file, d, functionEnd(own, d));
+            if (!warned.isEmpty())
+                evidence << QStringLiteral("%1 of %2")
+                                .arg(lineList(warned),
+                                    frames[k].file == userFile
+                                        ? QStringLiteral("the file")
+                                        : placeName(frames[k], userFile).section(QLatin1Char(':'), 0, 0));
+        }
+        const QString because = evidence.isEmpty()
+            ? QStringLiteral("its condition is a Python value the tracer does not record (no TracerWarning)")
+            : QStringLiteral("its condition is a Python value the tracer does not record (TracerWarnings at %1)")
+                  .arg(evidence.join(QStringLiteral("; ")));
         return Cause { DivergenceKind::BranchFrozen,
-            QStringLiteral("branch at %1%2 took different paths in %3 and %4: its condition is a Python value "
-                           "the tracer does not record (no TracerWarning), frozen in each trace")
-                .arg(placeName(at(header), userFile), quoted(lines, header), t1, t2),
+            QStringLiteral("branch at %1%2%3 took different paths in %4 and %5: %6, frozen in each trace")
+                .arg(placeName(at(header), userFile), quoted(lines, header), early, t1, t2, because),
             at(header) };
+    }
     const QString name = lines.value(def - 1).trimmed().section(QLatin1Char('('), 0, 0).section(QLatin1Char(' '), -1);
     return Cause { DivergenceKind::Unexplained,
         QStringLiteral("`%1` (%2) runs other lines in %3 than in %4 from %5%6")
             .arg(name, placeName(at(def), userFile), t1, t2, placeName(at(first), userFile), quoted(lines, first)),
         at(def) };
+}
+
+/// What the bridge saw: the line after which the Python of trace 1's run and of trace k's went different ways, with
+/// its condition's values in both runs, and what the tracer said there (the warnings the traces raised at the line
+/// or in its function; "no TracerWarning" only where there were none).
+Cause observedCause(const ObservedParting& p, const TraceResult& base, const TraceResult& other, Sources& sources,
+    const QString& userFile, const QString& t1, const QString& t2)
+{
+    const QStringList& lines = sources.lines(p.location.file);
+    const QString place = placeName(p.location, userFile)
+        + (p.text.isEmpty() ? quoted(lines, p.location.line) : QStringLiteral(" (`%1`)").arg(p.text));
+    const bool valued = !p.condition.isEmpty() && !p.firstValues.isEmpty() && p.firstValues != p.otherValues;
+    if (p.statement == QLatin1String("loop") && p.firstIterations >= 0 && p.otherIterations >= 0)
+        return Cause { DivergenceKind::LoopUnrolled,
+            QStringLiteral("loop at %1 unrolled %2 times in %3 but %4 times in %5 (observed): the tracer records every "
+                           "iteration, so the trip count was baked from the inputs%6")
+                .arg(place)
+                .arg(p.firstIterations)
+                .arg(t1)
+                .arg(p.otherIterations)
+                .arg(t2)
+                .arg(valued ? QStringLiteral(" (`%1` is `%2` in %3, `%4` in %5)")
+                                  .arg(p.condition, p.firstValues, t1, p.otherValues, t2)
+                            : QString()),
+            p.location };
+    static const QHash<QString, QString> what { { QStringLiteral("if"), QStringLiteral("branch") },
+        { QStringLiteral("early-return"), QStringLiteral("early return") },
+        { QStringLiteral("continue"), QStringLiteral("`continue`") },
+        { QStringLiteral("break"), QStringLiteral("`break`") }, { QStringLiteral("loop"), QStringLiteral("loop") },
+        { QStringLiteral("conditional-expression"), QStringLiteral("conditional expression") },
+        { QStringLiteral("assert"), QStringLiteral("assert") },
+        { QStringLiteral("exception"), QStringLiteral("exception handler") } };
+    const QString statement = what.value(p.statement, QStringLiteral("the line"));
+    const QString values = valued
+        ? QStringLiteral(": `%1` is `%2` in %3, `%4` in %5").arg(p.condition, p.firstValues, t1, p.otherValues, t2)
+        : QString();
+    static const QString toBool = QStringLiteral("Converting a tensor to a Python boolean");
+    QString text;
+    if (warnedAt(base, p.location, toBool) || warnedAt(other, p.location, toBool)) {
+        text = QStringLiteral("%1 at %2 frozen by a tensor-to-bool conversion: %3 and %4 took different paths "
+                              "(observed)%5")
+                   .arg(statement, place, t1, t2, values);
+    } else {
+        const int def = enclosingDef(lines, p.location.line);
+        const QVector<int> warned
+            = def ? warnedLines(base, other, p.location.file, def, functionEnd(lines, def)) : QVector<int>();
+        text = QStringLiteral("%1 at %2 took different paths in %3 and %4 (observed)%5; %6")
+                   .arg(statement, place, t1, t2, values,
+                       warned.isEmpty()
+                           ? QStringLiteral("its condition is a Python value the tracer does not record (no "
+                                            "TracerWarning)")
+                           : QStringLiteral("the tracer warned at %1 of `%2`").arg(lineList(warned), p.function));
+    }
+    return Cause { p.statement == QLatin1String("loop") ? DivergenceKind::LoopUnrolled : DivergenceKind::BranchFrozen,
+        text, p.location };
 }
 
 /// A node recorded in both traces with different constants: the tensor-to-number or len() conversion that made
@@ -389,8 +537,10 @@ void explainRecordedChanges(
     Sources sources(file, context.source);
     const IrGraph& baseGraph = base.graph;
     const IrGraph& otherGraph = other.graph;
-    const FrameStats baseStats(baseGraph);
-    const FrameStats otherStats(otherGraph);
+    FrameStats baseStats(baseGraph);
+    FrameStats otherStats(otherGraph);
+    baseStats.addWarnings(base.warnings);
+    otherStats.addWarnings(other.warnings);
     auto moduleName = [&context](const QString& module) {
         return module.isEmpty() ? QStringLiteral("the top module")
                                 : QStringLiteral("module `%1`%2")
@@ -420,8 +570,8 @@ void explainRecordedChanges(
             if (*it)
                 return *it;
         }
-        return inOther ? pathCause(frames, otherStats, baseStats, sources, file, traceB, traceK)
-                       : pathCause(frames, baseStats, otherStats, sources, file, traceB, traceK);
+        return inOther ? pathCause(frames, otherStats, baseStats, base, other, sources, file, traceB, traceK)
+                       : pathCause(frames, baseStats, otherStats, base, other, sources, file, traceB, traceK);
     };
     for (int i = 0; i < diff.changes.size(); ++i) {
         NodeChange& c = diff.changes[i];
@@ -493,8 +643,7 @@ void explainRecordedChanges(
                 {} };
         } else if (!cause && placed[i]) {
             cause = Cause { DivergenceKind::Unexplained,
-                QStringLiteral("%1 recorded different operations in %2 and %3").arg(where, traceB, traceK),
-                {} };
+                QStringLiteral("%1 recorded different operations in %2 and %3").arg(where, traceB, traceK), {} };
         }
         if (cause) {
             c.kind = cause->kind;
@@ -527,6 +676,54 @@ void explainRecordedChanges(
             c.scope = p.scope;
         if (!c.location.isValid())
             c.location = p.location;
+    }
+}
+
+void applyObservedParting(
+    TraceDiff& diff, const TraceResult& base, const TraceResult& other, const ExplainContext& context)
+{
+    if (!other.parting.present || diff.base != 0 || context.repeat)
+        return;
+    const ObservedParting& p = other.parting;
+    Sources sources(context.file, context.source);
+    const QStringList& own = sources.lines(p.location.file);
+    const int def = enclosingDef(own, p.location.line);
+    const int end = def ? functionEnd(own, def) : p.location.line;
+    const Cause observed
+        = observedCause(p, base, other, sources, context.file, traceLabel(diff.base), traceLabel(diff.other));
+    auto pathKind = [](DivergenceKind k) {
+        return k == DivergenceKind::BranchFrozen || k == DivergenceKind::LoopUnrolled
+            || k == DivergenceKind::Unexplained;
+    };
+    auto nodeUnder = [&](const IrNode& n) {
+        for (const SourceLocation& f : framesOf(n))
+            if (f.file == p.location.file && (def ? f.line >= def && f.line <= end : f.line == p.location.line))
+                return true;
+        return false;
+    };
+    // Either side's node: a change pairs a node of one path with another's.
+    auto under = [&](const NodeChange& c) {
+        return (c.baseNode >= 0 && nodeUnder(base.graph.node(c.baseNode)))
+            || (c.otherNode >= 0 && nodeUnder(other.graph.node(c.otherNode)));
+    };
+    // The changes recorded under the function the runs parted in take the observed cause, and with them every
+    // change that shared their inferred one (the tuples of an inlined call, values they passed on).
+    QSet<QString> replaced;
+    QVector<bool> take(diff.changes.size(), false);
+    for (int i = 0; i < diff.changes.size(); ++i) {
+        const NodeChange& c = diff.changes[i];
+        if ((c.cause.isEmpty() || pathKind(c.kind)) && under(c)) {
+            take[i] = true;
+            replaced.insert(frameKey(c.causeAt) + c.cause);
+        }
+    }
+    for (int i = 0; i < diff.changes.size(); ++i) {
+        NodeChange& c = diff.changes[i];
+        if (!take[i] && !(pathKind(c.kind) && replaced.contains(frameKey(c.causeAt) + c.cause)))
+            continue;
+        c.kind = observed.kind;
+        c.cause = observed.text;
+        c.causeAt = observed.at;
     }
 }
 

@@ -114,6 +114,26 @@ QJsonObject checkReportJson(const CheckReport& report)
                     QJsonObject { { QStringLiteral("base"), nodes(v.baseNodes) },
                         { QStringLiteral("other"), nodes(v.otherNodes) } } },
                 { QStringLiteral("changes"), changeIndices }, { QStringLiteral("evidence"), evidence } };
+            if (v.observed.present) {
+                // Where the runs' Python was seen to part (a recorded call): docs/check-json.md.
+                const ObservedParting& p = v.observed;
+                QJsonArray operands, frames;
+                for (const ValueRow& row : p.operands)
+                    operands.append(QJsonObject { { QStringLiteral("text"), row.what },
+                        { QStringLiteral("trace"), row.trace }, { QStringLiteral("other"), row.other } });
+                for (const SourceLocation& f : p.stack)
+                    frames.append(
+                        QJsonObject { { QStringLiteral("file"), f.file }, { QStringLiteral("line"), f.line } });
+                QJsonObject observed { { QStringLiteral("file"), p.location.file },
+                    { QStringLiteral("line"), p.location.line }, { QStringLiteral("function"), p.function },
+                    { QStringLiteral("statement"), p.statement }, { QStringLiteral("text"), p.text },
+                    { QStringLiteral("condition"), p.condition },
+                    { QStringLiteral("values"), QJsonArray { p.firstValues, p.otherValues } },
+                    { QStringLiteral("operands"), operands }, { QStringLiteral("stack"), frames } };
+                if (p.firstIterations >= 0)
+                    observed.insert(QStringLiteral("iterations"), QJsonArray { p.firstIterations, p.otherIterations });
+                o.insert(QStringLiteral("observed"), observed);
+            }
             if (!v.values.isEmpty()) {
                 // A value divergence: both runs' values at the node, side by side.
                 QJsonArray rows;

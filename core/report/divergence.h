@@ -60,6 +60,25 @@ struct ValueRow
     bool operator==(const ValueRow& o) const { return what == o.what && trace == o.trace && other == o.other; }
 };
 
+/// Where the Python of two runs of a traced call went different ways, observed by the bridge's line tracer during a
+/// re-trace of both input sets (jitscope_bridge_parting.py): the last line both ran before their paths parted.
+struct ObservedParting
+{
+    bool present = false;
+    SourceLocation location; ///< the line (column 0)
+    QString function;
+    /// "if", "early-return", "continue", "break", "loop", "conditional-expression", "assert", "exception", "other"
+    QString statement;
+    QString text; ///< the line's source, stripped
+    QString condition; ///< the statement's condition (a loop's iterable) as written
+    QString firstValues; ///< the condition with its operands' values in trace 1's run (`257 == 197`)
+    QString otherValues; ///< and in the other trace's run
+    QVector<ValueRow> operands; ///< each operand (what), its value in trace 1's run (trace) and the other's (other)
+    int firstIterations = -1; ///< a loop: its iterations in trace 1's run, -1 unknown
+    int otherIterations = -1;
+    QVector<SourceLocation> stack; ///< innermost first: the line, then the observed frames' call lines outward
+};
+
 struct Divergence
 {
     DivergenceKind kind = DivergenceKind::Unexplained;
@@ -76,6 +95,9 @@ struct Divergence
     /// script function"), the Values panel's view of both runs at the node.
     QString otherRun;
     QVector<ValueRow> values;
+    /// Where the two runs' Python was seen to part (a recorded call's trace 1 against trace k): the cause is
+    /// observed, not inferred from the graphs.
+    ObservedParting observed;
 };
 
 struct TraceDiff

@@ -153,8 +153,13 @@ JITSCOPE_SERIALIZE(InputSuggestion, INPUTSUGGESTION_FIELDS)
     s OP v.kind OP v.dtype OP v.shape OP v.sum OP v.text OP v.items OP v.device OP v.min OP v.max OP v.mean OP         \
         v.std OP v.nanCount OP v.infCount OP v.preview OP v.sliceRows OP v.sliceColumns OP v.slice
 JITSCOPE_SERIALIZE(ValueSummary, VALUESUMMARY_FIELDS)
+#define OBSERVEDPARTING_FIELDS(OP)                                                                                     \
+    s OP v.present OP v.location OP v.function OP v.statement OP v.text OP v.condition OP v.firstValues OP             \
+        v.otherValues OP v.operands OP v.firstIterations OP v.otherIterations OP v.stack
+JITSCOPE_SERIALIZE(ObservedParting, OBSERVEDPARTING_FIELDS)
 #define TRACERESULT_FIELDS(OP)                                                                                         \
-    s OP v.ok OP v.error OP v.inputs OP v.graph OP v.warnings OP v.outputs OP v.note OP v.branches OP v.repeat
+    s OP v.ok OP v.error OP v.inputs OP v.graph OP v.warnings OP v.outputs OP v.note OP v.branches OP v.repeat OP      \
+        v.parting
 JITSCOPE_SERIALIZE(TraceResult, TRACERESULT_FIELDS)
 #define TRACEDIFF_FIELDS(OP) s OP v.base OP v.other OP v.equal OP v.changes OP v.divergences
 JITSCOPE_SERIALIZE(TraceDiff, TRACEDIFF_FIELDS)
@@ -306,14 +311,14 @@ QDataStream& operator<<(QDataStream& s, const Divergence& v)
 {
     writeEnum(s, v.kind);
     return s << v.message << v.scope << v.scopeType << v.location << v.stack << v.changes << v.baseNodes << v.otherNodes
-             << v.evidence << v.otherRun << v.values;
+             << v.evidence << v.otherRun << v.values << v.observed;
 }
 
 QDataStream& operator>>(QDataStream& s, Divergence& v)
 {
     readEnum(s, v.kind);
     return s >> v.message >> v.scope >> v.scopeType >> v.location >> v.stack >> v.changes >> v.baseNodes >> v.otherNodes
-        >> v.evidence >> v.otherRun >> v.values;
+        >> v.evidence >> v.otherRun >> v.values >> v.observed;
 }
 
 QDataStream& operator<<(QDataStream& s, const ExecFrame& v)

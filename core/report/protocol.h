@@ -217,6 +217,8 @@ QDataStream& operator<<(QDataStream& s, const ValueSummary& v);
 QDataStream& operator>>(QDataStream& s, ValueSummary& v);
 QDataStream& operator<<(QDataStream& s, const TraceWarning& v);
 QDataStream& operator>>(QDataStream& s, TraceWarning& v);
+QDataStream& operator<<(QDataStream& s, const ObservedParting& v);
+QDataStream& operator>>(QDataStream& s, ObservedParting& v);
 QDataStream& operator<<(QDataStream& s, const TraceResult& v);
 QDataStream& operator>>(QDataStream& s, TraceResult& v);
 QDataStream& operator<<(QDataStream& s, const NodeChange& v);

@@ -268,6 +268,35 @@ ExportReport exportOf(const Fields& o)
     r.programError = o.str("program_error");
     r.seconds = o.value("seconds").toDouble();
     return r;
+ObservedParting partingOf(const Fields& o)
+{
+    ObservedParting p;
+    if (o.isEmpty())
+        return p;
+    p.present = true;
+    p.location = locationOf(o, "file", "line");
+    p.location.column = 0;
+    p.function = o.str("function");
+    p.statement = o.str("statement");
+    p.text = o.str("text");
+    p.condition = o.str("condition");
+    const QStringList values = o.strings("values");
+    p.firstValues = values.value(0);
+    p.otherValues = values.value(1);
+    for (const Fields& op : o.objects("operands")) {
+        const QStringList v = op.strings("values");
+        p.operands << ValueRow { op.str("text"), v.value(0), v.value(1) };
+    }
+    const QJsonArray iterations = o.value("iterations").toArray();
+    if (iterations.size() == 2) {
+        p.firstIterations = iterations[0].toInt(-1);
+        p.otherIterations = iterations[1].toInt(-1);
+    }
+    // Innermost first, as every stack JitScope holds.
+    const QVector<Fields> frames = o.objects("stack");
+    for (auto f = frames.crbegin(); f != frames.crend(); ++f)
+        p.stack << locationOf(*f, "file", "line");
+    return p;
 }
 
 PythonCall callOf(const Fields& o, const QString& file)
@@ -311,6 +340,7 @@ PythonCall callOf(const Fields& o, const QString& file)
         pt.replayInputs = replay.str("inputs");
         pt.replayError = replay.str("error");
         pt.values = valueDivergenceOf(to.object("value_divergence"));
+        pt.parting = partingOf(to.object("parting"));
         c.traces.push_back(pt);
     }
     c.warnings = warningsOf(o.objects("warnings"));

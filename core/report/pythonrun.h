@@ -129,6 +129,7 @@ struct PythonTrace
     QString replayInputs;
     QString replayError;
     ValueDivergence values; ///< where trace 1 and Python part ways on this set (outputs differ)
+    ObservedParting parting; ///< where this run's Python went another way than trace 1's (its graph differs)
 };
 
 /// An attribute of a submodule that the call changed (torchvision's MultiScaleRoIAlign sets `scales` on its first

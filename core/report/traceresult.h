@@ -1,5 +1,6 @@
 #pragma once
 
+#include "report/divergence.h"
 #include "report/runvalues.h"
 #include "report/tracewarning.h"
 
@@ -27,6 +28,9 @@ struct TraceResult
     /// Every prim::If of the script graph the trace ran (by node id): which blocks it took, 1 then, 2 else, 3 both
     /// (in a loop). What a divergence's frozen branch is read from, where blocks record nothing.
     QHash<int, int> branches;
+    /// A recorded call's trace k whose graph differs from trace 1's: where the Python of the two runs went
+    /// different ways (observed by the bridge; absent for the executor's own traces and archives).
+    ObservedParting parting;
 };
 
 /// Where a quiet run of a recorded trace on another input set failed (replayTrace()).

@@ -11,6 +11,7 @@
 #include <torch/csrc/jit/frontend/tracer.h>
 
 #include <algorithm>
+#include <cctype>
 
 namespace jitscope {
 namespace pythonsemantics {
@@ -128,6 +129,73 @@ bool Semantics::intOfNumber(tj::Node* n, const NumberOperands& operands, PythonV
     out.fromSize = true;
     out.origin = a.origin;
     return true;
+}
+
+namespace {
+
+bool isBlank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\';
+}
+
+bool isNameChar(char c)
+{
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+}
+
+/// Whether @p range is the whole argument of a call of `int` (`int(x.size(0))`, `int(x.shape[0] // 2)`; a method
+/// call's range is its callee's, `x.size`, and its arguments follow it).
+bool isIntCallArgument(const tj::SourceRange& range)
+{
+    const auto source = range.source();
+    if (!source)
+        return false;
+    const auto text = source->text_str();
+    size_t end = range.end();
+    // A method call's node has the callee's range (`x.size`): its arguments follow.
+    if (end < text.size() && text[end] == '(') {
+        int depth = 0;
+        for (; end < text.size(); ++end) {
+            depth += text[end] == '(' ? 1 : text[end] == ')' ? -1 : 0;
+            if (depth == 0)
+                break;
+        }
+        ++end;
+    }
+    while (end < text.size() && isBlank(text[end]))
+        ++end;
+    if (end >= text.size() || text[end] != ')')
+        return false;
+    size_t start = std::min(range.start(), text.size());
+    while (start > 0 && isBlank(text[start - 1]))
+        --start;
+    if (start == 0 || text[start - 1] != '(')
+        return false;
+    --start;
+    while (start > 0 && isBlank(text[start - 1]))
+        --start;
+    if (start < 3 || text.substr(start - 3, 3) != "int")
+        return false;
+    return start == 3 || !isNameChar(text[start - 4]);
+}
+
+} // namespace
+
+/// `int(x.size(0))`: TorchScript compiles int() of an int to nothing, so no node of the script graph stands for it;
+/// Python calls Tensor.__int__ on the 0-dim tensor its tracer handed out, which raises the conversion's TracerWarning
+/// and hands on a plain number, baked into the trace from there on (torch 2.x). Called after every node: the
+/// number a node computes at the whole argument of an `int(...)` loses its traced tensor.
+void Semantics::bakeIntCall(tj::Node* n, Frame& frame)
+{
+    if (n->outputs().size() != 1 || n->output()->type()->kind() != c10::TypeKind::IntType)
+        return;
+    if (!view(frame, n->output()).hasShadow() || !isIntCallArgument(originalSourceRange(n)))
+        return;
+    {
+        EditView out(frame, n->output());
+        out->shadow = at::Tensor();
+    }
+    m_warnings.addConversion(QStringLiteral("integer"), n);
 }
 
 /// Python's max(a, b) / min(a, b) compare with the tensors' > / < (a bool of a tensor) and return the chosen operand

@@ -190,6 +190,7 @@ private:
     void setNumberResult(tj::Node* n, const NumberOperands& operands, const at::Tensor& shadow, PythonView& out);
     bool negateNumber(tj::Node* n, const NumberOperands& operands, PythonView& out);
     bool intOfNumber(tj::Node* n, const NumberOperands& operands, PythonView& out);
+    void bakeIntCall(tj::Node* n, Frame& frame);
     bool chooseNumber(tj::Node* n, const NumberOperands& operands, PythonView& out);
     bool combineConditions(tj::Node* n, const NumberOperands& operands, PythonView& out);
     bool tensorCheckedDivision(tj::Node* n, const NumberOperands& operands, PythonView& out);

@@ -71,6 +71,7 @@ void Semantics::afterNode(tj::Node* n, Frame& frame)
     case c10::prim::ListUnpack:
         return listUnpack(n, frame);
     default:
+        bakeIntCall(n, frame);
         return;
     }
 }

@@ -76,6 +76,7 @@ from jitscope_bridge_requests import (  # noqa: E402
     RequestError, _file_sets, _plain, flatten, make_set, rebuild, resolve_target, summary)
 from jitscope_bridge_values import first_divergence  # noqa: E402
 from jitscope_bridge_export import export_call  # noqa: E402
+from jitscope_bridge_parting import observe_parting  # noqa: E402
 from jitscope_bridge_record import RECORD_VERSION, checked_json  # noqa: E402
 
 
@@ -469,6 +470,30 @@ class Recorder:
             if self.archives and first is not None and compared is not None and not compared.get("ran", True):
                 entry["replay"] = self._save_replay(call["index"], first, k, inputs, saved)
             traces.append(entry)
+        # Where the Python of trace 1's run and of trace k's went different ways, for each trace k whose graph
+        # differs from trace 1's: only there (JITSCOPE_BRIDGE_NO_PARTING: the baseline of the benchmarks).
+        if first is not None and not adapter and not os.environ.get("JITSCOPE_BRIDGE_NO_PARTING"):
+            def trace_once(inputs):
+                if isinstance(inputs, torch.Tensor):
+                    inputs = (inputs,)
+                with _quiet():
+                    torch.jit.trace(obj, _clone_inputs(inputs), check_trace=False, strict=kwargs.get("strict", True))
+
+            for k, (entry, module) in enumerate(zip(traces, modules)):
+                if k == 0 or module is None or entry.get("repeat") or "graph" not in entry:
+                    continue
+                if _same_graph(first.graph, module.graph):
+                    continue
+                if state is None:
+                    state = torch.random.get_rng_state(), random.getstate()
+                self.progress(call, "observing where trace %d's Python parts from trace 1's" % (k + 1), "parting", k)
+                try:
+                    parting = observe_parting(trace_once, sets[0], sets[k], traces[0]["graph"], entry["graph"],
+                                              self.places)
+                except Exception:  # noqa: BLE001 (an observation is a detail: the call stays recorded)
+                    parting = None
+                if parting:
+                    entry["parting"] = parting
         # Where trace 1 and the Python code part ways on each set whose outputs differ: only there, so that a model
         # whose outputs agree pays nothing for it. (JITSCOPE_BRIDGE_NO_VALUES: the baseline of bench_python --values.)
         compare_values = not os.environ.get("JITSCOPE_BRIDGE_NO_VALUES")

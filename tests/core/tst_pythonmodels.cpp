@@ -377,6 +377,67 @@ private Q_SLOTS:
                 qPrintable(largest->evidence.join(QLatin1Char('\n'))));
     }
 
+    /// Library-style control flow (an early return in a callee, a loop in a helper, `continue` on a size, a guard
+    /// computed lines before its `if`, a branch on torch.jit.is_tracing(), an early return in a submodule): each
+    /// call's divergence is explained at the line its `# parts:` comment marks, where the two runs' Python really
+    /// went different ways, as observed by the bridge (with the condition's values in both runs); and no
+    /// divergence says "no TracerWarning" where the traces raised one in its function.
+    void observedPartings()
+    {
+        const QString name = QStringLiteral("partings");
+        const PythonRun& run = recorded(name);
+        QVERIFY2(run.ok, qPrintable(run.error.toString()));
+        const QString source = test::readText(modelFile(name));
+        const QStringList lines = source.split(QLatin1Char('\n'));
+        struct Mark
+        {
+            int line;
+            QString statement;
+        };
+        QVector<Mark> marks;
+        static const QRegularExpression marker(QStringLiteral("# parts: ([a-z-]+)"));
+        for (int i = 0; i < lines.size(); ++i)
+            if (const auto m = marker.match(lines[i]); m.hasMatch())
+                marks.push_back({ i + 1, m.captured(1) });
+        const QVector<const PythonCall*> calls = traceCalls(run);
+        QCOMPARE(calls.size(), marks.size());
+        for (int c = 0; c < calls.size(); ++c) {
+            const PythonCall& call = *calls[c];
+            const CheckReport report = checkRecordedCall(run, call, source);
+            QVERIFY2(!report.diffs.isEmpty() && !report.diffs.first().equal, qPrintable(call.target));
+            const TraceDiff& diff = report.diffs.first();
+            const Divergence* largest = &diff.divergences.first();
+            for (const Divergence& v : diff.divergences)
+                if (v.changes.size() > largest->changes.size())
+                    largest = &v;
+            const QString what = QStringLiteral("%1: %2 at line %3").arg(call.target, largest->message).arg(
+                largest->location.line);
+            QVERIFY2(largest->observed.present, qPrintable(what));
+            QVERIFY2(largest->location.file.endsWith(QLatin1String("/partings.py")), qPrintable(what));
+            QCOMPARE(largest->location.line, marks[c].line);
+            QCOMPARE(largest->observed.statement, marks[c].statement);
+            QVERIFY2(largest->message.contains(QLatin1String("(observed)")), qPrintable(what));
+            // The condition's values differ between the runs (or, for a loop, its iterations).
+            if (marks[c].statement == QLatin1String("loop"))
+                QVERIFY2(largest->observed.firstIterations != largest->observed.otherIterations, qPrintable(what));
+            else
+                QVERIFY2(largest->observed.firstValues != largest->observed.otherValues, qPrintable(what));
+            for (const Divergence& v : diff.divergences) {
+                if (!v.message.contains(QLatin1String("no TracerWarning")))
+                    continue;
+                // The function holding the cause's line: from its `def` to the next line indented no deeper.
+                int def = v.location.line;
+                while (def > 1 && !lines.value(def - 1).trimmed().startsWith(QLatin1String("def ")))
+                    --def;
+                for (const TraceResult& t : report.traces)
+                    for (const TraceWarning& w : t.warnings)
+                        QVERIFY2(!(w.location.file == v.location.file && w.location.line >= def
+                                     && w.location.line <= v.location.line + 20),
+                            qPrintable(QStringLiteral("%1 while %2 warned").arg(v.message, w.location.toString())));
+            }
+        }
+    }
+
     /// Trace 1 fails on the LSTM's second set (PyTorch: "The size of tensor a (3) must match the size of tensor b
     /// (2)"): the node its error names, in torch.nn's LSTM, with the operand made of the batch size trace 1 baked.
     void failingNodeOfAPackedLstm()

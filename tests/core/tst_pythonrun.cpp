@@ -589,14 +589,16 @@ private Q_SLOTS:
         QTest::addColumn<QString>("cause");
         QTest::addRow("loop over a shape")
             << "export_module.py" << 1 << 19
-            << "loop at line 18 (`for i in range(x.size(0)):`) unrolled 3 times in trace 1 but 4 times in trace 2: "
-               "the tracer records every iteration, so the trip count was baked from the inputs";
+            << "loop at line 18 (`for i in range(x.size(0)):`) unrolled 3 times in trace 1 but 4 times in trace 2 "
+               "(observed): the tracer records every iteration, so the trip count was baked from the inputs "
+               "(`range(x.size(0))` is `range(0, 3)` in trace 1, `range(0, 4)` in trace 2)";
         QTest::addRow("len baked") << "python_only.py" << 1 << 11
                                    << "`len()` of a tensor at line 11 (`return torch.arange(len(x))`) baked as a "
                                       "constant";
         QTest::addRow("frozen branch") << "branch.py" << 0 << 7
                                        << "branch at line 6 (`if x.sum() > 0:`) frozen by a tensor-to-bool "
-                                          "conversion: trace 1 and trace 2 took different paths";
+                                          "conversion: trace 1 and trace 2 took different paths (observed): "
+                                          "`x.sum() > 0` is `3.0 > 0` in trace 1, `-3.0 > 0` in trace 2";
     }
 
     void divergencesExplained()

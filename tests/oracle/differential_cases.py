@@ -429,6 +429,11 @@ def numbers():
         ("ones_size_tuple", "torch.ones(x.size())"), ("size_index_neg", "x * x.size(-1)"),
         ("mul_shape_prod", "x.reshape(x.shape[0] * x.shape[1], 1)"), ("topk_size", "x.topk(x.size(-1) - 1)[0]"),
         ("sum_dim_size", "x.sum(x.dim() - 1)"), ("clamp_size", "x.clamp(0, x.size(0))"),
+        # int() of a traced size: no node in the script graph (int of an int), Python's Tensor.__int__ bakes it.
+        ("int_of_size", "x * int(x.size(0))"), ("int_of_shape_floordiv", "x[: int(x.shape[0] // 2) + 1]"),
+        ("int_of_numel", "x.view(-1)[: int(x.numel()) - 1]"),
+        # A factory sized by a 0-dim tensor: the tracer records aten::Int of it.
+        ("zeros_of_tensor_size", "torch.zeros(torch.tensor(x.size(0)), 1) + 1"),
     ]
     for name, expr in exprs:
         out.append(fn(name, "x", f"return {expr}", ["f32[2,3]", "f64[4,5]", "f32[3,3]"]))

@@ -203,6 +203,22 @@ def clamp_size(x):
     return x.clamp(0, x.size(0))
 
 
+def int_of_size(x):
+    return x * int(x.size(0))
+
+
+def int_of_shape_floordiv(x):
+    return x[: int(x.shape[0] // 2) + 1]
+
+
+def int_of_numel(x):
+    return x.view(-1)[: int(x.numel()) - 1]
+
+
+def zeros_of_tensor_size(x):
+    return torch.zeros(torch.tensor(x.size(0)), 1) + 1
+
+
 def topk_tensor_k(x, k):
     return torch.topk(x, k)[0]
 
