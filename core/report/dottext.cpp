@@ -71,6 +71,13 @@ QStringList schemaArgumentNames(const QString& schema)
     return out;
 }
 
+/// An exported program's graph input that is the model's state (IrValue::role), not an input the caller gives.
+bool isStateInput(const IrValue& v)
+{
+    return v.role == QLatin1String("parameter") || v.role == QLatin1String("buffer")
+        || v.role == QLatin1String("constant") || v.role == QLatin1String("custom object");
+}
+
 QString shapeLabel(const IrValue& v)
 {
     if (v.tensor && v.tensor->sizes) {
@@ -117,7 +124,7 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt, bool marked = fals
     for (int out : g.top.outputs)
         usedValues.insert(out);
     for (int in : g.top.inputs) {
-        if (!usedValues.contains(in))
+        if (!usedValues.contains(in) || (opt.foldConstants && isStateInput(g.value(in))))
             continue;
         LayoutNode ln;
         ln.role = LayoutNode::Role::GraphInputs;
@@ -227,10 +234,16 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt, bool marked = fals
             if (n.kind == QLatin1String("prim::Loop"))
                 argNames = { QStringLiteral("max_trip_count"), QStringLiteral("initial_condition") };
             for (int i = 0; i < n.inputs.size(); ++i) {
-                const int p = g.value(n.inputs[i]).producer;
+                const IrValue& in = g.value(n.inputs[i]);
+                const int p = in.producer;
                 if (p >= 0 && folder.isFolded(p)) {
                     const QString name = i < argNames.size() ? argNames[i] : QStringLiteral("arg%1").arg(i);
                     ln.details << name + QLatin1Char('=') + folder.text(p);
+                } else if (p < 0 && opt.foldConstants && isStateInput(in)) {
+                    // An exported program's parameter, buffer or constant: named in its user, as a folded
+                    // GetAttr chain names TorchScript's.
+                    ln.details << (i < argNames.size() ? argNames[i] + QLatin1Char('=') : QString())
+                            + (in.roleTarget.isEmpty() ? in.name : in.roleTarget);
                 }
             }
             for (const IrAttribute& a : n.attributes)
