@@ -18,13 +18,14 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <limits>
 
 namespace jitscope {
 
 namespace {
 
-/// At most this much JSON is read (a ViT-H/14's program is about 40 MB).
-constexpr qint64 kMaxJson = 512LL * 1024 * 1024;
+/// At most this much JSON is read (resnet18's program is 170 KB; parsed, Qt's JSON takes a few times its size).
+constexpr qint64 kMaxJson = 256LL * 1024 * 1024;
 constexpr int kMaxNodes = 2000000;
 constexpr int kMaxSubgraphDepth = 32;
 
@@ -37,6 +38,17 @@ struct ReadError
 [[noreturn]] void bad(const QString& message)
 {
     throw ReadError { message };
+}
+
+/// A JSON number as an int64, out-of-range values clamped (a cast of them would be undefined).
+qint64 toInt64(const QJsonValue& v)
+{
+    const double d = v.toDouble();
+    if (!(d > -9.2e18))
+        return std::numeric_limits<qint64>::min();
+    if (!(d < 9.2e18))
+        return std::numeric_limits<qint64>::max();
+    return v.toInteger(qint64(d));
 }
 
 QString scalarTypeName(int t)
@@ -253,7 +265,7 @@ struct Reader
     {
         if (!v.isDouble())
             bad(QStringLiteral("%1 is not a number").arg(what));
-        return v.toInteger(qint64(v.toDouble()));
+        return toInt64(v);
     }
     /// A union (one key, "as_tensor": {...}): its key and value.
     std::pair<QString, QJsonValue> union_(const QJsonValue& v, const QString& what) const
@@ -390,7 +402,7 @@ struct GraphBuilder
                 bad(QStringLiteral("%1 is not a number").arg(w));
             const double d = v.toDouble();
             if (!key.contains(QLatin1String("float")))
-                return QString::number(v.toInteger(qint64(d)));
+                return QString::number(toInt64(v));
             // As Python's repr: the shortest text that reads back, a whole number with ".0".
             QString text = QString::number(d, 'g', QLocale::FloatingPointShortest);
             if (!text.contains(QLatin1Char('.')) && !text.contains(QLatin1Char('e'))

@@ -5,6 +5,9 @@
 #include "load/exportedprogram.h"
 #include "load/loader_p.h"
 
+#include <QFile>
+#include <QFileInfo>
+
 namespace jitscope {
 
 namespace {
@@ -32,6 +35,35 @@ QString programText(const ExportedProgram& ep)
     return text;
 }
 
+/// The source files the nodes' places name and that exist here, each after a "# ===== FILE =====" header as an
+/// archive's code files are (SourceMap finds a node's line by it): the source panel shows them and a node selected
+/// shows its line. At most 40 files of at most 1 MiB each.
+QString sourceSections(const IrGraph& graph)
+{
+    QStringList files;
+    for (const IrNode& n : graph.nodes)
+        if (n.location.isValid() && !files.contains(n.location.file))
+            files << n.location.file;
+    QString text;
+    int taken = 0;
+    for (const QString& path : std::as_const(files)) {
+        if (taken == 40)
+            break;
+        const QFileInfo info(path);
+        if (!info.isAbsolute() || !info.isFile() || info.size() > (1 << 20))
+            continue;
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            continue;
+        QString content = QString::fromUtf8(f.readAll());
+        if (!content.endsWith(QLatin1Char('\n')))
+            content += QLatin1Char('\n');
+        text += QStringLiteral("\n# ===== %1 =====\n").arg(path) + content;
+        ++taken;
+    }
+    return text;
+}
+
 } // namespace
 
 LoadResult loadExportedProgram(const QString& path)
@@ -47,7 +79,7 @@ LoadResult loadExportedProgram(const QString& path)
     ModelInfo& model = result.model;
     model.path = path;
     model.kind = ModelInfo::Kind::ExportedProgram;
-    model.source = programText(ep);
+    model.source = programText(ep) + sourceSections(ep.graph);
     model.warnings = ep.warnings;
     if (ep.models.size() > 1)
         model.warnings.append(

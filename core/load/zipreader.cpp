@@ -197,6 +197,12 @@ std::optional<QByteArray> ZipReader::read(const Entry& entry, qint64 maxSize, QS
         return failed(QStringLiteral("declares %1 bytes, more than the %2 MiB read of such an entry")
                           .arg(entry.size)
                           .arg(maxSize >> 20));
+    // Deflate packs at most 1032 bytes into one: a larger claim is no deflate stream (and would make the reader
+    // allocate what the file cannot hold).
+    if (entry.method == 8 && (entry.size - std::min<quint64>(entry.size, 1024)) / 1032 > entry.compressedSize)
+        return failed(QStringLiteral("declares %1 bytes, more than its %2 deflated bytes can hold")
+                          .arg(entry.size)
+                          .arg(entry.compressedSize));
     if (entry.method == 0 && entry.compressedSize != entry.size)
         return failed(QStringLiteral("stored, yet declares %1 bytes in the file and %2 bytes of data")
                           .arg(entry.compressedSize)
