@@ -46,8 +46,8 @@ namespace {
 /// The files a drop onto the window opens.
 const QStringList& supportedSuffixes()
 {
-    static const QStringList suffixes
-        = { QStringLiteral("py"), QStringLiteral("pt"), QStringLiteral("pth"), QStringLiteral("zip") };
+    static const QStringList suffixes = { QStringLiteral("py"), QStringLiteral("pt"), QStringLiteral("pth"),
+        QStringLiteral("zip"), QStringLiteral("pt2") };
     return suffixes;
 }
 
@@ -91,9 +91,9 @@ MainWindow::MainWindow(WorkerClient* worker, QWidget* parent)
     // Double-clicking a loop/if cluster or a module cluster folds it into one box; again unfolds it.
     connect(m_script->scene(), &GraphScene::foldToggleRequested, m_document, &DocumentController::toggleFold);
     m_zoomLabel = new QLabel;
-    m_graphTabs = new GraphTabs(
-        { m_tabs, m_script, m_compare, m_checkView, m_debug->liveTrace(), m_findBar, m_zoomLabel }, m_check, m_linker,
-        this);
+    m_graphTabs
+        = new GraphTabs({ m_tabs, m_script, m_compare, m_checkView, m_debug->liveTrace(), m_findBar, m_zoomLabel },
+            m_check, m_linker, this);
     m_menus = new WindowMenus(
         { this, m_graphTabs, m_script, m_findBar, m_checkView, m_debug, m_python, m_pythonView, m_worker }, m_document,
         m_session, this);
@@ -103,8 +103,8 @@ MainWindow::MainWindow(WorkerClient* worker, QWidget* parent)
     connect(m_session, &SessionStore::setAside, this,
         [this](const QString& message) { statusBar()->showMessage(message, 30000); });
     m_script->showMessage(tr("No model loaded"),
-        tr("Open a TorchScript archive (.pt, .pth, .zip) or a Python file of TorchScript "
-           "functions with File \u203a Open (Ctrl+O), or drop it here."));
+        tr("Open a TorchScript archive (.pt, .pth, .zip), a Python file of TorchScript "
+           "functions or a torch.export program (.pt2) with File \u203a Open (Ctrl+O), or drop it here."));
     setStatus(tr("Ready"));
     resize(1400, 900);
 }
@@ -223,8 +223,8 @@ void MainWindow::createDocks()
     m_warningsView = CheckView::createWarningsView(m_warningsModel);
     m_warningsView->setObjectName(QStringLiteral("warningsView"));
     for (auto signal : { &QTreeView::clicked, &QTreeView::activated })
-        connect(m_warningsView, signal, this,
-            [this](const QModelIndex& index) { m_linker->activateWarning(index.row()); });
+        connect(
+            m_warningsView, signal, this, [this](const QModelIndex& index) { m_linker->activateWarning(index.row()); });
     // Where trace 1 fails on a set (an output-mismatch with a failing node): debug it there.
     m_warningsView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_warningsView, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
