@@ -85,6 +85,20 @@ private Q_SLOTS:
         QTest::addRow("debug_pkl underflow")
             << QStringList { "graph", hostile + "pickle_underflow_debug.pt" }
             << "pickle_underflow_debug\\.pt: code/__torch__/modules\\.py\\.debug_pkl: byte 3: stack underflow";
+        // .pt2 packages: one line naming the file and what is wrong (tst_hostileinputs has the whole messages).
+        QTest::addRow("truncated .pt2") << QStringList { "graph", hostile + "pt2_truncated.pt2" }
+                                        << "pt2_truncated\\.pt2: not a zip file, or truncated";
+        QTest::addRow("corrupt .pt2 JSON") << QStringList { "list", hostile + "pt2_corrupt_json.pt2" }
+                                           << "pt2_corrupt_json\\.pt2: linear_relu/models/model\\.json: not valid JSON";
+        QTest::addRow("newer .pt2 schema") << QStringList { "graph", hostile + "pt2_newer_schema.pt2" }
+                                           << "pt2_newer_schema\\.pt2: .*schema version 9\\.20 is newer";
+        QTest::addRow("AOTInductor package") << QStringList { "graph", hostile + "pt2_aotinductor.pt2" }
+                                             << "pt2_aotinductor\\.pt2: an AOTInductor package";
+        QTest::addRow("4 GiB .pt2 entry") << QStringList { "graph", hostile + "pt2_huge_entry.pt2" }
+                                          << "pt2_huge_entry\\.pt2: .*declares 4294967280 bytes";
+        QTest::addRow("check a .pt2") << QStringList {
+            "check", dataDir() + "/pt2/linear_relu.pt2"
+        } << "linear_relu\\.pt2: an exported program \\(torch\\.export\\) is read for its graph, not run: check";
         QTest::addRow("nested pickle") << QStringList { "list", hostile + "pickle_nested_tuples.pt" }
                                        << "constants\\.pkl: byte 1002: values nested more than 1000 deep";
         QTest::addRow("untyped class attribute")
@@ -254,6 +268,69 @@ private Q_SLOTS:
         QVERIFY(unwritable.err.contains(QLatin1String("cannot write")));
     }
 
+    /// jitscope-cli graph FILE.pt2 in every format: text and JSON are golden files (JitScope's own output, whose
+    /// nodes tst_exportedprogram holds to torch's), dot/svg/png go through Graphviz grouped by module.
+    void graphOfExportedProgram_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addRow("linear_relu") << "linear_relu";
+        QTest::addRow("dynamic_batch") << "dynamic_batch";
+        QTest::addRow("legacy layout") << "legacy_linear_relu";
+    }
+
+    void graphOfExportedProgram()
+    {
+        QFETCH(QString, name);
+        const QString file = dataDir() + QStringLiteral("/pt2/") + name + QStringLiteral(".pt2");
+        const QString golden = dataDir() + QStringLiteral("/cli/") + name + QStringLiteral(".pt2.graph.txt");
+        const Run text = runCli({ QStringLiteral("graph"), file });
+        QVERIFY2(text.code == 0, qPrintable(text.err));
+        QVERIFY(text.err.isEmpty());
+        QVERIFY2(matchesGolden(text.out, readText(golden), golden), qPrintable(golden + QStringLiteral(".actual")));
+
+        const Run json = runCli({ QStringLiteral("graph"), file, QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(json.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(o.value(QStringLiteral("function")).toString(), QStringLiteral("forward"));
+        const QJsonObject graph = o.value(QStringLiteral("graph")).toObject();
+        QVERIFY(graph.value(QStringLiteral("node_table")).toArray().size() >= 3);
+
+        for (const char* format : { "dot", "svg", "png" }) {
+            const Run r = runCli({ QStringLiteral("graph"), file, QStringLiteral("--modules"),
+                QStringLiteral("--format"), QLatin1String(format) });
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            QVERIFY(!r.out.isEmpty());
+        }
+        // Grouped by module, the submodules are clusters; parameters are named in their users, not boxes.
+        const Run svg = runCli({ QStringLiteral("graph"), file, QStringLiteral("--modules"), QStringLiteral("--format"),
+            QStringLiteral("svg") });
+        QVERIFY2(svg.out.contains(QLatin1String(".lin")), qPrintable(svg.out.left(2000)));
+        QVERIFY(svg.out.contains(QLatin1String("lin.weight")));
+        QVERIFY(!svg.out.contains(QLatin1String("p_block_lin_weight"))
+            && !svg.out.contains(QLatin1String("p_encoder_lin_weight")));
+
+        const Run list = runCli({ QStringLiteral("list"), file, QStringLiteral("--format"), QStringLiteral("json") });
+        QVERIFY2(list.code == 0, qPrintable(list.err));
+        const QJsonObject l = QJsonDocument::fromJson(list.out.toUtf8()).object();
+        QCOMPARE(l.value(QStringLiteral("kind")).toString(), QStringLiteral("exported_program"));
+        const QJsonObject program = l.value(QStringLiteral("exported_program")).toObject();
+        QCOMPARE(program.value(QStringLiteral("schema_version")).toString(), QStringLiteral("8.20"));
+        QCOMPARE(program.value(QStringLiteral("inputs"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("kind"))
+                     .toString(),
+            QStringLiteral("parameter"));
+        const Run listText = runCli({ QStringLiteral("list"), file });
+        QVERIFY2(listText.code == 0, qPrintable(listText.err));
+        QVERIFY2(listText.out.contains(QLatin1String(": exported program (libtorch")), qPrintable(listText.out));
+        QVERIFY(listText.out.contains(QLatin1String("\nsignature:\n  input parameter p_")));
+        QVERIFY(listText.out.contains(QLatin1String("\nrange constraints:\n")));
+        if (name == QLatin1String("dynamic_batch"))
+            QVERIFY2(listText.out.contains(QLatin1String("  s77: 2 <= s77 <= 1024\n")), qPrintable(listText.out));
+    }
+
     void inlineGraph()
     {
         const QString file = dataDir() + QStringLiteral("/corpus/helper_calls.py");
@@ -349,7 +426,8 @@ private Q_SLOTS:
             QTest::addRow("%s none there", archive)
                 << archive << "empty" << 2
                 << "^jitscope-cli: error: \\S+ops_\\w+\\.pt: unknown operator torchvision::(nms|roi_align): no library "
-                   "of torchvision:: operators is loaded; looked for the torchvision package in the engine's Python's packages: "
+                   "of torchvision:: operators is loaded; looked for the torchvision package in the engine's Python's "
+                   "packages: "
                    "found none in \\S+; load the library that defines them with --load-ops LIB\\.so";
         }
         QTest::addRow("does not load")
@@ -467,9 +545,11 @@ private Q_SLOTS:
             << "torch 2.99.0"
             << "unknown operator aten::relu_of_2_99: JitScope's libtorch " JITSCOPE_TEST_TORCH_VERSION " has no such "
                "operator; it was saved by torch 2.99.0, newer than JitScope's libtorch " JITSCOPE_TEST_TORCH_VERSION;
-        QTest::newRow("saved by an older torch") << "torch 1.13.0" << "has no such operator; the archive was probably "
-                                                                      "saved by a newer torch";
-        QTest::newRow("no producer") << "" << "has no such operator; the archive was probably saved by a newer torch";
+        QTest::newRow("saved by an older torch") << "torch 1.13.0"
+                                                 << "has no such operator; the archive was probably "
+                                                    "saved by a newer torch";
+        QTest::newRow("no producer") << ""
+                                     << "has no such operator; the archive was probably saved by a newer torch";
     }
 
     void archiveOfANewerTorch()
@@ -506,25 +586,31 @@ private Q_SLOTS:
     void torch113Archives()
     {
         QFETCH(QString, archive);
-        const Run list = runCli({ QStringLiteral("list"), archive, QStringLiteral("--format"), QStringLiteral("json") });
+        const Run list
+            = runCli({ QStringLiteral("list"), archive, QStringLiteral("--format"), QStringLiteral("json") });
         QVERIFY2(list.code == 0, qPrintable(list.err));
         const QJsonObject model = QJsonDocument::fromJson(list.out.toUtf8()).object();
         QCOMPARE(model.value(QLatin1String("libtorch")).toString(), QStringLiteral(JITSCOPE_TEST_TORCH_VERSION));
-        QString set = model.value(QLatin1String("suggested_input_set")).toObject().value(QLatin1String("set")).toString();
+        QString set
+            = model.value(QLatin1String("suggested_input_set")).toObject().value(QLatin1String("set")).toString();
         if (set.isEmpty()) {
             // No parameter to guess from: the set its trace case records.
             const QString stem = QFileInfo(archive).completeBaseName();
-            const QStringList cases = QDir(dataDir() + QStringLiteral("/traces")).entryList({ QStringLiteral("*.json") });
+            const QStringList cases
+                = QDir(dataDir() + QStringLiteral("/traces")).entryList({ QStringLiteral("*.json") });
             for (const QString& c : cases) {
                 const QJsonObject doc
                     = QJsonDocument::fromJson(readText(dataDir() + QStringLiteral("/traces/") + c).toUtf8()).object();
-                if (doc.value(QLatin1String("archive")).toString().endsWith(QLatin1Char('/') + stem + QLatin1String(".pt")))
+                if (doc.value(QLatin1String("archive"))
+                        .toString()
+                        .endsWith(QLatin1Char('/') + stem + QLatin1String(".pt")))
                     set = doc.value(QLatin1String("sets")).toArray().at(0).toString();
             }
         }
         if (set.isEmpty())
             QSKIP("no input set known for this archive");
-        const Run graph = runCli({ QStringLiteral("graph"), archive, QStringLiteral("--format"), QStringLiteral("json") });
+        const Run graph
+            = runCli({ QStringLiteral("graph"), archive, QStringLiteral("--format"), QStringLiteral("json") });
         QVERIFY2(graph.code == 0, qPrintable(graph.err));
         const Run check = runCli({ QStringLiteral("check"), archive, QStringLiteral("--inputs"), set });
         QVERIFY2(check.code == 0 || check.code == 1, qPrintable(check.err + check.out.left(2000)));
