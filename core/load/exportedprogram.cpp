@@ -473,9 +473,11 @@ struct GraphBuilder
                 .arg(c.value(QStringLiteral("real")).toDouble())
                 .arg(c.value(QStringLiteral("imag")).toDouble());
         }
-        r.ep.warnings.append(
-            { QStringLiteral("%1: an argument of kind '%2' this reader does not know, shown as its key").arg(what, key),
-                { r.ep.path, 0, 0 } });
+        if (r.ep.warnings.size() < 20) // one unknown kind is likely everywhere: the first few say it
+            r.ep.warnings.append(
+                { QStringLiteral("%1: an argument of kind '%2' this reader does not know, shown as its key")
+                        .arg(what, key),
+                    { r.ep.path, 0, 0 } });
         return QLatin1Char('<') + key + QLatin1Char('>');
     }
 

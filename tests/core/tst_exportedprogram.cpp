@@ -216,7 +216,7 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("message");
         const QByteArray head = R"({"schema_version": {"major": 8, "minor": 1}, "graph_module": )";
-        QTest::addRow("not JSON") << QByteArray("{\"schema") << "not valid JSON: unterminated string at byte 8";
+        QTest::addRow("not JSON") << QByteArray("{\"schema") << "not valid JSON: unterminated string at byte 9";
         QTest::addRow("a list") << QByteArray("[1]") << "not an ExportedProgram (the JSON is not an object)";
         QTest::addRow("no version") << QByteArray("{}") << "no schema_version: not an ExportedProgram's JSON";
         QTest::addRow("newer major")
