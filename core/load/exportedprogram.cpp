@@ -650,8 +650,12 @@ struct GraphBuilder
             const QJsonObject meta = jn.value(QStringLiteral("metadata")).toObject();
             if (const QString st = meta.value(QStringLiteral("stack_trace")).toString(); !st.isEmpty()) {
                 n.stack = stackOf(st);
-                if (!n.stack.isEmpty())
-                    n.location = n.stack.first();
+                // The innermost frame of a file: FX's generated code ("<eval_with_key>.23") is no place to show.
+                for (const SourceLocation& frame : std::as_const(n.stack))
+                    if (!frame.file.startsWith(QLatin1Char('<'))) {
+                        n.location = frame;
+                        break;
+                    }
             }
             if (const QString ms = meta.value(QStringLiteral("nn_module_stack")).toString(); !ms.isEmpty()) {
                 QStringList scopes;
@@ -678,7 +682,10 @@ struct GraphBuilder
             const QJsonArray inputs = r.array(jn.value(QStringLiteral("inputs")), w + QStringLiteral(".inputs"));
             for (int a = 0; a < inputs.size(); ++a) {
                 const QJsonObject named = r.object(inputs[a], QStringLiteral("%1.inputs[%2]").arg(w).arg(a));
-                const QString argName = named.value(QStringLiteral("name")).toString(QStringLiteral("arg%1").arg(a));
+                // Higher-order operators' arguments have no names ("").
+                QString argName = named.value(QStringLiteral("name")).toString();
+                if (argName.isEmpty())
+                    argName = QStringLiteral("arg%1").arg(a);
                 const QString aw = QStringLiteral("%1, argument '%2'").arg(w, argName);
                 const auto [key, value] = r.union_(named.value(QStringLiteral("arg")), aw);
                 if (key == QLatin1String("as_graph")) {

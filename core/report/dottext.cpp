@@ -81,9 +81,25 @@ bool isStateInput(const IrValue& v)
 QString shapeLabel(const IrValue& v)
 {
     if (v.tensor && v.tensor->sizes) {
+        // A size the type names by a symbol (an exported program's "Float(s0, 4)") is shown by it, not as "?".
+        QStringList typed;
+        if (v.tensor->sizes->contains(-1) && v.type.endsWith(QLatin1Char(')'))) {
+            const int open = int(v.type.indexOf(QLatin1Char('(')));
+            if (open > 0)
+                for (const QString& part : v.type.mid(open + 1, v.type.size() - open - 2).split(QStringLiteral(", ")))
+                    if (!part.contains(QLatin1Char('='))) // strides=[...], device=...
+                        typed << part;
+            if (typed.size() != v.tensor->sizes->size())
+                typed.clear(); // an expression with a comma in it: not one name a dimension
+        }
         QStringList dims;
-        for (qint64 d : *v.tensor->sizes)
-            dims << (d < 0 ? QStringLiteral("?") : QString::number(d));
+        for (int i = 0; i < v.tensor->sizes->size(); ++i) {
+            const qint64 d = v.tensor->sizes->at(i);
+            const QString name = typed.value(i);
+            dims << (d >= 0                                         ? QString::number(d)
+                    : !name.isEmpty() && name != QLatin1String("*") ? name
+                                                                    : QStringLiteral("?"));
+        }
         return QLatin1Char('[') + dims.join(QLatin1Char(',')) + QLatin1Char(']');
     }
     return {};
@@ -247,7 +263,9 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt, bool marked = fals
                 }
             }
             for (const IrAttribute& a : n.attributes)
-                if (n.kind != QLatin1String("prim::Constant"))
+                // An exported program's overload says something only when it is not the default one.
+                if (n.kind != QLatin1String("prim::Constant")
+                    && !(a.name == QLatin1String("overload") && a.value == QLatin1String("default")))
                     ln.details << a.name + QLatin1Char('=') + a.value.left(40);
             if (n.location.isValid() && !n.blocks.isEmpty())
                 ln.details << QStringLiteral("line %1").arg(n.location.line);
