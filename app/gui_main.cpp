@@ -159,8 +159,8 @@ void takeScreenshot(jitscope::MainWindow* window, const QString& out, std::optio
 void debugThenScreenshot(jitscope::MainWindow* window, int steps, const QList<int>& breakLines, const QString& out,
     std::optional<jitscope::MainWindow::View> view)
 {
-    using jitscope::DebugCommand;
     using jitscope::DebugPause;
+    using jitscope::DebugCommand;
     using jitscope::MainWindow;
     if (!window->lastError().isEmpty() || window->currentFunction().isEmpty()) {
         takeScreenshot(window, out, view);
@@ -216,8 +216,8 @@ int main(int argc, char* argv[])
     parser.setApplicationDescription(QStringLiteral("Debugger for PyTorch TorchScript graphs."));
     parser.addHelpOption();
     // `jitscope --version`: the window's own version and the libtorch its model worker runs (built against it).
-    const QCommandLineOption versionOption(
-        { QStringLiteral("v"), QStringLiteral("version") }, QStringLiteral("Displays version information."));
+    const QCommandLineOption versionOption({ QStringLiteral("v"), QStringLiteral("version") },
+        QStringLiteral("Displays version information."));
     parser.addOption(versionOption);
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A .py, .pt, .pth, .zip or .pt2 file to open."),
         QStringLiteral("[FILE]"));

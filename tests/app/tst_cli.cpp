@@ -426,8 +426,7 @@ private Q_SLOTS:
             QTest::addRow("%s none there", archive)
                 << archive << "empty" << 2
                 << "^jitscope-cli: error: \\S+ops_\\w+\\.pt: unknown operator torchvision::(nms|roi_align): no library "
-                   "of torchvision:: operators is loaded; looked for the torchvision package in the engine's Python's "
-                   "packages: "
+                   "of torchvision:: operators is loaded; looked for the torchvision package in the engine's Python's packages: "
                    "found none in \\S+; load the library that defines them with --load-ops LIB\\.so";
         }
         QTest::addRow("does not load")
@@ -545,11 +544,9 @@ private Q_SLOTS:
             << "torch 2.99.0"
             << "unknown operator aten::relu_of_2_99: JitScope's libtorch " JITSCOPE_TEST_TORCH_VERSION " has no such "
                "operator; it was saved by torch 2.99.0, newer than JitScope's libtorch " JITSCOPE_TEST_TORCH_VERSION;
-        QTest::newRow("saved by an older torch") << "torch 1.13.0"
-                                                 << "has no such operator; the archive was probably "
-                                                    "saved by a newer torch";
-        QTest::newRow("no producer") << ""
-                                     << "has no such operator; the archive was probably saved by a newer torch";
+        QTest::newRow("saved by an older torch") << "torch 1.13.0" << "has no such operator; the archive was probably "
+                                                                      "saved by a newer torch";
+        QTest::newRow("no producer") << "" << "has no such operator; the archive was probably saved by a newer torch";
     }
 
     void archiveOfANewerTorch()
@@ -586,31 +583,25 @@ private Q_SLOTS:
     void torch113Archives()
     {
         QFETCH(QString, archive);
-        const Run list
-            = runCli({ QStringLiteral("list"), archive, QStringLiteral("--format"), QStringLiteral("json") });
+        const Run list = runCli({ QStringLiteral("list"), archive, QStringLiteral("--format"), QStringLiteral("json") });
         QVERIFY2(list.code == 0, qPrintable(list.err));
         const QJsonObject model = QJsonDocument::fromJson(list.out.toUtf8()).object();
         QCOMPARE(model.value(QLatin1String("libtorch")).toString(), QStringLiteral(JITSCOPE_TEST_TORCH_VERSION));
-        QString set
-            = model.value(QLatin1String("suggested_input_set")).toObject().value(QLatin1String("set")).toString();
+        QString set = model.value(QLatin1String("suggested_input_set")).toObject().value(QLatin1String("set")).toString();
         if (set.isEmpty()) {
             // No parameter to guess from: the set its trace case records.
             const QString stem = QFileInfo(archive).completeBaseName();
-            const QStringList cases
-                = QDir(dataDir() + QStringLiteral("/traces")).entryList({ QStringLiteral("*.json") });
+            const QStringList cases = QDir(dataDir() + QStringLiteral("/traces")).entryList({ QStringLiteral("*.json") });
             for (const QString& c : cases) {
                 const QJsonObject doc
                     = QJsonDocument::fromJson(readText(dataDir() + QStringLiteral("/traces/") + c).toUtf8()).object();
-                if (doc.value(QLatin1String("archive"))
-                        .toString()
-                        .endsWith(QLatin1Char('/') + stem + QLatin1String(".pt")))
+                if (doc.value(QLatin1String("archive")).toString().endsWith(QLatin1Char('/') + stem + QLatin1String(".pt")))
                     set = doc.value(QLatin1String("sets")).toArray().at(0).toString();
             }
         }
         if (set.isEmpty())
             QSKIP("no input set known for this archive");
-        const Run graph
-            = runCli({ QStringLiteral("graph"), archive, QStringLiteral("--format"), QStringLiteral("json") });
+        const Run graph = runCli({ QStringLiteral("graph"), archive, QStringLiteral("--format"), QStringLiteral("json") });
         QVERIFY2(graph.code == 0, qPrintable(graph.err));
         const Run check = runCli({ QStringLiteral("check"), archive, QStringLiteral("--inputs"), set });
         QVERIFY2(check.code == 0 || check.code == 1, qPrintable(check.err + check.out.left(2000)));

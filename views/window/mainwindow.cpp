@@ -91,9 +91,9 @@ MainWindow::MainWindow(WorkerClient* worker, QWidget* parent)
     // Double-clicking a loop/if cluster or a module cluster folds it into one box; again unfolds it.
     connect(m_script->scene(), &GraphScene::foldToggleRequested, m_document, &DocumentController::toggleFold);
     m_zoomLabel = new QLabel;
-    m_graphTabs
-        = new GraphTabs({ m_tabs, m_script, m_compare, m_checkView, m_debug->liveTrace(), m_findBar, m_zoomLabel },
-            m_check, m_linker, this);
+    m_graphTabs = new GraphTabs(
+        { m_tabs, m_script, m_compare, m_checkView, m_debug->liveTrace(), m_findBar, m_zoomLabel }, m_check, m_linker,
+        this);
     m_menus = new WindowMenus(
         { this, m_graphTabs, m_script, m_findBar, m_checkView, m_debug, m_python, m_pythonView, m_worker }, m_document,
         m_session, this);
@@ -223,8 +223,8 @@ void MainWindow::createDocks()
     m_warningsView = CheckView::createWarningsView(m_warningsModel);
     m_warningsView->setObjectName(QStringLiteral("warningsView"));
     for (auto signal : { &QTreeView::clicked, &QTreeView::activated })
-        connect(
-            m_warningsView, signal, this, [this](const QModelIndex& index) { m_linker->activateWarning(index.row()); });
+        connect(m_warningsView, signal, this,
+            [this](const QModelIndex& index) { m_linker->activateWarning(index.row()); });
     // Where trace 1 fails on a set (an output-mismatch with a failing node): debug it there.
     m_warningsView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_warningsView, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {

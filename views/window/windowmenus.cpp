@@ -42,8 +42,8 @@ WindowMenus::WindowMenus(const Parts& parts, DocumentController* document, Sessi
     createViewMenu();
 
     QMenu* model = bar->addMenu(tr("&Model"));
-    QAction* libraries
-        = model->addAction(tr("Operator &Libraries\u2026"), m_parts.window, &MainWindow::operatorLibrariesDialog);
+    QAction* libraries = model->addAction(
+        tr("Operator &Libraries\u2026"), m_parts.window, &MainWindow::operatorLibrariesDialog);
     libraries->setStatusTip(tr("Shared libraries of custom operators every model loads with (torchvision's are "
                                "found in the system's Python without them)"));
     QAction* interpreter
@@ -145,7 +145,8 @@ void WindowMenus::createViewMenu()
         if (!m_document->currentFile().isEmpty())
             m_document->reload();
     });
-    m_unfoldAllAction = view->addAction(tr("&Unfold All Modules"), m_document, &DocumentController::unfoldAllModules);
+    m_unfoldAllAction
+        = view->addAction(tr("&Unfold All Modules"), m_document, &DocumentController::unfoldAllModules);
     m_unfoldAllAction->setObjectName(QStringLiteral("unfoldAllModulesAction"));
     m_unfoldAllAction->setStatusTip(tr("Draw the code of every folded submodule (double-click one to fold it)"));
     m_unfoldAllAction->setEnabled(false);
@@ -179,8 +180,8 @@ void WindowMenus::createViewMenu()
 void WindowMenus::createPythonMenu()
 {
     QMenu* python = m_parts.window->menuBar()->addMenu(tr("&Python"));
-    QAction* runPython
-        = python->addAction(tr("&Run File with Python"), this, [this] { m_parts.pythonView->runWithConsent(false); });
+    QAction* runPython = python->addAction(
+        tr("&Run File with Python"), this, [this] { m_parts.pythonView->runWithConsent(false); });
     runPython->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
     runPython->setStatusTip(tr("Run the .py file under the system's PyTorch (in its own process) and record its "
                                "torch.jit calls"));
