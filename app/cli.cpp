@@ -19,7 +19,8 @@ namespace {
 
 const char* const usageText = R"(Usage: jitscope-cli COMMAND [OPTIONS]
 
-Inspect TorchScript archives (.pt/.pth/.zip) and .py files of TorchScript functions.
+Inspect TorchScript archives (.pt/.pth/.zip), .py files of TorchScript functions and
+.pt2 files of torch.export.save (list and graph: read by JitScope, never run).
 
 Commands:
   graph FILE [--fn NAME] [--inline] [--modules] [--format text|json|dot|svg|png] [-o OUT]
@@ -28,7 +29,8 @@ Commands:
         Graphviz. --inline inlines calls; --modules also draws submodules as nested
         clusters and hides code that never reaches the outputs (dot, svg and png), laid
         out as the window lays it out: over 300 boxes module by module, and dot then
-        carries the positions (neato -n2 draws them).
+        carries the positions (neato -n2 draws them). A .pt2's graph is its exported
+        program's (torch.export), its nodes grouped by nn_module_stack.
   list FILE [--format text|json]
         List functions and methods, submodules, parameters, default input sets and
         compile errors.
@@ -139,6 +141,16 @@ ModelInfo load(const QString& path, const LoadOptions& options)
     if (!r.ok)
         throw CliError { r.error.toString() };
     return r.model;
+}
+
+ModelInfo loadRunnable(const QString& path, const LoadOptions& options, const QString& command)
+{
+    ModelInfo model = load(path, options);
+    if (model.kind == ModelInfo::Kind::ExportedProgram)
+        throw CliError { QStringLiteral("%1: an exported program (torch.export) is read for its graph, not run: %2 "
+                                        "takes TorchScript archives and .py files (list and graph take .pt2 files)")
+                             .arg(path, command) };
+    return model;
 }
 
 const FunctionInfo& selectFunction(const ModelInfo& model, const QString& name, const QStringList* specs)

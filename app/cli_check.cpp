@@ -52,7 +52,7 @@ int commandCheck(Args& args, const LoadOptions& options, QTextStream& out)
     check.exec = execOptions(args);
     check.compareValues = !noValues;
     const QString path = fileArgument(args, QStringLiteral("check"));
-    const ModelInfo model = load(path, options);
+    const ModelInfo model = loadRunnable(path, options, QStringLiteral("check"));
     const FunctionInfo& fn = selectFunction(model, fnName, &specs);
     const QVector<InputSet> sets = inputSets(specs, model);
     std::optional<ProgressScope> progress;

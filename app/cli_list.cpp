@@ -2,6 +2,7 @@
 #include "cli_p.h"
 #include "reports.h"
 
+#include "load/exportedprogram.h"
 #include "load/model.h"
 
 #include <QJsonArray>
@@ -19,13 +20,18 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
     const QString path = fileArgument(args, QStringLiteral("list"));
     const ModelInfo model = load(path, options);
     const bool archive = model.kind == ModelInfo::Kind::Archive;
+    const bool exported = model.kind == ModelInfo::Kind::ExportedProgram;
+    // An exported program's signature, range constraints and versions (read again: ModelInfo keeps the graph).
+    std::optional<ExportedProgram> program;
+    if (exported)
+        program = readExportedProgram(path);
     const FunctionInfo* firstError = nullptr;
     for (const FunctionInfo& f : model.functions)
         if (!f.ok && !firstError)
             firstError = &f;
     // A file without input sets (any archive) gets one guessed from forward's first parameters.
     std::optional<InputSuggestion> suggestion;
-    if (model.inputSets.isEmpty()) {
+    if (model.inputSets.isEmpty() && !exported) { // an exported program is not run
         if (const FunctionInfo* fn = model.defaultFunction(); fn && fn->ok)
             suggestion = suggestInputSet(model, *fn);
     }
@@ -76,6 +82,29 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
             { QStringLiteral("warnings"), warnings }, { QStringLiteral("libtorch"), libtorchVersion() } };
         if (!libraries.isEmpty())
             o.insert(QStringLiteral("operator_libraries"), libraries);
+        if (program && program->ok) {
+            QJsonArray inputs, outputs, ranges;
+            for (const ExportedInputSpec& s : program->inputs)
+                inputs.append(QJsonObject { { QStringLiteral("kind"), s.kind }, { QStringLiteral("name"), s.argument },
+                    { QStringLiteral("target"), s.target } });
+            for (const ExportedOutputSpec& s : program->outputs)
+                outputs.append(QJsonObject { { QStringLiteral("kind"), s.kind }, { QStringLiteral("name"), s.argument },
+                    { QStringLiteral("target"), s.target } });
+            for (const RangeConstraint& c : program->rangeConstraints) {
+                QJsonObject r { { QStringLiteral("symbol"), c.symbol }, { QStringLiteral("text"), c.text() } };
+                r.insert(QStringLiteral("min"), c.min ? QJsonValue(*c.min) : QJsonValue());
+                r.insert(QStringLiteral("max"), c.max ? QJsonValue(*c.max) : QJsonValue());
+                ranges.append(r);
+            }
+            o.insert(QStringLiteral("exported_program"),
+                QJsonObject { { QStringLiteral("entry"), program->entry },
+                    { QStringLiteral("layout"), program->layout },
+                    { QStringLiteral("torch_version"), program->torchVersion },
+                    { QStringLiteral("schema_version"),
+                        QStringLiteral("%1.%2").arg(program->schemaMajor).arg(program->schemaMinor) },
+                    { QStringLiteral("inputs"), inputs }, { QStringLiteral("outputs"), outputs },
+                    { QStringLiteral("range_constraints"), ranges } });
+        }
         if (suggestion)
             o.insert(QStringLiteral("suggested_input_set"),
                 QJsonObject {
@@ -83,7 +112,9 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
         out << QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Indented));
     } else {
         out << model.path << QStringLiteral(": ")
-            << (archive ? QStringLiteral("TorchScript archive") : QStringLiteral("Python source"))
+            << (archive           ? QStringLiteral("TorchScript archive")
+                       : exported ? QStringLiteral("exported program")
+                                  : QStringLiteral("Python source"))
             << QStringLiteral(" (libtorch %1)").arg(libtorchVersion()) << '\n';
         out << (archive ? "methods:\n" : "functions:\n");
         for (const FunctionInfo& f : model.functions) {
@@ -126,6 +157,18 @@ int commandList(Args& args, const LoadOptions& options, QTextStream& out, QTextS
             out << "input sets:\n";
             for (const InputSet& s : model.inputSets)
                 out << "  " << s.toString() << "  (line " << s.line << ")\n";
+        }
+        if (program && program->ok) {
+            out << "exported program: " << program->entry << ", saved by torch " << program->torchVersion << ", schema "
+                << program->schemaMajor << '.' << program->schemaMinor << '\n';
+            out << "signature:\n";
+            for (const QString& line : program->signatureText())
+                out << "  " << line << '\n';
+            out << "range constraints:\n";
+            if (program->rangeConstraints.isEmpty())
+                out << "  none\n";
+            for (const RangeConstraint& c : program->rangeConstraints)
+                out << "  " << c.text() << '\n';
         }
         if (suggestion)
             out << "suggested input set: " << suggestion->set << "  (guessed from " << suggestion->reason << ")\n";

@@ -80,6 +80,8 @@ private:
 QString fileArgument(Args& args, const QString& command);
 void checkFormat(const QString& format, const QStringList& allowed);
 ModelInfo load(const QString& path, const LoadOptions& options);
+/// load() for the commands that run the model (trace, check, run): an exported program (.pt2) is refused.
+ModelInfo loadRunnable(const QString& path, const LoadOptions& options, const QString& command);
 /// The function --fn names (or the default one). @p specs: the command's --inputs, for trace, check and run, whose
 /// tuple or list arguments may make a def compile that does not as written.
 const FunctionInfo& selectFunction(const ModelInfo& model, const QString& name, const QStringList* specs = nullptr);

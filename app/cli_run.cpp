@@ -68,7 +68,7 @@ int commandRun(Args& args, const LoadOptions& options, QTextStream& out)
         exec.breakLines.push_back(line);
     }
     const QString path = fileArgument(args, QStringLiteral("run"));
-    const ModelInfo model = load(path, options);
+    const ModelInfo model = loadRunnable(path, options, QStringLiteral("run"));
     const FunctionInfo& fn = selectFunction(model, fnName, &specs);
     const QVector<InputSet> sets = inputSets(specs, model);
     const InputSet& set = sets.first();

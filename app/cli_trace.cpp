@@ -23,7 +23,7 @@ int commandTrace(Args& args, const LoadOptions& options, QTextStream& out)
         format, { QStringLiteral("text"), QStringLiteral("json"), QStringLiteral("dot"), QStringLiteral("svg") });
     const ExecOptions exec = execOptions(args);
     const QString path = fileArgument(args, QStringLiteral("trace"));
-    const ModelInfo model = load(path, options);
+    const ModelInfo model = loadRunnable(path, options, QStringLiteral("trace"));
     const FunctionInfo& fn = selectFunction(model, fnName, &specs);
     const QVector<InputSet> sets = inputSets(specs, model);
     QByteArray data;

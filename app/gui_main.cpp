@@ -219,8 +219,8 @@ int main(int argc, char* argv[])
     const QCommandLineOption versionOption({ QStringLiteral("v"), QStringLiteral("version") },
         QStringLiteral("Displays version information."));
     parser.addOption(versionOption);
-    parser.addPositionalArgument(
-        QStringLiteral("FILE"), QStringLiteral("A .py, .pt, .pth or .zip file to open."), QStringLiteral("[FILE]"));
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("A .py, .pt, .pth, .zip or .pt2 file to open."),
+        QStringLiteral("[FILE]"));
     const QCommandLineOption fnOption(
         QStringLiteral("fn"), QStringLiteral("Function or method to show."), QStringLiteral("NAME"));
     const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),

@@ -404,7 +404,10 @@ PreparedRun prepareRun(
 {
     PreparedRun p;
     if (!model.handle) {
-        p.error = QStringLiteral("model has no compiled code");
+        p.error = model.kind == ModelInfo::Kind::ExportedProgram
+            ? QStringLiteral("an exported program (torch.export) is read for its graph, not run: it holds no code "
+                             "JitScope can run")
+            : QStringLiteral("model has no compiled code");
         return p;
     }
     const FunctionInfo* info = model.function(function);

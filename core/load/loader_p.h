@@ -28,6 +28,9 @@ LoadResult loadArchive(const QString& path, const QByteArray& head, const LoadOp
 /// names the namespace and the libraries tried when one stays missing, else an empty string (oplibraries.cpp).
 QString resolveOpLibraries(const QString& code, const LoadOptions& options, QVector<OpLibrary>* used);
 
+/// A .pt2 package of torch.export.save, read without libtorch (pt2loader.cpp).
+LoadResult loadExportedProgram(const QString& path);
+
 /// A .py file of TorchScript functions, its whole content @p bytes (pycompiler.cpp).
 LoadResult loadPython(const QString& path, const QByteArray& bytes, bool inlineCalls);
 

@@ -1,7 +1,8 @@
-// loadModel(): what kind of file it is (a TorchScript archive or a .py file), then archiveloader.cpp or
-// pycompiler.cpp loads it. Includes only libtorch's version and logging headers (cheap to compile).
+// loadModel(): what kind of file it is (a TorchScript archive, a .pt2 package or a .py file), then archiveloader.cpp,
+// pt2loader.cpp or pycompiler.cpp loads it. Includes only libtorch's version and logging headers (cheap to compile).
 
 #include "ir/activity.h"
+#include "load/exportedprogram.h"
 #include "load/loader_p.h"
 #include "load/model.h"
 
@@ -71,6 +72,12 @@ LoadResult loadModel(const QString& path, const LoadOptions& options)
         return loadFailure(path, QStringLiteral("file is empty"));
 
     const QString suffix = info.suffix().toLower();
+    // torch.export.save's packages, whatever their name (torch's examples save to .pt too): read by JitScope itself,
+    // before libtorch's zip reader could call one a corrupt checkpoint.
+    if (suffix == QLatin1String("pt2") || (file.peek(4) == QByteArrayLiteral("PK\x03\x04") && isExportPackage(path))) {
+        file.close();
+        return withWarnings(loadExportedProgram(path), libraryWarnings);
+    }
     const bool isArchiveName = suffix == QLatin1String("pt") || suffix == QLatin1String("pth")
         || suffix == QLatin1String("zip") || suffix == QLatin1String("ptl") || suffix == QLatin1String("torchscript");
     if (isArchiveName) {

@@ -71,12 +71,35 @@ QStringList schemaArgumentNames(const QString& schema)
     return out;
 }
 
+/// An exported program's graph input that is the model's state (IrValue::role), not an input the caller gives.
+bool isStateInput(const IrValue& v)
+{
+    return v.role == QLatin1String("parameter") || v.role == QLatin1String("buffer")
+        || v.role == QLatin1String("constant") || v.role == QLatin1String("custom object");
+}
+
 QString shapeLabel(const IrValue& v)
 {
     if (v.tensor && v.tensor->sizes) {
+        // A size the type names by a symbol (an exported program's "Float(s0, 4)") is shown by it, not as "?".
+        QStringList typed;
+        if (v.tensor->sizes->contains(-1) && v.type.endsWith(QLatin1Char(')'))) {
+            const int open = int(v.type.indexOf(QLatin1Char('(')));
+            if (open > 0)
+                for (const QString& part : v.type.mid(open + 1, v.type.size() - open - 2).split(QStringLiteral(", ")))
+                    if (!part.contains(QLatin1Char('='))) // strides=[...], device=...
+                        typed << part;
+            if (typed.size() != v.tensor->sizes->size())
+                typed.clear(); // an expression with a comma in it: not one name a dimension
+        }
         QStringList dims;
-        for (qint64 d : *v.tensor->sizes)
-            dims << (d < 0 ? QStringLiteral("?") : QString::number(d));
+        for (int i = 0; i < v.tensor->sizes->size(); ++i) {
+            const qint64 d = v.tensor->sizes->at(i);
+            const QString name = typed.value(i);
+            dims << (d >= 0                                         ? QString::number(d)
+                    : !name.isEmpty() && name != QLatin1String("*") ? name
+                                                                    : QStringLiteral("?"));
+        }
         return QLatin1Char('[') + dims.join(QLatin1Char(',')) + QLatin1Char(']');
     }
     return {};
@@ -117,7 +140,7 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt, bool marked = fals
     for (int out : g.top.outputs)
         usedValues.insert(out);
     for (int in : g.top.inputs) {
-        if (!usedValues.contains(in))
+        if (!usedValues.contains(in) || (opt.foldConstants && isStateInput(g.value(in))))
             continue;
         LayoutNode ln;
         ln.role = LayoutNode::Role::GraphInputs;
@@ -227,14 +250,22 @@ DotBuild buildDot(const IrGraph& g, const LayoutOptions& opt, bool marked = fals
             if (n.kind == QLatin1String("prim::Loop"))
                 argNames = { QStringLiteral("max_trip_count"), QStringLiteral("initial_condition") };
             for (int i = 0; i < n.inputs.size(); ++i) {
-                const int p = g.value(n.inputs[i]).producer;
+                const IrValue& in = g.value(n.inputs[i]);
+                const int p = in.producer;
                 if (p >= 0 && folder.isFolded(p)) {
                     const QString name = i < argNames.size() ? argNames[i] : QStringLiteral("arg%1").arg(i);
                     ln.details << name + QLatin1Char('=') + folder.text(p);
+                } else if (p < 0 && opt.foldConstants && isStateInput(in)) {
+                    // An exported program's parameter, buffer or constant: named in its user, as a folded
+                    // GetAttr chain names TorchScript's.
+                    ln.details << (i < argNames.size() ? argNames[i] + QLatin1Char('=') : QString())
+                            + (in.roleTarget.isEmpty() ? in.name : in.roleTarget);
                 }
             }
             for (const IrAttribute& a : n.attributes)
-                if (n.kind != QLatin1String("prim::Constant"))
+                // An exported program's overload says something only when it is not the default one.
+                if (n.kind != QLatin1String("prim::Constant")
+                    && !(a.name == QLatin1String("overload") && a.value == QLatin1String("default")))
                     ln.details << a.name + QLatin1Char('=') + a.value.left(40);
             if (n.location.isValid() && !n.blocks.isEmpty())
                 ln.details << QStringLiteral("line %1").arg(n.location.line);

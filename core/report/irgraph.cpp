@@ -190,6 +190,10 @@ QJsonObject IrGraph::toJson() const
     for (const IrValue& v : values) {
         QJsonObject o { { QStringLiteral("id"), v.id }, { QStringLiteral("name"), v.name },
             { QStringLiteral("type"), v.type }, { QStringLiteral("producer"), v.producer } };
+        if (!v.role.isEmpty())
+            o.insert(QStringLiteral("role"), v.role);
+        if (!v.roleTarget.isEmpty())
+            o.insert(QStringLiteral("role_target"), v.roleTarget);
         if (v.tensor) {
             QJsonObject t;
             if (!v.tensor->dtype.isEmpty())
@@ -292,6 +296,8 @@ IrGraph IrGraph::fromJson(const QJsonObject& json, QString* error)
         v.name = o.value(QStringLiteral("name")).toString();
         v.type = o.value(QStringLiteral("type")).toString();
         v.producer = o.value(QStringLiteral("producer")).toInt(-1);
+        v.role = o.value(QStringLiteral("role")).toString();
+        v.roleTarget = o.value(QStringLiteral("role_target")).toString();
         if (o.contains(QStringLiteral("tensor"))) {
             const QJsonObject t = o.value(QStringLiteral("tensor")).toObject();
             TensorInfo info;

@@ -47,6 +47,11 @@ struct IrValue
     QString type; ///< type as libtorch prints it
     std::optional<TensorInfo> tensor;
     int producer = -1; ///< node id, or -1 for a graph or block input
+    /// An exported program's graph input: what its signature makes of the placeholder ("user input", "parameter",
+    /// "buffer", "constant", ...: ExportedInputSpec::kind) and the state it reads ("block.lin.weight"). Empty
+    /// elsewhere.
+    QString role;
+    QString roleTarget;
 };
 
 struct IrAttribute

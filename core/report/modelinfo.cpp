@@ -53,6 +53,8 @@ QString toText(ModelInfo::Kind kind)
         return QStringLiteral("archive");
     case ModelInfo::Kind::PythonSource:
         return QStringLiteral("python");
+    case ModelInfo::Kind::ExportedProgram:
+        return QStringLiteral("exported_program");
     }
     return {};
 }

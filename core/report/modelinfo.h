@@ -64,7 +64,8 @@ struct OpLibrary
 /// Everything JitScope knows about an opened model file. Produced by loadModel(), passed by value.
 struct ModelInfo
 {
-    enum class Kind { Archive, PythonSource };
+    /// ExportedProgram: a .pt2 of torch.export.save, its graph read from the file (no compiled code: shown, not run)
+    enum class Kind { Archive, PythonSource, ExportedProgram };
     QString path;
     Kind kind = Kind::PythonSource;
     QString source; ///< the .py text, or the archive's code
@@ -87,7 +88,7 @@ struct ModelInfo
 
 /// "parameter", "buffer", "attribute": how `jitscope-cli list` and the Model tree name a ParameterInfo's kind.
 QString toText(ParameterInfo::Kind kind);
-/// "archive", "python": how `jitscope-cli list --format json` names a ModelInfo's kind.
+/// "archive", "python", "exported_program": how `jitscope-cli list --format json` names a ModelInfo's kind.
 QString toText(ModelInfo::Kind kind);
 
 struct LoadOptions

@@ -108,7 +108,7 @@ template <typename T> void writeEnum(QDataStream& s, T v)
 
 #define TENSORINFO_FIELDS(OP) s OP v.dtype OP v.device OP v.sizes
 JITSCOPE_SERIALIZE(TensorInfo, TENSORINFO_FIELDS)
-#define IRVALUE_FIELDS(OP) s OP v.id OP v.name OP v.type OP v.producer OP v.tensor
+#define IRVALUE_FIELDS(OP) s OP v.id OP v.name OP v.type OP v.producer OP v.tensor OP v.role OP v.roleTarget
 JITSCOPE_SERIALIZE(IrValue, IRVALUE_FIELDS)
 #define TARGET_FIELDS(OP)                                                                                              \
     s OP v.function OP v.inputs OP v.tracing OP v.archive OP v.method OP v.inputsFile OP v.recordedOn OP               \

@@ -9,7 +9,7 @@ SourceMap::SourceMap(const ModelInfo& model)
     : m_kind(model.kind)
     , m_path(model.path)
 {
-    if (m_kind != ModelInfo::Kind::Archive)
+    if (m_kind == ModelInfo::Kind::PythonSource)
         return;
     static const QRegularExpression header(QStringLiteral("^# ===== (.*) =====$"));
     const QStringList lines = model.source.split(QLatin1Char('\n'));
@@ -19,8 +19,10 @@ SourceMap::SourceMap(const ModelInfo& model)
             continue;
         const QString record = match.captured(1);
         const int code = int(record.indexOf(QLatin1String("code/")));
-        // Line 1 of the file is the line after the header, which is line i + 1 (1-based) of the source.
-        m_archiveFileOffsets.insert(code >= 0 ? record.mid(code) : record, i + 1);
+        // Line 1 of the file is the line after the header, which is line i + 1 (1-based) of the source. An
+        // exported program's sections are the source files its stack traces name, by their path.
+        const bool archive = m_kind == ModelInfo::Kind::Archive;
+        m_archiveFileOffsets.insert(archive && code >= 0 ? record.mid(code) : record, i + 1);
     }
 }
 
@@ -36,6 +38,10 @@ int SourceMap::lineFor(const SourceLocation& location) const
         const QString path = QDir::cleanPath(m_path);
         return file == path || path.endsWith(QLatin1Char('/') + file) ? location.line : 0;
     }
+    if (m_kind == ModelInfo::Kind::ExportedProgram) {
+        const auto offset = m_archiveFileOffsets.constFind(location.file);
+        return offset == m_archiveFileOffsets.constEnd() ? 0 : offset.value() + location.line;
+    }
     const int code = int(location.file.indexOf(QLatin1String("code/")));
     if (code < 0)
         return 0;
@@ -49,6 +55,8 @@ int SourceMap::fileLineOf(int sourceLine, const SourceLocation& function) const
         return 0;
     if (m_kind == ModelInfo::Kind::PythonSource)
         return sourceLine;
+    if (m_kind == ModelInfo::Kind::ExportedProgram)
+        return 0; // never run: no breakpoints
     // Archives: the line must be in the function's file.
     const int code = int(function.file.indexOf(QLatin1String("code/")));
     const auto offset = m_archiveFileOffsets.constFind(function.file.mid(qMax(0, code)));

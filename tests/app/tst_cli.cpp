@@ -85,6 +85,20 @@ private Q_SLOTS:
         QTest::addRow("debug_pkl underflow")
             << QStringList { "graph", hostile + "pickle_underflow_debug.pt" }
             << "pickle_underflow_debug\\.pt: code/__torch__/modules\\.py\\.debug_pkl: byte 3: stack underflow";
+        // .pt2 packages: one line naming the file and what is wrong (tst_hostileinputs has the whole messages).
+        QTest::addRow("truncated .pt2") << QStringList { "graph", hostile + "pt2_truncated.pt2" }
+                                        << "pt2_truncated\\.pt2: not a zip file, or truncated";
+        QTest::addRow("corrupt .pt2 JSON") << QStringList { "list", hostile + "pt2_corrupt_json.pt2" }
+                                           << "pt2_corrupt_json\\.pt2: linear_relu/models/model\\.json: not valid JSON";
+        QTest::addRow("newer .pt2 schema") << QStringList { "graph", hostile + "pt2_newer_schema.pt2" }
+                                           << "pt2_newer_schema\\.pt2: .*schema version 9\\.20 is newer";
+        QTest::addRow("AOTInductor package") << QStringList { "graph", hostile + "pt2_aotinductor.pt2" }
+                                             << "pt2_aotinductor\\.pt2: an AOTInductor package";
+        QTest::addRow("4 GiB .pt2 entry") << QStringList { "graph", hostile + "pt2_huge_entry.pt2" }
+                                          << "pt2_huge_entry\\.pt2: .*declares 4294967280 bytes";
+        QTest::addRow("check a .pt2") << QStringList {
+            "check", dataDir() + "/pt2/linear_relu.pt2"
+        } << "linear_relu\\.pt2: an exported program \\(torch\\.export\\) is read for its graph, not run: check";
         QTest::addRow("nested pickle") << QStringList { "list", hostile + "pickle_nested_tuples.pt" }
                                        << "constants\\.pkl: byte 1002: values nested more than 1000 deep";
         QTest::addRow("untyped class attribute")
@@ -252,6 +266,69 @@ private Q_SLOTS:
             { QStringLiteral("graph"), file, QStringLiteral("-o"), dir.filePath(QStringLiteral("missing/dir/g.txt")) });
         QCOMPARE(unwritable.code, 2);
         QVERIFY(unwritable.err.contains(QLatin1String("cannot write")));
+    }
+
+    /// jitscope-cli graph FILE.pt2 in every format: text and JSON are golden files (JitScope's own output, whose
+    /// nodes tst_exportedprogram holds to torch's), dot/svg/png go through Graphviz grouped by module.
+    void graphOfExportedProgram_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addRow("linear_relu") << "linear_relu";
+        QTest::addRow("dynamic_batch") << "dynamic_batch";
+        QTest::addRow("legacy layout") << "legacy_linear_relu";
+    }
+
+    void graphOfExportedProgram()
+    {
+        QFETCH(QString, name);
+        const QString file = dataDir() + QStringLiteral("/pt2/") + name + QStringLiteral(".pt2");
+        const QString golden = dataDir() + QStringLiteral("/cli/") + name + QStringLiteral(".pt2.graph.txt");
+        const Run text = runCli({ QStringLiteral("graph"), file });
+        QVERIFY2(text.code == 0, qPrintable(text.err));
+        QVERIFY(text.err.isEmpty());
+        QVERIFY2(matchesGolden(text.out, readText(golden), golden), qPrintable(golden + QStringLiteral(".actual")));
+
+        const Run json = runCli({ QStringLiteral("graph"), file, QStringLiteral("--format"), QStringLiteral("json") });
+        QCOMPARE(json.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(json.out.toUtf8()).object();
+        QCOMPARE(o.value(QStringLiteral("function")).toString(), QStringLiteral("forward"));
+        const QJsonObject graph = o.value(QStringLiteral("graph")).toObject();
+        QVERIFY(graph.value(QStringLiteral("node_table")).toArray().size() >= 3);
+
+        for (const char* format : { "dot", "svg", "png" }) {
+            const Run r = runCli({ QStringLiteral("graph"), file, QStringLiteral("--modules"),
+                QStringLiteral("--format"), QLatin1String(format) });
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            QVERIFY(!r.out.isEmpty());
+        }
+        // Grouped by module, the submodules are clusters; parameters are named in their users, not boxes.
+        const Run svg = runCli({ QStringLiteral("graph"), file, QStringLiteral("--modules"), QStringLiteral("--format"),
+            QStringLiteral("svg") });
+        QVERIFY2(svg.out.contains(QLatin1String(".lin")), qPrintable(svg.out.left(2000)));
+        QVERIFY(svg.out.contains(QLatin1String("lin.weight")));
+        QVERIFY(!svg.out.contains(QLatin1String("p_block_lin_weight"))
+            && !svg.out.contains(QLatin1String("p_encoder_lin_weight")));
+
+        const Run list = runCli({ QStringLiteral("list"), file, QStringLiteral("--format"), QStringLiteral("json") });
+        QVERIFY2(list.code == 0, qPrintable(list.err));
+        const QJsonObject l = QJsonDocument::fromJson(list.out.toUtf8()).object();
+        QCOMPARE(l.value(QStringLiteral("kind")).toString(), QStringLiteral("exported_program"));
+        const QJsonObject program = l.value(QStringLiteral("exported_program")).toObject();
+        QCOMPARE(program.value(QStringLiteral("schema_version")).toString(), QStringLiteral("8.20"));
+        QCOMPARE(program.value(QStringLiteral("inputs"))
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(QStringLiteral("kind"))
+                     .toString(),
+            QStringLiteral("parameter"));
+        const Run listText = runCli({ QStringLiteral("list"), file });
+        QVERIFY2(listText.code == 0, qPrintable(listText.err));
+        QVERIFY2(listText.out.contains(QLatin1String(": exported program (libtorch")), qPrintable(listText.out));
+        QVERIFY(listText.out.contains(QLatin1String("\nsignature:\n  input parameter p_")));
+        QVERIFY(listText.out.contains(QLatin1String("\nrange constraints:\n")));
+        if (name == QLatin1String("dynamic_batch"))
+            QVERIFY2(listText.out.contains(QLatin1String("  s77: 2 <= s77 <= 1024\n")), qPrintable(listText.out));
     }
 
     void inlineGraph()

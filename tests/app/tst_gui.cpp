@@ -136,6 +136,10 @@ private Q_SLOTS:
                                         << QStringLiteral("data.pkl");
         QTest::addRow("no such file") << QStringLiteral("tests/data/hostile/no_such_file.pt")
                                       << QStringLiteral("no such file");
+        QTest::addRow("truncated .pt2") << QStringLiteral("tests/data/hostile/pt2_truncated.pt2")
+                                        << QStringLiteral("pt2_truncated.pt2: not a zip file, or truncated");
+        QTest::addRow("AOTInductor package")
+            << QStringLiteral("tests/data/hostile/pt2_aotinductor.pt2") << QStringLiteral("an AOTInductor package");
     }
 
     void screenshotOfAFileThatDoesNotLoad()
@@ -204,6 +208,23 @@ private Q_SLOTS:
             QVERIFY2(
                 r.err.contains(QLatin1String("no library of torchvision:: operators is loaded")), qPrintable(r.err));
         }
+    }
+
+    /// A .pt2 of torch.export.save opens from the command line as an archive does: loaded by the worker (read by
+    /// JitScope, no libtorch), its graph laid out and shown (a file that does not load exits 2, as above).
+    void opensExportedProgram()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("pt2.png"));
+        const Run r = run(gui(),
+            { QStringLiteral("--screenshot"), png,
+                QStringLiteral(JITSCOPE_SOURCE_DIR "/tests/data/pt2/dynamic_batch.pt2") },
+            { QStringLiteral("JITSCOPE_TIMELINE=1") });
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const auto events = timeline(r.err);
+        QVERIFY2(indexOf(events, QStringLiteral("loaded")) >= 0 && indexOf(events, QStringLiteral("graph shown")) >= 0,
+            qPrintable(r.err.right(2000)));
+        QCOMPARE(QImage(png).size(), QSize(1400, 900));
     }
 
     /// The window is painted (empty state, file name, progress) before its model worker has answered: here one

@@ -127,6 +127,42 @@ private Q_SLOTS:
         QCOMPARE(r.error.location.file, path);
     }
 
+    /// .pt2 packages that are not what torch.export.save writes (tests/oracle/make_pt2.py makes them from a real
+    /// one): one message naming the file and what is wrong, never libtorch's "checkpoint corrupted".
+    void pt2PackagesRefused_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("message");
+        QTest::addRow("truncated") << "pt2_truncated.pt2"
+                                   << "not a zip file, or truncated: no end of central directory record in its last "
+                                      "4803 bytes";
+        QTest::addRow("corrupt JSON") << "pt2_corrupt_json.pt2"
+                                      << "linear_relu/models/model.json: not valid JSON: unterminated string at byte "
+                                         "1665";
+        QTest::addRow("newer schema") << "pt2_newer_schema.pt2"
+                                      << "linear_relu/models/model.json: schema version 9.20 is newer than this "
+                                         "reader's (8.x): saved by torch 2.14.1+cu130; a newer JitScope reads it";
+        QTest::addRow("AOTInductor package")
+            << "pt2_aotinductor.pt2"
+            << "an AOTInductor package (torch._inductor.aoti_compile_and_package: compiled code, no graph), not an "
+               "exported program; JitScope reads .pt2 files of torch.export.save";
+        QTest::addRow("4 GiB entry") << "pt2_huge_entry.pt2"
+                                     << "linear_relu/models/model.json: declares 4294967280 bytes, more than the 256 "
+                                        "MiB read of such an entry";
+    }
+
+    void pt2PackagesRefused()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, message);
+        const QString path = test::dataDir() + QStringLiteral("/hostile/") + file;
+        const LoadResult r = loadModel(path);
+        QVERIFY(!r.ok);
+        QCOMPARE(r.error.message, message);
+        QCOMPARE(r.error.location.file, path);
+        QCOMPARE(r.error.toString(), path + QStringLiteral(": ") + message);
+    }
+
     /// An attribute's value is shown with its tensors as dtype and shape, never their data: a tensor record shorter
     /// than its pickle says (found by fuzz_archive: printing the value read past it) opens like the intact archive.
     void attributeValuesDoNotReadTensorData()

@@ -4,7 +4,7 @@
 # fuzz_pysource also tests/data/corpus/ and tests/data/hostile/, read in place rather than copied; new inputs go to
 # build-fuzz/corpus/<target>/, crashes to build-fuzz/artifacts/<target>/). Prints each target's executions and
 # executions per second; exits 1 on the first crash, leak or timeout.
-#   tests/fuzz/run.sh [SECONDS] [TARGET ...]      (default 15 s each, all five targets)
+#   tests/fuzz/run.sh [SECONDS] [TARGET ...]      (default 15 s each, all six targets)
 # FUZZ_SEED=N (default 1) fixes libFuzzer's seed, so a run is reproducible: CI meets the same inputs on every
 # clone, and a crash it reports is met again here by the same command. FUZZ_SEED=0 picks a new seed each run (the
 # long run in README.md).
@@ -18,7 +18,7 @@ cd "$(dirname "$0")/../.."
 SECONDS_EACH=${1:-15}
 shift || true
 TARGETS=("$@")
-[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz_inputset fuzz_pysource fuzz_picklecheck fuzz_sessionfile fuzz_archive)
+[ ${#TARGETS[@]} -gt 0 ] || TARGETS=(fuzz_inputset fuzz_pysource fuzz_picklecheck fuzz_sessionfile fuzz_pt2 fuzz_archive)
 BUILD=${FUZZ_BUILD:-build-fuzz}
 locked() {
   if [ -n "${JITSCOPE_BUILD_LOCK:-}" ]; then flock "$JITSCOPE_BUILD_LOCK" "$@"; else "$@"; fi

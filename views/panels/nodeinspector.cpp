@@ -31,6 +31,11 @@ QString valueText(const IrGraph& graph, int valueId)
         if (!parts.isEmpty())
             text += QStringLiteral(" <i>(") + parts.join(QLatin1Char(' ')) + QStringLiteral(")</i>");
     }
+    // An exported program's placeholder: what the signature makes of it ("parameter block.lin.weight").
+    if (!v.role.isEmpty())
+        text += QStringLiteral(" \u2014 ") + esc(v.role)
+            + (v.roleTarget.isEmpty() ? QString()
+                                      : QStringLiteral(" <code>") + esc(v.roleTarget) + QStringLiteral("</code>"));
     return text;
 }
 

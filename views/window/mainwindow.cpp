@@ -46,8 +46,8 @@ namespace {
 /// The files a drop onto the window opens.
 const QStringList& supportedSuffixes()
 {
-    static const QStringList suffixes
-        = { QStringLiteral("py"), QStringLiteral("pt"), QStringLiteral("pth"), QStringLiteral("zip") };
+    static const QStringList suffixes = { QStringLiteral("py"), QStringLiteral("pt"), QStringLiteral("pth"),
+        QStringLiteral("zip"), QStringLiteral("pt2") };
     return suffixes;
 }
 
@@ -103,8 +103,8 @@ MainWindow::MainWindow(WorkerClient* worker, QWidget* parent)
     connect(m_session, &SessionStore::setAside, this,
         [this](const QString& message) { statusBar()->showMessage(message, 30000); });
     m_script->showMessage(tr("No model loaded"),
-        tr("Open a TorchScript archive (.pt, .pth, .zip) or a Python file of TorchScript "
-           "functions with File \u203a Open (Ctrl+O), or drop it here."));
+        tr("Open a TorchScript archive (.pt, .pth, .zip), a Python file of TorchScript "
+           "functions or a torch.export program (.pt2) with File \u203a Open (Ctrl+O), or drop it here."));
     setStatus(tr("Ready"));
     resize(1400, 900);
 }

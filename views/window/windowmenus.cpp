@@ -226,8 +226,8 @@ void WindowMenus::openDialog()
     if (!current.isEmpty())
         dir = QFileInfo(current).absolutePath();
     const QString path = QFileDialog::getOpenFileName(m_parts.window, tr("Open Model"), dir,
-        tr("TorchScript models (*.py *.pt *.pth *.zip);;Python files (*.py);;TorchScript archives (*.pt *.pth *.zip);;"
-           "All files (*)"));
+        tr("Models (*.py *.pt *.pth *.zip *.pt2);;Python files (*.py);;TorchScript archives (*.pt *.pth *.zip);;"
+           "Exported programs (*.pt2);;All files (*)"));
     if (!path.isEmpty())
         m_parts.window->openFile(path);
 }
