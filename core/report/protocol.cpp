@@ -202,12 +202,12 @@ JITSCOPE_SERIALIZE(GraphLayout::Stats, LAYOUTSTATS_FIELDS)
     s OP v.bounds OP v.nodes OP v.edges OP v.clusters OP v.error OP v.cancelled OP v.stats OP v.boxOfNode
 JITSCOPE_SERIALIZE(GraphLayout, GRAPHLAYOUT_FIELDS)
 #define PYTHONOPTIONS_FIELDS(OP)                                                                                       \
-    s OP v.request OP v.python OP v.bridge OP v.returnedValues OP v.definitions OP v.archives OP v.timeoutMs OP v       \
-        .maxOutputBytes
+    s OP v.request OP v.python OP v.bridge OP v.returnedValues OP v.definitions OP v.archives OP v.timeoutMs OP        \
+        v.maxOutputBytes OP v.warm
 JITSCOPE_SERIALIZE(PythonOptions, PYTHONOPTIONS_FIELDS)
 #define PYTHONCHILD_FIELDS(OP)                                                                                         \
-    s OP v.python OP v.startError OP v.stopped OP v.timeoutMs OP v.crashed OP v.exitCode OP v.stdoutText OP v          \
-        .stderrText OP v.outputTruncated
+    s OP v.python OP v.startError OP v.stopped OP v.timeoutMs OP v.crashed OP v.exitCode OP v.stdoutText OP            \
+        v.stderrText OP v.outputTruncated OP v.warm
 JITSCOPE_SERIALIZE(PythonChild, PYTHONCHILD_FIELDS)
 
 #undef JITSCOPE_SERIALIZE
