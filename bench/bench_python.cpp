@@ -74,7 +74,7 @@ double median(QVector<double> v)
 }
 
 /// A run as the window makes it (the run, then its recorded calls explained), in ms; its status in @p status.
-double windowRunMs(const QString& file, bool warm, QString* status, bool* wasWarm)
+double windowRunMs(const QString& file, bool warm, QString* status, bool* wasWarm, QVector<double>* pythonMs)
 {
     jitscope::PythonOptions options;
     options.python = QStringLiteral(JITSCOPE_TEST_PYTHON);
@@ -82,6 +82,7 @@ double windowRunMs(const QString& file, bool warm, QString* status, bool* wasWar
     QElapsedTimer timer;
     timer.start();
     const jitscope::PythonRun run = jitscope::runPythonFile(file, options);
+    *pythonMs << double(timer.nsecsElapsed()) / 1e6;
     QFile source(file);
     if (!run.calls.isEmpty() && source.open(QIODevice::ReadOnly))
         jitscope::checkRecordedCalls(run.folder, QString::fromUtf8(source.readAll()));
@@ -108,22 +109,22 @@ int benchWarm(QStringList args)
                .arg(QStringLiteral("again/first"), 12);
     double worst = 0;
     for (const QString& file : std::as_const(args)) {
-        QVector<double> cold, first, again;
+        QVector<double> cold, first, again, coldPython, firstPython, againPython;
         QString status;
         bool warm = false;
         QStringList statuses;
         for (int r = 0; r < runs; ++r) {
-            cold << windowRunMs(file, false, &status, &warm);
+            cold << windowRunMs(file, false, &status, &warm, &coldPython);
             statuses << status + (warm ? QStringLiteral("/warm") : QString());
             jitscope::endWarmPythonServers(); // no server: the window's first run
-            first << windowRunMs(file, true, &status, &warm);
+            first << windowRunMs(file, true, &status, &warm, &firstPython);
             statuses << status + (warm ? QStringLiteral("/warm") : QString());
             // The user reads the first run's result before Run Again; the server imports what the run imported.
             QElapsedTimer ready;
             ready.start();
             while (jitscope::warmPythonServers().isEmpty() && ready.elapsed() < 60000)
                 QThread::msleep(20);
-            again << windowRunMs(file, true, &status, &warm);
+            again << windowRunMs(file, true, &status, &warm, &againPython);
             statuses << status + (warm ? QStringLiteral("/warm") : QString());
         }
         statuses.removeDuplicates();
@@ -138,6 +139,15 @@ int benchWarm(QStringList args)
                    .arg(a / c, 10, 'f', 2)
                    .arg(a / f, 11, 'f', 2)
                    .arg(statuses.join(QLatin1Char(',')))
+            << Qt::flush;
+        out << QStringLiteral("%1 %2 %3 %4 %5x %6x  %7\n")
+                   .arg(QStringLiteral("  the Python run alone"), -24)
+                   .arg(QStringLiteral("%1 ms").arg(median(coldPython), 0, 'f', 0), 10)
+                   .arg(QStringLiteral("%1 ms").arg(median(firstPython), 0, 'f', 0), 10)
+                   .arg(QStringLiteral("%1 ms").arg(median(againPython), 0, 'f', 0), 10)
+                   .arg(median(againPython) / median(coldPython), 10, 'f', 2)
+                   .arg(median(againPython) / median(firstPython), 11, 'f', 2)
+                   .arg(QString())
             << Qt::flush;
     }
     jitscope::endWarmPythonServers();
