@@ -28,14 +28,29 @@
 // `check --python`, on the seed example (examples/loop_in_traced_fn.py: export fails at its loop) and torchvision's
 // resnet18 checked at two image sizes (bench/python/resnet18_sizes.py: exported, its program run on all three
 // sets). Target: at most 2x on each.
+//
+//     bench_python --warm [RUNS] [FILE.py ...]
+//
+// The window's Run and Run Again (PythonOptions::warm: a fork of a warm Python server, core/bridge/warmpython.h)
+// against a cold run (a Python of its own, as every run was before, and as the CLI's still is), side by side, in
+// process: runPythonFile() and then checkRecordedCalls(), what the model worker does for the window. "first" is a
+// run with no server (it starts one and waits for its `import torch`), "again" the run after it. Default files: the
+// seed example (examples/loop_in_traced_fn.py) and torchvision's resnet18 traced with check inputs
+// (bench/python/traced_resnet18.py). Target: Run Again of the seed example at most 1/3 of its first run.
+
+#include "bridge/pythoncheck.h"
+#include "bridge/runpython.h"
+#include "bridge/warmpython.h"
 
 #include <QCoreApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTextStream>
+#include <QThread>
 
 #include <algorithm>
 
@@ -65,12 +80,97 @@ double median(QVector<double> v)
     return v.isEmpty() ? 0 : v[v.size() / 2];
 }
 
+/// A run as the window makes it (the run, then its recorded calls explained), in ms; its status in @p status.
+double windowRunMs(const QString& file, bool warm, QString* status, bool* wasWarm, QVector<double>* pythonMs)
+{
+    jitscope::PythonOptions options;
+    options.python = QStringLiteral(JITSCOPE_TEST_PYTHON);
+    options.warm = warm;
+    QElapsedTimer timer;
+    timer.start();
+    const jitscope::PythonRun run = jitscope::runPythonFile(file, options);
+    *pythonMs << double(timer.nsecsElapsed()) / 1e6;
+    QFile source(file);
+    if (!run.calls.isEmpty() && source.open(QIODevice::ReadOnly))
+        jitscope::checkRecordedCalls(run.folder, QString::fromUtf8(source.readAll()));
+    *status = run.status;
+    *wasWarm = run.warm;
+    return double(timer.nsecsElapsed()) / 1e6;
+}
+
+int benchWarm(QStringList args)
+{
+    int runs = 3;
+    if (!args.isEmpty() && args.first().toInt() > 0)
+        runs = args.takeFirst().toInt();
+    if (args.isEmpty())
+        args = QStringList { QStringLiteral(JITSCOPE_SOURCE_DIR "/examples/loop_in_traced_fn.py"),
+            QStringLiteral(JITSCOPE_SOURCE_DIR "/bench/python/traced_resnet18.py") };
+    QTextStream out(stdout);
+    out << QStringLiteral("%1 %2 %3 %4 %5 %6  status\n")
+               .arg(QStringLiteral("file"), -24)
+               .arg(QStringLiteral("cold"), 10)
+               .arg(QStringLiteral("first"), 10)
+               .arg(QStringLiteral("again"), 10)
+               .arg(QStringLiteral("again/cold"), 11)
+               .arg(QStringLiteral("again/first"), 12);
+    double worst = 0;
+    for (const QString& file : std::as_const(args)) {
+        QVector<double> cold, first, again, coldPython, firstPython, againPython;
+        QString status;
+        bool warm = false;
+        QStringList statuses;
+        for (int r = 0; r < runs; ++r) {
+            cold << windowRunMs(file, false, &status, &warm, &coldPython);
+            statuses << status + (warm ? QStringLiteral("/warm") : QString());
+            jitscope::endWarmPythonServers(); // no server: the window's first run
+            first << windowRunMs(file, true, &status, &warm, &firstPython);
+            statuses << status + (warm ? QStringLiteral("/warm") : QString());
+            // The user reads the first run's result before Run Again; the server imports what the run imported.
+            QElapsedTimer ready;
+            ready.start();
+            while (jitscope::warmPythonServers().isEmpty() && ready.elapsed() < 60000)
+                QThread::msleep(20);
+            again << windowRunMs(file, true, &status, &warm, &againPython);
+            statuses << status + (warm ? QStringLiteral("/warm") : QString());
+        }
+        statuses.removeDuplicates();
+        const double c = median(cold), f = median(first), a = median(again);
+        if (file.endsWith(QLatin1String("loop_in_traced_fn.py")))
+            worst = std::max(worst, a / f);
+        out << QStringLiteral("%1 %2 %3 %4 %5x %6x  %7\n")
+                   .arg(QFileInfo(file).fileName(), -24)
+                   .arg(QStringLiteral("%1 ms").arg(c, 0, 'f', 0), 10)
+                   .arg(QStringLiteral("%1 ms").arg(f, 0, 'f', 0), 10)
+                   .arg(QStringLiteral("%1 ms").arg(a, 0, 'f', 0), 10)
+                   .arg(a / c, 10, 'f', 2)
+                   .arg(a / f, 11, 'f', 2)
+                   .arg(statuses.join(QLatin1Char(',')))
+            << Qt::flush;
+        out << QStringLiteral("%1 %2 %3 %4 %5x %6x  %7\n")
+                   .arg(QStringLiteral("  the Python run alone"), -24)
+                   .arg(QStringLiteral("%1 ms").arg(median(coldPython), 0, 'f', 0), 10)
+                   .arg(QStringLiteral("%1 ms").arg(median(firstPython), 0, 'f', 0), 10)
+                   .arg(QStringLiteral("%1 ms").arg(median(againPython), 0, 'f', 0), 10)
+                   .arg(median(againPython) / median(coldPython), 10, 'f', 2)
+                   .arg(median(againPython) / median(firstPython), 11, 'f', 2)
+                   .arg(QString())
+            << Qt::flush;
+    }
+    jitscope::endWarmPythonServers();
+    out << QStringLiteral("target: Run Again of the seed example at most 0.33x its first run (%1x)\n")
+               .arg(worst, 0, 'f', 2);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     QStringList args = app.arguments().mid(1);
+    if (!args.isEmpty() && args.first() == QLatin1String("--warm"))
+        return benchWarm(args.mid(1));
     const bool scriptValues = !args.isEmpty() && args.first() == QLatin1String("--script-values");
     const bool exporting = !args.isEmpty() && args.first() == QLatin1String("--export");
     const bool values = scriptValues || (!args.isEmpty() && args.first() == QLatin1String("--values"));

@@ -3,8 +3,10 @@
 
 #include "bridge/runpython.h"
 
+#include "bridge/childwatch_p.h"
+#include "bridge/warmpython.h"
+
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -19,45 +21,6 @@
 namespace jitscope {
 
 namespace {
-
-/// Keeps the first and the last @p limit / 2 bytes of a stream, and how much was dropped between them.
-class CappedOutput
-{
-public:
-    explicit CappedOutput(qint64 limit)
-        : m_half(std::max<qint64>(limit / 2, 1))
-    { }
-
-    void append(const QByteArray& data)
-    {
-        m_total += data.size();
-        const qint64 room = m_half - m_head.size();
-        if (room > 0)
-            m_head += data.left(room);
-        if (data.size() > room) {
-            m_tail += data.mid(std::max<qint64>(room, 0));
-            if (m_tail.size() > m_half)
-                m_tail = m_tail.right(m_half);
-        }
-    }
-
-    bool truncated() const { return m_total > m_head.size() + m_tail.size(); }
-
-    QString text() const
-    {
-        if (!truncated())
-            return QString::fromUtf8(m_head + m_tail);
-        return QString::fromUtf8(m_head)
-            + QStringLiteral("\n[... %1 bytes left out ...]\n").arg(m_total - m_head.size() - m_tail.size())
-            + QString::fromUtf8(m_tail);
-    }
-
-private:
-    qint64 m_half;
-    qint64 m_total = 0;
-    QByteArray m_head;
-    QByteArray m_tail;
-};
 
 /// An input value as the bridge's make_value() reads it.
 QJsonObject valueJson(const InputValue& v)
@@ -136,23 +99,7 @@ PythonChild runPythonChild(const QString& path, const PythonOptions& options, co
         return result;
     }
 
-    QProcess child;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("PYTHONDONTWRITEBYTECODE"), QStringLiteral("1")); // no __pycache__ left in their folder
-    env.insert(QStringLiteral("PYTHONFAULTHANDLER"), QStringLiteral("1")); // a crash says where on stderr
-    env.insert(QStringLiteral("PYTHONUNBUFFERED"), QStringLiteral("1"));
-    child.setProcessEnvironment(env);
-    child.setWorkingDirectory(info.absolutePath());
-    // Its own process group, so that what the file starts (subprocesses, DataLoader workers) dies with it; and killed
-    // when the thread that waits for it dies (the model worker killed as its window closes), never left running.
-    const pid_t waiter = ::getpid();
-    child.setChildProcessModifier([waiter] {
-        ::setpgid(0, 0);
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != waiter)
-            ::_exit(1); // the waiter died before prctl()
-    });
-    QStringList arguments { bridge, info.absoluteFilePath(), QStringLiteral("--out"), folder };
+    QStringList arguments { info.absoluteFilePath(), QStringLiteral("--out"), folder };
     if (options.returnedValues || options.request.mode == PythonRequest::Mode::Trace)
         arguments << QStringLiteral("--returned");
     if (!options.definitions)
@@ -170,7 +117,28 @@ PythonChild runPythonChild(const QString& path, const PythonOptions& options, co
         }
         arguments << QStringLiteral("--request") << request.fileName();
     }
-    child.start(python, arguments);
+    if (options.warm) {
+        // Run Again: a fork of a server that has imported torch and what the file's last run imported, when one can
+        // take it (warmpython.h); else cold, as if never asked.
+        if (std::optional<PythonChild> warm = runWarmPython(python, bridge, arguments, folder, options)) {
+            warm->timeoutMs = options.timeoutMs;
+            return *warm;
+        }
+    }
+
+    QProcess child;
+    child.setProcessEnvironment(bridgeEnvironment());
+    child.setWorkingDirectory(info.absolutePath());
+    // Its own process group, so that what the file starts (subprocesses, DataLoader workers) dies with it; and killed
+    // when the thread that waits for it dies (the model worker killed as its window closes), never left running.
+    const pid_t waiter = ::getpid();
+    child.setChildProcessModifier([waiter] {
+        ::setpgid(0, 0);
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != waiter)
+            ::_exit(1); // the waiter died before prctl()
+    });
+    child.start(python, QStringList { bridge } + arguments);
     if (!child.waitForStarted(10000)) {
         result.startError = QStringLiteral("cannot start %1: %2 (choose another with --python=PATH or JITSCOPE_PYTHON)")
                                 .arg(python, child.errorString());
@@ -179,24 +147,12 @@ PythonChild runPythonChild(const QString& path, const PythonOptions& options, co
 
     CappedOutput out(options.maxOutputBytes);
     CappedOutput err(options.maxOutputBytes);
-    QElapsedTimer clock;
-    clock.start();
+    ChildWatch watch(options, folder);
     const qint64 pid = child.processId();
-    QString lastProgress;
-    for (int polls = 1; !child.waitForFinished(50); ++polls) {
+    while (!child.waitForFinished(50)) {
         out.append(child.readAllStandardOutput());
         err.append(child.readAllStandardError());
-        if (options.onProgress && polls % 4 == 0) {
-            const PythonProgress progress = readPythonProgress(folder);
-            if (progress.valid && progress.text() != lastProgress) {
-                lastProgress = progress.text();
-                options.onProgress(progress);
-            }
-        }
-        if (options.cancel && options.cancel->load())
-            result.stopped = QStringLiteral("cancelled");
-        else if (options.timeoutMs > 0 && clock.elapsed() > options.timeoutMs)
-            result.stopped = QStringLiteral("timeout");
+        result.stopped = watch.poll();
         if (!result.stopped.isEmpty()) {
             ::kill(-pid, SIGKILL);
             child.kill();

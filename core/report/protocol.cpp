@@ -221,11 +221,11 @@ JITSCOPE_SERIALIZE(GraphLayout::Stats, LAYOUTSTATS_FIELDS)
 JITSCOPE_SERIALIZE(GraphLayout, GRAPHLAYOUT_FIELDS)
 #define PYTHONOPTIONS_FIELDS(OP)                                                                                       \
     s OP v.request OP v.python OP v.bridge OP v.returnedValues OP v.definitions OP v.archives OP v.exportCalls OP      \
-        v.timeoutMs OP v.maxOutputBytes
+        v.timeoutMs OP v.maxOutputBytes OP v.warm
 JITSCOPE_SERIALIZE(PythonOptions, PYTHONOPTIONS_FIELDS)
 #define PYTHONCHILD_FIELDS(OP)                                                                                         \
     s OP v.python OP v.startError OP v.stopped OP v.timeoutMs OP v.crashed OP v.exitCode OP v.stdoutText OP            \
-        v.stderrText OP v.outputTruncated
+        v.stderrText OP v.outputTruncated OP v.warm
 JITSCOPE_SERIALIZE(PythonChild, PYTHONCHILD_FIELDS)
 
 #undef JITSCOPE_SERIALIZE

@@ -630,6 +630,7 @@ PythonRun readPythonRun(
         return failed(path, QStringLiteral("error"), child.startError);
     PythonRun run;
     run.python = child.python;
+    run.warm = child.warm;
     run.stdoutText = child.stdoutText;
     run.stderrText = child.stderrText;
     run.outputTruncated = child.outputTruncated;

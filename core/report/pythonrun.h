@@ -72,6 +72,9 @@ struct PythonOptions
     /// Called on the waiting thread each time the bridge reports another step (progress.json); unset: not read.
     std::function<void(const PythonProgress&)> onProgress;
     qint64 maxOutputBytes = qint64(1) << 20; ///< of the file's stdout and of its stderr kept (head and tail)
+    /// Run it in a fork of a warm server of this interpreter (torch and what the file's last run imported already
+    /// imported: core/bridge/warmpython.h) when one can take it, else cold. The window's runs; never the CLI's.
+    bool warm = false;
 };
 
 /// One frame of the Python stack a warning was raised in.
@@ -246,6 +249,7 @@ struct PythonRun
     /// it (the CLI, the window), empty when unknown.
     QString pythonChosenBy;
     QString torchVersion;
+    bool warm = false; ///< it ran in a fork of a warm server (PythonOptions::warm): no `import torch` of its own
     /// What the run's torch said of TorchScript itself, once each ("`torch.jit.trace` is deprecated...", torch 2.11+):
     /// never one of a call's warnings.
     QStringList notices;
@@ -278,6 +282,7 @@ struct PythonChild
     QString stdoutText; ///< PythonRun::stdoutText
     QString stderrText;
     bool outputTruncated = false;
+    bool warm = false; ///< it ran in a fork of a warm server (PythonOptions::warm)
 };
 
 /// A temporary folder for a run's record and archives, removed with the last PythonRun holding it; @p path is set

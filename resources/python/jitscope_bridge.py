@@ -25,7 +25,9 @@ anything of the user's runs: jitscope_bridge_places (which code is the user's), 
 values as JSON), jitscope_bridge_calls (the parts of a recorded call), jitscope_bridge_definitions (what the file
 defines), jitscope_bridge_requests (the values of a request), jitscope_bridge_values (where trace 1 and the
 Python code compute other values), jitscope_bridge_export (each traced call exported with torch.export too, with
---export) and jitscope_bridge_record (the record's schema and version). This file records the calls (Recorder), serves a request and runs the file.
+--export), jitscope_bridge_record (the record's schema and version), jitscope_bridge_parting (where two traces' Python
+went different ways) and jitscope_bridge_serve (the bridge kept warm: `--serve`, each run a fork of it). This file
+records the calls (Recorder), serves a request and runs the file.
 """
 import argparse
 import contextlib
@@ -749,7 +751,7 @@ def run(user_file, out_dir, request=None, returned=False, definitions=True, arch
     return result
 
 
-def main():
+def main(argv=None, before_exit=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("file")
     ap.add_argument("--out", required=True, help="folder for result.json and the archives")
@@ -759,7 +761,7 @@ def main():
                     "functions")
     ap.add_argument("--no-archives", action="store_true", help="do not torch.jit.save the recorded results")
     ap.add_argument("--export", action="store_true", help="export each traced call with torch.export too")
-    a = ap.parse_args()
+    a = ap.parse_args(argv)
     out_dir = os.path.realpath(a.out)
     os.makedirs(out_dir, exist_ok=True)
     request = None
@@ -773,9 +775,13 @@ def main():
         f.write(text)
     os.replace(tmp, os.path.join(out_dir, "result.json"))
     sys.stdout.flush()
+    if before_exit is not None:
+        before_exit()
     # The user's file may leave threads or atexit handlers behind; the record is complete.
     os._exit(0)
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--serve"]:
+        sys.modules["jitscope_bridge_serve"].serve(main)  # kept warm: each run a fork of it (that module's doc)
     main()

@@ -14,7 +14,7 @@ import traceback
 BRIDGE_MODULES = ("jitscope_bridge_places", "jitscope_bridge_graphs", "jitscope_bridge_calls",
                   "jitscope_bridge_definitions", "jitscope_bridge_requests", "jitscope_bridge_values",
                   "jitscope_bridge_export", "jitscope_bridge_record",
-                  "jitscope_bridge_parting")
+                  "jitscope_bridge_parting", "jitscope_bridge_serve")
 # The bridge's files by their real paths (jitscope_bridge.py's is its BRIDGE_FILE): no frame of theirs is the user's,
 # in a stack, a traceback or a message of PyTorch's that quotes one.
 BRIDGE_FILES = tuple(os.path.realpath(os.path.join(os.path.dirname(os.path.realpath(__file__)), name + ".py"))

@@ -627,6 +627,7 @@ private Q_SLOTS:
         options.archives = false;
         options.timeoutMs = 1234;
         options.maxOutputBytes = 99;
+        options.warm = true;
         const std::atomic<bool> cancel { true };
         options.cancel = &cancel;
         const PythonOptions back = roundTrip(options);
@@ -642,6 +643,7 @@ private Q_SLOTS:
         QCOMPARE(back.definitions, false);
         QCOMPARE(back.archives, false);
         QCOMPARE(back.timeoutMs, 1234);
+        QCOMPARE(back.warm, true);
         QCOMPARE(back.maxOutputBytes, qint64(99));
         QVERIFY(!back.cancel);
 
@@ -655,6 +657,7 @@ private Q_SLOTS:
         child.stdoutText = QStringLiteral("out");
         child.stderrText = QStringLiteral("Fatal Python error: Segmentation fault");
         child.outputTruncated = true;
+        child.warm = true;
         const PythonChild childBack = roundTrip(child);
         QCOMPARE(childBack.python, child.python);
         QCOMPARE(childBack.startError, child.startError);
@@ -665,6 +668,7 @@ private Q_SLOTS:
         QCOMPARE(childBack.stdoutText, child.stdoutText);
         QCOMPARE(childBack.stderrText, child.stderrText);
         QCOMPARE(childBack.outputTruncated, true);
+        QCOMPARE(childBack.warm, true);
     }
 
     /// A layout and its options cross whole: the window draws what the worker's Graphviz laid out.

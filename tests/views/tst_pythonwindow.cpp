@@ -700,15 +700,21 @@ private Q_SLOTS:
 
     void closingTheWindowStopsPython()
     {
-        // A temporary copy, so that its name finds our child and nobody else's.
+        // A temporary copy, so that its folder finds our child and nobody else's: the run works in the file's folder,
+        // whether it is a Python of its own or a fork of the warm server (whose command line names no file).
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("endless_close_test.py"));
         QVERIFY(QFile::copy(pyFile("endless.py"), path));
-        auto children = [] {
-            QProcess pgrep;
-            pgrep.start(QStringLiteral("pgrep"), { QStringLiteral("-f"), QStringLiteral("endless_close_test.py") });
-            pgrep.waitForFinished();
-            return QString::fromUtf8(pgrep.readAllStandardOutput()).trimmed();
+        const QString folder = QFileInfo(dir.path()).canonicalFilePath();
+        auto children = [folder] {
+            QStringList found;
+            for (const QString& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+                QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+                if (pid.toLongLong() > 0 && QFileInfo(QStringLiteral("/proc/%1/cwd").arg(pid)).symLinkTarget() == folder
+                    && stat.open(QIODevice::ReadOnly) && !stat.readAll().contains(") Z "))
+                    found << pid;
+            }
+            return found.join(QLatin1Char(' '));
         };
         {
             MainWindow window;

@@ -8,6 +8,7 @@
 #include "load/model.h"
 #include "workerclient.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -294,6 +295,50 @@ private Q_SLOTS:
         QVERIFY(clock.elapsed() < 10000);
         QVERIFY(client.worker()->runPython(QStringLiteral("/no/such/file.py"), {}).error.message.contains(
             QLatin1String("not a regular file")));
+    }
+
+    /// The window's Run Again in the worker: a fork of the worker's warm Python server, which records what the first
+    /// run recorded, and which ends when its worker ends (the window closed, the worker crashed).
+    void warmRunAgainInTheWorker()
+    {
+        const QString file = test::dataDir() + QStringLiteral("/python/branch.py");
+        PythonOptions options;
+        options.warm = true;
+        const PythonRun local = runPythonFile(file);
+        QStringList servers;
+        {
+            WorkerClient client;
+            const PythonRun first = client.worker()->runPython(file, options);
+            const PythonRun again = client.worker()->runPython(file, options);
+            QVERIFY2(first.ok, qPrintable(first.error.toString() + first.stderrText));
+            QVERIFY(first.warm);
+            QVERIFY(again.warm);
+            for (const PythonRun* run : { &first, &again }) {
+                QCOMPARE(run->status, local.status);
+                QCOMPARE(run->stdoutText, local.stdoutText);
+                QCOMPARE(run->calls.size(), local.calls.size());
+                for (int k = 0; k < local.calls.size(); ++k)
+                    for (int t = 0; t < local.calls[k].traces.size(); ++t)
+                        QCOMPARE(run->calls[k].traces.value(t).graph.toText(), local.calls[k].traces[t].graph.toText());
+            }
+            // The worker's children that serve Python runs.
+            const QString worker = QString::number(client.workerPid());
+            for (const QString& pid : QDir(QStringLiteral("/proc")).entryList(QDir::Dirs)) {
+                QFile stat(QStringLiteral("/proc/%1/stat").arg(pid)),
+                    cmdline(QStringLiteral("/proc/%1/cmdline").arg(pid));
+                if (pid.toLongLong() > 0 && stat.open(QIODevice::ReadOnly) && cmdline.open(QIODevice::ReadOnly)
+                    && QString::fromLatin1(stat.readAll()).section(QLatin1Char(')'), -1).section(QLatin1Char(' '), 2, 2)
+                        == worker
+                    && cmdline.readAll().contains("--serve"))
+                    servers << pid;
+            }
+            QCOMPARE(servers.size(), 1);
+        }
+        const auto ended = [pid = servers.first()] {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+            return !stat.open(QIODevice::ReadOnly) || stat.readAll().contains(") Z "); // gone, or a zombie of init's
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(ended(), 5000);
     }
 
     /// A canceled check stuck in an operator that never returns ends with its worker, a few seconds later.

@@ -58,6 +58,8 @@ void PythonController::run(const QString& path)
 {
     m_path = path;
     PythonOptions options = m_options;
+    // Run Again costs the file's own work: the engine keeps the interpreter warm, torch and the file's imports done.
+    options.warm = true;
     auto work = [path, options, engine = m_engine](JobControl& control) mutable {
         PythonJobResult r;
         r.path = path;

@@ -80,7 +80,9 @@ Summary summarize(const PythonJobResult& r)
             QObject::tr("%1 classes or functions do not script"));
     if (parts.isEmpty())
         parts << QObject::tr("no torch.jit call recorded");
-    const QString ran = QObject::tr("Ran <b>%1</b> (torch %2, %3 s)")
+    // Warm: Run Again in a fork of the Python that ran it before, whose torch was imported already.
+    const QString ran = (run.warm ? QObject::tr("Ran <b>%1</b> (torch %2, %3 s, warm)")
+                                  : QObject::tr("Ran <b>%1</b> (torch %2, %3 s)"))
                             .arg(file, run.torchVersion.toHtmlEscaped())
                             .arg(double(r.elapsedMs) / 1000.0, 0, 'f', 1);
     QString outcome;
