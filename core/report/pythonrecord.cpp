@@ -268,6 +268,8 @@ ExportReport exportOf(const Fields& o)
     r.programError = o.str("program_error");
     r.seconds = o.value("seconds").toDouble();
     return r;
+}
+
 ObservedParting partingOf(const Fields& o)
 {
     ObservedParting p;
