@@ -10,6 +10,7 @@
 
 #include <dtl/dtl.hpp>
 
+#include <algorithm>
 #include <vector>
 
 namespace jitscope {
@@ -28,16 +29,29 @@ bool isNoise(const QString& kind)
     return noise.contains(kind);
 }
 
-QString place(const IrNode& n)
+/// A frame of the user's code: not a library's (site-packages) and not the bridge's wrapper of a traced function.
+bool isUserFrame(const SourceLocation& l)
 {
-    return n.location.isValid()
-        ? QFileInfo(n.location.file).fileName() + QLatin1Char(':') + QString::number(n.location.line)
-        : QString();
+    return l.isValid() && !l.file.contains(QLatin1String("-packages/"))
+        && !QFileInfo(l.file).fileName().startsWith(QLatin1String("jitscope_bridge"));
 }
 
-QString keyOf(const IrNode& n)
+/// The innermost line of the user's code that made the node: library lines differ between the IRs (the trace's
+/// F.conv2d line, the export's module forward), the user's line is what both name.
+QString place(const IrNode& n)
 {
-    return normalizedOpKind(n.kind) + QLatin1Char('|') + n.modulePath + QLatin1Char('|') + place(n);
+    if (isUserFrame(n.location))
+        return QFileInfo(n.location.file).fileName() + QLatin1Char(':') + QString::number(n.location.line);
+    for (const SourceLocation& l : n.stack)
+        if (isUserFrame(l))
+            return QFileInfo(l.file).fileName() + QLatin1Char(':') + QString::number(l.line);
+    return {};
+}
+
+QString keyOf(const IrNode& n, bool withPlace)
+{
+    return normalizedOpKind(n.kind) + QLatin1Char('|') + n.modulePath + QLatin1Char('|')
+        + (withPlace ? place(n) : QString());
 }
 
 /// The top-level nodes that carry an operator, in order.
@@ -104,8 +118,14 @@ TraceDiff diffTraceAgainstExport(const IrGraph& trace, const IrGraph& exportedGr
     diff.other = -1;
     const QVector<int> a = opNodes(trace);
     const QVector<int> b = opNodes(exportedGraph);
+    // Lines only where both graphs name the user's: a traced function's export knows only the bridge's wrapper.
+    auto hasPlaces = [](const IrGraph& g, const QVector<int>& nodes) {
+        return std::any_of(nodes.cbegin(), nodes.cend(), [&g](int id) { return !place(g.nodes.at(id)).isEmpty(); });
+    };
+    const bool withPlace = hasPlaces(trace, a) && hasPlaces(exportedGraph, b);
+    auto keyOf = [withPlace](const IrNode& n) { return jitscope::keyOf(n, withPlace); };
     QHash<QString, quint64> ids;
-    auto sequence = [&ids](const IrGraph& g, const QVector<int>& nodes) {
+    auto sequence = [&ids, &keyOf](const IrGraph& g, const QVector<int>& nodes) {
         std::vector<quint64> seq;
         for (int id : nodes) {
             const QString key = keyOf(g.nodes.at(id));
@@ -233,11 +253,17 @@ TraceDiff diffTraceAgainstExport(const IrGraph& trace, const IrGraph& exportedGr
 
     // Matched operators at a line that runs more than once in both: a loop unrolled in both, the export's for the
     // example only, where it specialized the size the loop ran over and guards it.
+    QHash<QString, int> atPlaceA, matchedAtPlace; // by operator and the trace's line
+    for (int id : a)
+        ++atPlaceA[jitscope::keyOf(trace.nodes.at(id), true)];
+    for (const auto& [ta, eb] : std::as_const(matched))
+        ++matchedAtPlace[jitscope::keyOf(trace.nodes.at(ta), true)];
     QSet<QString> loopLines;
     for (const auto& [ta, eb] : std::as_const(matched)) {
         const IrNode& n = trace.nodes.at(ta);
-        const QString key = keyOf(n);
-        if (countA.value(key) < 2 || countB.value(key) != countA.value(key) || loopLines.contains(place(n)))
+        const QString key = jitscope::keyOf(n, true);
+        if (place(n).isEmpty() || atPlaceA.value(key) < 2 || matchedAtPlace.value(key) != atPlaceA.value(key)
+            || loopLines.contains(place(n)))
             continue;
         loopLines.insert(place(n));
         Divergence dv;
@@ -252,12 +278,12 @@ TraceDiff diffTraceAgainstExport(const IrGraph& trace, const IrGraph& exportedGr
         if (specialized.isEmpty()) {
             dv.message = QStringLiteral("%1 runs %2 times in trace 1 and in the export: a loop unrolled in both")
                              .arg(lineText(n))
-                             .arg(countA.value(key));
+                             .arg(atPlaceA.value(key));
         } else {
             dv.message = QStringLiteral("%1 runs %2 times in trace 1 and in the export, unrolled for the example "
                                         "only: the export specialized %3 and guards it; the trace guards nothing")
                              .arg(lineText(n))
-                             .arg(countA.value(key))
+                             .arg(atPlaceA.value(key))
                              .arg(specialized.join(QStringLiteral(", ")));
             dv.evidence = specialized;
         }

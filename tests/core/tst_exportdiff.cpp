@@ -99,7 +99,12 @@ private Q_SLOTS:
         const TraceDiff& d = x.traceDiff;
         QCOMPARE(d.base, 0);
         QCOMPARE(d.other, -1);
-        QVERIFY2(d.changes.isEmpty(), qPrintable(kinds(d))); // aten::select and aten::mul at the same lines
+        QStringList unmatched;
+        for (const NodeChange& c : d.changes) {
+            const IrNode& n = c.baseNode >= 0 ? e.reports[0].traces[0].graph.node(c.baseNode) : x.graph.node(c.otherNode);
+            unmatched << QStringLiteral("%1 [%2] %3").arg(n.kind, n.modulePath, n.location.toString());
+        }
+        QVERIFY2(d.changes.isEmpty(), qPrintable(unmatched.join(QLatin1Char(' ')))); // select and mul, same lines
         // Why export failed, the loop, and the rows' sizes (x.size(1), x.size(2) stay symbols in the program).
         QCOMPARE(kinds(d), QStringLiteral("number-baked,loop-unrolled,number-baked"));
         QVERIFY2(d.divergences[2].message.startsWith(QStringLiteral("trace 1 baked the example's sizes (Float(4, 5")),
@@ -127,9 +132,10 @@ private Q_SLOTS:
         QVERIFY2(!x.graph.nodes.isEmpty(), qPrintable(x.programError));
         const TraceDiff& d = x.traceDiff;
         QStringList unmatched;
-        for (const NodeChange& c : d.changes)
-            unmatched << (c.baseNode >= 0 ? e.reports[0].traces[0].graph.node(c.baseNode).kind
-                                          : x.graph.node(c.otherNode).kind);
+        for (const NodeChange& c : d.changes) {
+            const IrNode& n = c.baseNode >= 0 ? e.reports[0].traces[0].graph.node(c.baseNode) : x.graph.node(c.otherNode);
+            unmatched << QStringLiteral("%1 [%2] %3").arg(n.kind, n.modulePath, n.location.toString());
+        }
         QVERIFY2(d.changes.isEmpty(), qPrintable(unmatched.join(QLatin1Char(' '))));
         QCOMPARE(kinds(d), QStringLiteral("loop-unrolled,number-baked"));
         QVERIFY2(d.divergences[0].message.contains(QStringLiteral("runs 2 times in trace 1 and in the export: a loop "
