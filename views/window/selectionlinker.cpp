@@ -181,7 +181,11 @@ void SelectionLinker::onExportNodeSelected(int nodeId)
     if (nodeId < 0 || nodeId >= graph.nodes.size())
         return;
     const IrNode& node = graph.node(nodeId);
-    m_parts.source->highlightLine(m_document->sourceLineFor(node.location));
+    // The innermost frame in the open file: stack_trace's innermost may be a library's (torch.nn's forward).
+    int line = m_document->sourceLineFor(node.location);
+    for (int k = 0; line <= 0 && k < node.stack.size(); ++k)
+        line = m_document->sourceLineFor(node.stack[k]);
+    m_parts.source->highlightLine(line);
     QString text = tr("Export node %1").arg(node.kind);
     if (!node.modulePath.isEmpty())
         text += tr(" in %1").arg(node.modulePath);
