@@ -411,7 +411,7 @@ void CheckView::addExportTab()
         page->showLayout(e.graph, m_check->exportLayout(), tr("the export"), tr("The exported graph is empty"));
     connect(page->scene(), &GraphScene::nodeSelected, this, [this](int id) { Q_EMIT exportNodeSelected(id); });
     Q_EMIT pageAdded(page);
-    const QColor color = failed ? QColor(0xcf, 0x22, 0x2e)
+    const QColor color = failed || e.status != QLatin1String("exported") ? QColor(0xcf, 0x22, 0x2e)
         : std::any_of(
               e.sets.cbegin(), e.sets.cend(), [](const ExportSetRow& r) { return r.status != QLatin1String("passes"); })
         ? QColor(0xe3, 0x9b, 0x00)
