@@ -1,4 +1,5 @@
-// The JitScope GUI: jitscope [FILE] [--fn NAME] [--view script|trace|compare|live] [--python[=PATH]] [--unfold-all]
+// The JitScope GUI: jitscope [FILE] [--fn NAME] [--view script|trace|compare|live|export|compare-export]
+// [--python[=PATH]] [--unfold-all]
 //                   [--no-strict] [--screenshot OUT.png] [--theme light|dark]
 //                   [--debug-steps N [--debug-trace] [--break LINE ...]]
 
@@ -106,6 +107,10 @@ std::optional<jitscope::MainWindow::View> parseView(const QString& name)
         return jitscope::MainWindow::View::Compare;
     if (name == QLatin1String("live"))
         return jitscope::MainWindow::View::LiveTrace;
+    if (name == QLatin1String("export"))
+        return jitscope::MainWindow::View::Export;
+    if (name == QLatin1String("compare-export"))
+        return jitscope::MainWindow::View::CompareExport;
     return std::nullopt;
 }
 
@@ -228,7 +233,8 @@ int main(int argc, char* argv[])
                        "exit."),
         QStringLiteral("OUT.png"));
     const QCommandLineOption viewOption(QStringLiteral("view"),
-        QStringLiteral("Tab to show: script, trace (trace 1), compare or live (the debugger's live trace). Without "
+        QStringLiteral("Tab to show: script, trace (trace 1), compare, live (the debugger's live trace), export "
+                       "(a recorded call's torch.export program) or compare-export (trace 1 against it). Without "
                        "it, Compare is shown when the file's check inputs make the trace diverge."),
         QStringLiteral("VIEW"));
     const QCommandLineOption debugStepsOption(QStringLiteral("debug-steps"),
@@ -300,7 +306,7 @@ int main(int argc, char* argv[])
     if (parser.isSet(viewOption)) {
         view = parseView(parser.value(viewOption));
         if (!view) {
-            std::fprintf(stderr, "jitscope: --view must be script, trace or compare, not %s\n",
+            std::fprintf(stderr, "jitscope: --view must be script, trace, compare, export or compare-export, not %s\n",
                 qPrintable(parser.value(viewOption)));
             return 2;
         }

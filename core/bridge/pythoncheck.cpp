@@ -3,7 +3,10 @@
 // values part ways, PyTorch's own words and verdict. Every rule of the report is the builder's.
 #include "bridge/pythoncheck.h"
 #include "bridge/runpython.h"
+#include "diff/tracediff.h"
+#include "load/exportedprogram.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QHash>
 #include <QMap>
@@ -251,6 +254,21 @@ QVector<CheckReport> checkRecordedCalls(const QString& folder, const QString& so
             reports << CheckReport();
         else // the window compares any two traces
             reports << checkRecordedCall(run, call, source, true);
+        // The exported program beside trace 1, for the window's Export tab and Compare: read here, in the engine,
+        // from the .pt2 the bridge saved (JitScope's own reader, no Python).
+        ExportReport& e = reports.last().exported;
+        // A failed export may have one too: the program made with the failing dimensions specialized.
+        if (!e.program.isEmpty()) {
+            const ExportedProgram program = readExportedProgram(QDir(folder).filePath(e.program));
+            if (!program.ok) {
+                e.programError = program.error.toString();
+            } else {
+                e.graph = program.graph;
+                const CheckReport& r = reports.last();
+                if (!r.traces.isEmpty() && r.traces.first().ok)
+                    e.traceDiff = diffTraceAgainstExport(r.traces.first().graph, e.graph, e);
+            }
+        }
     }
     return reports;
 }

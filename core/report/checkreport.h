@@ -174,6 +174,10 @@ struct ExportReport
     QVector<ExportSetRow> sets; ///< exported: one row per input set (the trace column filled by the builder)
     QString program; ///< torch.export.save of the program, relative to the run's folder ("export_0.pt2")
     QString programError;
+    /// The program's graph (readExportedProgram() of program, by the engine that checked the call: the window's
+    /// Export tab), and trace 1 against it (diffTraceAgainstExport(): base 0, other -1), what Compare shows.
+    IrGraph graph;
+    TraceDiff traceDiff;
     double seconds = 0; ///< what the export and its checks took
 
     /// "the export passes all 3 sets", "the export rejects set 3: ...", "export failed: ...": one glance.

@@ -187,7 +187,8 @@ JITSCOPE_SERIALIZE(ExportFact, EXPORTFACT_FIELDS)
 JITSCOPE_SERIALIZE(ExportSetRow, EXPORTSETROW_FIELDS)
 #define EXPORTREPORT_FIELDS(OP)                                                                                        \
     s OP v.requested OP v.status OP v.torchVersion OP v.reason OP v.dynamic OP v.dynamicBy OP v.findings OP v.draft OP \
-        v.draftError OP v.ranges OP v.specializations OP v.sets OP v.program OP v.programError OP v.seconds
+        v.draftError OP v.ranges OP v.specializations OP v.sets OP v.program OP v.programError OP v.graph OP           \
+            v.traceDiff OP v.seconds
 JITSCOPE_SERIALIZE(ExportReport, EXPORTREPORT_FIELDS)
 
 #define NAMEDVALUE_FIELDS(OP) s OP v.name OP v.value

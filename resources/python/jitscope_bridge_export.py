@@ -506,6 +506,40 @@ def _verify(torch, ep, obj, sets, tolerance, progress):
     return rows
 
 
+def _specialization_list(observer, parameters, places, call_place):
+    out = []
+    for spec in observer.specializations:
+        d = {"symbol": spec["symbol"], "name": _specialization_words(spec, parameters), "value": spec["value"]}
+        if spec["frames"]:
+            d.update(_place(spec["frames"], places, call_place))
+            d.pop("stack", None)
+            d["source"] = d.pop("text")
+        d["text"] = "%s specialized to %d" % (d["name"], spec["value"])
+        out.append(d)
+    return out
+
+
+def _specialized_program(torch, module, wrapped, example, dims, call, out, places, frames_of, call_place, parameters,
+                         out_dir):
+    """A dimension the code specializes cannot be dynamic (the failure stands): the program export makes when it may
+    specialize it (Dim.AUTO on the same dimensions), saved for the window's Export tab and Compare. The loop the
+    trace unrolled is unrolled there too, for the example only, and guarded; its specializations say which."""
+    auto = torch.export.Dim.AUTO
+    dynamic = tuple({d: auto for d in dims[k]} if k in dims else None for k in range(len(example)))
+    if wrapped:  # forward(*args): one argument, the tuple
+        dynamic = (dynamic,)
+    observer = _Observer(frames_of)
+    try:
+        with observer.watching(), _silenced():
+            ep = torch.export.export(module, example, dynamic_shapes=dynamic, strict=False)
+        out["specializations"] = _specialization_list(observer, parameters, places, call_place)
+        path = os.path.join(out_dir, "export_%d.pt2" % call["index"])
+        torch.export.save(ep, path)
+        out["program"] = os.path.basename(path)
+    except Exception as e:  # noqa: BLE001 (the specialized program is optional)
+        out["program_error"] = _first_line(str(e))[:500]
+
+
 def export_call(call, obj, example, check_inputs, tolerance, places, out_dir, save, progress):
     """The call exported beside its trace: call["export"] as the record's schema describes it."""
     import torch
@@ -542,18 +576,14 @@ def export_call(call, obj, example, check_inputs, tolerance, places, out_dir, sa
                     out["draft"] = _draft_issues(torch, module, example, dynamic, places, frames_of, call_place)
                 except Exception as e:  # noqa: BLE001 (draft_export's own failure: the first issue stands)
                     out["draft_error"] = (type(e).__name__ + ": " + _first_line(str(e)))[:500]
+            elif out["findings"][0]["kind"] == "constraint" and save:
+                saved.restore()
+                _specialized_program(torch, module, module is not obj, example, dims, call, out, places, frames_of,
+                                     call_place, parameters, out_dir)
             return out
         out["status"] = "exported"
         out["ranges"] = _range_words(ep, parameters, observer, frames_of)
-        out["specializations"] = []
-        for spec in observer.specializations:
-            d = {"symbol": spec["symbol"], "name": _specialization_words(spec, parameters), "value": spec["value"]}
-            if spec["frames"]:
-                d.update(_place(spec["frames"], places, call_place))
-                d.pop("stack", None)
-                d["source"] = d.pop("text")
-            d["text"] = "%s specialized to %d" % (d["name"], spec["value"])
-            out["specializations"].append(d)
+        out["specializations"] = _specialization_list(observer, parameters, places, call_place)
         saved.restore()
         out["sets"] = _verify(torch, ep, obj, [example] + checks, tolerance, progress)
         if save:

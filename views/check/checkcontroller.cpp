@@ -180,6 +180,13 @@ void CheckController::start(const QString& function, const QVector<InputSet>& se
         }
         if (source.isRecordedCall() && !r.report.script.nodes.isEmpty() && !control.canceled())
             r.scriptLayout = engine->layout(r.report.script, traceOptions, QStringLiteral("the script graph"));
+        if (!r.report.exported.graph.nodes.isEmpty() && !control.canceled()) {
+            // Grouped by nn_module_stack as the traces are by their scopes.
+            LayoutOptions exportOptions = options;
+            exportOptions.groupByModule = true;
+            exportOptions.moduleTypes = r.report.moduleTypes;
+            r.exportLayout = engine->layout(r.report.exported.graph, exportOptions, QStringLiteral("the export"));
+        }
         r.layoutMs = timer.elapsed();
         r.canceled = control.canceled();
         return r;
@@ -208,6 +215,7 @@ void CheckController::apply(const CheckJobResult& r)
             m_cache.insert(r.function, { r.setsKey, r.report, laidOut ? r.layoutKey : QString(), r.layouts });
         m_source = r.source;
         m_scriptLayout = r.scriptLayout;
+        m_exportLayout = r.exportLayout;
         m_report = r.report;
         m_traceLayouts = r.layouts;
         m_hasReport = true;
@@ -221,6 +229,7 @@ void CheckController::reset(const QString& title, const QString& text, bool isEr
     m_report = CheckReport();
     m_traceLayouts.clear();
     m_scriptLayout = GraphLayout();
+    m_exportLayout = GraphLayout();
     m_hasReport = false;
     m_source = CheckSource();
     Q_EMIT cleared(title, text, isError);

@@ -35,6 +35,7 @@ struct CheckJobResult
     CheckReport report;
     QVector<GraphLayout> layouts; ///< one per trace (empty for failed traces)
     GraphLayout scriptLayout; ///< external reports: their script graph's (the document has none of it)
+    GraphLayout exportLayout; ///< the exported program's graph (CheckReport::exported.graph), grouped as the traces
     bool canceled = false;
     qint64 checkMs = 0;
     qint64 layoutMs = 0;
@@ -76,6 +77,8 @@ public:
     /// The layout of an external report's script graph (empty for a check of the document's function: the
     /// document lays that out).
     const GraphLayout& externalScriptLayout() const { return m_scriptLayout; }
+    /// The layout of the exported program's graph (a recorded call exported with torch.export), else empty.
+    const GraphLayout& exportLayout() const { return m_exportLayout; }
     JobTrackerBase* jobs() const { return m_jobs; }
 
     /// Per-check timeout of the function's runs.
@@ -114,6 +117,7 @@ private:
     CheckReport m_report;
     QVector<GraphLayout> m_traceLayouts;
     GraphLayout m_scriptLayout;
+    GraphLayout m_exportLayout;
     bool m_hasReport = false;
     CheckSource m_source;
     QString m_externalFunction; ///< the document's function when showReport() was called

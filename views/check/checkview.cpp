@@ -13,6 +13,7 @@
 #include "warningsmodel.h"
 
 #include <QAction>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
@@ -262,7 +263,7 @@ void CheckView::showReport()
     const bool external = m_check->source().isRecordedCall();
     const GraphLayout scriptLayout
         = external ? m_check->externalScriptLayout() : m_document->cachedLayout(report.function);
-    m_parts.compare->setReport(report, m_check->traceLayouts(), scriptLayout);
+    m_parts.compare->setReport(report, m_check->traceLayouts(), scriptLayout, m_check->exportLayout());
     // A report made elsewhere (a recorded Python call) brings its own script graph: the Script tab shows it when
     // the document shows none (a file the built-in compiler made nothing of).
     if (external && m_document->shownFunction().isEmpty() && !report.script.nodes.isEmpty())
@@ -345,6 +346,80 @@ void CheckView::removeTraceTabs()
         page->deleteLater();
     }
     m_pages.clear();
+    if (m_exportPage) {
+        m_exportPage->scene()->disconnect(this);
+        m_exportPage->view()->disconnect();
+        m_parts.tabs->removeTab(m_parts.tabs->indexOf(m_exportPage));
+        m_exportPage->deleteLater();
+        m_exportPage = nullptr;
+    }
+}
+
+static QString exportFindingText(const ExportFinding& f)
+{
+    QStringList lines;
+    lines << QStringLiteral("%1 (%2): %3").arg(f.kind, f.type, f.message);
+    if (f.userLocation.isValid())
+        lines << QStringLiteral("at line %1: %2").arg(f.userLocation.line).arg(f.userText.trimmed());
+    if (f.libraryLocation.isValid())
+        lines << QStringLiteral("in %1:%2: %3")
+                     .arg(QFileInfo(f.libraryLocation.file).fileName())
+                     .arg(f.libraryLocation.line)
+                     .arg(f.libraryText.trimmed());
+    if (!f.expression.isEmpty())
+        lines << QStringLiteral("expression: %1").arg(f.expression);
+    if (!f.guard.isEmpty())
+        lines << QStringLiteral("guard: %1").arg(f.guard);
+    if (!f.suggestedFix.isEmpty())
+        lines << QStringLiteral("suggested fix: %1").arg(f.suggestedFix.trimmed());
+    return lines.join(QLatin1Char('\n'));
+}
+
+static QString exportDetails(const ExportReport& e)
+{
+    QStringList lines { e.summary() };
+    if (!e.dynamic.isEmpty())
+        lines << QStringLiteral("dynamic: %1 (%2)").arg(e.dynamic.join(QStringLiteral("; ")), e.dynamicBy);
+    for (const ExportFact& f : e.ranges)
+        lines << QStringLiteral("range: %1").arg(f.text);
+    for (const ExportFact& f : e.specializations)
+        lines << QStringLiteral("specialized: %1%2")
+                     .arg(f.text, f.location.isValid() ? QStringLiteral(" (line %1)").arg(f.location.line) : QString());
+    for (const ExportSetRow& row : e.sets)
+        lines << QStringLiteral("set %1: trace %2, export %3%4")
+                     .arg(row.set)
+                     .arg(
+                         row.trace, row.status, row.message.isEmpty() ? QString() : QStringLiteral(": ") + row.message);
+    for (const ExportFinding& f : e.findings)
+        lines << exportFindingText(f);
+    if (!e.programError.isEmpty())
+        lines << QStringLiteral("program: %1").arg(e.programError);
+    return lines.join(QLatin1Char('\n'));
+}
+
+void CheckView::addExportTab()
+{
+    const ExportReport& e = m_check->report().exported;
+    if (!e.requested)
+        return;
+    auto* page = new GraphPage;
+    const bool failed = e.graph.nodes.isEmpty();
+    const QString details = exportDetails(e);
+    if (failed)
+        page->showMessage(e.summary(), details, e.status != QLatin1String("skipped"));
+    else
+        page->showLayout(e.graph, m_check->exportLayout(), tr("the export"), tr("The exported graph is empty"));
+    connect(page->scene(), &GraphScene::nodeSelected, this, [this](int id) { Q_EMIT exportNodeSelected(id); });
+    Q_EMIT pageAdded(page);
+    const QColor color = failed || e.status != QLatin1String("exported") ? QColor(0xcf, 0x22, 0x2e)
+        : std::any_of(
+              e.sets.cbegin(), e.sets.cend(), [](const ExportSetRow& r) { return r.status != QLatin1String("passes"); })
+        ? QColor(0xe3, 0x9b, 0x00)
+        : QColor(0x2d, 0xa4, 0x4e);
+    const int index
+        = m_parts.tabs->insertTab(m_firstTraceTab + int(m_pages.size()), page, dotIcon(color), tr("Export"));
+    m_parts.tabs->setTabToolTip(index, tr("torch.export of the call\n%1").arg(details));
+    m_exportPage = page;
 }
 
 void CheckView::rebuildTraceTabs()
@@ -379,6 +454,7 @@ void CheckView::rebuildTraceTabs()
         tabs->setTabToolTip(index, tr("Trace %1 on input set %2\n%3").arg(k + 1).arg(set, traceStatusText(verdict)));
         m_pages.append(page);
     }
+    addExportTab();
     if (onTrace && !m_pages.isEmpty())
         tabs->setCurrentIndex(qMin(current, first + int(m_pages.size()) - 1));
 }

@@ -61,12 +61,17 @@ public:
     GraphPage* tracePage(int trace) const { return trace >= 0 && trace < m_pages.size() ? m_pages.at(trace) : nullptr; }
     /// The trace whose page @p page is, or -1.
     int traceOfPage(const QWidget* page) const;
+    /// The Export tab (a recorded call exported with torch.export: its program's graph, or why export failed), or
+    /// null.
+    GraphPage* exportPage() const { return m_exportPage; }
     /// The text of the check's verdict in the status bar.
     QString verdictText() const;
 
 Q_SIGNALS:
     /// A node of trace @p trace's tab was selected.
     void traceNodeSelected(int trace, int nodeId);
+    /// A node of the Export tab's graph (CheckReport::exported.graph) was selected.
+    void exportNodeSelected(int nodeId);
     /// A trace tab was made; the window follows its zoom.
     void pageAdded(GraphPage* page);
     /// A check's result (or its cancellation) is shown.
@@ -82,12 +87,14 @@ private:
     void showReport();
     void rebuildTraceTabs();
     void removeTraceTabs();
+    void addExportTab();
     void setVerdict(const QString& html, const QString& toolTip);
 
     Parts m_parts;
     const DocumentController* m_document = nullptr;
     CheckController* m_check = nullptr;
     QVector<GraphPage*> m_pages;
+    GraphPage* m_exportPage = nullptr;
     int m_firstTraceTab = 1;
     QLabel* m_label = nullptr;
     QProgressBar* m_progress = nullptr;

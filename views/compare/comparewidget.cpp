@@ -275,8 +275,8 @@ QString CompareWidget::messageTitle() const
     return m_stack->currentWidget() == m_messagePage ? m_messagePage->scene()->messageTitle() : QString();
 }
 
-void CompareWidget::setReport(
-    const CheckReport& report, const QVector<GraphLayout>& traceLayouts, const GraphLayout& scriptLayout)
+void CompareWidget::setReport(const CheckReport& report, const QVector<GraphLayout>& traceLayouts,
+    const GraphLayout& scriptLayout, const GraphLayout& exportLayout)
 {
     const int oldLeft = m_comparison.left;
     const int oldRight = m_comparison.right;
@@ -284,11 +284,28 @@ void CompareWidget::setReport(
     m_report = report;
     m_traceLayouts = traceLayouts;
     m_scriptLayout = scriptLayout;
+    m_exportGraph = -1;
+    if (!report.exported.graph.nodes.isEmpty() && !report.traces.isEmpty()) {
+        // The export is one more graph beside the traces: the engine's diff of trace 1 against it is its pair.
+        m_exportGraph = int(report.traces.size());
+        TraceResult exported;
+        exported.ok = true;
+        exported.graph = report.exported.graph;
+        exported.inputs = report.traces.first().inputs;
+        exported.note = tr("torch.export");
+        m_report.traces << exported;
+        TraceDiff diff = report.exported.traceDiff;
+        diff.base = 0;
+        diff.other = m_exportGraph;
+        m_report.pairDiffs << diff;
+        m_traceLayouts.resize(m_exportGraph);
+        m_traceLayouts << exportLayout;
+    }
     m_hasReport = true;
     m_stack->setCurrentWidget(m_comparePage);
     fillCombos();
 
-    const int traces = int(report.traces.size());
+    const int traces = int(m_report.traces.size());
     auto valid = [traces](int g) { return g == Comparison::Script || (g >= 0 && g < traces); };
     if (keep && valid(oldLeft) && valid(oldRight)) {
         setPair(oldLeft, oldRight);
@@ -324,7 +341,8 @@ void CompareWidget::fillCombos()
         p->combo->clear();
         for (int k = 0; k < m_report.traces.size(); ++k) {
             const TraceResult& t = m_report.traces.at(k);
-            QString text = tr("Trace %1 \u00b7 %2").arg(k + 1).arg(elidedSet(t.inputs.toString()));
+            QString text = k == m_exportGraph ? tr("Export (torch.export)")
+                                              : tr("Trace %1 \u00b7 %2").arg(k + 1).arg(elidedSet(t.inputs.toString()));
             if (!t.ok)
                 text += tr(" (failed)");
             p->combo->addItem(text, k);
@@ -354,6 +372,8 @@ const IrGraph& CompareWidget::graphOf(int graph) const
 
 QString CompareWidget::graphName(int graph) const
 {
+    if (graph >= 0 && graph == m_exportGraph)
+        return tr("the export");
     return graph == Comparison::Script ? tr("the script") : tr("trace %1").arg(graph + 1);
 }
 
@@ -426,6 +446,11 @@ void CompareWidget::updateSummary()
         text = tr("Script and trace side by side: select a node to see the nodes it recorded, by loop iteration.");
     } else if (!m_report.traces.at(left).ok || !m_report.traces.at(right).ok) {
         text = tr("No diff: %1 failed.").arg(graphName(m_report.traces.at(left).ok ? right : left));
+    } else if (m_exportGraph >= 0 && (left == m_exportGraph || right == m_exportGraph) && m_comparison.diff.equal
+        && rows > 0) {
+        text = tr("%1 and %2 run the same operators at the same lines, and differ in kind: <b>%n divergence(s)</b>",
+            nullptr, rows)
+                   .arg(graphName(left), graphName(right));
     } else if (m_comparison.isTracePair() && m_comparison.diff.equal && rows > 0) {
         text = tr("%1 and %2 record the same graph, but the values part ways: <b>%n divergence(s)</b>", nullptr, rows)
                    .arg(graphName(left), graphName(right));

@@ -37,8 +37,12 @@ public:
 
     /// Shows the graphs of @p report; @p traceLayouts[k] is the layout of trace k, @p scriptLayout the script's.
     /// Keeps the pair the user chose when it still exists, else compares trace 1 with the first that diverges.
-    void setReport(
-        const CheckReport& report, const QVector<GraphLayout>& traceLayouts, const GraphLayout& scriptLayout);
+    /// A call exported with torch.export (CheckReport::exported.graph) is one more graph to pick, exportGraph(),
+    /// laid out by @p exportLayout, and trace 1 against it is the engine's diff (ExportReport::traceDiff).
+    void setReport(const CheckReport& report, const QVector<GraphLayout>& traceLayouts,
+        const GraphLayout& scriptLayout, const GraphLayout& exportLayout = {});
+    /// The graph index of the exported program in the combos and setPair(), -1 when the report has none.
+    int exportGraph() const { return m_exportGraph; }
     /// Shows a message instead of the comparison (no check yet, check running, check failed).
     void showMessage(const QString& title, const QString& text, bool isError = false);
     /// The message card's title, empty while a comparison is shown.
@@ -144,6 +148,7 @@ private:
     CheckReport m_report;
     QVector<GraphLayout> m_traceLayouts;
     GraphLayout m_scriptLayout;
+    int m_exportGraph = -1;
     Comparison m_comparison;
     bool m_hasReport = false;
     bool m_userPickedPair = false;

@@ -214,6 +214,26 @@ void PythonView::onStarted(const QString& path, const QString& interpreter)
     Q_EMIT statusMessage(tr("Running %1 with %2\u2026").arg(QFileInfo(path).fileName(), interpreter));
 }
 
+namespace {
+
+/// What became of torch.export in a run, for the status bar: off, skipped and why, or the first call's summary.
+QString exportWords(const PythonJobResult& r, bool asked)
+{
+    if (!asked)
+        return PythonView::tr(" Not exported: Model \u203a Export with torch.export is off.");
+    for (const CheckReport& report : r.reports) {
+        const ExportReport& e = report.exported;
+        if (!e.requested)
+            continue;
+        if (e.status == QLatin1String("skipped") || e.status == QLatin1String("error"))
+            return PythonView::tr(" Export skipped: %1").arg(e.reason.isEmpty() ? e.status : e.reason);
+        return QStringLiteral(" ") + e.summary() + QLatin1Char('.');
+    }
+    return {};
+}
+
+} // namespace
+
 void PythonView::onFinished(const PythonJobResult& r)
 {
     if (r.path != m_document->currentFile())
@@ -241,7 +261,8 @@ void PythonView::onFinished(const PythonJobResult& r)
                                      chosen.path != r.run.python ? QString()
                                          : given.isEmpty()       ? chosen.chosenBy
                                                                  : QStringLiteral("folder"),
-                                     r.run.torchVersion })));
+                                     r.run.torchVersion }))
+        + exportWords(r, m_python->options().exportCalls));
     const int call = r.firstCallToShow();
     if (call >= 0) {
         showCall(call);

@@ -22,6 +22,7 @@ const char kRecentFilesKey[] = "recentFiles";
 const char kGeometryKey[] = "mainWindow/geometry";
 const char kStateKey[] = "mainWindow/state";
 const char kDarkThemeKey[] = "view/darkTheme";
+const char kExportCallsKey[] = "python/exportCalls";
 const char kGroupArchivesKey[] = "view/groupArchivesByModule";
 const char kGroupSourcesKey[] = "view/groupSourcesByModule";
 const char kOperatorLibrariesKey[] = "model/operatorLibraries";
@@ -249,6 +250,17 @@ void SessionStore::setOperatorLibraries(const QStringList& libraries)
 bool SessionStore::darkTheme() const
 {
     return settings().value(QLatin1String(kDarkThemeKey), false).toBool();
+}
+
+bool SessionStore::exportCalls() const
+{
+    return settings().value(QLatin1String(kExportCallsKey), true).toBool();
+}
+
+void SessionStore::setExportCalls(bool exportCalls)
+{
+    if (m_persistent)
+        settings().setValue(QLatin1String(kExportCallsKey), exportCalls);
 }
 
 void SessionStore::setDarkTheme(bool dark)

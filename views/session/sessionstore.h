@@ -60,6 +60,9 @@ public:
 
     bool darkTheme() const;
     void setDarkTheme(bool dark);
+    /// Model > Export with torch.export: a Python run exports each recorded trace call too (on unless turned off).
+    bool exportCalls() const;
+    void setExportCalls(bool exportCalls);
     QByteArray windowGeometry() const;
     QByteArray windowState() const;
     void saveWindow(const QByteArray& geometry, const QByteArray& state);

@@ -88,6 +88,16 @@ void GraphTabs::showView(View view)
         if (live)
             m_parts.tabs->setCurrentWidget(live);
         break;
+    case View::Export:
+        if (m_parts.checkView->exportPage())
+            m_parts.tabs->setCurrentWidget(m_parts.checkView->exportPage());
+        break;
+    case View::CompareExport:
+        if (m_parts.compare->exportGraph() >= 0) {
+            m_parts.tabs->setCurrentWidget(m_parts.compare);
+            m_parts.compare->setPair(0, m_parts.compare->exportGraph());
+        }
+        break;
     }
 }
 
@@ -95,7 +105,12 @@ GraphTabs::View GraphTabs::currentView() const
 {
     QWidget* page = m_parts.tabs->currentWidget();
     if (page == m_parts.compare)
-        return View::Compare;
+        return m_parts.compare->exportGraph() >= 0
+                && m_parts.compare->comparison().right == m_parts.compare->exportGraph()
+            ? View::CompareExport
+            : View::Compare;
+    if (page && page == m_parts.checkView->exportPage())
+        return View::Export;
     if (GraphPage* live = m_parts.liveTrace->page(); live && page == live)
         return View::LiveTrace;
     return page == m_parts.script ? View::Script : View::Trace;

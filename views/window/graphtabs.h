@@ -24,8 +24,9 @@ class GraphTabs : public QObject
 {
     Q_OBJECT
 public:
-    /// The graph tabs, for --view and the screenshot mode.
-    enum class View { Script, Trace, Compare, LiveTrace };
+    /// The graph tabs, for --view and the screenshot mode (Export: the recorded call's exported program;
+    /// CompareExport: Compare of trace 1 against it).
+    enum class View { Script, Trace, Compare, LiveTrace, Export, CompareExport };
     struct Parts
     {
         QTabWidget* tabs = nullptr;

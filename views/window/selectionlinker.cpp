@@ -32,6 +32,7 @@ SelectionLinker::SelectionLinker(
 {
     connect(parts.script->scene(), &GraphScene::nodeSelected, this, &SelectionLinker::onScriptNodeSelected);
     connect(parts.traces, &CheckView::traceNodeSelected, this, &SelectionLinker::onTraceNodeSelected);
+    connect(parts.traces, &CheckView::exportNodeSelected, this, &SelectionLinker::onExportNodeSelected);
     connect(parts.compare, &CompareWidget::nodeSelected, this, &SelectionLinker::onCompareNodeSelected);
     connect(parts.compare, &CompareWidget::changeSelected, this, &SelectionLinker::onChangeSelected);
     connect(parts.compare, &CompareWidget::divergenceSelected, this, &SelectionLinker::onDivergenceSelected);
@@ -171,10 +172,36 @@ void SelectionLinker::onTraceNodeSelected(int trace, int nodeId)
     m_linking = guard;
 }
 
+/// A node of the exported program: its source line (stack_trace's innermost frame) in the Source panel.
+void SelectionLinker::onExportNodeSelected(int nodeId)
+{
+    if (m_linking || !m_check->hasReport())
+        return;
+    const IrGraph& graph = m_check->report().exported.graph;
+    if (nodeId < 0 || nodeId >= graph.nodes.size())
+        return;
+    const IrNode& node = graph.node(nodeId);
+    // The innermost frame in the open file: stack_trace's innermost may be a library's (torch.nn's forward).
+    int line = m_document->sourceLineFor(node.location);
+    for (int k = 0; line <= 0 && k < node.stack.size(); ++k)
+        line = m_document->sourceLineFor(node.stack[k]);
+    m_parts.source->highlightLine(line);
+    QString text = tr("Export node %1").arg(node.kind);
+    if (!node.modulePath.isEmpty())
+        text += tr(" in %1").arg(node.modulePath);
+    if (node.location.isValid())
+        text += tr(" (line %1)").arg(node.location.line);
+    Q_EMIT statusMessage(text + QStringLiteral(": ") + elidedText(graph.nodeLine(nodeId, false), 160));
+}
+
 void SelectionLinker::onCompareNodeSelected(int graph, int nodeId)
 {
     if (m_linking || nodeId < 0)
         return;
+    if (graph >= 0 && graph == m_parts.compare->exportGraph()) {
+        onExportNodeSelected(nodeId);
+        return;
+    }
     if (graph == Comparison::Script) {
         // The full script selection: source line, status and the trace tabs' linked nodes.
         m_parts.script->scene()->selectNode(m_parts.script->scene()->displayedNode(nodeId));

@@ -55,6 +55,7 @@ Q_SIGNALS:
 private:
     void onScriptNodeSelected(int nodeId);
     void onTraceNodeSelected(int trace, int nodeId);
+    void onExportNodeSelected(int nodeId);
     void onCompareNodeSelected(int graph, int nodeId);
     void onChangeSelected(int changeIndex);
     void onDivergenceSelected(int d);

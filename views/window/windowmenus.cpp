@@ -49,6 +49,24 @@ WindowMenus::WindowMenus(const Parts& parts, DocumentController* document, Sessi
     QAction* interpreter
         = model->addAction(tr("Python &Interpreter\u2026"), m_parts.window, &MainWindow::pythonInterpreterDialog);
     interpreter->setStatusTip(tr("The Python (and its torch) that runs the .py files of this folder"));
+    m_exportAction = model->addAction(tr("&Export with torch.export"));
+    m_exportAction->setObjectName(QStringLiteral("exportCallsAction"));
+    m_exportAction->setCheckable(true);
+    m_exportAction->setStatusTip(tr("A Python run exports each recorded torch.jit.trace call with torch.export too: "
+                                    "the Export tab beside the traces, and Compare of trace 1 against it"));
+    auto applyExport = [this](bool on) {
+        PythonOptions options = m_parts.python->options();
+        options.exportCalls = on;
+        m_parts.python->setOptions(options);
+    };
+    m_exportAction->setChecked(m_session->exportCalls());
+    applyExport(m_exportAction->isChecked());
+    connect(m_exportAction, &QAction::toggled, this, [this, applyExport](bool on) {
+        applyExport(on);
+        m_session->setExportCalls(on);
+        Q_EMIT statusMessage(on ? tr("The next Python run exports each traced call with torch.export")
+                                : tr("The next Python run does not export: torch.export turned off"));
+    });
 
     m_parts.checkView->createActions(bar->addMenu(tr("&Check")), [this] { m_parts.window->runCheck(true); });
 
@@ -171,6 +189,8 @@ void WindowMenus::createViewMenu()
     showTrace->setShortcut(QKeySequence(Qt::ALT | Qt::Key_2));
     QAction* showCompare
         = view->addAction(tr("Co&mpare Traces"), this, [this] { m_parts.tabs->showView(View::Compare); });
+    view->addAction(tr("Compare Trace 1 with &Export"), this, [this] { m_parts.tabs->showView(View::CompareExport); })
+        ->setStatusTip(tr("Trace 1 beside the call's torch.export program (Model \u203a Export with torch.export)"));
     showCompare->setShortcut(QKeySequence(Qt::ALT | Qt::Key_3));
     view->addSeparator();
     for (QDockWidget* dock : m_parts.window->findChildren<QDockWidget*>())

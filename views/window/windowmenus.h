@@ -46,6 +46,8 @@ public:
     QAction* unfoldAllAction() const { return m_unfoldAllAction; }
     /// View > Dark Theme.
     QAction* darkThemeAction() const { return m_darkAction; }
+    /// Model > Export with torch.export (PythonOptions::exportCalls, remembered in the session).
+    QAction* exportAction() const { return m_exportAction; }
     /// File > Open Recent, from the session's recent files.
     void updateRecentMenu();
 
@@ -68,6 +70,7 @@ private:
     QAction* m_groupByModuleAction = nullptr;
     QAction* m_unfoldAllAction = nullptr;
     QAction* m_darkAction = nullptr;
+    QAction* m_exportAction = nullptr;
 };
 
 } // namespace jitscope
