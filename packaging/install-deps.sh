@@ -11,6 +11,7 @@ PACKAGES=(
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libqt6svg6 libgl-dev
   libgraphviz-dev graphviz
   libdtl-dev
+  zlib1g-dev
   libbenchmark-dev
   python3 python3-venv
   xvfb xauth
