@@ -277,7 +277,6 @@ ObservedParting partingOf(const Fields& o)
         return p;
     p.present = true;
     p.location = locationOf(o, "file", "line");
-    p.location.column = 0;
     p.function = o.str("function");
     p.statement = o.str("statement");
     p.text = o.str("text");

@@ -29,46 +29,30 @@ _PURE_METHODS = frozenset(("size", "dim", "numel", "nelement", "ndimension", "is
 _PURE_FUNCTIONS = frozenset(("len", "range", "int", "float", "bool", "abs", "min", "max", "isinstance"))
 
 
-def differing_files(a, b):
-    """The files of the stacks of the nodes in one graph only (IrGraph JSON: node_table, files), real paths."""
-    def keyed(g):
-        files = g.get("files", [])
-        out = collections.Counter()
-        where = {}
-        for n in g.get("node_table", []):
-            if not n or n.get("kind") in ("prim::Constant", "prim::GetAttr"):
-                continue
-            stack = n.get("stack") or []
-            frames = tuple((files[stack[i]], stack[i + 1]) for i in range(0, len(stack) - 1, 2)
-                           if 0 <= stack[i] < len(files))
-            key = (n.get("kind"), frames)
-            out[key] += 1
-            where[key] = frames
-        return out, where
+def _node_frames(g):
+    """(kind, frames) of each node of IrGraph JSON @p g that records an op, its frames ((file, line), innermost
+    first) from its stack: the graph's files are real paths already (jitscope_bridge_graphs.py)."""
+    files = g.get("files", [])
+    for n in g.get("node_table", []):
+        if not n or n.get("kind") in ("prim::Constant", "prim::GetAttr"):
+            continue
+        stack = n.get("stack") or []
+        yield n.get("kind"), tuple((files[stack[i]], stack[i + 1]) for i in range(0, len(stack) - 1, 2)
+                                   if 0 <= stack[i] < len(files))
 
-    ca, wa = keyed(a)
-    cb, wb = keyed(b)
-    files = set()
-    for key in set(ca) | set(cb):
-        if ca[key] != cb[key]:
-            for f, _ in (wa.get(key) or wb.get(key) or ()):
-                files.add(os.path.realpath(f))
-    return files
+
+def differing_files(a, b):
+    """The files of the stacks of the nodes in one graph only."""
+    ca = collections.Counter(_node_frames(a))
+    cb = collections.Counter(_node_frames(b))
+    return {f for key in set(ca) | set(cb) if ca[key] != cb[key] for f, _ in key[1]}
 
 
 def exclusive_lines(a, b):
     """The lines (real path, line) where graph @p a records nodes and @p b none: a run of @p a's inputs that reaches
     one has parted from @p b's already (at that line or before it)."""
     def lines(g):
-        files = g.get("files", [])
-        out = set()
-        for n in g.get("node_table", []):
-            if not n or n.get("kind") in ("prim::Constant", "prim::GetAttr"):
-                continue
-            stack = n.get("stack") or []
-            if len(stack) >= 2 and 0 <= stack[0] < len(files):
-                out.add((os.path.realpath(files[stack[0]]), stack[1]))
-        return out
+        return {frames[0] for _, frames in _node_frames(g) if frames}
 
     return lines(a) - lines(b)
 
